@@ -1,0 +1,167 @@
+"""The protocol every judge backend speaks: compile a kernel once, run it per test case.
+
+A backend knows nothing about problems or the database. The judge pipeline gives it the
+student's source, the kernel's signature and, per test case, a launch and NumPy inputs; it gives
+back raw outputs and diagnostics. Verdicts are decided by the pipeline, not the backend.
+"""
+from __future__ import annotations
+
+import abc
+from dataclasses import dataclass, field
+from enum import StrEnum
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from ..results import CompileResult, Diagnostic, Resources
+
+# dtype names accepted in problem.yaml and their C types.
+C_TYPES = {
+    "float32": "float",
+    "float64": "double",
+    "int32": "int",
+    "uint32": "unsigned int",
+    "int64": "long long",
+    "uint64": "unsigned long long",
+    "int8": "signed char",
+    "uint8": "unsigned char",
+    "int16": "short",
+    "uint16": "unsigned short",
+}
+
+
+class ArgRole(StrEnum):
+    """How a kernel argument is used."""
+
+    IN = "in"  # device buffer read by the kernel (copied to the device)
+    OUT = "out"  # device buffer written by the kernel (poisoned before the launch, copied back)
+    INOUT = "inout"  # device buffer read and written (copied both ways)
+    SCALAR = "scalar"  # passed by value
+
+
+@dataclass(frozen=True)
+class ArgSpec:
+    """One kernel parameter."""
+
+    name: str
+    role: ArgRole
+    dtype: str  # a key of C_TYPES
+
+    @property
+    def is_buffer(self) -> bool:
+        return self.role is not ArgRole.SCALAR
+
+    @property
+    def c_type(self) -> str:
+        """The C type of the parameter as the harness passes it (a pointer for buffers)."""
+        base = C_TYPES[self.dtype]
+        if self.role is ArgRole.IN:
+            return f"const {base}*"
+        if self.is_buffer:
+            return f"{base}*"
+        return base
+
+
+@dataclass(frozen=True)
+class KernelSpec:
+    """The kernel the student must write: its name and parameters, in order."""
+
+    name: str
+    args: tuple[ArgSpec, ...]
+
+    def signature(self) -> str:
+        """The C parameter list, e.g. 'const float* a, float* c, int n'."""
+        return ", ".join(f"{a.c_type} {a.name}" for a in self.args)
+
+
+@dataclass(frozen=True)
+class LaunchConfig:
+    """A kernel launch: grid and block in blocks/threads per dimension, dynamic smem in bytes."""
+
+    grid: tuple[int, int, int]
+    block: tuple[int, int, int]
+    shared_bytes: int = 0
+
+    @property
+    def threads_per_block(self) -> int:
+        return self.block[0] * self.block[1] * self.block[2]
+
+    @property
+    def blocks(self) -> int:
+        return self.grid[0] * self.grid[1] * self.grid[2]
+
+
+@dataclass
+class RunRequest:
+    """One test case to run: a launch plus a value for every kernel argument.
+
+    `inputs` maps every argument name to a NumPy array (buffers, 1-D or N-D, C-contiguous,
+    of the argument's dtype; OUT buffers give shape and dtype and are poisoned by the backend)
+    or to a Python/NumPy scalar (SCALAR arguments).
+    """
+
+    launch: LaunchConfig
+    inputs: dict[str, Any]
+    time_limit_s: float = 5.0  # wall clock for the run (compilation excluded)
+    check: bool = False  # run the slower checking mode (races, sanitizers)
+    test_name: str = ""
+
+
+class RunStatus(StrEnum):
+    """How a run ended, before outputs are compared."""
+
+    OK = "ok"  # the kernel finished; outputs are valid
+    FAULT = "fault"  # memory fault, trap or other CUDA error; see diagnostics
+    LAUNCH_ERROR = "launch_error"  # the launch was refused before running
+    DEADLOCK = "deadlock"  # proven (emulator) or inferred (GPU) barrier hang
+    TIMEOUT = "timeout"  # killed at the wall-clock limit
+    INTERNAL = "internal"  # the platform failed; not the student's fault
+
+
+@dataclass
+class RunOutcome:
+    """What a backend reports for one run."""
+
+    status: RunStatus
+    outputs: dict[str, np.ndarray] = field(default_factory=dict)  # OUT/INOUT buffers after the run
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+    log: str = ""  # the kernel's printf output, capped, with a note when truncated
+    time_s: float = 0.0  # wall-clock seconds of the run
+    message: str = ""  # for FAULT/LAUNCH_ERROR/INTERNAL: what happened (CUDA error name, ...)
+
+
+@dataclass
+class Build:
+    """A compiled kernel, ready to run. `handle` is backend-private (paths, a cubin, ...)."""
+
+    compile: CompileResult
+    resources: Resources | None = None
+    handle: Any = None
+    workdir: Path | None = None
+
+
+class Backend(abc.ABC):
+    """Base class of judge backends. Subclasses set the capability flags they have."""
+
+    name: str = ""
+    supports_sanitizers: bool = False  # can run race/sync/memory checks
+    supports_cooperative_launch: bool = False
+
+    @abc.abstractmethod
+    def compile(self, source: str, spec: KernelSpec) -> Build:
+        """Compile the student's source for `spec`. A compile error is a result, not an exception.
+
+        Raises PlatformError when the compiler or sandbox itself is unavailable.
+        """
+
+    @abc.abstractmethod
+    def run(self, build: Build, request: RunRequest) -> RunOutcome:
+        """Run one test case with a successful build. Raises PlatformError on platform faults."""
+
+    def close(self, build: Build) -> None:
+        """Release what `compile` created (work directories, child processes)."""
+
+    def check(self) -> list[str]:
+        """Problems that stop this backend from grading on this machine (for system checks)."""
+        return []

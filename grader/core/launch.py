@@ -1,0 +1,165 @@
+"""Launch configurations written as expressions of a test case's sizes.
+
+A problem (or a student, where the problem allows it) gives the block and grid as short
+arithmetic expressions such as ``"16, 16"`` and ``"ceil_div(w, 16), ceil_div(h, 16)"``.
+They are parsed with `ast` and evaluated over integers only: no attribute access, no calls
+but the few functions below, so a hostile expression cannot run code.
+"""
+from __future__ import annotations
+
+import ast
+import operator
+import re
+
+from .backends.base import LaunchConfig
+from .errors import LaunchConfigError
+
+MAX_EXPRESSION_CHARS = 200
+
+# CUDA's limits that hold on every compute capability since 3.0.
+MAX_THREADS_PER_BLOCK = 1024
+MAX_BLOCK_DIM = (1024, 1024, 64)
+MAX_GRID_DIM = (2**31 - 1, 65535, 65535)
+
+
+def _ceil_div(a: int, b: int) -> int:
+    if b == 0:
+        raise LaunchConfigError("ceil_div(a, b) with b = 0")
+    return -(-a // b)
+
+
+FUNCTIONS = {"ceil_div": _ceil_div, "cdiv": _ceil_div, "min": min, "max": max}
+
+BINARY = {
+    ast.Add: operator.add,
+    ast.Sub: operator.sub,
+    ast.Mult: operator.mul,
+    ast.FloorDiv: operator.floordiv,
+    ast.Div: operator.floordiv,  # C integer division (operands are non-negative sizes)
+    ast.Mod: operator.mod,
+    ast.LShift: operator.lshift,
+    ast.RShift: operator.rshift,
+}
+
+
+def _eval(node: ast.AST, names: dict[str, int]) -> int:
+    if isinstance(node, ast.Constant) and type(node.value) is int:
+        return node.value
+    if isinstance(node, ast.Name):
+        if node.id not in names:
+            known = ", ".join(sorted(names)) or "none"
+            raise LaunchConfigError(f"unknown name '{node.id}' (known sizes: {known})")
+        return int(names[node.id])
+    if isinstance(node, ast.BinOp) and type(node.op) in BINARY:
+        left, right = _eval(node.left, names), _eval(node.right, names)
+        if type(node.op) in (ast.FloorDiv, ast.Div, ast.Mod) and right == 0:
+            raise LaunchConfigError("division by zero in a launch expression")
+        if type(node.op) is ast.LShift and right > 62:
+            raise LaunchConfigError("shift too large in a launch expression")
+        result = BINARY[type(node.op)](left, right)
+        if abs(result) > 2**63:
+            raise LaunchConfigError("launch expression value is too large")
+        return result
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
+        return -_eval(node.operand, names)
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in FUNCTIONS:
+        if node.keywords or not node.args:
+            raise LaunchConfigError(f"{node.func.id}() takes positional arguments only")
+        return FUNCTIONS[node.func.id](*[_eval(a, names) for a in node.args])
+    raise LaunchConfigError(
+        "only integers, sizes, + - * / % << >>, parentheses and ceil_div/min/max are allowed"
+    )
+
+
+def evaluate_dims(expression: str, names: dict[str, int], what: str) -> tuple[int, int, int]:
+    """Evaluate ``"x[, y[, z]]"`` to a 3-tuple of ints (missing dimensions are 1).
+
+    `what` names the field in error messages ("block", "grid"). Raises LaunchConfigError with
+    a message that says what is expected.
+    """
+    text = str(expression).strip()
+    if not text:
+        raise LaunchConfigError(f"{what}: empty expression (expected e.g. '256' or '16, 16')")
+    if len(text) > MAX_EXPRESSION_CHARS:
+        raise LaunchConfigError(f"{what}: expression longer than {MAX_EXPRESSION_CHARS} characters")
+    try:
+        tree = ast.parse(f"({text},)", mode="eval")
+    except SyntaxError:
+        raise LaunchConfigError(f"{what}: cannot parse '{text}' (expected e.g. 'ceil_div(n, 256)')") from None
+    elements = tree.body.elts if isinstance(tree.body, ast.Tuple) else [tree.body]
+    if not 1 <= len(elements) <= 3:
+        raise LaunchConfigError(f"{what}: give 1 to 3 dimensions, got {len(elements)}")
+    try:
+        values = [_eval(e, names) for e in elements]
+    except LaunchConfigError as exc:
+        raise LaunchConfigError(f"{what}: {exc}") from None
+    while len(values) < 3:
+        values.append(1)
+    return tuple(values)  # type: ignore[return-value]
+
+
+def build_launch(block: str, grid: str, shared_bytes: str | int, names: dict[str, int]) -> LaunchConfig:
+    """Evaluate block, grid and dynamic shared memory expressions into a LaunchConfig.
+
+    The values are NOT checked against CUDA's limits here: an invalid launch is the student's
+    error and is reported by the backend as the runtime would (cudaErrorInvalidConfiguration).
+    Raises LaunchConfigError for expressions that cannot be evaluated.
+    """
+    names = dict(names)
+    b = evaluate_dims(block, names, "block")
+    names.update({"block_x": b[0], "block_y": b[1], "block_z": b[2]})
+    g = evaluate_dims(grid, names, "grid")
+    s = evaluate_dims(str(shared_bytes), names, "shared_bytes")[0]
+    return LaunchConfig(grid=g, block=b, shared_bytes=s)
+
+
+def launch_problem(launch: LaunchConfig, max_dynamic_shared: int = 48 * 1024) -> str | None:
+    """Why CUDA would refuse this launch, in CUDA's words, or None when it is valid.
+
+    Limits are those of every compute capability from 3.0 on: 1024 threads per block, block
+    dimensions (1024, 1024, 64), grid dimensions (2^31-1, 65535, 65535); dynamic shared memory
+    above 48 KiB needs an opt-in (cudaFuncSetAttribute) which the harness does not make.
+    """
+    if min(launch.block) < 1 or min(launch.grid) < 1:
+        return "cudaErrorInvalidConfiguration: a grid or block dimension is zero or negative"
+    if launch.threads_per_block > MAX_THREADS_PER_BLOCK:
+        return (
+            f"cudaErrorInvalidConfiguration: {launch.threads_per_block} threads per block "
+            f"(the limit is {MAX_THREADS_PER_BLOCK})"
+        )
+    for axis, value, limit in zip("xyz", launch.block, MAX_BLOCK_DIM):
+        if value > limit:
+            return f"cudaErrorInvalidConfiguration: blockDim.{axis} = {value} exceeds {limit}"
+    for axis, value, limit in zip("xyz", launch.grid, MAX_GRID_DIM):
+        if value > limit:
+            return f"cudaErrorInvalidConfiguration: gridDim.{axis} = {value} exceeds {limit}"
+    if launch.shared_bytes < 0:
+        return "cudaErrorInvalidValue: negative dynamic shared memory size"
+    if launch.shared_bytes > max_dynamic_shared:
+        return (
+            f"cudaErrorInvalidValue: {launch.shared_bytes} bytes of dynamic shared memory "
+            f"exceed {max_dynamic_shared} without the cudaFuncAttributeMaxDynamicSharedMemorySize opt-in"
+        )
+    return None
+
+
+_LAUNCH_COMMENT = re.compile(r"^\s*//\s*@?launch\s*:?\s*(?P<body>.+)$", re.MULTILINE)
+_FIELD = re.compile(r"(block|grid|shared|shared_bytes)\s*=\s*(\([^=]*?\)|[^=]+?)(?=\s+(?:block|grid|shared|shared_bytes)\s*=|$)")
+
+
+def parse_launch_comment(source: str) -> dict[str, str]:
+    """Read a ``// launch: block=256 grid=ceil_div(n, 256)`` line from a source file.
+
+    Returns {"block": ..., "grid": ..., "shared_bytes": ...} with the fields present (possibly
+    empty). Surrounding parentheses are dropped: ``block=(16, 16)`` gives ``"16, 16"``.
+    """
+    match = _LAUNCH_COMMENT.search(source)
+    if not match:
+        return {}
+    fields: dict[str, str] = {}
+    for key, value in _FIELD.findall(match.group("body").strip()):
+        value = value.strip()
+        if value.startswith("(") and value.endswith(")"):
+            value = value[1:-1]
+        fields["shared_bytes" if key == "shared" else key] = value.strip()
+    return fields

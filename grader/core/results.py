@@ -1,0 +1,200 @@
+"""Typed results of the judge: compile -> test cases -> judge result.
+
+Everything here is plain data that round-trips through JSON (`to_dict` / `from_dict`), so the
+same objects are stored on a submission, returned by the API and printed by `manage.py judge --json`.
+"""
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+from .verdicts import DiagnosticKind, Verdict
+
+
+@dataclass
+class Diagnostic:
+    """One finding about the student's code, located in the student's source."""
+
+    kind: DiagnosticKind  # what was found
+    message: str  # one or two sentences a student can act on
+    line: int | None = None  # 1-based line in the student's source, when known
+    block: tuple[int, int, int] | None = None  # blockIdx of (one of) the threads involved
+    thread: tuple[int, int, int] | None = None  # threadIdx of (one of) the threads involved
+    test: str | None = None  # name of the test case it was found on
+    detail: dict[str, Any] = field(default_factory=dict)  # kind-specific: other line, threads, address
+
+    def to_dict(self) -> dict:
+        d = asdict(self)
+        d["kind"] = str(self.kind)
+        return d
+
+    @classmethod
+    def from_dict(cls, d: dict) -> Diagnostic:
+        d = dict(d)
+        d["kind"] = DiagnosticKind(d["kind"])
+        for key in ("block", "thread"):
+            if d.get(key) is not None:
+                d[key] = tuple(d[key])
+        return cls(**d)
+
+
+@dataclass
+class CompileMessage:
+    """One compiler error or warning, mapped to the student's source."""
+
+    line: int | None  # 1-based line in the student's source; None when it is in our code
+    column: int | None
+    severity: str  # "error" | "warning" | "note"
+    message: str
+
+    def to_dict(self) -> dict:
+        return asdict(self)
+
+
+@dataclass
+class CompileResult:
+    """The compile stage: success, messages and the (truncated) raw log."""
+
+    ok: bool
+    messages: list[CompileMessage] = field(default_factory=list)
+    log: str = ""  # compiler output, truncated with a note of how much was dropped
+    time_s: float = 0.0  # wall-clock seconds spent compiling
+    cached: bool = False  # True when the build came from the compile cache
+
+    def to_dict(self) -> dict:
+        return {
+            "ok": self.ok,
+            "messages": [m.to_dict() for m in self.messages],
+            "log": self.log,
+            "time_s": self.time_s,
+            "cached": self.cached,
+        }
+
+    @classmethod
+    def from_dict(cls, d: dict) -> CompileResult:
+        return cls(
+            ok=d["ok"],
+            messages=[CompileMessage(**m) for m in d.get("messages", [])],
+            log=d.get("log", ""),
+            time_s=d.get("time_s", 0.0),
+            cached=d.get("cached", False),
+        )
+
+
+@dataclass
+class Mismatch:
+    """The first element that differs from the reference in one output."""
+
+    output: str  # argument name of the output buffer
+    index: list[int]  # multi-dimensional index of the element (flat index for 1-D)
+    expected: str  # reference value, formatted
+    got: str  # the kernel's value, formatted
+    count: int = 1  # how many elements differ in this output in all
+
+    def to_dict(self) -> dict:
+        return asdict(self)
+
+
+@dataclass
+class TestResult:
+    """The outcome of one test case."""
+
+    name: str  # test case name from problem.yaml
+    sample: bool  # sample cases show their details; hidden ones show only the verdict
+    verdict: Verdict
+    time_s: float = 0.0  # wall-clock seconds of the run (excluding compilation)
+    message: str = ""  # short explanation for a failure
+    mismatch: Mismatch | None = None
+    params: dict[str, Any] = field(default_factory=dict)  # the case's sizes, e.g. {"n": 1025}
+    output_log: str = ""  # the kernel's printf output, capped
+
+    def to_dict(self) -> dict:
+        return {
+            "name": self.name,
+            "sample": self.sample,
+            "verdict": str(self.verdict),
+            "time_s": self.time_s,
+            "message": self.message,
+            "mismatch": self.mismatch.to_dict() if self.mismatch else None,
+            "params": self.params,
+            "output_log": self.output_log,
+        }
+
+    @classmethod
+    def from_dict(cls, d: dict) -> TestResult:
+        return cls(
+            name=d["name"],
+            sample=d["sample"],
+            verdict=Verdict(d["verdict"]),
+            time_s=d.get("time_s", 0.0),
+            message=d.get("message", ""),
+            mismatch=Mismatch(**d["mismatch"]) if d.get("mismatch") else None,
+            params=d.get("params", {}),
+            output_log=d.get("output_log", ""),
+        )
+
+    def public_dict(self) -> dict:
+        """What a student may see: hidden cases lose everything but name and verdict."""
+        if self.sample:
+            return self.to_dict()
+        return {"name": self.name, "sample": False, "verdict": str(self.verdict), "time_s": self.time_s}
+
+
+@dataclass
+class Resources:
+    """What the kernel uses per thread and per block (from ptxas -v or the emulator)."""
+
+    registers: int | None = None  # registers per thread
+    shared_static_bytes: int | None = None  # static shared memory per block, bytes
+    shared_dynamic_bytes: int | None = None  # dynamic shared memory of the launch, bytes
+    local_bytes: int | None = None  # local memory (stack frame) per thread, bytes
+    spill_stores_bytes: int | None = None
+    spill_loads_bytes: int | None = None
+    barriers: int | None = None  # named barriers used
+    threads_per_block: int | None = None  # of the launch that was judged
+    compute_capability: str | None = None  # e.g. "9.0"
+    occupancy: dict[str, Any] | None = None  # the occupancy model's result as a dict
+    source: str = ""  # "ptxas" or "" when unknown
+
+    def to_dict(self) -> dict:
+        return asdict(self)
+
+    @classmethod
+    def from_dict(cls, d: dict | None) -> Resources | None:
+        return cls(**d) if d else None
+
+
+@dataclass
+class JudgeResult:
+    """The judge's answer for one submission."""
+
+    verdict: Verdict
+    compile: CompileResult | None = None
+    tests: list[TestResult] = field(default_factory=list)
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+    resources: Resources | None = None
+    backend: str = ""  # "emulator" | "gpu" | "dummy"
+    message: str = ""  # a summary sentence (and for INTERNAL_ERROR, what broke)
+
+    def to_dict(self) -> dict:
+        return {
+            "verdict": str(self.verdict),
+            "compile": self.compile.to_dict() if self.compile else None,
+            "tests": [t.to_dict() for t in self.tests],
+            "diagnostics": [d.to_dict() for d in self.diagnostics],
+            "resources": self.resources.to_dict() if self.resources else None,
+            "backend": self.backend,
+            "message": self.message,
+        }
+
+    @classmethod
+    def from_dict(cls, d: dict) -> JudgeResult:
+        return cls(
+            verdict=Verdict(d["verdict"]),
+            compile=CompileResult.from_dict(d["compile"]) if d.get("compile") else None,
+            tests=[TestResult.from_dict(t) for t in d.get("tests", [])],
+            diagnostics=[Diagnostic.from_dict(x) for x in d.get("diagnostics", [])],
+            resources=Resources.from_dict(d.get("resources")),
+            backend=d.get("backend", ""),
+            message=d.get("message", ""),
+        )

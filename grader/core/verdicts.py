@@ -1,0 +1,75 @@
+"""The closed sets of the judge: verdicts and diagnostic kinds."""
+from enum import StrEnum
+
+
+class Verdict(StrEnum):
+    """The outcome of one test case or of a whole submission."""
+
+    ACCEPTED = "ACCEPTED"  # every output matched the reference and no check found a fault
+    WRONG_ANSWER = "WRONG_ANSWER"  # an output differs from the reference beyond tolerance
+    COMPILE_ERROR = "COMPILE_ERROR"  # the source did not compile (or failed a static check)
+    RUNTIME_ERROR = "RUNTIME_ERROR"  # a CUDA error: illegal address, invalid configuration, trap, ...
+    TIME_LIMIT = "TIME_LIMIT"  # the run exceeded its wall-clock limit
+    DEADLOCK = "DEADLOCK"  # threads parked at a barrier that can never complete
+    SYNC_ERROR = "SYNC_ERROR"  # divergent barrier, warp-mask mismatch or shared-memory race
+    MEMORY_ERROR = "MEMORY_ERROR"  # out-of-bounds or misaligned access
+    INTERNAL_ERROR = "INTERNAL_ERROR"  # the platform's fault: never charged, retried
+
+    @property
+    def is_final_for_student(self) -> bool:
+        """False for INTERNAL_ERROR, which is retried and never counted as an attempt."""
+        return self is not Verdict.INTERNAL_ERROR
+
+
+# When several test cases fail differently, the submission's verdict is the most severe
+# one present. Faults proven by a check outrank a plain wrong answer because they explain it.
+SEVERITY = [
+    Verdict.INTERNAL_ERROR,
+    Verdict.COMPILE_ERROR,
+    Verdict.DEADLOCK,
+    Verdict.SYNC_ERROR,
+    Verdict.MEMORY_ERROR,
+    Verdict.RUNTIME_ERROR,
+    Verdict.TIME_LIMIT,
+    Verdict.WRONG_ANSWER,
+    Verdict.ACCEPTED,
+]
+
+
+def worst(verdicts) -> Verdict:
+    """Return the most severe verdict of an iterable (ACCEPTED for an empty one)."""
+    ranked = sorted(verdicts, key=SEVERITY.index)
+    return ranked[0] if ranked else Verdict.ACCEPTED
+
+
+class DiagnosticKind(StrEnum):
+    """What a diagnostic reports; each maps to the verdict it implies."""
+
+    DIVERGENT_BARRIER = "divergent_barrier"  # live threads of a block at different barriers
+    WARP_MASK = "warp_mask"  # a warp operation's mask does not match the lanes reaching it
+    RACE = "race"  # two unordered accesses to one shared/global location, one a write
+    DEADLOCK = "deadlock"  # a barrier that can never complete
+    OUT_OF_BOUNDS = "out_of_bounds"  # access outside a buffer or shared array
+    MISALIGNED = "misaligned"  # misaligned access
+    TIMEOUT = "timeout"  # ran past the time limit
+    LAUNCH_ERROR = "launch_error"  # the launch was refused (cudaErrorInvalidConfiguration, ...)
+    CUDA_ERROR = "cuda_error"  # any other CUDA error (trap, illegal instruction, ...)
+    STACK_OVERFLOW = "stack_overflow"  # a thread overflowed its stack (deep recursion)
+    UNINITIALIZED = "uninitialized"  # read of shared memory no thread wrote
+    NOTE = "note"  # information only (e.g. printf output truncated)
+
+
+DIAGNOSTIC_VERDICT = {
+    DiagnosticKind.DIVERGENT_BARRIER: Verdict.SYNC_ERROR,
+    DiagnosticKind.WARP_MASK: Verdict.SYNC_ERROR,
+    DiagnosticKind.RACE: Verdict.SYNC_ERROR,
+    DiagnosticKind.DEADLOCK: Verdict.DEADLOCK,
+    DiagnosticKind.OUT_OF_BOUNDS: Verdict.MEMORY_ERROR,
+    DiagnosticKind.MISALIGNED: Verdict.MEMORY_ERROR,
+    DiagnosticKind.TIMEOUT: Verdict.TIME_LIMIT,
+    DiagnosticKind.LAUNCH_ERROR: Verdict.RUNTIME_ERROR,
+    DiagnosticKind.CUDA_ERROR: Verdict.RUNTIME_ERROR,
+    DiagnosticKind.STACK_OVERFLOW: Verdict.RUNTIME_ERROR,
+    DiagnosticKind.UNINITIALIZED: None,  # shown, but the output comparison decides
+    DiagnosticKind.NOTE: None,
+}
