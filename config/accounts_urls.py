@@ -1,0 +1,11 @@
+"""Accounts: Django's auth views plus sign-up."""
+from django.contrib.auth import views as auth_views
+from django.urls import path
+
+from problems import accounts
+
+urlpatterns = [
+    path("login/", auth_views.LoginView.as_view(), name="login"),
+    path("logout/", auth_views.LogoutView.as_view(), name="logout"),
+    path("signup/", accounts.signup, name="signup"),
+]

@@ -1,0 +1,158 @@
+"""The one write path of submissions: create, start, progress, finish, retry.
+
+Views, the API, management commands and tasks all call these. Each change locks the row,
+saves with `update_fields`, and enqueues only after the transaction commits.
+"""
+from __future__ import annotations
+
+import logging
+from datetime import timedelta
+
+from django.conf import settings
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from grader.core.errors import BadRequestError, LaunchConfigError
+from grader.core.launch import build_launch
+from grader.core.pipeline import LaunchChoice, launch_expressions, static_check
+from grader.core.results import JudgeResult
+from grader.core.verdicts import Verdict
+
+from .models import Status, Submission
+
+log = logging.getLogger(__name__)
+
+
+class RateLimitError(BadRequestError):
+    """The user submitted too often."""
+
+
+def validate_submission(problem, source: str, choice: LaunchChoice | None) -> None:
+    """Refuse what cannot be graded, before anything is saved. Raises BadRequestError."""
+    if problem.current_version is None:
+        raise BadRequestError(_("This problem has no published version yet."))
+    if len(source.encode("utf-8", "replace")) > settings.WARPDRILL_MAX_SOURCE_BYTES:
+        raise BadRequestError(
+            _("The source is larger than %(kib)d KiB; remove unused code.") % {"kib": settings.WARPDRILL_MAX_SOURCE_BYTES // 1024}
+        )
+    refusal = static_check(source)
+    if refusal:
+        raise BadRequestError(refusal)
+    package = problem.current_version.package()
+    if package.launch.student_chooses:
+        exprs = launch_expressions(package, source, choice)
+        for test in package.tests:
+            try:
+                build_launch(*exprs, test.params)
+            except LaunchConfigError as exc:
+                raise LaunchConfigError(_("Launch configuration: %(error)s") % {"error": exc}) from None
+
+
+def check_rate_limit(user) -> None:
+    """At most WARPDRILL_SUBMISSIONS_PER_MINUTE submissions per user per minute."""
+    limit = settings.WARPDRILL_SUBMISSIONS_PER_MINUTE
+    since = timezone.now() - timedelta(minutes=1)
+    if limit and Submission.objects.filter(user=user, created_at__gte=since).count() >= limit:
+        raise RateLimitError(_("You can submit %(n)d times a minute. Please wait a moment and try again.") % {"n": limit})
+
+
+def create_submission(user, problem, source: str, choice: LaunchChoice | None = None) -> Submission:
+    """Save a QUEUED submission for the problem's current version and enqueue it after commit.
+
+    Raises BadRequestError (source, launch) or RateLimitError; nothing is saved then.
+    """
+    check_rate_limit(user)
+    validate_submission(problem, source, choice)
+    choice = choice or LaunchChoice()
+    with transaction.atomic():
+        submission = Submission.objects.create(
+            user=user,
+            problem_version=problem.current_version,
+            source=source,
+            launch_block=choice.block,
+            launch_grid=choice.grid,
+            launch_shared_bytes=choice.shared_bytes,
+            status=Status.QUEUED,
+            progress_total=len(problem.current_version.package().tests),
+            queued_at=timezone.now(),
+        )
+        enqueue(submission)
+    return submission
+
+
+def enqueue(submission: Submission) -> None:
+    """Send grade_submission(id) to the queue once the current transaction commits."""
+    from .tasks import grade_submission
+
+    transaction.on_commit(lambda: grade_submission.delay(submission.pk))
+
+
+def start_grading(submission_id: int, backend: str) -> Submission | None:
+    """Claim a submission for grading. None when it is gone or already graded (idempotent re-delivery)."""
+    with transaction.atomic():
+        submission = Submission.objects.select_for_update().filter(pk=submission_id).first()
+        if submission is None or submission.status == Status.GRADED:
+            return None
+        submission.status = Status.COMPILING
+        submission.backend = backend
+        submission.tries += 1
+        submission.progress_done = 0
+        submission.started_at = timezone.now()
+        submission.save(update_fields=["status", "backend", "tries", "progress_done", "started_at"])
+    return submission
+
+
+def record_progress(submission_id: int, stage: str, done: int, total: int) -> None:
+    """Show live progress: COMPILING, then RUNNING test k of n. Never touches a graded row."""
+    status = Status.COMPILING if stage == "compiling" else Status.RUNNING
+    Submission.objects.filter(pk=submission_id).exclude(status=Status.GRADED).update(
+        status=status, progress_done=done, progress_total=total
+    )
+
+
+def finish_grading(submission_id: int, result: JudgeResult) -> bool:
+    """Store the verdict and result. Exactly one final verdict: returns False if it was already graded."""
+    with transaction.atomic():
+        submission = Submission.objects.select_for_update().filter(pk=submission_id).first()
+        if submission is None or submission.status == Status.GRADED:
+            return False
+        submission.status = Status.GRADED
+        submission.verdict = result.verdict.value
+        submission.result = result.to_dict()
+        submission.progress_done = len(result.tests)
+        submission.finished_at = timezone.now()
+        submission.save(update_fields=["status", "verdict", "result", "progress_done", "finished_at"])
+    return True
+
+
+def mark_retrying(submission_id: int, reason: str) -> None:
+    """A platform fault: show 'not graded, retrying'; the task is retried by Celery."""
+    log.warning("submission %s: platform fault, retrying: %s", submission_id, reason)
+    Submission.objects.filter(pk=submission_id).exclude(status=Status.GRADED).update(
+        status=Status.RETRYING, queued_at=timezone.now()
+    )
+
+
+def give_up(submission_id: int, reason: str) -> None:
+    """After the last retry: INTERNAL_ERROR, which never counts as an attempt."""
+    result = JudgeResult(verdict=Verdict.INTERNAL_ERROR, message=_("Not graded: %(reason)s. This does not count as an attempt; an instructor can rejudge it.") % {"reason": reason})
+    finish_grading(submission_id, result)
+
+
+def requeue_stuck(now=None) -> list[int]:
+    """Re-enqueue submissions stuck in QUEUED/COMPILING/RUNNING/RETRYING past the deadline. Returns their ids."""
+    now = now or timezone.now()
+    deadline = now - timedelta(seconds=settings.WARPDRILL_STUCK_AFTER_S)
+    stuck = list(
+        Submission.objects.filter(
+            status__in=[Status.QUEUED, Status.COMPILING, Status.RUNNING, Status.RETRYING], queued_at__lt=deadline
+        ).values_list("pk", flat=True)[:500]
+    )
+    for pk in stuck:
+        with transaction.atomic():
+            updated = Submission.objects.filter(pk=pk).exclude(status=Status.GRADED).update(queued_at=now)
+            if updated:
+                sub = Submission(pk=pk)
+                enqueue(sub)
+    return stuck

@@ -1,0 +1,3 @@
+"""URLs (filled in by the web pages work)."""
+app_name = "api"
+urlpatterns: list = []

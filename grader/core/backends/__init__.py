@@ -1,0 +1,1 @@
+"""Judge backends: emulator (CPU), gpu (PyCUDA), dummy (tests)."""

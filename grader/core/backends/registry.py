@@ -1,0 +1,33 @@
+"""Pick a backend by name; each is loaded once per process. Heavy imports stay inside backends."""
+from __future__ import annotations
+
+import importlib
+import os
+from functools import cache
+
+from .base import Backend
+
+BACKENDS = {
+    "emulator": "grader.core.backends.emulator.EmulatorBackend",
+    "gpu": "grader.core.backends.gpu.GpuBackend",
+    "dummy": "grader.core.backends.dummy.DummyBackend",
+}
+
+
+@cache
+def get_backend(name: str | None = None) -> Backend:
+    """The backend called `name` (default: env WARPDRILL_BACKEND or "emulator"), loaded once.
+
+    Raises KeyError for an unknown name and ImportError when a backend's dependencies are missing.
+    """
+    if name is None:
+        try:
+            from django.conf import settings
+
+            name = settings.WARPDRILL_BACKEND
+        except Exception:
+            name = os.environ.get("WARPDRILL_BACKEND", "emulator")
+    if name not in BACKENDS:
+        raise KeyError(f"unknown backend {name!r} (choose from {', '.join(BACKENDS)})")
+    module_name, _, class_name = BACKENDS[name].rpartition(".")
+    return getattr(importlib.import_module(module_name), class_name)()

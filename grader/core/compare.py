@@ -1,0 +1,51 @@
+"""Compare a kernel's outputs with the reference: exact for integers, atol/rtol for floats.
+
+A float element matches when |got - expected| <= atol + rtol * |expected| (NumPy's isclose),
+infinities must match exactly, and NaN matches only NaN (NaN positions must agree).
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from .results import Mismatch
+
+
+def _format(value) -> str:
+    if isinstance(value, (float, np.floating)):
+        return repr(float(value)) if np.isfinite(value) else str(float(value))
+    return str(int(value)) if isinstance(value, (int, np.integer)) else str(value)
+
+
+def compare_output(name: str, expected: np.ndarray, got: np.ndarray, atol: float, rtol: float) -> Mismatch | None:
+    """The first mismatching element of output `name`, or None when every element matches.
+
+    `expected` and `got` must have the same number of elements; `got` is reshaped to the
+    expected shape (backends return flat buffers). A size difference is reported as a mismatch
+    at index [size] so that it is never silently accepted.
+    """
+    expected = np.asarray(expected)
+    got = np.asarray(got)
+    if got.size != expected.size:
+        return Mismatch(output=name, index=[min(got.size, expected.size)], expected=f"{expected.size} elements",
+                        got=f"{got.size} elements", count=abs(got.size - expected.size))
+    got = got.reshape(expected.shape)
+    if np.issubdtype(expected.dtype, np.floating) or np.issubdtype(got.dtype, np.floating):
+        e = expected.astype(np.float64)
+        g = got.astype(np.float64)
+        with np.errstate(invalid="ignore", over="ignore"):
+            close = np.isclose(g, e, atol=atol, rtol=rtol, equal_nan=True)
+        bad = ~close
+    else:
+        bad = expected != got
+    count = int(np.count_nonzero(bad))
+    if count == 0:
+        return None
+    flat = int(np.flatnonzero(bad.reshape(-1))[0])
+    index = [int(i) for i in np.unravel_index(flat, expected.shape)] if expected.ndim > 1 else [flat]
+    return Mismatch(
+        output=name,
+        index=index,
+        expected=_format(expected.reshape(-1)[flat]),
+        got=_format(got.reshape(-1)[flat]),
+        count=count,
+    )

@@ -1,0 +1,273 @@
+"""The judge: one short function of ordered stages that stops at the first failure.
+
+    static checks -> launch -> compile -> resources/occupancy -> test cases -> check pass -> verdict
+
+Plain Python (no Django): the Celery task, `manage.py judge` and `validate_problem` call it.
+"""
+from __future__ import annotations
+
+import hashlib
+import logging
+import time
+from dataclasses import dataclass
+from typing import Callable
+
+import numpy as np
+
+from problems.core.package import ProblemPackage, TestCaseSpec
+
+from .backends.base import ArgRole, Backend, Build, KernelSpec, LaunchConfig, RunOutcome, RunRequest, RunStatus
+from .compare import compare_output
+from .errors import LaunchConfigError, PlatformError
+from .launch import build_launch, launch_problem, parse_launch_comment
+from .results import CompileMessage, CompileResult, Diagnostic, JudgeResult, TestResult
+from .verdicts import DIAGNOSTIC_VERDICT, DiagnosticKind, Verdict, worst
+
+log = logging.getLogger(__name__)
+
+MAX_SOURCE_BYTES = 64 * 1024
+MAX_DIAGNOSTICS = 30
+
+# Called as progress(stage, done, total) with stage "compiling" | "running" | "checking".
+ProgressFn = Callable[[str, int, int], None]
+
+
+@dataclass(frozen=True)
+class LaunchChoice:
+    """A student's launch expressions (used only when the problem lets the student choose)."""
+
+    block: str = ""
+    grid: str = ""
+    shared_bytes: str = ""
+
+
+def case_seed(test: TestCaseSpec, slug: str, secret: str) -> int:
+    """The RNG seed of a test case: the package's seed for samples, mixed with a secret for hidden cases."""
+    if test.sample or not secret:
+        return test.seed
+    digest = hashlib.sha256(f"{secret}\0{slug}\0{test.name}\0{test.seed}".encode()).digest()
+    return int.from_bytes(digest[:8], "little")
+
+
+def launch_expressions(package: ProblemPackage, source: str, choice: LaunchChoice | None) -> tuple[str, str, str]:
+    """(block, grid, shared_bytes) expressions: the problem's, or the student's where allowed.
+
+    The student's choice comes from `choice` (form/API fields) or else a `// launch:` comment.
+    """
+    t = package.launch
+    if not t.student_chooses:
+        return t.block, t.grid, t.shared_bytes
+    fields = {"block": "", "grid": "", "shared_bytes": ""}
+    fields.update(parse_launch_comment(source))
+    if choice:
+        for key in fields:
+            if getattr(choice, key):
+                fields[key] = getattr(choice, key)
+    return (fields["block"] or t.block, fields["grid"] or t.grid, fields["shared_bytes"] or t.shared_bytes)
+
+
+def _fail(verdict: Verdict, message: str, backend: str, compile_result: CompileResult | None = None) -> JudgeResult:
+    return JudgeResult(verdict=verdict, compile=compile_result, backend=backend, message=message)
+
+
+def static_check(source: str) -> str | None:
+    """Why the source is refused before compiling, or None."""
+    if not source.strip():
+        return "The source is empty."
+    if len(source.encode("utf-8", "replace")) > MAX_SOURCE_BYTES:
+        return f"The source is larger than {MAX_SOURCE_BYTES // 1024} KiB."
+    if "\0" in source:
+        return "The source contains a NUL byte."
+    return None
+
+
+def run_case_verdict(outcome: RunOutcome, expected: dict[str, np.ndarray], atol: float, rtol: float):
+    """(verdict, message, mismatch) of one run: a fault first, else diagnostics, else the comparison."""
+    diag_verdicts = [DIAGNOSTIC_VERDICT[d.kind] for d in outcome.diagnostics if DIAGNOSTIC_VERDICT.get(d.kind)]
+    status_verdict = {
+        RunStatus.DEADLOCK: Verdict.DEADLOCK,
+        RunStatus.TIMEOUT: Verdict.TIME_LIMIT,
+        RunStatus.LAUNCH_ERROR: Verdict.RUNTIME_ERROR,
+    }.get(outcome.status)
+    if outcome.status is RunStatus.FAULT:
+        status_verdict = worst(v for v in diag_verdicts if v in (Verdict.MEMORY_ERROR, Verdict.RUNTIME_ERROR)) \
+            if diag_verdicts else Verdict.RUNTIME_ERROR
+        if status_verdict is Verdict.ACCEPTED:
+            status_verdict = Verdict.RUNTIME_ERROR
+    if status_verdict is not None:
+        return worst([status_verdict, *diag_verdicts]), outcome.message, None
+    mismatch = None
+    for name, exp in expected.items():
+        if name not in outcome.outputs:
+            raise PlatformError(f"backend returned no output '{name}'")
+        mismatch = compare_output(name, exp, outcome.outputs[name], atol, rtol)
+        if mismatch:
+            break
+    verdicts = [*diag_verdicts, Verdict.WRONG_ANSWER if mismatch else Verdict.ACCEPTED]
+    message = ""
+    if mismatch:
+        message = (f"{mismatch.output}{mismatch.index}: expected {mismatch.expected}, got {mismatch.got} "
+                   f"({mismatch.count} element(s) differ)")
+    return worst(verdicts), message, mismatch
+
+
+def judge(
+    package: ProblemPackage,
+    source: str,
+    backend: Backend,
+    *,
+    launch_choice: LaunchChoice | None = None,
+    seed_secret: str = "",
+    progress: ProgressFn | None = None,
+    run_checks: bool = True,
+    target_cc: str = "9.0",
+) -> JudgeResult:
+    """Judge `source` for `package` on `backend`.
+
+    Returns a JudgeResult; a student's failure is a verdict. Raises PlatformError (and only
+    that) when the platform fails, so the caller can retry without charging the student.
+    """
+    progress = progress or (lambda stage, done, total: None)
+    name = backend.name
+    refusal = static_check(source)
+    if refusal:
+        return _fail(Verdict.COMPILE_ERROR, refusal, name,
+                     CompileResult(ok=False, messages=[CompileMessage(None, None, "error", refusal)], log=refusal))
+
+    exprs = launch_expressions(package, source, launch_choice)
+    launches: list[LaunchConfig] = []
+    try:
+        for test in package.tests:
+            launches.append(build_launch(*exprs, test.params))
+    except LaunchConfigError as exc:
+        msg = f"Invalid launch configuration: {exc}"
+        return _fail(Verdict.COMPILE_ERROR, msg, name,
+                     CompileResult(ok=False, messages=[CompileMessage(None, None, "error", msg)], log=msg))
+
+    progress("compiling", 0, len(package.tests))
+    build = backend.compile(source, package.kernel)
+    try:
+        if not build.compile.ok:
+            first = next((m for m in build.compile.messages if m.severity == "error"), None)
+            where = f" (line {first.line})" if first and first.line else ""
+            return _fail(Verdict.COMPILE_ERROR, f"Compilation failed{where}.", name, build.compile)
+        result = JudgeResult(verdict=Verdict.ACCEPTED, compile=build.compile, backend=name,
+                             resources=_resources(build, launches[0], target_cc))
+        harness = package.load_harness()
+        stop = False
+        for k, (test, launch) in enumerate(zip(package.tests, launches)):
+            progress("running", k, len(package.tests))
+            test_result = _run_case(package, harness, backend, build, test, launch, seed_secret, result)
+            result.tests.append(test_result)
+            if test_result.verdict in (Verdict.DEADLOCK, Verdict.TIME_LIMIT):
+                stop = True  # the remaining cases would only wait for the same hang
+                break
+        progress("running", len(result.tests), len(package.tests))
+        if run_checks and package.checks and backend.supports_sanitizers and not stop:
+            progress("checking", len(package.tests), len(package.tests))
+            test = package.smallest_test()
+            launch = launches[package.tests.index(test)]
+            if launch_problem(launch) is None:
+                inputs = _inputs(package, harness, test, seed_secret)
+                outcome = backend.run(build, RunRequest(launch=launch, inputs=inputs, check=True,
+                                                        time_limit_s=package.time_limit_s * 4, test_name=test.name))
+                if outcome.status is RunStatus.INTERNAL:
+                    raise PlatformError(outcome.message or "check pass failed")
+                _add_diagnostics(result, outcome.diagnostics, f"{test.name} (check)")
+        verdicts = [t.verdict for t in result.tests]
+        verdicts += [DIAGNOSTIC_VERDICT[d.kind] for d in result.diagnostics if DIAGNOSTIC_VERDICT.get(d.kind)]
+        result.verdict = worst(verdicts)
+        result.message = _summary(result)
+        return result
+    finally:
+        backend.close(build)
+
+
+def _inputs(package: ProblemPackage, harness, test: TestCaseSpec, secret: str) -> dict:
+    rng = np.random.default_rng(case_seed(test, package.slug, secret))
+    inputs = harness.generate(dict(test.params), rng)
+    missing = [a.name for a in package.kernel.args if a.name not in inputs]
+    if missing:
+        raise PlatformError(f"{package.slug}/harness.py: generate() gave no value for {', '.join(missing)}")
+    return inputs
+
+
+def _run_case(package, harness, backend, build: Build, test, launch, secret, result: JudgeResult) -> TestResult:
+    started = time.monotonic()
+    refused = launch_problem(launch)
+    if refused:
+        diag = Diagnostic(kind=DiagnosticKind.LAUNCH_ERROR, message=refused, test=test.name,
+                          detail={"grid": list(launch.grid), "block": list(launch.block),
+                                  "shared_bytes": launch.shared_bytes})
+        _add_diagnostics(result, [diag], test.name)
+        return TestResult(name=test.name, sample=test.sample, verdict=Verdict.RUNTIME_ERROR, message=refused,
+                          params=dict(test.params))
+    inputs = _inputs(package, harness, test, secret)
+    expected = harness.reference({k: (v.copy() if isinstance(v, np.ndarray) else v) for k, v in inputs.items()})
+    wanted = {a.name for a in package.kernel.args if a.role in (ArgRole.OUT, ArgRole.INOUT)}
+    if set(expected) != wanted:
+        raise PlatformError(f"{package.slug}/harness.py: reference() must return exactly {sorted(wanted)}")
+    outcome = backend.run(build, RunRequest(launch=launch, inputs=inputs, time_limit_s=package.time_limit_s,
+                                            test_name=test.name))
+    if outcome.status is RunStatus.INTERNAL:
+        raise PlatformError(outcome.message or f"backend failed on test {test.name}")
+    verdict, message, mismatch = run_case_verdict(outcome, expected, package.atol, package.rtol)
+    _add_diagnostics(result, outcome.diagnostics, test.name)
+    return TestResult(name=test.name, sample=test.sample, verdict=verdict, message=message, mismatch=mismatch,
+                      time_s=round(outcome.time_s or time.monotonic() - started, 4), params=dict(test.params),
+                      output_log=outcome.log)
+
+
+def _add_diagnostics(result: JudgeResult, diagnostics: list[Diagnostic], test_name: str) -> None:
+    """Keep diagnostics unique by (kind, line, message) and capped."""
+    seen = {(d.kind, d.line, d.message) for d in result.diagnostics}
+    for d in diagnostics:
+        key = (d.kind, d.line, d.message)
+        if key in seen or len(result.diagnostics) >= MAX_DIAGNOSTICS:
+            continue
+        seen.add(key)
+        d.test = d.test or test_name
+        result.diagnostics.append(d)
+
+
+def _resources(build: Build, launch: LaunchConfig, target_cc: str):
+    """The build's resource report with the occupancy of the judged launch, when registers are known."""
+    res = build.resources
+    if res is None:
+        return None
+    res.threads_per_block = launch.threads_per_block
+    res.shared_dynamic_bytes = launch.shared_bytes
+    res.compute_capability = res.compute_capability or target_cc
+    if res.registers is not None:
+        try:
+            from problems.core.occupancy import occupancy_for_resources
+
+            res.occupancy = occupancy_for_resources(res)
+        except Exception as exc:  # occupancy is information, never a reason to fail grading
+            log.warning("occupancy not computed: %s", exc)
+    return res
+
+
+def _summary(result: JudgeResult) -> str:
+    passed = sum(t.verdict is Verdict.ACCEPTED for t in result.tests)
+    text = f"{passed}/{len(result.tests)} test cases passed."
+    if result.verdict is Verdict.ACCEPTED:
+        return f"All {len(result.tests)} test cases passed."
+    first = next((d for d in result.diagnostics if DIAGNOSTIC_VERDICT.get(d.kind) == result.verdict), None)
+    if first:
+        where = f" (line {first.line})" if first.line else ""
+        return f"{text} {first.message}{where}"
+    return text
+
+
+def judge_bare(source: str, spec: KernelSpec, launch: LaunchConfig, inputs: dict, backend: Backend,
+               time_limit_s: float = 5.0, check: bool = False) -> tuple[Build, RunOutcome | None]:
+    """Run a kernel without a problem (the playground): compile, run once, return raw outcome."""
+    build = backend.compile(source, spec)
+    try:
+        if not build.compile.ok:
+            return build, None
+        return build, backend.run(build, RunRequest(launch=launch, inputs=inputs, time_limit_s=time_limit_s,
+                                                    check=check))
+    finally:
+        backend.close(build)

@@ -1,0 +1,68 @@
+"""Submissions: a student's kernel for one problem version, and its grading state."""
+from django.conf import settings
+from django.db import models
+from django.urls import reverse
+from django.utils.translation import gettext_lazy as _
+
+from grader.core.results import JudgeResult
+from grader.core.verdicts import Verdict
+
+
+class Status(models.TextChoices):
+    """Where a submission is in its life. The verdict is set only with GRADED."""
+
+    QUEUED = "QUEUED", _("Queued")  # saved and handed to the queue
+    COMPILING = "COMPILING", _("Compiling")  # a worker took it and is compiling
+    RUNNING = "RUNNING", _("Running")  # running test cases (progress says which)
+    RETRYING = "RETRYING", _("Not graded, retrying")  # a platform fault: queued again, never charged
+    GRADED = "GRADED", _("Graded")  # final: verdict and result are set
+
+
+class Submission(models.Model):
+    """A student's source for one problem version, graded by the queue."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="submissions")
+    problem_version = models.ForeignKey("problems.ProblemVersion", on_delete=models.PROTECT, related_name="submissions")
+    source = models.TextField()
+    # Student-chosen launch (only for problems that allow it); empty = the problem's launch.
+    launch_block = models.CharField(max_length=200, blank=True)
+    launch_grid = models.CharField(max_length=200, blank=True)
+    launch_shared_bytes = models.CharField(max_length=200, blank=True)
+
+    status = models.CharField(max_length=16, choices=Status.choices, default=Status.QUEUED, db_index=True)
+    verdict = models.CharField(max_length=16, choices=[(v.value, v.value) for v in Verdict], blank=True)
+    progress_done = models.PositiveSmallIntegerField(default=0, help_text="Test cases finished.")
+    progress_total = models.PositiveSmallIntegerField(default=0, help_text="Test cases in all.")
+    result = models.JSONField(null=True, blank=True, help_text="The JudgeResult as a dict.")
+    backend = models.CharField(max_length=16, blank=True)
+    tries = models.PositiveSmallIntegerField(default=0, help_text="Grading attempts by workers (retries after faults).")
+    created_at = models.DateTimeField(auto_now_add=True, db_index=True)
+    queued_at = models.DateTimeField(null=True, blank=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+        indexes = [models.Index(fields=["user", "-created_at"]), models.Index(fields=["status", "queued_at"])]
+
+    def __str__(self):
+        return f"#{self.pk} {self.problem_version} by {self.user_id}: {self.verdict or self.status}"
+
+    def get_absolute_url(self):
+        return reverse("grader:submission", args=[self.pk])
+
+    @property
+    def problem(self):
+        return self.problem_version.problem
+
+    @property
+    def is_final(self) -> bool:
+        return self.status == Status.GRADED
+
+    def judge_result(self) -> JudgeResult | None:
+        return JudgeResult.from_dict(self.result) if self.result else None
+
+    @property
+    def counts_as_attempt(self) -> bool:
+        """Platform faults never count against the student."""
+        return self.status == Status.GRADED and self.verdict != Verdict.INTERNAL_ERROR

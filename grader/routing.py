@@ -1,0 +1,17 @@
+"""Celery routing: a table from task name to queue; grading goes to `gpu` when GPU workers exist."""
+from django.conf import settings
+
+# Tasks that must run where the judge backend lives.
+GRADING_TASKS = {"grader.tasks.grade_submission"}
+
+
+def grading_queue() -> str:
+    """'gpu' when GPU workers are configured, else 'cpu' (the emulator)."""
+    return "gpu" if settings.WARPDRILL_GPU_WORKERS else "cpu"
+
+
+def route_task(name, args, kwargs, options, task=None, **kw):
+    """Celery router (CELERY_TASK_ROUTES): grading by backend, everything else on `cpu`."""
+    if name in GRADING_TASKS:
+        return {"queue": grading_queue()}
+    return {"queue": "cpu"}

@@ -1,0 +1,59 @@
+"""Celery tasks. They take ids, are safe to run twice, and write only through grader.actions."""
+from __future__ import annotations
+
+import logging
+
+from celery import shared_task
+from django.conf import settings
+
+from grader import actions
+from grader.core.backends.registry import get_backend
+from grader.core.errors import PlatformError
+from grader.core.pipeline import LaunchChoice, judge
+
+log = logging.getLogger(__name__)
+
+MAX_RETRIES = 3
+
+
+@shared_task(bind=True, acks_late=True, reject_on_worker_lost=True, max_retries=MAX_RETRIES)
+def grade_submission(self, submission_id: int) -> str | None:
+    """Grade one submission: claim it, run the judge, store the verdict.
+
+    Idempotent: a re-delivered message for a graded submission does nothing. A platform fault
+    (PlatformError) marks it 'not graded, retrying' and retries with backoff; after the last
+    retry it is stored as INTERNAL_ERROR, which never counts as an attempt.
+    """
+    backend = get_backend()
+    submission = actions.start_grading(submission_id, backend.name)
+    if submission is None:
+        return None
+    package = submission.problem_version.package()
+    choice = LaunchChoice(submission.launch_block, submission.launch_grid, submission.launch_shared_bytes)
+    try:
+        result = judge(
+            package,
+            submission.source,
+            backend,
+            launch_choice=choice,
+            seed_secret=settings.WARPDRILL_SEED_SECRET,
+            progress=lambda stage, done, total: actions.record_progress(submission_id, stage, done, total),
+            target_cc=settings.WARPDRILL_TARGET_CC,
+        )
+    except PlatformError as exc:
+        if self.request.retries >= MAX_RETRIES:
+            actions.give_up(submission_id, str(exc))
+            return "INTERNAL_ERROR"
+        actions.mark_retrying(submission_id, str(exc))
+        raise self.retry(exc=exc, countdown=2 ** self.request.retries)
+    actions.finish_grading(submission_id, result)
+    return result.verdict.value
+
+
+@shared_task
+def sweep_stuck_submissions() -> int:
+    """Re-queue submissions stuck past WARPDRILL_STUCK_AFTER_S (lost messages, dead workers)."""
+    stuck = actions.requeue_stuck()
+    if stuck:
+        log.warning("re-queued %d stuck submission(s): %s", len(stuck), stuck)
+    return len(stuck)

@@ -1,0 +1,9 @@
+from django.apps import AppConfig
+from django.utils.translation import gettext_lazy as _
+
+
+class ProblemsConfig(AppConfig):
+    """Problems, problem packages, generated questions and their variants."""
+
+    name = "problems"
+    verbose_name = _("Problems")

@@ -1,0 +1,5 @@
+"""Models of the problems app, one module per noun."""
+from .problems import Problem, ProblemVersion
+from .questions import QuestionAttempt, QuestionVariant
+
+__all__ = ["Problem", "ProblemVersion", "QuestionVariant", "QuestionAttempt"]

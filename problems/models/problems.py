@@ -1,0 +1,67 @@
+"""Kernel problems and their immutable versions."""
+from django.db import models
+from django.urls import reverse
+from django.utils.translation import get_language
+from django.utils.translation import gettext_lazy as _
+
+from problems.core.package import ProblemPackage, Topic, parse_package
+
+
+class Problem(models.Model):
+    """A problem as students see it; its content lives in versions (one per package change)."""
+
+    slug = models.SlugField(unique=True, max_length=63)
+    title_en = models.CharField(_("title (English)"), max_length=200)
+    title_ko = models.CharField(_("title (Korean)"), max_length=200, blank=True)
+    topic = models.CharField(max_length=32, choices=[(t.value, t.value) for t in Topic])
+    kind = models.CharField(max_length=16, default="kernel")
+    difficulty = models.PositiveSmallIntegerField(default=1)
+    current_version = models.ForeignKey(
+        "ProblemVersion", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    is_published = models.BooleanField(default=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["topic", "difficulty", "slug"]
+
+    def __str__(self):
+        return self.slug
+
+    @property
+    def title(self) -> str:
+        """The title in the active language, falling back to English."""
+        if (get_language() or "en").startswith("ko") and self.title_ko:
+            return self.title_ko
+        return self.title_en
+
+    def get_absolute_url(self):
+        return reverse("problems:detail", args=[self.slug])
+
+
+class ProblemVersion(models.Model):
+    """An immutable snapshot of a package's files. Submissions point at the version they were judged on."""
+
+    problem = models.ForeignKey(Problem, on_delete=models.CASCADE, related_name="versions")
+    number = models.PositiveIntegerField()
+    content_hash = models.CharField(max_length=64)
+    files = models.JSONField(help_text="Every file of the package: {relative path: text}.")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["problem", "-number"]
+        constraints = [
+            models.UniqueConstraint(fields=["problem", "number"], name="unique_problem_version_number"),
+            models.UniqueConstraint(fields=["problem", "content_hash"], name="unique_problem_version_hash"),
+        ]
+
+    def __str__(self):
+        return f"{self.problem.slug} v{self.number}"
+
+    def package(self) -> ProblemPackage:
+        """Parse the stored files (they were valid when imported)."""
+        cached = getattr(self, "_package", None)
+        if cached is None:
+            cached = self._package = parse_package(self.files)
+        return cached

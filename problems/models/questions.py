@@ -1,0 +1,43 @@
+"""Generated questions: a stored variant per student and question slot, and attempts at it."""
+from django.conf import settings
+from django.db import models
+
+
+class QuestionVariant(models.Model):
+    """A generated question as one student saw it.
+
+    The generated params and answer are stored (not only the seed), with the generator's
+    version, so editing a generator never changes a variant already shown.
+    """
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="question_variants")
+    family = models.CharField(max_length=80, help_text="Generator family id, e.g. 'occupancy.blocks_per_sm'.")
+    generator_version = models.PositiveIntegerField()
+    difficulty = models.PositiveSmallIntegerField(default=1)
+    seed = models.BigIntegerField()
+    slot = models.CharField(
+        max_length=80, help_text="Which question this is for the student: a practice counter, an exam question id."
+    )
+    params = models.JSONField()
+    answer = models.JSONField()
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["user", "family", "slot"], name="unique_variant_per_user_slot"),
+        ]
+
+    def __str__(self):
+        return f"{self.family} v{self.generator_version} for {self.user_id} ({self.slot})"
+
+
+class QuestionAttempt(models.Model):
+    """One answer given to a variant. An unparseable answer is not stored (it costs no attempt)."""
+
+    variant = models.ForeignKey(QuestionVariant, on_delete=models.CASCADE, related_name="attempts")
+    response = models.JSONField(help_text="The parsed answer, per field.")
+    correct = models.BooleanField()
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created_at"]
