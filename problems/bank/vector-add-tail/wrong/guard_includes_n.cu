@@ -1,0 +1,9 @@
+// verdict: MEMORY_ERROR
+// Off by one in the guard: i == n is one element past the end of every array.
+__global__ void vector_add(const float* a, const float* b, float* c, int n)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i <= n) {
+        c[i] = a[i] + b[i];
+    }
+}
