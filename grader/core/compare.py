@@ -30,9 +30,9 @@ def compare_output(name: str, expected: np.ndarray, got: np.ndarray, atol: float
                         got=f"{got.size} elements", count=abs(got.size - expected.size))
     got = got.reshape(expected.shape)
     if np.issubdtype(expected.dtype, np.floating) or np.issubdtype(got.dtype, np.floating):
-        e = expected.astype(np.float64)
-        g = got.astype(np.float64)
         with np.errstate(invalid="ignore", over="ignore"):
+            e = expected.astype(np.float64)
+            g = got.astype(np.float64)
             close = np.isclose(g, e, atol=atol, rtol=rtol, equal_nan=True)
         bad = ~close
     else:

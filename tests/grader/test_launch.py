@@ -1,0 +1,63 @@
+"""Launch expressions: evaluation, safety, CUDA's limits, and the // launch: comment."""
+import pytest
+
+from grader.core.backends.base import LaunchConfig
+from grader.core.errors import LaunchConfigError
+from grader.core.launch import build_launch, evaluate_dims, launch_problem, parse_launch_comment
+
+
+def test_two_dimensional_launch_from_sizes():
+    """'16, 16' and ceil_div of width/height give a 2-D launch; missing dims are 1."""
+    cfg = build_launch("16, 16", "ceil_div(w, 16), ceil_div(h, 16)", "0", {"w": 100, "h": 33})
+    assert cfg == LaunchConfig(grid=(7, 3, 1), block=(16, 16, 1), shared_bytes=0)
+
+
+def test_grid_may_use_block_size():
+    """The grid expression sees block_x, so a student can write ceil_div(n, block_x)."""
+    assert build_launch("128", "min(ceil_div(n, block_x), 8)", "block_x * 4", {"n": 5000}).grid == (8, 1, 1)
+
+
+@pytest.mark.parametrize("expr", ["__import__('os')", "n.real", "lambda: 1", "[1]", "1.5", "'a'", "n if n else 1"])
+def test_hostile_or_unsupported_expressions_are_refused(expr):
+    """Anything but integer arithmetic over sizes is refused with a message."""
+    with pytest.raises(LaunchConfigError):
+        evaluate_dims(expr, {"n": 4}, "grid")
+
+
+def test_unknown_name_lists_known_sizes():
+    """An unknown name says which sizes exist."""
+    with pytest.raises(LaunchConfigError, match="known sizes: n"):
+        evaluate_dims("m", {"n": 1}, "grid")
+
+
+def test_division_by_zero_is_a_clear_error():
+    """Division by zero is an error, not a crash."""
+    with pytest.raises(LaunchConfigError, match="zero"):
+        evaluate_dims("n / 0", {"n": 1}, "grid")
+
+
+@pytest.mark.parametrize(
+    ("cfg", "fragment"),
+    [
+        (LaunchConfig((1, 1, 1), (1025, 1, 1)), "1025 threads per block"),
+        (LaunchConfig((0, 1, 1), (32, 1, 1)), "cudaErrorInvalidConfiguration"),
+        (LaunchConfig((1, 1, 1), (1, 1, 65)), "blockDim.z"),
+        (LaunchConfig((1, 70000, 1), (32, 1, 1)), "gridDim.y"),
+        (LaunchConfig((1, 1, 1), (32, 1, 1), 64 * 1024), "cudaErrorInvalidValue"),
+    ],
+)
+def test_invalid_launches_use_cuda_error_names(cfg, fragment):
+    """Launches CUDA refuses are described with CUDA's error names."""
+    assert fragment in launch_problem(cfg)
+
+
+def test_valid_launch_has_no_problem():
+    """1024 threads and 2^31-1 blocks in x are valid."""
+    assert launch_problem(LaunchConfig((2**31 - 1, 1, 1), (1024, 1, 1), 48 * 1024)) is None
+
+
+def test_launch_comment_is_read_from_source():
+    """`// launch: block=(16, 16) grid=...` gives expressions without the parentheses."""
+    src = "// launch: block=(16, 16) grid=(ceil_div(w, 16), ceil_div(h, 16))\n__global__ void k() {}\n"
+    assert parse_launch_comment(src) == {"block": "16, 16", "grid": "ceil_div(w, 16), ceil_div(h, 16)"}
+    assert parse_launch_comment("__global__ void k() {}") == {}
