@@ -1,0 +1,29 @@
+// The current CUDA thread: threadIdx, blockIdx, blockDim, gridDim and the loop yield point.
+// One context per worker OS thread; the scheduler rewrites it before it resumes a fiber, so a
+// kernel reads its ids with a single thread-local load.
+#pragma once
+
+namespace wd {
+namespace detail {
+struct Context {
+  uint3 thread_idx;
+  uint3 block_idx;
+  dim3 block_dim;
+  dim3 grid_dim;
+  long countdown;  // loop iterations until the next yield point
+  int line;  // last loop line seen by the slow path (spinning threads are reported there)
+};
+extern thread_local Context t_ctx;
+void tick_slow(int line);  // yields to the scheduler, enforces time limits
+}  // namespace detail
+
+inline void tick(int line) {
+  if (__builtin_expect(--detail::t_ctx.countdown < 0, 0)) detail::tick_slow(line);
+}
+}  // namespace wd
+
+#define threadIdx (static_cast<const ::uint3&>(::wd::detail::t_ctx.thread_idx))
+#define blockIdx (static_cast<const ::uint3&>(::wd::detail::t_ctx.block_idx))
+#define blockDim (static_cast<const ::dim3&>(::wd::detail::t_ctx.block_dim))
+#define gridDim (static_cast<const ::dim3&>(::wd::detail::t_ctx.grid_dim))
+constexpr int warpSize = 32;

@@ -1,0 +1,21 @@
+// __shared__ memory: the rewriter turns every __shared__ declaration into a reference bound to
+// per-block storage returned here (fresh and poisoned with 0xFF in every block, end-aligned
+// against a guard page so out-of-bounds accesses fault).
+#pragma once
+#include <cstddef>
+
+namespace wd {
+namespace detail {
+void* shared_alloc(int site, const char* name, int line, std::size_t bytes, std::size_t align);
+void* dynamic_shared_base(const char* name, std::size_t align);
+}  // namespace detail
+
+template <class T>
+inline T* shared_var(int site, const char* name, int line) {
+  return static_cast<T*>(detail::shared_alloc(site, name, line, sizeof(T), alignof(T)));
+}
+template <class T>
+inline T* dynamic_shared(const char* name) {
+  return static_cast<T*>(detail::dynamic_shared_base(name, alignof(T)));
+}
+}  // namespace wd

@@ -1,0 +1,199 @@
+// Guarded memory: device buffers and shared arrays sit against PROT_NONE guard pages, and the
+// SIGSEGV handler maps a fault address back to the buffer/array and element the kernel touched.
+#include <signal.h>
+#include <sys/mman.h>
+#include <ucontext.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstring>
+
+#include "runtime.hpp"
+#include "warpdrill/detail/shared.hpp"
+
+namespace wd {
+namespace rt {
+
+namespace {
+constexpr std::size_t kPage = 4096;
+constexpr int kMaxRegions = 1 << 16;
+Region g_regions[kMaxRegions];
+std::atomic<int> g_region_count{0};
+
+std::size_t round_up(std::size_t n, std::size_t a) { return (n + a - 1) / a * a; }
+
+// Per worker: one arena per __shared__ declaration site, plus the dynamic shared arena.
+struct SharedSlot {
+  char* data = nullptr;
+  std::size_t bytes = 0;
+  unsigned long long generation = 0;
+};
+thread_local std::vector<SharedSlot> t_slots;
+thread_local SharedSlot t_dynamic;
+thread_local unsigned long long t_generation = 1;
+}  // namespace
+
+char* guarded_alloc(std::size_t bytes, bool start_aligned, std::size_t align, char** map_lo, char** map_hi) {
+  std::size_t body = round_up(bytes == 0 ? 1 : bytes, kPage);
+  std::size_t total = body + 2 * kPage;
+  void* p = mmap(nullptr, total, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+  if (p == MAP_FAILED) return nullptr;
+  char* lo = static_cast<char*>(p);
+  if (bytes > 0) mprotect(lo + kPage, body, PROT_READ | PROT_WRITE);
+  *map_lo = lo;
+  *map_hi = lo + total;
+  if (start_aligned || bytes == 0) return bytes == 0 ? lo + kPage + body : lo + kPage;
+  char* end = lo + kPage + body;
+  std::size_t a = align ? align : 1;
+  return reinterpret_cast<char*>(reinterpret_cast<std::uintptr_t>(end - bytes) & ~(a - 1));
+}
+
+void register_region(const Region& r) {
+  int i = g_region_count.fetch_add(1);
+  if (i < kMaxRegions) g_regions[i] = r;
+}
+
+const Region* find_region(const char* addr) {
+  int n = g_region_count.load();
+  if (n > kMaxRegions) n = kMaxRegions;
+  for (int i = 0; i < n; ++i) {
+    if (addr >= g_regions[i].lo && addr < g_regions[i].hi) return &g_regions[i];
+  }
+  return nullptr;
+}
+
+void shared_new_block() { ++t_generation; }
+
+static char* shared_arena(SharedSlot& slot, std::size_t bytes, std::size_t align, RegionKind kind,
+                          const char* name, int line) {
+  if (slot.data == nullptr || slot.bytes != bytes) {
+    char *lo, *hi;
+    slot.data = guarded_alloc(bytes, false, align, &lo, &hi);
+    if (slot.data == nullptr) {
+      finish("internal", "cannot map shared memory", {});
+    }
+    slot.bytes = bytes;
+    register_region(Region{lo, hi, slot.data, bytes, 1, kind, name, line});
+  }
+  if (slot.generation != t_generation) {
+    slot.generation = t_generation;
+    if (bytes) memset(slot.data, 0xFF, bytes);  // poison: a read before any write shows up as NaN / -1
+  }
+  return slot.data;
+}
+
+}  // namespace rt
+
+namespace detail {
+void* shared_alloc(int site, const char* name, int line, std::size_t bytes, std::size_t align) {
+  if (site < 0) site = 0;
+  if (static_cast<std::size_t>(site) >= rt::t_slots.size()) rt::t_slots.resize(site + 1);
+  return rt::shared_arena(rt::t_slots[site], bytes, align, rt::kShared, name, line);
+}
+
+void* dynamic_shared_base(const char* name, std::size_t align) {
+  (void)align;
+  return rt::shared_arena(rt::t_dynamic, rt::g_job.shared_bytes, 16, rt::kDynShared, name, 0);
+}
+}  // namespace detail
+
+namespace rt {
+
+// ---- the fault handler ----
+
+namespace {
+char g_fault_json[8192];
+
+const char* signal_name(int sig) {
+  switch (sig) {
+    case SIGSEGV: return "SIGSEGV";
+    case SIGBUS: return "SIGBUS";
+    case SIGILL: return "SIGILL";
+    case SIGFPE: return "SIGFPE";
+    case SIGABRT: return "SIGABRT";
+    default: return "signal";
+  }
+}
+
+void on_fault(int sig, siginfo_t* info, void* uctx) {
+  auto* uc = static_cast<ucontext_t*>(uctx);
+  unsigned long long pc = static_cast<unsigned long long>(uc->uc_mcontext.gregs[REG_RIP]);
+  bool write = (uc->uc_mcontext.gregs[REG_ERR] & 2) != 0;
+  const char* addr = static_cast<const char*>(info->si_addr);
+  const auto& c = detail::t_ctx;
+  char what[1024];
+  const char* kind = "cuda_error";
+  const char* access = write ? "write" : "read";
+  long long index = 0;
+  const char* name = "";
+  const char* space = "";
+  int decl_line = 0;
+  if (sig == SIGSEGV || sig == SIGBUS) {
+    const Region* r = find_region(addr);
+    if (r && r->kind == kStackGuard) {
+      kind = "stack_overflow";
+      snprintf(what, sizeof what, "stack overflow (a thread used more than its 64 KiB stack: deep recursion or a huge local array)");
+    } else if (r) {
+      kind = "out_of_bounds";
+      long long off = addr - r->data;
+      index = off >= 0 ? off / static_cast<long long>(r->elem) : -((-off + r->elem - 1) / r->elem);
+      name = r->name;
+      space = r->kind == kBuffer ? "global" : "shared";
+      decl_line = r->line;
+      if (r->kind == kDynShared && r->bytes == 0) {
+        snprintf(what, sizeof what, "illegal address: %s of extern __shared__ '%s' but the launch gave 0 bytes of dynamic shared memory",
+                 access, name);
+      } else if (r->kind == kBuffer) {
+        snprintf(what, sizeof what, "out-of-bounds %s of global buffer '%s' at index %lld (it has %zu elements)",
+                 access, name, index, r->bytes / r->elem);
+      } else {
+        snprintf(what, sizeof what, "out-of-bounds %s of shared memory '%s' at byte offset %lld (it has %zu bytes)",
+                 access, name, off, r->bytes);
+        index = off;
+      }
+    } else if (reinterpret_cast<std::uintptr_t>(addr) < 65536) {
+      kind = "out_of_bounds";
+      snprintf(what, sizeof what, "illegal address: %s through a null pointer (address %p)", access, (const void*)addr);
+    } else {
+      kind = "out_of_bounds";
+      snprintf(what, sizeof what, "illegal address: %s at %p, outside every buffer and shared array", access, (const void*)addr);
+    }
+  } else if (sig == SIGFPE) {
+    snprintf(what, sizeof what, "integer division by zero (on a GPU the result would be undefined, not a trap)");
+  } else if (sig == SIGABRT) {
+    snprintf(what, sizeof what, "device-side assert triggered (cudaErrorAssert)");
+  } else {
+    snprintf(what, sizeof what, "trap or illegal instruction (cudaErrorIllegalInstruction)");
+  }
+  snprintf(g_fault_json, sizeof g_fault_json,
+           "{\"status\": \"fault\", \"message\": \"%s\", \"fault\": {\"pc\": \"0x%llx\", \"signal\": \"%s\"}, "
+           "\"diagnostics\": [{\"kind\": \"%s\", \"message\": \"%s\", \"line\": null, "
+           "\"block\": [%u, %u, %u], \"thread\": [%u, %u, %u], \"detail\": {\"access\": \"%s\", \"array\": \"%s\", "
+           "\"space\": \"%s\", \"index\": %lld, \"declared_line\": %d, \"pc\": \"0x%llx\"}}]}\n",
+           what, pc, signal_name(sig), kind, what, c.block_idx.x, c.block_idx.y, c.block_idx.z, c.thread_idx.x,
+           c.thread_idx.y, c.thread_idx.z, access, name, space, index, decl_line, pc);
+  write_result_and_exit_from_signal(g_fault_json);
+}
+}  // namespace
+
+void install_altstack() {
+  constexpr std::size_t kAlt = 256 * 1024;
+  stack_t ss;
+  ss.ss_sp = mmap(nullptr, kAlt, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  ss.ss_size = kAlt;
+  ss.ss_flags = 0;
+  sigaltstack(&ss, nullptr);
+}
+
+void install_fault_handlers() {
+  install_altstack();
+  struct sigaction sa;
+  memset(&sa, 0, sizeof sa);
+  sa.sa_sigaction = on_fault;
+  sa.sa_flags = SA_SIGINFO | SA_ONSTACK;
+  sigemptyset(&sa.sa_mask);
+  for (int s : {SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT, SIGTRAP}) sigaction(s, &sa, nullptr);
+}
+
+}  // namespace rt
+}  // namespace wd

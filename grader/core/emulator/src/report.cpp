@@ -1,0 +1,152 @@
+// Diagnostics, device printf and the result file: the private channel to the Python backend.
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <cstdarg>
+#include <cstdio>
+#include <cstring>
+#include <ctime>
+
+#include "runtime.hpp"
+
+namespace wd {
+namespace rt {
+
+namespace {
+std::mutex g_diag_mutex;
+std::vector<Diag> g_diags;
+constexpr std::size_t kMaxDiags = 50;
+constexpr std::size_t kPrintfCap = 64 * 1024;
+std::mutex g_printf_mutex;
+std::string g_printf;
+bool g_printf_truncated = false;
+std::atomic<int> g_finishing{0};
+}  // namespace
+
+double g_start_s = 0;
+
+double now_s() {
+  timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+std::string json_str(const std::string& s) {
+  std::string out = "\"";
+  for (unsigned char c : s) {
+    if (c == '"' || c == '\\') { out += '\\'; out += c; }
+    else if (c == '\n') out += "\\n";
+    else if (c < 0x20 || c >= 0x7f) { char b[8]; snprintf(b, sizeof b, "\\u%04x", c); out += b; }
+    else out += c;
+  }
+  return out + "\"";
+}
+
+std::string ids_json(uint3 v) {
+  char b[64];
+  snprintf(b, sizeof b, "[%u, %u, %u]", v.x, v.y, v.z);
+  return b;
+}
+
+void add_diag(Diag d) {
+  std::lock_guard<std::mutex> lock(g_diag_mutex);
+  for (auto& old : g_diags) {
+    if (old.key == d.key) {
+      // Keep the report from the lowest block so parallel runs give the same diagnostics.
+      if (d.order < old.order) old = std::move(d);
+      return;
+    }
+  }
+  if (g_diags.size() < kMaxDiags) g_diags.push_back(std::move(d));
+}
+
+static std::string diag_json(const Diag& d) {
+  std::string s = "{\"kind\": " + json_str(d.kind) + ", \"message\": " + json_str(d.message);
+  s += ", \"line\": " + (d.line > 0 ? std::to_string(d.line) : std::string("null"));
+  if (d.has_ids) s += ", \"block\": " + ids_json(d.block) + ", \"thread\": " + ids_json(d.thread);
+  s += ", \"detail\": " + (d.detail_json.empty() ? std::string("{}") : d.detail_json) + "}";
+  return s;
+}
+
+static void write_file(const std::string& path, const char* data, std::size_t n) {
+  int fd = open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  if (fd < 0) _exit(kExitBadJob);
+  while (n > 0) {
+    ssize_t w = write(fd, data, n);
+    if (w <= 0) break;
+    data += w;
+    n -= static_cast<std::size_t>(w);
+  }
+  close(fd);
+}
+
+void finish(const char* status, const std::string& message, std::vector<Diag> fatal) {
+  // Only the first worker to finish writes the result; the others wait to be killed by _exit.
+  if (g_finishing.fetch_add(1) != 0) {
+    for (;;) pause();
+  }
+  std::string printf_copy;
+  {
+    std::lock_guard<std::mutex> lock(g_printf_mutex);
+    printf_copy = g_printf;
+    if (g_printf_truncated) printf_copy += "\n[output truncated at 64 KiB]\n";
+  }
+  write_file(g_job.out_dir + "/printf.log", printf_copy.data(), printf_copy.size());
+  bool ok = std::string(status) == "ok";
+  if (ok) {
+    for (auto& b : g_job.buffers) {
+      if (b.role == "out" || b.role == "inout") write_file(g_job.out_dir + "/" + b.file + ".out", b.data, b.bytes);
+    }
+  }
+  std::string s = "{\"status\": " + json_str(status) + ", \"message\": " + json_str(message);
+  char t[64];
+  snprintf(t, sizeof t, ", \"time_s\": %.6f", now_s() - g_start_s);
+  s += t;
+  s += ", \"diagnostics\": [";
+  bool first = true;
+  std::lock_guard<std::mutex> lock(g_diag_mutex);
+  for (auto& d : fatal) { s += (first ? "" : ", ") + diag_json(d); first = false; }
+  for (auto& d : g_diags) { s += (first ? "" : ", ") + diag_json(d); first = false; }
+  s += "]}\n";
+  write_file(g_job.out_dir + "/result.json", s.data(), s.size());
+  _exit(kExitDone);
+}
+
+void write_result_and_exit_from_signal(const char* json) {
+  // Called from the fault handler: the kernel's state is unknown, so write the prepared text only.
+  if (g_finishing.fetch_add(1) != 0) {
+    for (;;) pause();
+  }
+  char path[4096];
+  snprintf(path, sizeof path, "%s/result.json", g_job.out_dir.c_str());
+  int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  if (fd >= 0) {
+    std::size_t n = strlen(json);
+    ssize_t w = write(fd, json, n);
+    (void)w;
+    close(fd);
+  }
+  _exit(kExitDone);
+}
+
+}  // namespace rt
+
+namespace detail {
+int device_printf(const char* fmt, ...) {
+  char buf[1024];
+  va_list ap;
+  va_start(ap, fmt);
+  int n = vsnprintf(buf, sizeof buf, fmt, ap);
+  va_end(ap);
+  if (n < 0) return n;
+  std::size_t len = n < static_cast<int>(sizeof buf) ? static_cast<std::size_t>(n) : sizeof buf - 1;
+  std::lock_guard<std::mutex> lock(rt::g_printf_mutex);
+  if (rt::g_printf.size() + len > rt::kPrintfCap) {
+    rt::g_printf_truncated = true;
+    len = rt::kPrintfCap - rt::g_printf.size();
+  }
+  rt::g_printf.append(buf, len);
+  return n;
+}
+}  // namespace detail
+}  // namespace wd

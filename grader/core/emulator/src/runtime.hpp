@@ -1,0 +1,89 @@
+// Private declarations shared by the runtime's translation units (never seen by student code).
+#pragma once
+#include <atomic>
+#include <cstddef>
+#include <cstdint>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "warpdrill/detail/qualifiers.hpp"
+#include "warpdrill/detail/types.hpp"
+#include "warpdrill/detail/context.hpp"
+#include "warpdrill/detail/warp.hpp"
+
+// Provided by the generated harness at the end of the student's translation unit.
+extern "C" void wd_user_setup(void* const* args);
+extern "C" void wd_user_thread();
+
+namespace wd {
+namespace rt {
+
+// Process exit codes understood by the Python backend (grader/core/backends/emulator.py).
+enum ExitCode {
+  kExitDone = 0,  // result.json written (whatever the kernel did)
+  kExitRerunFibers = 3,  // the fast path met a loop that may wait on another thread: rerun with fibers
+  kExitBadJob = 4,  // the job file is malformed (our bug)
+};
+
+struct Buffer {
+  std::string name, role, file;
+  std::size_t count = 0, elem = 0, bytes = 0;
+  char* data = nullptr;
+};
+
+struct Job {
+  bool fibers = false;  // false: fast path (threads are plain calls)
+  int workers = 1;
+  bool start_aligned = false;  // check mode: buffers start at a page so underflows fault
+  dim3 grid, block;
+  std::size_t shared_bytes = 0;
+  double time_limit_s = 5.0;
+  double progress_window_s = 1.5;
+  std::string out_dir;
+  std::vector<Buffer> buffers;
+  std::vector<void*> args;  // what wd_user_setup receives, in parameter order
+};
+extern Job g_job;
+
+// ---- diagnostics and results (report.cpp) ----
+struct Diag {
+  std::string kind, message;
+  int line = 0;
+  uint3 block{0, 0, 0}, thread{0, 0, 0};
+  bool has_ids = false;
+  std::string detail_json;  // a JSON object
+  std::string key;  // deduplication key
+  unsigned long long order = 0;  // linear block id, to keep the lowest block on duplicates
+};
+void add_diag(Diag d);
+[[noreturn]] void finish(const char* status, const std::string& message, std::vector<Diag> fatal);
+void write_result_and_exit_from_signal(const char* json_tail);
+std::string json_str(const std::string& s);
+std::string ids_json(uint3 v);
+double now_s();
+extern double g_start_s;
+
+// ---- guarded memory (memory.cpp) ----
+enum RegionKind { kBuffer, kShared, kDynShared, kStackGuard };
+struct Region {
+  char* lo;  // the guarded mapping: [lo, hi)
+  char* hi;
+  char* data;  // first byte of the object
+  std::size_t bytes, elem;
+  RegionKind kind;
+  const char* name;
+  int line;
+};
+char* guarded_alloc(std::size_t bytes, bool start_aligned, std::size_t align, char** map_lo, char** map_hi);
+void register_region(const Region& r);
+const Region* find_region(const char* addr);
+void install_fault_handlers();
+void install_altstack();
+void shared_new_block();
+void shared_reset_worker();
+
+// ---- scheduling (scheduler.cpp) ----
+void run_worker(int worker);
+}  // namespace rt
+}  // namespace wd

@@ -1,0 +1,518 @@
+// Blocks, fibers, barriers and warp operations: the CUDA execution model on a CPU thread.
+//
+// Every CUDA thread of a block is a Boost.Context fiber. A scheduler pass resumes each runnable
+// fiber until it blocks (barrier, warp op), yields (loop budget) or exits; after the pass it
+// releases barriers whose participants have all arrived. When nothing can run and nothing can be
+// released the block is deadlocked, provably. The fast path runs threads as plain calls instead.
+#include <sys/mman.h>
+
+#include <algorithm>
+#include <boost/context/fiber.hpp>
+#include <cstdio>
+#include <map>
+
+#include "runtime.hpp"
+
+namespace ctx = boost::context;
+
+namespace wd {
+namespace detail {
+thread_local Context t_ctx;
+}
+
+namespace rt {
+namespace {
+
+constexpr long kFiberQuantum = 256;  // loop iterations between yields in fiber mode
+constexpr long kFastQuantum = 1 << 20;  // loop iterations between time checks on the fast path
+constexpr long long kFastBudget = 1LL << 28;  // loop iterations per thread before rerunning with fibers
+constexpr std::size_t kStackSize = 64 * 1024;
+constexpr std::size_t kGuard = 4096;
+
+enum State { kRunnable, kAtBarrier, kAtWarp, kExited };
+
+struct Thread {
+  ctx::fiber fiber;  // the suspended CUDA thread
+  ctx::fiber back;  // the scheduler, while this thread runs
+  uint3 tid;
+  int linear = 0;
+  State state = kRunnable;
+  // barrier
+  int site = 0, line = 0, op = 0, pred = 0, result = 0;
+  // warp op
+  unsigned wmask = 0;
+  int wsite = 0, wline = 0, wop = 0, warg = 0, wwidth = 32;
+  unsigned long long wvalue = 0, wresult = 0;
+  int last_line = 0;
+};
+
+struct StackPool {
+  std::vector<void*> free_stacks;
+  ctx::stack_context allocate() {
+    char* base;
+    if (free_stacks.empty()) {
+      void* p = mmap(nullptr, kStackSize + kGuard, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+      if (p == MAP_FAILED) finish("internal", "cannot map a fiber stack", {});
+      base = static_cast<char*>(p);
+      mprotect(base, kGuard, PROT_NONE);
+      register_region(Region{base, base + kGuard, base, 0, 1, kStackGuard, "stack", 0});
+    } else {
+      base = static_cast<char*>(free_stacks.back());
+      free_stacks.pop_back();
+    }
+    ctx::stack_context sc;
+    sc.size = kStackSize;
+    sc.sp = base + kGuard + kStackSize;
+    return sc;
+  }
+  void deallocate(ctx::stack_context& sc) { free_stacks.push_back(static_cast<char*>(sc.sp) - kStackSize - kGuard); }
+};
+
+struct PoolAllocator {
+  StackPool* pool;
+  ctx::stack_context allocate() { return pool->allocate(); }
+  void deallocate(ctx::stack_context& sc) { pool->deallocate(sc); }
+};
+
+struct Block {
+  uint3 bid;
+  unsigned long long linear_bid = 0;
+  std::vector<Thread> threads;
+  int live = 0;
+  unsigned long long events = 0;  // barrier arrivals, exits, warp-op completions
+};
+
+thread_local StackPool t_pool;
+thread_local Block* t_block = nullptr;
+thread_local Thread* t_thread = nullptr;
+thread_local long long t_fast_ticks = 0;
+
+std::string tid_str(uint3 v) {
+  char b[64];
+  snprintf(b, sizeof b, "(%u,%u,%u)", v.x, v.y, v.z);
+  return b;
+}
+
+void yield_to_scheduler() {
+  Thread* me = t_thread;
+  me->back = std::move(me->back).resume();
+}
+
+[[noreturn]] void rerun_with_fibers() {
+  // The fast path cannot wait: the Python backend reruns this test with fibers.
+  _exit(kExitRerunFibers);
+}
+
+void set_thread_ctx(const Thread& t, long quantum) {
+  detail::t_ctx.thread_idx = t.tid;
+  detail::t_ctx.countdown = quantum;
+}
+
+// ---- releasing barriers and warp operations ----
+
+bool release_block_barrier(Block& b) {
+  int at = 0;
+  for (auto& t : b.threads) at += t.state == kAtBarrier;
+  if (at == 0 || at != b.live) return false;
+  std::map<int, std::vector<const Thread*>> by_site;
+  int count = 0, all = 1, any = 0;
+  for (auto& t : b.threads) {
+    if (t.state != kAtBarrier) continue;
+    by_site[t.site].push_back(&t);
+    count += t.pred;
+    all &= t.pred;
+    any |= t.pred;
+  }
+  if (by_site.size() > 1) {
+    // Live threads at different barriers: undefined behaviour. Hardware usually lets them through
+    // together, so do the same (the output is still compared) and report it.
+    Diag d;
+    d.kind = "divergent_barrier";
+    std::string lines, sites;
+    std::vector<int> line_list;
+    for (auto& [site, ts] : by_site) {
+      line_list.push_back(ts.front()->line);
+      sites += std::string(sites.empty() ? "" : ", ") + "{\"line\": " + std::to_string(ts.front()->line) +
+               ", \"threads\": " + std::to_string(ts.size()) + ", \"example_thread\": " + ids_json(ts.front()->tid) + "}";
+      lines += (lines.empty() ? "" : " and ") + std::to_string(ts.front()->line);
+    }
+    auto first = by_site.begin()->second.front();
+    auto second = std::next(by_site.begin())->second.front();
+    d.message = "Divergent __syncthreads(): in block " + tid_str(b.bid) + " threads wait at barriers on lines " + lines +
+                " at the same time (e.g. thread " + tid_str(first->tid) + " on line " + std::to_string(first->line) +
+                ", thread " + tid_str(second->tid) + " on line " + std::to_string(second->line) +
+                "). A barrier must be reached by every live thread of the block through the same call.";
+    d.line = first->line;
+    d.block = b.bid;
+    d.thread = first->tid;
+    d.has_ids = true;
+    d.detail_json = "{\"other_line\": " + std::to_string(second->line) + ", \"other_thread\": " + ids_json(second->tid) +
+                    ", \"sites\": [" + sites + "]}";
+    d.key = "divergent:";
+    for (int l : line_list) d.key += std::to_string(l) + ",";
+    d.order = b.linear_bid;
+    add_diag(std::move(d));
+  }
+  for (auto& t : b.threads) {
+    if (t.state != kAtBarrier) continue;
+    t.result = t.op == 1 ? count : t.op == 2 ? all : t.op == 3 ? any : 0;
+    t.state = kRunnable;
+  }
+  b.events++;
+  return true;
+}
+
+void warp_diag(Block& b, const Thread& t, const std::string& message, const std::string& detail, const std::string& key) {
+  Diag d;
+  d.kind = "warp_mask";
+  d.message = message;
+  d.line = t.wline;
+  d.block = b.bid;
+  d.thread = t.tid;
+  d.has_ids = true;
+  d.detail_json = detail;
+  d.key = "warp:" + key;
+  d.order = b.linear_bid;
+  add_diag(std::move(d));
+}
+
+std::string mask_hex(unsigned m) {
+  char buf[16];
+  snprintf(buf, sizeof buf, "0x%08x", m);
+  return buf;
+}
+
+bool release_warps(Block& b) {
+  bool released = false;
+  int n = static_cast<int>(b.threads.size());
+  for (int w0 = 0; w0 < n; w0 += 32) {
+    int lanes = std::min(32, n - w0);
+    unsigned exists = lanes == 32 ? 0xffffffffu : ((1u << lanes) - 1);
+    for (int l = 0; l < lanes; ++l) {
+      Thread& lead = b.threads[w0 + l];
+      if (lead.state != kAtWarp) continue;
+      unsigned m = (lead.wmask | (1u << l)) & exists;
+      bool ready = true;
+      unsigned group = 0, exited = 0;
+      for (int j = 0; j < lanes; ++j) {
+        if (!(m >> j & 1)) continue;
+        State s = b.threads[w0 + j].state;
+        if (s == kAtWarp) group |= 1u << j;
+        else if (s == kExited) exited |= 1u << j;
+        else { ready = false; break; }
+      }
+      if (!ready) continue;
+      std::string where = "line " + std::to_string(lead.wline) + " (block " + tid_str(b.bid) + ", warp " +
+                          std::to_string(w0 / 32) + ")";
+      if (exited) {
+        warp_diag(b, lead,
+                  "Warp operation on " + where + " names lanes in its mask " + mask_hex(lead.wmask) +
+                      " that exited without reaching it (exited lanes " + mask_hex(exited) +
+                      "). On a GPU this is undefined and may hang.",
+                  "{\"mask\": \"" + mask_hex(lead.wmask) + "\", \"exited_lanes\": \"" + mask_hex(exited) + "\"}",
+                  "exited:" + std::to_string(lead.wline));
+      }
+      for (int j = 0; j < lanes; ++j) {
+        const Thread& t = b.threads[w0 + j];
+        if ((group >> j & 1) && (t.wsite != lead.wsite || t.wmask != lead.wmask)) {
+          warp_diag(b, lead,
+                    "Lanes of one warp meet at different warp operations or with different masks: lane " +
+                        std::to_string(l) + " at line " + std::to_string(lead.wline) + " with mask " + mask_hex(lead.wmask) +
+                        ", lane " + std::to_string(j) + " at line " + std::to_string(t.wline) + " with mask " +
+                        mask_hex(t.wmask) + " (block " + tid_str(b.bid) + ").",
+                    "{\"other_line\": " + std::to_string(t.wline) + ", \"other_thread\": " + ids_json(t.tid) +
+                        ", \"mask\": \"" + mask_hex(lead.wmask) + "\", \"other_mask\": \"" + mask_hex(t.wmask) + "\"}",
+                    "mismatch:" + std::to_string(lead.wline) + ":" + std::to_string(t.wline));
+          break;
+        }
+      }
+      unsigned ballot = 0;
+      for (int j = 0; j < lanes; ++j)
+        if ((group >> j & 1) && b.threads[w0 + j].wvalue) ballot |= 1u << j;
+      for (int j = 0; j < lanes; ++j) {
+        if (!(group >> j & 1)) continue;
+        Thread& t = b.threads[w0 + j];
+        int width = t.wwidth;
+        if (width <= 0 || width > 32 || (width & (width - 1))) width = 32;
+        int seg = j & ~(width - 1);
+        int src = j;
+        switch (t.wop) {
+          case detail::kShflIdx: src = seg + (t.warg & (width - 1)); break;
+          case detail::kShflUp: src = (j - seg) >= t.warg ? j - t.warg : j; break;
+          case detail::kShflDown: src = (j - seg) + t.warg < width ? j + t.warg : j; break;
+          case detail::kShflXor: src = j ^ t.warg; if (src < seg || src >= seg + width) src = j; break;
+          default: break;
+        }
+        switch (t.wop) {
+          case detail::kBallot: t.wresult = ballot; break;
+          case detail::kAny: t.wresult = ballot != 0; break;
+          case detail::kAll: t.wresult = ballot == group; break;
+          case detail::kSyncWarp: t.wresult = 0; break;
+          default:
+            // A source lane that does not exist or did not take part reads 0 (as measured on H200).
+            t.wresult = (src >= 0 && src < 32 && (group >> src & 1)) ? b.threads[w0 + src].wvalue : 0;
+        }
+      }
+      for (int j = 0; j < lanes; ++j)
+        if (group >> j & 1) b.threads[w0 + j].state = kRunnable;
+      b.events++;
+      released = true;
+    }
+  }
+  return released;
+}
+
+// ---- deadlock and timeout reports ----
+
+struct WaitGroup {
+  std::string what;
+  int line;
+  int count = 0;
+  uint3 example;
+};
+
+std::vector<WaitGroup> group_threads(Block& b, State s) {
+  std::vector<WaitGroup> groups;
+  for (auto& t : b.threads) {
+    if (t.state != s) continue;
+    int line = s == kAtBarrier ? t.line : s == kAtWarp ? t.wline : t.last_line;
+    auto it = std::find_if(groups.begin(), groups.end(), [&](const WaitGroup& g) { return g.line == line; });
+    if (it == groups.end()) {
+      groups.push_back(WaitGroup{s == kAtBarrier ? "barrier" : s == kAtWarp ? "warp operation" : "loop", line, 1, t.tid});
+    } else {
+      it->count++;
+    }
+  }
+  return groups;
+}
+
+std::string groups_json(const std::vector<WaitGroup>& gs) {
+  std::string s = "[";
+  for (auto& g : gs) {
+    s += std::string(s.size() > 1 ? ", " : "") + "{\"line\": " + std::to_string(g.line) + ", \"threads\": " +
+         std::to_string(g.count) + ", \"example_thread\": " + ids_json(g.example) + ", \"what\": " + json_str(g.what) + "}";
+  }
+  return s + "]";
+}
+
+std::string groups_text(const std::vector<WaitGroup>& gs, const char* verb) {
+  std::string s;
+  for (auto& g : gs) {
+    if (!s.empty()) s += "; ";
+    s += std::to_string(g.count) + (g.count == 1 ? " thread " : " threads ") + "(e.g. " + tid_str(g.example) + ") " +
+         verb + " " + g.what + " on line " + std::to_string(g.line);
+  }
+  return s;
+}
+
+[[noreturn]] void report_deadlock(Block& b, bool proven) {
+  auto bar = group_threads(b, kAtBarrier);
+  auto warp = group_threads(b, kAtWarp);
+  auto spin = group_threads(b, kRunnable);
+  std::vector<WaitGroup> waiting = bar;
+  waiting.insert(waiting.end(), warp.begin(), warp.end());
+  Diag d;
+  d.kind = "deadlock";
+  std::string msg = "Deadlock in block " + tid_str(b.bid) + ": " + groups_text(waiting, "wait at the");
+  if (proven) {
+    msg += ", and no other thread can ever arrive there.";
+  } else {
+    msg += ", while " + groups_text(spin, "spin in the") + " without making progress.";
+    if (g_job.grid.x * g_job.grid.y * g_job.grid.z > 1)
+      msg += " If they wait for another block: CUDA does not guarantee that blocks run concurrently.";
+  }
+  d.message = msg;
+  d.line = waiting.empty() ? 0 : waiting.front().line;
+  d.block = b.bid;
+  d.thread = waiting.empty() ? uint3{0, 0, 0} : waiting.front().example;
+  d.has_ids = true;
+  d.detail_json = "{\"proven\": " + std::string(proven ? "true" : "false") + ", \"waiting\": " + groups_json(waiting) +
+                  ", \"spinning\": " + groups_json(spin) + ", \"spin_line\": " +
+                  std::to_string(spin.empty() ? 0 : spin.front().line) + "}";
+  finish("deadlock", msg, {d});
+}
+
+[[noreturn]] void report_timeout(uint3 bid, uint3 tid, int line) {
+  Diag d;
+  d.kind = "timeout";
+  d.message = "The kernel ran past the time limit of " + std::to_string(static_cast<int>(g_job.time_limit_s + 0.5)) +
+              " s; thread " + tid_str(tid) + " of block " + tid_str(bid) + " was looping on line " + std::to_string(line) + ".";
+  d.line = line;
+  d.block = bid;
+  d.thread = tid;
+  d.has_ids = true;
+  d.detail_json = "{}";
+  finish("timeout", d.message, {d});
+}
+
+// ---- running blocks ----
+
+void run_block_fast(uint3 bid, unsigned n) {
+  const dim3 bd = g_job.block;
+  unsigned i = 0;
+  for (unsigned z = 0; z < bd.z; ++z)
+    for (unsigned y = 0; y < bd.y; ++y)
+      for (unsigned x = 0; x < bd.x; ++x, ++i) {
+        detail::t_ctx.thread_idx = uint3{x, y, z};
+        detail::t_ctx.countdown = kFastQuantum;
+        t_fast_ticks = 0;
+        wd_user_thread();
+      }
+  (void)bid;
+  (void)n;
+}
+
+void run_block_fibers(Block& b) {
+  const dim3 bd = g_job.block;
+  unsigned n = bd.x * bd.y * bd.z;
+  b.threads.clear();
+  b.threads.resize(n);
+  unsigned i = 0;
+  for (unsigned z = 0; z < bd.z; ++z)
+    for (unsigned y = 0; y < bd.y; ++y)
+      for (unsigned x = 0; x < bd.x; ++x, ++i) {
+        Thread& t = b.threads[i];
+        t.tid = uint3{x, y, z};
+        t.linear = static_cast<int>(i);
+        Thread* tp = &t;
+        t.fiber = ctx::fiber(std::allocator_arg, PoolAllocator{&t_pool}, [tp](ctx::fiber&& back) {
+          tp->back = std::move(back);
+          wd_user_thread();
+          tp->state = kExited;
+          return std::move(tp->back);
+        });
+      }
+  b.live = static_cast<int>(n);
+  b.events = 0;
+  t_block = &b;
+  unsigned long long last_events = 0;
+  double last_progress = now_s();
+  for (;;) {
+    bool any_runnable = false;
+    for (auto& t : b.threads) {
+      if (t.state != kRunnable) continue;
+      set_thread_ctx(t, kFiberQuantum);
+      t_thread = &t;
+      t.fiber = std::move(t.fiber).resume();
+      if (t.state == kExited) {
+        b.live--;
+        b.events++;
+      }
+    }
+    t_thread = nullptr;
+    if (b.live == 0) break;
+    bool released = release_block_barrier(b);
+    released |= release_warps(b);
+    if (released) continue;
+    for (auto& t : b.threads) any_runnable |= t.state == kRunnable;
+    if (!any_runnable) report_deadlock(b, true);
+    double now = now_s();
+    if (b.events != last_events) {
+      last_events = b.events;
+      last_progress = now;
+    }
+    bool parked = false;
+    for (auto& t : b.threads) parked |= t.state == kAtBarrier || t.state == kAtWarp;
+    if (parked && now - last_progress > g_job.progress_window_s) report_deadlock(b, false);
+    if (now - g_start_s > g_job.time_limit_s) {
+      for (auto& t : b.threads)
+        if (t.state == kRunnable) report_timeout(b.bid, t.tid, t.last_line);
+    }
+  }
+  t_block = nullptr;
+}
+
+}  // namespace
+
+void run_worker(int worker) {
+  install_altstack();
+  const dim3 g = g_job.grid, bd = g_job.block;
+  detail::t_ctx.block_dim = bd;
+  detail::t_ctx.grid_dim = g;
+  unsigned long long total = 1ULL * g.x * g.y * g.z;
+  unsigned n = bd.x * bd.y * bd.z;
+  Block block;
+  for (unsigned long long lin = worker; lin < total; lin += g_job.workers) {
+    uint3 bid{static_cast<unsigned>(lin % g.x), static_cast<unsigned>(lin / g.x % g.y), static_cast<unsigned>(lin / g.x / g.y)};
+    detail::t_ctx.block_idx = bid;
+    shared_new_block();
+    if (g_job.fibers) {
+      block.bid = bid;
+      block.linear_bid = lin;
+      run_block_fibers(block);
+    } else {
+      run_block_fast(bid, n);
+    }
+  }
+}
+
+}  // namespace rt
+
+namespace detail {
+
+void tick_slow(int line) {
+  using namespace rt;
+  if (!g_job.fibers) {
+    t_fast_ticks += kFastQuantum;
+    t_ctx.countdown = kFastQuantum;
+    t_ctx.line = line;
+    if (t_fast_ticks > kFastBudget) rerun_with_fibers();
+    if (now_s() - g_start_s > g_job.time_limit_s) report_timeout(t_ctx.block_idx, t_ctx.thread_idx, line);
+    return;
+  }
+  t_thread->last_line = line;
+  yield_to_scheduler();
+}
+
+int block_barrier(int site, int line, int op, int predicate) {
+  using namespace rt;
+  if (!g_job.fibers) rerun_with_fibers();
+  Thread* me = t_thread;
+  me->state = kAtBarrier;
+  me->site = site;
+  me->line = line;
+  me->op = op;
+  me->pred = predicate;
+  t_block->events++;
+  yield_to_scheduler();
+  return me->result;
+}
+
+void thread_fence(int line) { (void)line; __atomic_thread_fence(__ATOMIC_SEQ_CST); }
+
+unsigned long long warp_op(int site, int line, int op, unsigned mask, unsigned long long value, int arg, int width) {
+  using namespace rt;
+  if (!g_job.fibers) rerun_with_fibers();
+  Thread* me = t_thread;
+  me->state = kAtWarp;
+  me->wsite = site;
+  me->wline = line;
+  me->wop = op;
+  me->wmask = mask;
+  me->wvalue = value;
+  me->warg = arg;
+  me->wwidth = width;
+  t_block->events++;
+  yield_to_scheduler();
+  return me->wresult;
+}
+
+unsigned lane_id() {
+  auto& c = t_ctx;
+  return ((c.thread_idx.z * c.block_dim.y + c.thread_idx.y) * c.block_dim.x + c.thread_idx.x) % 32;
+}
+
+unsigned active_mask() {
+  // Lanes of the caller's warp that have not exited (no lock-step here: see docs/emulator.md).
+  using namespace rt;
+  if (!g_job.fibers || !t_block) return 0xffffffffu;
+  int w0 = t_thread->linear / 32 * 32;
+  int n = static_cast<int>(t_block->threads.size());
+  unsigned m = 0;
+  for (int j = 0; j < 32 && w0 + j < n; ++j)
+    if (t_block->threads[w0 + j].state != kExited) m |= 1u << j;
+  return m;
+}
+
+}  // namespace detail
+}  // namespace wd
