@@ -4,12 +4,18 @@ Every value has a development default so that `make dev` runs with no external s
 SQLite, an embedded filesystem Celery broker, and the CPU emulator backend.
 Production sets DATABASE_URL, CELERY_BROKER_URL (or REDIS_URL), SECRET_KEY, ALLOWED_HOSTS, DEBUG=false.
 """
+import os
+import sys
 from pathlib import Path
 
 import environ
 
 BASE_DIR = Path(__file__).resolve().parent.parent
-VAR_DIR = BASE_DIR / "var"
+# Under pytest, everything the test run writes (SQLite test DB, embedded broker, caches) goes
+# to var/test/, so a running development site and worker never see test data or tasks.
+TESTING = "pytest" in sys.modules or "WARPDRILL_TESTING" in os.environ
+VAR_DIR = BASE_DIR / "var" / ("test" if TESTING else "")
+VAR_DIR.mkdir(parents=True, exist_ok=True)
 
 env = environ.Env()
 environ.Env.read_env(BASE_DIR / ".env", overwrite=False)
@@ -68,6 +74,8 @@ DATABASES = {"default": env.db("DATABASE_URL", default=f"sqlite:///{VAR_DIR / 'd
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # Web and worker processes share the file: wait for locks instead of failing at once.
     DATABASES["default"].setdefault("OPTIONS", {})["timeout"] = 20
+    # A file (not :memory:) so that a real Celery worker process can share the test database.
+    DATABASES["default"]["TEST"] = {"NAME": str(VAR_DIR / "test_db.sqlite3")}
 DATABASES["default"]["ATOMIC_REQUESTS"] = False
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 

@@ -1,0 +1,143 @@
+"""Shared fixtures: a real Celery worker process on the test database, the problem bank, users."""
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import pytest
+from django.conf import settings
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def database_url_for_worker() -> str:
+    """A DATABASE_URL for the test database pytest-django created (valid after django_db_setup)."""
+    db = settings.DATABASES["default"]
+    engine = db["ENGINE"]
+    if engine.endswith("sqlite3"):
+        return f"sqlite:///{db['NAME']}"
+    if engine.endswith("postgresql"):
+        user = db.get("USER") or ""
+        password = f":{db['PASSWORD']}" if db.get("PASSWORD") else ""
+        auth = f"{user}{password}@" if user else ""
+        host = db.get("HOST") or "localhost"
+        port = f":{db['PORT']}" if db.get("PORT") else ""
+        return f"postgres://{auth}{host}{port}/{db['NAME']}"
+    raise RuntimeError(f"no worker URL for database engine {engine}")
+
+
+class WorkerProcess:
+    """A `celery worker` child process; its output is kept for failure messages."""
+
+    def __init__(self, env: dict[str, str], queues: str = "cpu,gpu", concurrency: int = 1, name: str = "w1"):
+        cmd = [sys.executable, "-m", "celery", "-A", "config", "worker", "-Q", queues, "-c", str(concurrency),
+               "--loglevel", "INFO", "-n", f"{name}@%h", "--without-gossip", "--without-mingle", "--without-heartbeat"]
+        self.proc = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                                     text=True, start_new_session=True)
+        self.lines: list[str] = []
+        self.ready = threading.Event()
+        threading.Thread(target=self._pump, daemon=True).start()
+
+    def _pump(self):
+        for line in self.proc.stdout:
+            self.lines.append(line)
+            if " ready." in line:
+                self.ready.set()
+
+    def wait_ready(self, timeout: float = 60.0) -> None:
+        if not self.ready.wait(timeout):
+            self.stop()
+            raise RuntimeError("celery worker did not start:\n" + "".join(self.lines[-40:]))
+
+    def kill(self, sig: int = signal.SIGKILL) -> None:
+        """Kill the whole worker process group (the main process and its pool children)."""
+        try:
+            os.killpg(self.proc.pid, sig)
+        except ProcessLookupError:
+            pass
+
+    def stop(self) -> None:
+        if self.proc.poll() is None:
+            self.kill(signal.SIGTERM)
+            try:
+                self.proc.wait(10)
+            except subprocess.TimeoutExpired:
+                self.kill(signal.SIGKILL)
+                self.proc.wait(10)
+
+    def output(self) -> str:
+        return "".join(self.lines)
+
+
+def worker_env(**extra: str) -> dict[str, str]:
+    """The environment of a worker that shares this test run's database and broker."""
+    env = dict(os.environ)
+    env.update(
+        {
+            "DATABASE_URL": database_url_for_worker(),
+            "WARPDRILL_TESTING": "1",
+            "WARPDRILL_BACKEND": settings.WARPDRILL_BACKEND,
+            "CELERY_BROKER_URL": settings.CELERY_BROKER_URL,
+            "PYTHONUNBUFFERED": "1",
+        }
+    )
+    env.update(extra)
+    return env
+
+
+@pytest.fixture
+def celery_worker_process(transactional_db):
+    """Start a real Celery worker process on the test database; stop it after the test.
+
+    Tests using it must commit their data (transactional_db), as the worker is another process.
+    """
+    worker = WorkerProcess(worker_env())
+    worker.wait_ready()
+    yield worker
+    worker.stop()
+
+
+@pytest.fixture
+def start_worker(transactional_db):
+    """A factory of worker processes (for fault tests that kill and replace workers)."""
+    workers: list[WorkerProcess] = []
+
+    def start(**kwargs) -> WorkerProcess:
+        worker = WorkerProcess(worker_env(), **kwargs)
+        worker.wait_ready()
+        workers.append(worker)
+        return worker
+
+    yield start
+    for w in workers:
+        w.stop()
+
+
+@pytest.fixture
+def bank(transactional_db):
+    """Import the shipped problem bank into the test database."""
+    from problems.services import import_bank
+
+    outcomes = import_bank(ROOT / "problems" / "bank")
+    errors = [o for o in outcomes if isinstance(o, Exception)]
+    assert not errors, errors
+    return outcomes
+
+
+@pytest.fixture
+def make_student(db):
+    """Create a student user (in the Student group) with a known password."""
+    from django.contrib.auth.models import Group, User
+
+    def make(username: str = "alice", password: str = "pass-1234-word") -> User:
+        user = User.objects.create_user(username=username, password=password)
+        group, _ = Group.objects.get_or_create(name="Student")
+        user.groups.add(group)
+        return user
+
+    return make
