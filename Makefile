@@ -1,0 +1,18 @@
+# WarpDrill: the two commands of the README.
+#   make dev   install everything and run the site with a worker (SQLite, embedded broker, CPU emulator)
+#   make test  install everything and run the whole test suite
+.PHONY: dev test setup
+
+setup:
+	bash platform/bootstrap.sh
+
+dev: setup
+	@.venv/bin/python manage.py seed_demo
+	@echo ""
+	@echo "  WarpDrill is starting on http://localhost:$${PORT:-8000}/  (Ctrl+C stops the site and its worker)"
+	@echo ""
+	.venv/bin/honcho start -f Procfile.dev
+
+test:
+	WARPDRILL_SKIP_DB_SETUP=1 bash platform/bootstrap.sh
+	.venv/bin/python -m pytest $(PYTEST_ARGS)
