@@ -1,0 +1,246 @@
+"""The `emulator` backend: CUDA C++ compiled by the host g++ and run on the CPU with CUDA semantics.
+
+compile(): static checks and line-preserving rewriting (emulator/rewrite.py), then g++ inside the
+sandbox against the emulator's light header, linked with the runtime library (emulator/toolchain.py).
+Binaries are cached by a hash of the rewritten source, the flags and the runtime.
+run(): one sandboxed child process per test case (emulator/jobs.py describes the files it reads and
+writes). Check mode adds a run with start-aligned buffers (underflows fault) and a ThreadSanitizer
+run that reports shared/global races (emulator/races.py). See docs/emulator.md.
+"""
+from __future__ import annotations
+
+import hashlib
+import logging
+import os
+import re
+import shutil
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ... import sandbox
+from ..emulator import jobs, toolchain
+from ..emulator.rewrite import rewrite
+from ..errors import PlatformError
+from ..launch import launch_problem
+from ..results import CompileMessage, CompileResult, Diagnostic
+from ..verdicts import DiagnosticKind
+from .base import Backend, Build, KernelSpec, RunOutcome, RunRequest, RunStatus
+
+logger = logging.getLogger(__name__)
+
+STUDENT_FILE = "kernel.cu"
+SANDBOX_BINARY = "/opt/kernel.bin"
+COMPILE_TIME_LIMIT_S = 30.0
+EXIT_RERUN_FIBERS = 3  # the fast path met a wait: rerun with fibers (src/runtime.hpp)
+GRACE_S = 2.0  # the child enforces the time limit itself; the sandbox kills it this much later
+
+STATUS = {
+    "ok": RunStatus.OK,
+    "fault": RunStatus.FAULT,
+    "deadlock": RunStatus.DEADLOCK,
+    "timeout": RunStatus.TIMEOUT,
+    "internal": RunStatus.INTERNAL,
+}
+
+
+@dataclass
+class EmulatorHandle:
+    """What a Build carries for this backend."""
+
+    spec: KernelSpec
+    text: str  # the translation unit compiled (rewritten source + harness)
+    needs_fibers: bool  # barriers or warp ops: start in fiber mode
+    serial: bool  # atomics/volatile/fences: one worker thread
+    binaries: dict[str, Path] = field(default_factory=dict)  # variant -> cached binary
+
+
+class EmulatorBackend(Backend):
+    """Runs kernels on the CPU; deterministic; proves deadlocks and divergent barriers."""
+
+    name = "emulator"
+    supports_sanitizers = True
+    supports_cooperative_launch = False
+
+    def __init__(self, cache_dir: str | Path | None = None, workers: int | None = None):
+        self.cache_dir = Path(cache_dir) if cache_dir else toolchain.default_cache_dir()
+        self.workers = workers or max(1, min(os.cpu_count() or 1, 8))
+        self._runtime: toolchain.Runtime | None = None
+
+    # ---- compile ----
+
+    def runtime(self) -> toolchain.Runtime:
+        if self._runtime is None:
+            self._runtime = toolchain.build_runtime(self.cache_dir)
+        return self._runtime
+
+    def compile(self, source: str, spec: KernelSpec) -> Build:
+        start = time.monotonic()
+        rewritten = rewrite(source, spec.name)
+        if rewritten.problems:
+            messages = [CompileMessage(p.line, None, "error", p.message) for p in rewritten.problems]
+            log = "\n".join(f"{STUDENT_FILE}:{p.line}: error: {p.message}" for p in rewritten.problems)
+            return Build(compile=CompileResult(ok=False, messages=messages, log=log, time_s=time.monotonic() - start))
+        text = (f'#line 1 "{STUDENT_FILE}"\n' + rewritten.text + '\n#line 1 "<warpdrill harness>"\n'
+                + jobs.harness_source(spec))
+        handle = EmulatorHandle(spec, text, rewritten.needs_fibers, rewritten.serial)
+        workdir = Path(tempfile.mkdtemp(prefix="wd-emu-"))
+        build = Build(compile=CompileResult(ok=True), handle=handle, workdir=workdir)
+        ok, messages, log, cached = self._build_variant(handle, "fast")
+        build.compile = CompileResult(ok=ok, messages=messages, log=log, time_s=time.monotonic() - start, cached=cached)
+        return build
+
+    def _build_variant(self, handle: EmulatorHandle, variant: str) -> tuple[bool, list[CompileMessage], str, bool]:
+        runtime = self.runtime()
+        key = hashlib.sha256(
+            (handle.text + variant + repr(toolchain.compile_argv(variant, "k", "o")) + runtime.hash).encode()
+        ).hexdigest()[:32]
+        final = self.cache_dir / "bin" / key / "kernel.bin"
+        if final.exists():
+            handle.binaries[variant] = final
+            return True, [], "", True
+        with tempfile.TemporaryDirectory(prefix="wd-cc-") as tmp:
+            tmpdir = Path(tmp)
+            (tmpdir / "kernel.cpp").write_text(handle.text)
+            res = sandbox.run_sandboxed(
+                toolchain.compile_argv(variant, "kernel.cpp", "kernel.bin"), tmpdir, COMPILE_TIME_LIMIT_S,
+                memory_bytes=4 << 30,
+                ro_binds={str(toolchain.INCLUDE_DIR): toolchain.SANDBOX_INCLUDE, str(runtime.lib_dir): toolchain.SANDBOX_LIB},
+            )
+            log = toolchain.clean_log(res.stderr + res.stdout)
+            if res.timed_out:
+                return False, [CompileMessage(None, None, "error", "compilation took too long")], log, False
+            if res.returncode != 0 or not (tmpdir / "kernel.bin").exists():
+                messages = toolchain.parse_messages(res.stderr)
+                if not messages:
+                    messages = [CompileMessage(None, None, "error", "compilation failed (see the log)")]
+                return False, messages, log, False
+            final.parent.mkdir(parents=True, exist_ok=True)
+            staging = final.parent / f".kernel.bin.{os.getpid()}"
+            shutil.copy2(tmpdir / "kernel.bin", staging)
+            os.replace(staging, final)  # atomic: concurrent workers may race to store the same binary
+        handle.binaries[variant] = final
+        warnings = [m for m in toolchain.parse_messages(res.stderr) if m.severity == "warning" and m.line]
+        return True, warnings, log, False
+
+    # ---- run ----
+
+    def run(self, build: Build, request: RunRequest) -> RunOutcome:
+        handle: EmulatorHandle = build.handle
+        if not build.compile.ok or handle is None:
+            raise PlatformError("run() needs a successful build")
+        problem = launch_problem(request.launch)
+        if problem:
+            diag = Diagnostic(DiagnosticKind.LAUNCH_ERROR, f"The launch was refused: {problem}.", test=request.test_name or None,
+                              detail={"grid": list(request.launch.grid), "block": list(request.launch.block),
+                                      "shared_bytes": request.launch.shared_bytes})
+            return RunOutcome(RunStatus.LAUNCH_ERROR, diagnostics=[diag], message=problem)
+        outcome = self._run_once(build, request, "fast", start_aligned=False)
+        if request.check and outcome.status is RunStatus.OK:
+            # Underflows only fault when buffers start at a page boundary.
+            under = self._run_once(build, request, "fast", start_aligned=True)
+            if under.status is not RunStatus.OK:
+                return under
+            from ..emulator import races  # the race checker is only needed in check mode
+
+            outcome.diagnostics.extend(races.check_races(self, build, request))
+        return outcome
+
+    def _run_once(self, build: Build, request: RunRequest, variant: str, start_aligned: bool,
+                  force_fibers: bool = False, env: dict | None = None) -> RunOutcome:
+        handle: EmulatorHandle = build.handle
+        fibers = handle.needs_fibers or force_fibers
+        runroot = build.workdir or Path(tempfile.mkdtemp(prefix="wd-emu-"))
+        workdir = Path(tempfile.mkdtemp(prefix="run-", dir=runroot))
+        try:
+            while True:
+                outputs = jobs.write_job(
+                    workdir, handle.spec, request.launch, request.inputs, fibers=fibers,
+                    workers=1 if handle.serial or variant == "tsan" else self.workers,
+                    start_aligned=start_aligned, time_limit_s=request.time_limit_s,
+                )
+                total = sum(int(getattr(v, "nbytes", 0)) for v in request.inputs.values())
+                res = sandbox.run_sandboxed(
+                    [SANDBOX_BINARY, f"{sandbox.WORK_PATH}/job.txt"], workdir, request.time_limit_s + GRACE_S,
+                    memory_bytes=(64 << 40) if variant == "tsan" else (2 << 30) + 3 * total,
+                    ro_binds={str(handle.binaries[variant]): SANDBOX_BINARY},
+                    env=env, file_bytes=max(256 << 20, 2 * total), cpu_s=(request.time_limit_s + GRACE_S) * self.workers,
+                )
+                if res.returncode == EXIT_RERUN_FIBERS and not fibers:
+                    fibers = True
+                    continue
+                break
+            return self._outcome(build, request, workdir, res, outputs)
+        finally:
+            if variant != "tsan":
+                shutil.rmtree(workdir, ignore_errors=True)
+
+    def _outcome(self, build: Build, request: RunRequest, workdir: Path, res: sandbox.SandboxResult, outputs) -> RunOutcome:
+        result = jobs.read_result(workdir)
+        log = ""
+        if (workdir / "printf.log").exists():
+            log = (workdir / "printf.log").read_text(errors="replace")
+        if result is None:
+            if res.timed_out:
+                diag = Diagnostic(DiagnosticKind.TIMEOUT, f"The kernel ran past the time limit of {request.time_limit_s:g} s.",
+                                  test=request.test_name or None)
+                return RunOutcome(RunStatus.TIMEOUT, diagnostics=[diag], log=log, time_s=res.time_s, message="time limit")
+            if res.returncode in (-9, 137):
+                # Killed by the kernel's rlimits: memory or CPU time.
+                return RunOutcome(RunStatus.TIMEOUT, log=log, time_s=res.time_s,
+                                  message="the run was killed (CPU time or memory limit)",
+                                  diagnostics=[Diagnostic(DiagnosticKind.TIMEOUT, "The run was killed at its CPU-time or memory limit.",
+                                                          test=request.test_name or None)])
+            return RunOutcome(RunStatus.INTERNAL, log=log, time_s=res.time_s,
+                              message=f"the emulator exited with status {res.returncode} without a result: {res.stderr[-1000:]}")
+        status = STATUS.get(result.get("status"), RunStatus.INTERNAL)
+        diags = jobs.diagnostics_from(result, request.test_name)
+        outcome = RunOutcome(status, diagnostics=diags, log=log, time_s=float(result.get("time_s", res.time_s)),
+                             message=result.get("message", ""))
+        if status is RunStatus.OK:
+            outcome.outputs = jobs.read_outputs(workdir, outputs)
+        elif status is RunStatus.FAULT and result.get("fault"):
+            self._locate_fault(build, outcome, result["fault"])
+        if "output truncated" in log[-100:]:
+            outcome.diagnostics.append(Diagnostic(DiagnosticKind.NOTE, "printf output was truncated at 64 KiB.",
+                                                  test=request.test_name or None))
+        return outcome
+
+    def _locate_fault(self, build: Build, outcome: RunOutcome, fault: dict) -> None:
+        """Map the faulting PC to the student's line with addr2line (inside the sandbox)."""
+        handle: EmulatorHandle = build.handle
+        line = self.addr2line(handle.binaries["fast"], fault.get("pc", "0"), build.workdir)
+        prefix = "cudaErrorIllegalAddress: " if fault.get("signal") in ("SIGSEGV", "SIGBUS") else ""
+        outcome.message = prefix + outcome.message
+        for d in outcome.diagnostics:
+            if d.line is None and line:
+                d.line = line
+                d.message = f"Line {line}: {d.message}"
+
+    def addr2line(self, binary: Path, pc: str, workdir: Path | None) -> int | None:
+        tmp = Path(tempfile.mkdtemp(prefix="a2l-", dir=workdir))
+        try:
+            res = sandbox.run_sandboxed(["/usr/bin/addr2line", "-i", "-e", SANDBOX_BINARY, pc], tmp, 20.0,
+                                        ro_binds={str(binary): SANDBOX_BINARY})
+        finally:
+            shutil.rmtree(tmp, ignore_errors=True)
+        for raw in res.stdout.splitlines():
+            m = re.match(r"^(.*):(\d+)", raw.strip())
+            if m and os.path.basename(m.group(1)) == STUDENT_FILE:
+                return int(m.group(2))
+        return None
+
+    def close(self, build: Build) -> None:
+        if build.workdir:
+            shutil.rmtree(build.workdir, ignore_errors=True)
+
+    def check(self) -> list[str]:
+        problems = []
+        if not Path(toolchain.CXX).exists():
+            problems.append(f"the emulator needs {toolchain.CXX}")
+        if not Path("/usr/include/boost/context/fiber.hpp").exists():
+            problems.append("the emulator needs Boost.Context (Debian: libboost-context-dev)")
+        if not sandbox.bwrap_works() and os.environ.get(sandbox.UNSAFE_ENV) != "1":
+            problems.append("the emulator needs bubblewrap (/usr/bin/bwrap) able to create namespaces")
+        return problems

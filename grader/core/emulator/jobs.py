@@ -1,0 +1,122 @@
+"""The files between the backend and the emulator binary: harness, job file, result file.
+
+Python writes the inputs as raw .bin files and a small text job file into the run's work
+directory; the binary writes `result.json` (status and diagnostics), `<file>.out` for every
+OUT/INOUT buffer and `printf.log`. The kernel's printf goes to a capped buffer, never to stdout,
+so it cannot forge a result.
+"""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+
+from ..backends.base import ArgRole, KernelSpec, LaunchConfig
+from ..results import Diagnostic
+from ..verdicts import DiagnosticKind
+
+# Bytes OUT buffers are filled with before the launch: all-ones is a NaN for floats and -1 for
+# signed integers; 0xCD is the classic "uninitialised" pattern for the rest.
+FLOAT_POISON = 0xFF
+INT_POISON = 0xCD
+
+
+def harness_source(spec: KernelSpec) -> str:
+    """C++ appended after the student's code: stores the launch's arguments, calls the kernel."""
+    lines = ["namespace wd { namespace detail { struct AnyPtr { void* p; template <class T> operator T*() const { return static_cast<T*>(p); } }; } }"]
+    params, call = [], []
+    for i, arg in enumerate(spec.args):
+        if arg.is_buffer:
+            lines.append(f"static void* wd_a{i};")
+            params.append(f"wd_a{i} = a[{i}];")
+            call.append(f"::wd::detail::AnyPtr{{wd_a{i}}}")
+        else:
+            ctype = arg.c_type
+            lines.append(f"static {ctype} wd_a{i};")
+            params.append(f"__builtin_memcpy(&wd_a{i}, a[{i}], sizeof(wd_a{i}));")
+            call.append(f"wd_a{i}")
+    lines.append('extern "C" void wd_user_setup(void* const* a) { ' + " ".join(params) + " }")
+    lines.append('extern "C" void wd_user_thread() { ' + f"{spec.name}({', '.join(call)});" + " }")
+    return "\n".join(lines) + "\n"
+
+
+def write_job(
+    workdir: Path,
+    spec: KernelSpec,
+    launch: LaunchConfig,
+    inputs: dict,
+    *,
+    fibers: bool,
+    workers: int,
+    start_aligned: bool,
+    time_limit_s: float,
+) -> dict[str, tuple[str, tuple, np.dtype]]:
+    """Write inputs and job.txt into `workdir`. Returns {arg name: (file, shape, dtype)} of outputs."""
+    job = [
+        f"mode {'fibers' if fibers else 'fast'}",
+        f"workers {workers}",
+        f"align {'start' if start_aligned else 'end'}",
+        "grid {} {} {}".format(*launch.grid),
+        "block {} {} {}".format(*launch.block),
+        f"shared {launch.shared_bytes}",
+        f"time_limit {time_limit_s}",
+    ]
+    outputs = {}
+    for i, arg in enumerate(spec.args):
+        dtype = np.dtype(arg.dtype)
+        value = inputs[arg.name]
+        if arg.is_buffer:
+            array = np.asarray(value)
+            file = f"a{i}.bin"
+            if arg.role is ArgRole.OUT:
+                poison = FLOAT_POISON if dtype.kind == "f" else INT_POISON
+                np.full(array.size * dtype.itemsize, poison, dtype=np.uint8).tofile(workdir / file)
+            else:
+                np.ascontiguousarray(array, dtype=dtype).tofile(workdir / file)
+            if arg.role in (ArgRole.OUT, ArgRole.INOUT):
+                outputs[arg.name] = (file, array.shape, dtype)
+            job.append(f"buffer {arg.name} {arg.role} {dtype.itemsize} {array.size} {file}")
+        else:
+            job.append(f"scalar {arg.name} {np.array(value).astype(dtype).tobytes().hex()}")
+    (workdir / "job.txt").write_text("\n".join(job) + "\n")
+    return outputs
+
+
+def read_outputs(workdir: Path, outputs: dict) -> dict[str, np.ndarray]:
+    """OUT/INOUT buffers as the kernel left them."""
+    result = {}
+    for name, (file, shape, dtype) in outputs.items():
+        result[name] = np.fromfile(workdir / f"{file}.out", dtype=dtype).reshape(shape)
+    return result
+
+
+def read_result(workdir: Path) -> dict | None:
+    """The parsed result.json, or None when the binary did not write one."""
+    path = workdir / "result.json"
+    if not path.exists():
+        return None
+    try:
+        return json.loads(path.read_text(errors="replace"))
+    except json.JSONDecodeError:
+        return None
+
+
+def diagnostics_from(result: dict, test: str) -> list[Diagnostic]:
+    """Diagnostic objects from the result file's list (unknown kinds become notes)."""
+    diags = []
+    for d in result.get("diagnostics", []):
+        try:
+            kind = DiagnosticKind(d.get("kind"))
+        except ValueError:
+            kind = DiagnosticKind.NOTE
+        diags.append(Diagnostic(
+            kind=kind,
+            message=d.get("message", ""),
+            line=d.get("line"),
+            block=tuple(d["block"]) if d.get("block") else None,
+            thread=tuple(d["thread"]) if d.get("thread") else None,
+            test=test or None,
+            detail=d.get("detail") or {},
+        ))
+    return diags

@@ -1,0 +1,351 @@
+"""Line-preserving source rewriting and static checks for the emulator.
+
+The student's CUDA C++ is tokenised (comments, strings and character literals skipped), checked
+against a whitelist of includes and a blacklist of host escapes, and rewritten so that it compiles
+as plain C++17 against the emulator's runtime:
+
+- `__shared__ T name[dims];` inside a function becomes a reference bound to per-block storage,
+  `T (&name)[dims] = *::wd::shared_var<T[dims]>(SITE, "name", __LINE__);`
+- `extern __shared__ T name[];` becomes `T* const name = ::wd::dynamic_shared<T>("name");`
+- a `main` function is renamed so that a whole program still compiles.
+
+No newline is ever added or removed, so line N of the compiled file is line N of the student's.
+The checks are defence in depth; the sandbox is the security boundary.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+ALLOWED_INCLUDES = frozenset({
+    "cuda_runtime.h", "cuda.h", "device_launch_parameters.h", "cuda_runtime_api.h",
+    "cstdio", "stdio.h", "cstdint", "stdint.h", "cmath", "math.h", "cfloat", "float.h",
+    "climits", "limits.h", "cassert", "assert.h", "cooperative_groups.h", "cstdlib", "stdlib.h",
+    "cstring", "string.h",
+})
+
+# Identifiers that reach the host (files, processes, the environment). A kernel never needs them.
+FORBIDDEN_IDENTIFIERS = frozenset({
+    "fopen", "freopen", "fdopen", "open", "openat", "creat", "remove", "rename", "unlink", "system",
+    "popen", "fork", "vfork", "clone", "execl", "execlp", "execle", "execv", "execvp", "execve",
+    "execvpe", "syscall", "dlopen", "dlsym", "mmap", "mprotect", "munmap", "socket", "connect",
+    "bind", "listen", "accept", "signal", "sigaction", "raise", "kill", "atexit", "at_quick_exit",
+    "getenv", "setenv", "putenv", "exit", "_exit", "_Exit", "abort", "quick_exit", "longjmp",
+    "setjmp", "ptrace", "chdir", "chmod", "fwrite", "fread", "fputs", "fgets", "fprintf", "fscanf",
+    "write", "read", "close", "pthread_create", "__builtin_frame_address", "__builtin_return_address",
+    "asm", "__asm__", "__asm", "__attribute__", "__attribute", "goto", "_Pragma", "__builtin_trap_",
+})
+
+# Tokens that need the fiber scheduler (threads that wait for each other).
+SYNC_TOKENS = re.compile(
+    r"^(__syncthreads\w*|__syncwarp|__shfl\w*|__ballot_sync|__any_sync|__all_sync|__activemask|"
+    r"__match\w*|__reduce\w*_sync|this_thread_block|tiled_partition|sync)$"
+)
+# Tokens after which blocks must run on one worker thread (results would depend on timing).
+SERIAL_TOKENS = re.compile(r"^(atomic\w*|volatile|__threadfence\w*)$")
+
+_TOKEN = re.compile(
+    r"""
+    (?P<ws>[ \t\r\f\v]+|\\\n)
+  | (?P<nl>\n)
+  | (?P<comment>//[^\n]*|/\*.*?\*/)
+  | (?P<string>(?:u8|u|U|L)?"(?:\\.|[^"\\\n])*")
+  | (?P<char>(?:u8|u|U|L)?'(?:\\.|[^'\\\n])*')
+  | (?P<ident>[A-Za-z_]\w*)
+  | (?P<number>\.?\d(?:[\w.']|[eEpP][+-])*)
+  | (?P<punct>.)
+    """,
+    re.VERBOSE | re.DOTALL,
+)
+
+
+_DIRECTIVE_START = re.compile(r"[ \t]*#")
+
+
+@dataclass
+class Token:
+    kind: str  # ident | number | punct | string | char | pp (a whole preprocessor directive)
+    text: str
+    start: int  # offset in the source
+    end: int
+    line: int  # 1-based line of the first character
+
+
+@dataclass
+class Problem:
+    """A static-check failure: reported as a COMPILE_ERROR message."""
+
+    line: int
+    message: str
+
+
+@dataclass
+class Rewritten:
+    """The result of `rewrite`: the C++ text, the problems found and what the kernel uses."""
+
+    text: str
+    problems: list[Problem] = field(default_factory=list)
+    needs_fibers: bool = False  # barriers or warp operations: run every thread as a fiber
+    serial: bool = False  # atomics/volatile/fences: run blocks on one worker thread
+    shared_sites: int = 0  # number of __shared__ declarations rewritten
+
+
+def tokenize(source: str) -> list[Token]:
+    """Split C++ source into tokens; a preprocessor directive becomes one `pp` token."""
+    tokens: list[Token] = []
+    line = 1
+    pos = 0
+    at_line_start = True
+    n = len(source)
+    while pos < n:
+        if at_line_start:
+            m = _DIRECTIVE_START.match(source, pos)
+            if m:
+                end = pos
+                # A directive runs to the end of the line, continuations and block comments included.
+                while end < n and source[end] != "\n":
+                    if source.startswith("\\\n", end):
+                        end += 2
+                    elif source.startswith("/*", end):
+                        close = source.find("*/", end + 2)
+                        end = n if close < 0 else close + 2
+                    elif source.startswith("//", end):
+                        close = source.find("\n", end)
+                        end = n if close < 0 else close
+                    else:
+                        end += 1
+                text = source[pos:end]
+                tokens.append(Token("pp", text, pos, end, line))
+                line += text.count("\n")
+                pos = end
+                continue
+        m = _TOKEN.match(source, pos)
+        kind = m.lastgroup
+        text = m.group()
+        if kind == "nl":
+            at_line_start = True
+        elif kind not in ("ws", "comment"):
+            at_line_start = False
+        if kind not in ("ws", "nl", "comment"):
+            tokens.append(Token(kind, text, pos, m.end(), line))
+        line += text.count("\n")
+        pos = m.end()
+    return tokens
+
+
+_INCLUDE = re.compile(r'^\s*#\s*include\s*([<"])([^>"]*)[>"]\s*(//.*|/\*.*\*/)?\s*$', re.DOTALL)
+_DIRECTIVE = re.compile(r"^\s*#\s*(\w*)")
+ALLOWED_DIRECTIVES = frozenset({"define", "undef", "if", "ifdef", "ifndef", "elif", "else", "endif",
+                                "pragma", "error", "warning", ""})
+
+
+def _check_directive(tok: Token, problems: list[Problem]) -> None:
+    name = _DIRECTIVE.match(tok.text).group(1)
+    if name == "include":
+        m = _INCLUDE.match(tok.text)
+        header = m.group(2).strip() if m else tok.text.strip()
+        if not m or header not in ALLOWED_INCLUDES:
+            allowed = ", ".join(sorted(ALLOWED_INCLUDES))
+            problems.append(Problem(tok.line, f"#include of '{header}' is not allowed here (allowed: {allowed})"))
+        return
+    if name not in ALLOWED_DIRECTIVES:
+        problems.append(Problem(tok.line, f"the preprocessor directive #{name} is not allowed"))
+        return
+    # Macro bodies may not spell host escapes either.
+    body = tok.text[tok.text.find("#") + 1:].replace("\\\n", " \n")
+    for inner in tokenize(body):
+        if inner.kind == "ident" and inner.text in FORBIDDEN_IDENTIFIERS:
+            problems.append(Problem(tok.line + inner.line - 1, _forbidden_message(inner.text)))
+
+
+def _forbidden_message(name: str) -> str:
+    if name in ("asm", "__asm__", "__asm"):
+        return "inline assembly (asm) is not allowed"
+    if name in ("__attribute__", "__attribute"):
+        return "__attribute__ is not allowed"
+    if name == "goto":
+        return "goto is not allowed"
+    return f"'{name}' is not available in kernels (no file, process or host access)"
+
+
+def _statement_bounds(tokens: list[Token], i: int) -> tuple[int, int]:
+    """Indices [start, end] of the declaration statement containing token i (end is its ';')."""
+    start = i
+    while start > 0 and tokens[start - 1].text not in (";", "{", "}", ":") and tokens[start - 1].kind != "pp":
+        start -= 1
+    end = i
+    depth = 0
+    while end < len(tokens):
+        t = tokens[end].text
+        if t in "([":
+            depth += 1
+        elif t in ")]":
+            depth -= 1
+        elif t == ";" and depth == 0:
+            break
+        elif t in "{}" and depth == 0:
+            break
+        end += 1
+    return start, end
+
+
+def _split_declarators(toks: list[Token]) -> tuple[list[Token], list[list[Token]]] | None:
+    """Split `T a[4], b` into the specifier tokens and each declarator's tokens."""
+    depth = 0
+    first_name = None
+    for k, t in enumerate(toks):
+        if t.text in "([":
+            if t.text == "[" and depth == 0 and first_name is None:
+                first_name = k - 1
+            depth += 1
+        elif t.text in ")]":
+            depth -= 1
+        elif depth == 0 and t.text in (",", "=") and first_name is None:
+            first_name = k - 1
+    if first_name is None:
+        first_name = len(toks) - 1
+    if first_name < 1 or toks[first_name].kind != "ident":
+        return None
+    spec = toks[:first_name]
+    decls: list[list[Token]] = [[]]
+    depth = 0
+    for t in toks[first_name:]:
+        if t.text in "([":
+            depth += 1
+        elif t.text in ")]":
+            depth -= 1
+        if t.text == "," and depth == 0:
+            decls.append([])
+        else:
+            decls[-1].append(t)
+    return spec, decls
+
+
+def _join(toks: list[Token]) -> str:
+    return " ".join(t.text for t in toks)
+
+
+def _rewrite_shared(source: str, tokens: list[Token], i: int, site: int, problems: list[Problem]):
+    """Replacement for the __shared__ declaration at token i: (start, end, text, sites used)."""
+    start, end = _statement_bounds(tokens, i)
+    stmt = tokens[start:end]
+    line = tokens[i].line
+    is_extern = any(t.text == "extern" for t in stmt)
+    kept: list[Token] = []
+    skip_parens = 0
+    for k, t in enumerate(stmt):
+        if skip_parens:
+            if t.text == "(":
+                skip_parens += 1
+            elif t.text == ")":
+                skip_parens -= 1
+                if skip_parens == 1:
+                    skip_parens = 0
+            continue
+        if t.text in ("__shared__", "extern", "static"):
+            continue
+        if t.text == "__align__" and k + 1 < len(stmt) and stmt[k + 1].text == "(":
+            skip_parens = 1  # drop __align__(n): our arenas are aligned for any scalar type
+            continue
+        kept.append(t)
+    split = _split_declarators(kept)
+    if split is None:
+        problems.append(Problem(line, "cannot understand this __shared__ declaration; write it as `__shared__ float name[SIZE];`"))
+        return None
+    spec, decls = split
+    type_text = _join(spec)
+    parts = []
+    used = 0
+    for d in decls:
+        if not d or d[0].kind != "ident":
+            problems.append(Problem(line, "cannot understand this __shared__ declaration; write it as `__shared__ float name[SIZE];`"))
+            return None
+        name = d[0].text
+        if any(t.text == "=" for t in d):
+            problems.append(Problem(line, f"__shared__ variable '{name}' cannot have an initializer (CUDA forbids it)"))
+            return None
+        dims = _join(d[1:])
+        if is_extern:
+            parts.append(f'{type_text}* const {name} = ::wd::dynamic_shared<{type_text}>("{name}");')
+        elif dims:
+            parts.append(f'{type_text} (&{name}){dims} = *::wd::shared_var<{type_text}{dims}>({site + used}, "{name}", __LINE__);')
+            used += 1
+        else:
+            parts.append(f'{type_text}& {name} = *::wd::shared_var<{type_text}>({site + used}, "{name}", __LINE__);')
+            used += 1
+    original = source[stmt[0].start:tokens[end].end if end < len(tokens) else stmt[-1].end]
+    text = " ".join(parts) + "\n" * original.count("\n")
+    return stmt[0].start, (tokens[end].end if end < len(tokens) else stmt[-1].end), text, used
+
+
+def rewrite(source: str, kernel_name: str) -> Rewritten:
+    """Check and rewrite the student's source (see the module docstring). Never raises on bad code."""
+    problems: list[Problem] = []
+    tokens = tokenize(source)
+    result = Rewritten(text=source)
+    depth = 0
+    edits: list[tuple[int, int, str]] = []
+    site = 0
+    found_kernel = False
+    prev_global = False
+    for i, tok in enumerate(tokens):
+        if tok.kind == "pp":
+            _check_directive(tok, problems)
+            continue
+        text = tok.text
+        if tok.kind == "ident":
+            if text in FORBIDDEN_IDENTIFIERS:
+                problems.append(Problem(tok.line, _forbidden_message(text)))
+            if SYNC_TOKENS.match(text):
+                result.needs_fibers = True
+            if SERIAL_TOKENS.match(text):
+                result.serial = True
+                result.needs_fibers = True
+            if text == "__global__":
+                prev_global = True
+            elif text == kernel_name and prev_global and i + 1 < len(tokens) and tokens[i + 1].text == "(":
+                found_kernel = True
+            if text == "extern":
+                nxt = [t.text for t in tokens[i + 1:i + 4]]
+                if "__shared__" not in nxt:
+                    problems.append(Problem(tok.line, "extern declarations are not allowed (except `extern __shared__`)"))
+            if text == "main" and depth == 0 and i + 1 < len(tokens) and tokens[i + 1].text == "(":
+                edits.append((tok.start, tok.end, "wd_student_main"))
+            if text == "__shared__":
+                if depth == 0:
+                    problems.append(Problem(tok.line, "file-scope __shared__ variables are not supported: declare the array inside the kernel"))
+                    continue
+                if edits and edits[-1][1] > tok.start:
+                    continue  # a second __shared__ in a statement already rewritten
+                edit = _rewrite_shared(source, tokens, i, site, problems)
+                if edit:
+                    s, e, new, used = edit
+                    edits.append((s, e, new))
+                    site += used
+        elif text == "{":
+            depth += 1
+            prev_global = False
+        elif text == "}":
+            depth -= 1
+        elif text == ";":
+            prev_global = False
+        elif text == "<" and i + 2 < len(tokens) and tokens[i + 1].text == "<" and tokens[i + 2].text == "<" \
+                and tokens[i + 1].start == tok.end and tokens[i + 2].start == tok.end + 1:
+            problems.append(Problem(tok.line, "kernel launches (<<<...>>>) are not allowed: the harness launches your kernel"))
+    if not found_kernel and not problems:
+        problems.append(Problem(1, f"no __global__ function named '{kernel_name}' was found"))
+    out = []
+    pos = 0
+    for s, e, new in sorted(edits):
+        if s < pos:
+            continue
+        out.append(source[pos:s])
+        out.append(new)
+        pos = e
+    out.append(source[pos:])
+    result.text = "".join(out)
+    result.problems = sorted(problems, key=lambda p: p.line)
+    result.shared_sites = site
+    if result.text.count("\n") != source.count("\n"):  # a broken invariant is our bug, not the student's
+        raise RuntimeError("emulator rewrite changed the number of lines")
+    return result

@@ -1,0 +1,144 @@
+"""Building the emulator: the runtime library (once per worker) and student binaries (cached).
+
+The runtime library (`src/*.cpp`) is our own trusted code: it is compiled directly, once, into
+`<cache>/runtime-<hash>/` where the hash covers the runtime sources, the headers and the compiler
+version, under a file lock so concurrent workers never race. Student code is compiled inside the
+sandbox, against the light header only, and linked with that library.
+"""
+from __future__ import annotations
+
+import fcntl
+import hashlib
+import os
+import re
+import subprocess
+from dataclasses import dataclass
+from pathlib import Path
+
+from ..errors import PlatformError
+from ..results import CompileMessage
+
+EMULATOR_DIR = Path(__file__).resolve().parent
+INCLUDE_DIR = EMULATOR_DIR / "include"
+SRC_DIR = EMULATOR_DIR / "src"
+REPO_ROOT = EMULATOR_DIR.parents[2]
+CXX = "/usr/bin/g++"
+
+# Inside the sandbox: where our headers and the runtime library appear.
+SANDBOX_INCLUDE = "/wd/include"
+SANDBOX_LIB = "/wd/lib"
+
+# Flags shared by the runtime and student code. -fwrapv and -fno-strict-aliasing make integer
+# overflow and type punning behave as they do on a GPU instead of being optimised as UB; -no-pie
+# makes fault addresses map directly to lines with addr2line.
+COMMON_FLAGS = ["-std=c++17", "-g", "-fno-omit-frame-pointer", "-fwrapv", "-fno-strict-aliasing"]
+VARIANTS = {
+    "fast": {"opt": ["-O2"], "link": []},
+    # Race checking: ThreadSanitizer instruments the student's code (see docs/emulator.md).
+    "tsan": {"opt": ["-O1", "-fsanitize=thread", "-DWD_TSAN=1"], "link": ["-fsanitize=thread"]},
+}
+LOG_CAP = 16 * 1024
+
+
+def default_cache_dir() -> Path:
+    """WARPDRILL_CACHE_DIR, else var/cache/emulator under the repository root."""
+    env = os.environ.get("WARPDRILL_CACHE_DIR")
+    return Path(env) / "emulator" if env else REPO_ROOT / "var" / "cache" / "emulator"
+
+
+def _compiler_version() -> str:
+    try:
+        return subprocess.run([CXX, "--version"], capture_output=True, text=True, check=True).stdout.splitlines()[0]
+    except (OSError, subprocess.CalledProcessError, IndexError) as exc:
+        raise PlatformError(f"the C++ compiler ({CXX}) is not available: {exc}") from exc
+
+
+def runtime_hash() -> str:
+    """A hash of everything the runtime library and student builds depend on."""
+    h = hashlib.sha256(_compiler_version().encode())
+    for path in sorted(list(SRC_DIR.rglob("*")) + list(INCLUDE_DIR.rglob("*"))):
+        if path.is_file():
+            h.update(str(path.relative_to(EMULATOR_DIR)).encode())
+            h.update(path.read_bytes())
+    h.update(repr(COMMON_FLAGS).encode() + repr(VARIANTS).encode())
+    return h.hexdigest()[:16]
+
+
+@dataclass
+class Runtime:
+    """A built runtime library for every variant: `lib_dir/libwdrt-<variant>.a`."""
+
+    hash: str
+    lib_dir: Path
+
+
+def build_runtime(cache_dir: Path) -> Runtime:
+    """Build (or reuse) the runtime library. Raises PlatformError if it does not compile."""
+    digest = runtime_hash()
+    lib_dir = cache_dir / f"runtime-{digest}"
+    done = lib_dir / ".done"
+    if done.exists():
+        return Runtime(digest, lib_dir)
+    cache_dir.mkdir(parents=True, exist_ok=True)
+    with open(cache_dir / f"runtime-{digest}.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if done.exists():
+            return Runtime(digest, lib_dir)
+        lib_dir.mkdir(parents=True, exist_ok=True)
+        for variant, flags in VARIANTS.items():
+            objects = []
+            for src in sorted(SRC_DIR.glob("*.cpp")):
+                obj = lib_dir / f"{src.stem}-{variant}.o"
+                # The runtime itself is never instrumented: TSan sees only the student's accesses
+                # plus the happens-before annotations the runtime makes explicitly.
+                opt = ["-O2"] + (["-DWD_TSAN=1"] if variant == "tsan" else [])
+                cmd = [CXX, *COMMON_FLAGS, *opt, "-I", str(INCLUDE_DIR), "-I", str(INCLUDE_DIR / "warpdrill"),
+                       "-c", str(src), "-o", str(obj)]
+                proc = subprocess.run(cmd, capture_output=True, text=True)
+                if proc.returncode != 0:
+                    raise PlatformError(f"the emulator runtime does not compile: {proc.stderr[-2000:]}")
+                objects.append(str(obj))
+            archive = lib_dir / f"libwdrt-{variant}.a"
+            subprocess.run(["ar", "rcs", str(archive), *objects], check=True, capture_output=True)
+        done.write_text(digest)
+    return Runtime(digest, lib_dir)
+
+
+def compile_argv(variant: str, source_name: str, output_name: str) -> list[str]:
+    """The g++ command line, with paths as seen inside the sandbox."""
+    flags = VARIANTS[variant]
+    return [
+        CXX, *COMMON_FLAGS, *flags["opt"], "-I", SANDBOX_INCLUDE, "-include", "warpdrill/prelude.hpp",
+        "-x", "c++", source_name, "-x", "none", "-no-pie", *flags["link"],
+        f"{SANDBOX_LIB}/libwdrt-{variant}.a", "-Wl,-Bstatic", "-lboost_context", "-Wl,-Bdynamic", "-lpthread",
+        "-o", output_name,
+    ]
+
+
+_MESSAGE = re.compile(r"^(?P<file>[^:\n]+):(?P<line>\d+):(?P<col>\d+): (?P<sev>fatal error|error|warning|note): (?P<msg>.*)$")
+
+
+def parse_messages(log: str, student_file: str = "kernel.cu") -> list[CompileMessage]:
+    """Compiler diagnostics, with lines in the student's file (None for lines in our code)."""
+    messages = []
+    for raw in log.splitlines():
+        m = _MESSAGE.match(raw)
+        if not m:
+            continue
+        sev = "error" if m["sev"] == "fatal error" else m["sev"]
+        if os.path.basename(m["file"]) == student_file:
+            messages.append(CompileMessage(int(m["line"]), int(m["col"]), sev, m["msg"]))
+        elif sev == "error":
+            msg = m["msg"]
+            if "harness" in m["file"]:
+                msg = f"the kernel cannot be called with the expected arguments: {msg}"
+            messages.append(CompileMessage(None, None, sev, msg))
+    return messages
+
+
+def clean_log(log: str) -> str:
+    """Hide sandbox paths and cap the log, noting how much was dropped."""
+    log = log.replace(SANDBOX_INCLUDE + "/", "<emulator>/").replace("/box/", "")
+    if len(log) > LOG_CAP:
+        log = log[:LOG_CAP] + f"\n[log truncated: {len(log) - LOG_CAP} more characters dropped]\n"
+    return log
