@@ -66,14 +66,15 @@ class EmulatorBackend(Backend):
     def __init__(self, cache_dir: str | Path | None = None, workers: int | None = None):
         self.cache_dir = Path(cache_dir) if cache_dir else toolchain.default_cache_dir()
         self.workers = workers or max(1, min(os.cpu_count() or 1, 8))
-        self._runtime: toolchain.Runtime | None = None
+        self._runtimes: dict[str, toolchain.Runtime] = {}
 
     # ---- compile ----
 
-    def runtime(self) -> toolchain.Runtime:
-        if self._runtime is None:
-            self._runtime = toolchain.build_runtime(self.cache_dir)
-        return self._runtime
+    def runtime(self, variant: str = "fast") -> toolchain.Runtime:
+        """The runtime library for `variant`, built once per worker and cache directory."""
+        if variant not in self._runtimes:
+            self._runtimes[variant] = toolchain.build_runtime(self.cache_dir, variant)
+        return self._runtimes[variant]
 
     def compile(self, source: str, spec: KernelSpec) -> Build:
         start = time.monotonic()
@@ -92,7 +93,7 @@ class EmulatorBackend(Backend):
         return build
 
     def _build_variant(self, handle: EmulatorHandle, variant: str) -> tuple[bool, list[CompileMessage], str, bool]:
-        runtime = self.runtime()
+        runtime = self.runtime(variant)
         key = hashlib.sha256(
             (handle.text + variant + repr(toolchain.compile_argv(variant, "k", "o")) + runtime.hash).encode()
         ).hexdigest()[:32]

@@ -72,11 +72,11 @@ class Runtime:
     lib_dir: Path
 
 
-def build_runtime(cache_dir: Path) -> Runtime:
-    """Build (or reuse) the runtime library. Raises PlatformError if it does not compile."""
+def build_runtime(cache_dir: Path, variant: str = "fast") -> Runtime:
+    """Build (or reuse) the runtime library for `variant`. Raises PlatformError if it does not compile."""
     digest = runtime_hash()
     lib_dir = cache_dir / f"runtime-{digest}"
-    done = lib_dir / ".done"
+    done = lib_dir / f".done-{variant}"
     if done.exists():
         return Runtime(digest, lib_dir)
     cache_dir.mkdir(parents=True, exist_ok=True)
@@ -85,7 +85,7 @@ def build_runtime(cache_dir: Path) -> Runtime:
         if done.exists():
             return Runtime(digest, lib_dir)
         lib_dir.mkdir(parents=True, exist_ok=True)
-        for variant, flags in VARIANTS.items():
+        for variant in [variant]:
             objects = []
             for src in sorted(SRC_DIR.glob("*.cpp")):
                 obj = lib_dir / f"{src.stem}-{variant}.o"
