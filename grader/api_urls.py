@@ -1,3 +1,14 @@
-"""URLs (filled in by the web pages work)."""
+"""JSON API v1 (mounted at /api/v1/)."""
+from django.urls import path
+from rest_framework.authtoken.views import obtain_auth_token
+
+from . import api
+
 app_name = "api"
-urlpatterns: list = []
+urlpatterns = [
+    path("token", obtain_auth_token, name="token"),
+    path("problems", api.ProblemListView.as_view(), name="problems"),
+    path("problems/<slug:slug>/submissions", api.ProblemSubmissionsView.as_view(), name="problem-submissions"),
+    path("submissions", api.SubmissionListView.as_view(), name="submissions"),
+    path("submissions/<int:pk>", api.SubmissionDetailView.as_view(), name="submission"),
+]

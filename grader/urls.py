@@ -1,3 +1,11 @@
-"""URLs (filled in by the web pages work)."""
+"""Submission pages (mounted at /submissions/)."""
+from django.urls import path
+
+from . import views
+
 app_name = "grader"
-urlpatterns: list = []
+urlpatterns = [
+    path("", views.submission_list, name="list"),
+    path("<int:pk>/", views.submission_detail, name="submission"),
+    path("<int:pk>/live/", views.submission_live, name="submission-live"),
+]

@@ -1,3 +1,10 @@
-"""URLs (filled in by the web pages work)."""
+"""Problem pages (mounted at the site root)."""
+from django.urls import path
+
+from . import views
+
 app_name = "problems"
-urlpatterns: list = []
+urlpatterns = [
+    path("", views.problem_list, name="list"),
+    path("problems/<slug:slug>/", views.problem_detail, name="detail"),
+]

@@ -1,0 +1,113 @@
+"""The JSON API (v1): list problems, submit a kernel, poll a submission.
+
+Errors are JSON objects {"error": "..."}. The core's user-safe errors are mapped to HTTP statuses
+in one place, `http_status_for`, which the HTML views use too.
+"""
+from __future__ import annotations
+
+from django.shortcuts import get_object_or_404
+from django.utils.translation import gettext as _
+from rest_framework import status
+from rest_framework.exceptions import APIException, ValidationError
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from grader import actions
+from grader.core.errors import WarpDrillError
+from problems.accounts import is_instructor
+
+from .models import Submission
+from .serializers import SubmissionCreateSerializer, problem_payload, submission_payload
+
+# The one mapping from the core's error classes to HTTP statuses; the first match wins.
+ERROR_STATUS: list[tuple[type[Exception], int]] = [
+    (actions.RateLimitError, status.HTTP_429_TOO_MANY_REQUESTS),
+    (WarpDrillError, status.HTTP_400_BAD_REQUEST),
+]
+
+
+def http_status_for(exc: Exception) -> int:
+    """The HTTP status of a user-safe error (400 bad request, 429 rate limit)."""
+    for cls, code in ERROR_STATUS:
+        if isinstance(exc, cls):
+            return code
+    return status.HTTP_500_INTERNAL_SERVER_ERROR
+
+
+def _first_message(detail) -> str:
+    """Flatten DRF's nested validation detail to one readable sentence."""
+    if isinstance(detail, dict):
+        for key, value in detail.items():
+            text = _first_message(value)
+            return text if key in ("detail", "non_field_errors") else f"{key}: {text}"
+    if isinstance(detail, list) and detail:
+        return _first_message(detail[0])
+    return str(detail)
+
+
+class WarpDrillAPIView(APIView):
+    """Base view: every error becomes {"error": "..."} with the right status."""
+
+    def handle_exception(self, exc):
+        if isinstance(exc, WarpDrillError):
+            return Response({"error": str(exc)}, status=http_status_for(exc))
+        response = super().handle_exception(exc)
+        if isinstance(exc, APIException) and response is not None:
+            body = {"error": _first_message(exc.detail)}
+            if isinstance(exc, ValidationError) and isinstance(exc.detail, dict):
+                body["fields"] = exc.detail
+            response.data = body
+        return response
+
+
+def published_problems():
+    from problems.models import Problem
+
+    return Problem.objects.filter(is_published=True, current_version__isnull=False).select_related("current_version")
+
+
+class ProblemListView(WarpDrillAPIView):
+    """GET /api/v1/problems: every published problem."""
+
+    def get(self, request):
+        return Response({"problems": [problem_payload(p, request) for p in published_problems()]})
+
+
+class ProblemSubmissionsView(WarpDrillAPIView):
+    """POST /api/v1/problems/<slug>/submissions: submit a kernel; 201 with the submission's URLs."""
+
+    def post(self, request, slug):
+        problem = get_object_or_404(published_problems(), slug=slug)
+        serializer = SubmissionCreateSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        submission = actions.create_submission(
+            request.user, problem, serializer.validated_data["source"], serializer.launch_choice()
+        )
+        payload = submission_payload(submission, full=False, request=request)
+        body = {k: payload[k] for k in ("id", "url", "html_url", "status", "problem")}
+        return Response(body, status=status.HTTP_201_CREATED, headers={"Location": body["url"]})
+
+
+class SubmissionDetailView(WarpDrillAPIView):
+    """GET /api/v1/submissions/<id>: status, progress and the result a student may see."""
+
+    def get(self, request, pk):
+        submission = get_object_or_404(
+            Submission.objects.select_related("problem_version__problem"), pk=pk
+        )
+        instructor = is_instructor(request.user)
+        if submission.user_id != request.user.pk and not instructor:
+            return Response({"error": _("This is another user's submission.")}, status=status.HTTP_403_FORBIDDEN)
+        return Response(submission_payload(submission, full=instructor, request=request))
+
+
+class SubmissionListView(WarpDrillAPIView):
+    """GET /api/v1/submissions: the caller's 50 latest submissions (status and verdict only)."""
+
+    def get(self, request):
+        rows = Submission.objects.filter(user=request.user).select_related("problem_version__problem")[:50]
+        return Response({"submissions": [
+            {k: v for k, v in submission_payload(s, full=False, request=request).items()
+             if k in ("id", "url", "html_url", "problem", "status", "verdict", "created_at", "finished_at")}
+            for s in rows
+        ]})

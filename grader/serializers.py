@@ -1,0 +1,112 @@
+"""What a submission looks like to its viewer: the API's JSON and the page's context share this.
+
+`public_result` is the one place that decides what a student may see of a JudgeResult: hidden
+test cases keep only their name, verdict and time (TestResult.public_dict), and diagnostics
+found on hidden cases lose their kind-specific details (addresses, indices, sizes).
+"""
+from __future__ import annotations
+
+from django.urls import reverse
+from rest_framework import serializers
+
+from grader.core.pipeline import LaunchChoice
+from grader.core.results import JudgeResult
+
+from .models import Submission
+
+
+class LaunchSerializer(serializers.Serializer):
+    """Launch expressions, each optional; only used when the problem lets the student choose."""
+
+    block = serializers.CharField(required=False, allow_blank=True, max_length=200, default="")
+    grid = serializers.CharField(required=False, allow_blank=True, max_length=200, default="")
+    shared_bytes = serializers.CharField(required=False, allow_blank=True, max_length=200, default="")
+
+    def to_internal_value(self, data):
+        # Accept numbers as well as expressions: {"block": 256} means "256".
+        if isinstance(data, dict):
+            data = {k: str(v) if isinstance(v, (int, float)) and not isinstance(v, bool) else v
+                    for k, v in data.items()}
+        return super().to_internal_value(data)
+
+
+class SubmissionCreateSerializer(serializers.Serializer):
+    """POST body: {"source": "...", "launch": {"block", "grid", "shared_bytes"}}."""
+
+    source = serializers.CharField(allow_blank=False, trim_whitespace=False)
+    launch = LaunchSerializer(required=False)
+
+    def launch_choice(self) -> LaunchChoice:
+        launch = self.validated_data.get("launch") or {}
+        return LaunchChoice(block=launch.get("block", "").strip(), grid=launch.get("grid", "").strip(),
+                            shared_bytes=launch.get("shared_bytes", "").strip())
+
+
+def public_result(result: JudgeResult | None, full: bool) -> dict:
+    """The parts of a result a viewer may see. `full` (instructors) keeps hidden cases' details."""
+    if result is None:
+        return {"tests": [], "diagnostics": [], "compile": None, "resources": None, "message": "",
+                "verdict": ""}
+    hidden = {t.name for t in result.tests if not t.sample}
+    diagnostics = []
+    for d in result.diagnostics:
+        item = d.to_dict()
+        if not full and (item.get("test") or "").removesuffix(" (check)") in hidden:
+            item["detail"] = {}
+        diagnostics.append(item)
+    return {
+        "verdict": str(result.verdict),
+        "tests": [t.to_dict() if full else t.public_dict() for t in result.tests],
+        "diagnostics": diagnostics,
+        "compile": result.compile.to_dict() if result.compile else None,
+        "resources": result.resources.to_dict() if result.resources else None,
+        "message": result.message,
+    }
+
+
+def submission_payload(submission: Submission, full: bool, request=None) -> dict:
+    """The API's JSON for one submission."""
+    result = public_result(submission.judge_result(), full)
+    api_url = reverse("api:submission", args=[submission.pk])
+    html_url = submission.get_absolute_url()
+    if request is not None:
+        api_url, html_url = request.build_absolute_uri(api_url), request.build_absolute_uri(html_url)
+    return {
+        "id": submission.pk,
+        "url": api_url,
+        "html_url": html_url,
+        "problem": submission.problem_version.problem.slug,
+        "problem_version": submission.problem_version.number,
+        "status": submission.status,
+        "verdict": submission.verdict or None,
+        "progress": {"done": submission.progress_done, "total": submission.progress_total},
+        "launch": {"block": submission.launch_block, "grid": submission.launch_grid,
+                   "shared_bytes": submission.launch_shared_bytes},
+        "tests": result["tests"],
+        "diagnostics": result["diagnostics"],
+        "compile": result["compile"],
+        "resources": result["resources"],
+        "message": result["message"],
+        "created_at": submission.created_at.isoformat() if submission.created_at else None,
+        "finished_at": submission.finished_at.isoformat() if submission.finished_at else None,
+    }
+
+
+def problem_payload(problem, request=None) -> dict:
+    """The API's JSON for one problem in the list."""
+    html_url = problem.get_absolute_url()
+    submit_url = reverse("api:problem-submissions", args=[problem.slug])
+    if request is not None:
+        html_url, submit_url = request.build_absolute_uri(html_url), request.build_absolute_uri(submit_url)
+    package = problem.current_version.package()
+    return {
+        "slug": problem.slug,
+        "title": problem.title,
+        "topic": problem.topic,
+        "difficulty": problem.difficulty,
+        "version": problem.current_version.number,
+        "kernel": f"__global__ void {package.kernel.name}({package.kernel.signature()})",
+        "student_chooses_launch": package.launch.student_chooses,
+        "html_url": html_url,
+        "submissions_url": submit_url,
+    }

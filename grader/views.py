@@ -1,0 +1,115 @@
+"""Submission pages: one submission (updating live through htmx), and the list of mine."""
+from __future__ import annotations
+
+from urllib.parse import urlencode
+
+from django.contrib.auth.decorators import login_required
+from django.core.paginator import Paginator
+from django.http import Http404
+from django.shortcuts import get_object_or_404, render
+from django.urls import NoReverseMatch, reverse
+
+from problems.accounts import is_instructor
+
+from .models import Status, Submission
+from .serializers import public_result
+
+PAGE_SIZE = 25
+
+
+def _visible_submission(request, pk: int) -> Submission:
+    """The submission if the user may see it: their own, or any for instructors. Else 404."""
+    submission = get_object_or_404(Submission.objects.select_related("problem_version__problem", "user"), pk=pk)
+    if submission.user_id != request.user.pk and not is_instructor(request.user):
+        raise Http404("No such submission.")
+    return submission
+
+
+def calculator_url(resources: dict | None) -> str:
+    """The occupancy calculator pre-filled with the kernel's launch and resources ("" when unknown)."""
+    if not resources or resources.get("registers") is None:
+        return ""
+    try:
+        base = reverse("practice:calculator")
+    except NoReverseMatch:
+        return ""
+    smem = (resources.get("shared_static_bytes") or 0) + (resources.get("shared_dynamic_bytes") or 0)
+    query = {"cc": resources.get("compute_capability") or "", "threads": resources.get("threads_per_block") or "",
+             "regs": resources["registers"], "smem": smem}
+    return f"{base}?{urlencode(query)}"
+
+
+def submission_context(submission: Submission, user) -> dict:
+    """Everything the submission page and its live partial show, with hidden data already removed."""
+    full = is_instructor(user)
+    result = public_result(submission.judge_result(), full)
+    source_lines = submission.source.splitlines()
+
+    def quote(line):
+        if line and 1 <= line <= len(source_lines):
+            return source_lines[line - 1]
+        return None
+
+    compile_messages = []
+    if result["compile"] and not result["compile"]["ok"]:
+        compile_messages = [m for m in result["compile"]["messages"] if m["severity"] in ("error", "warning")]
+    for m in compile_messages:
+        m["source_line"] = quote(m["line"])
+    diagnostics = result["diagnostics"]
+    for d in diagnostics:
+        d["source_line"] = quote(d.get("line"))
+    marked = {m["line"] for m in compile_messages if m["line"]} | {d["line"] for d in diagnostics if d.get("line")}
+    listing = [{"number": i, "text": text, "marked": i in marked} for i, text in enumerate(source_lines, start=1)]
+
+    tests = result["tests"]
+    mismatch = next(((t["name"], t["mismatch"]) for t in tests if t.get("mismatch") and (t["sample"] or full)), None)
+    printf_logs = [(t["name"], t["output_log"]) for t in tests if t.get("output_log")]
+    done, total = submission.progress_done, submission.progress_total
+    resources = result["resources"]
+    return {
+        "submission": submission,
+        "problem": submission.problem_version.problem,
+        "result": result,
+        "tests": tests,
+        "passed_count": sum(1 for t in tests if t["verdict"] == "ACCEPTED"),
+        "mismatch": mismatch,
+        "compile_messages": compile_messages,
+        "compile_log": result["compile"]["log"] if result["compile"] and not result["compile"]["ok"] else "",
+        "diagnostics": diagnostics,
+        "listing": listing,
+        "has_marks": bool(marked),
+        "printf_logs": printf_logs,
+        "resources": resources,
+        "occupancy": (resources or {}).get("occupancy") or None,
+        "calculator_url": calculator_url(resources),
+        "progress": {"done": done, "total": total, "current": min(done + 1, total) if total else 0,
+                     "percent": int(100 * done / total) if total else 0},
+        "is_final": submission.status == Status.GRADED,
+        "show_full": full,
+    }
+
+
+@login_required
+def submission_detail(request, pk):
+    """A submission: status while it is graded (live), then verdict, tests, errors and resources."""
+    submission = _visible_submission(request, pk)
+    return render(request, "grader/submission.html", submission_context(submission, request.user))
+
+
+@login_required
+def submission_live(request, pk):
+    """The live part of the submission page, polled by htmx every second until it is graded."""
+    submission = _visible_submission(request, pk)
+    return render(request, "partials/submission_live.html", submission_context(submission, request.user))
+
+
+@login_required
+def submission_list(request):
+    """My submissions, newest first; instructors may add ?all=1 to see everyone's."""
+    show_all = is_instructor(request.user) and request.GET.get("all") == "1"
+    rows = Submission.objects.select_related("problem_version__problem", "user").defer("source", "result")
+    if not show_all:
+        rows = rows.filter(user=request.user)
+    page = Paginator(rows, PAGE_SIZE).get_page(request.GET.get("page"))
+    return render(request, "grader/list.html", {"page": page, "show_all": show_all,
+                                                "can_show_all": is_instructor(request.user)})

@@ -1,0 +1,126 @@
+"""Pages of problems: the list grouped by topic, and a problem with its editor and submit form."""
+from __future__ import annotations
+
+from collections import defaultdict
+
+from django import forms
+from django.contrib.auth.views import redirect_to_login
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import get_language
+from django.utils.translation import gettext_lazy as _
+
+from grader import actions
+from grader.api import http_status_for
+from grader.core.errors import WarpDrillError
+from grader.core.pipeline import LaunchChoice
+from grader.core.verdicts import Verdict
+from grader.models import Submission
+
+from .markdown import render_statement
+from .templatetags.warpdrill import topic_label
+from .models import Problem
+
+class SubmitForm(forms.Form):
+    """A kernel and, for problems that let the student choose it, the launch expressions."""
+
+    source = forms.CharField(widget=forms.Textarea, strip=False, required=False)
+    block = forms.CharField(required=False, max_length=200)
+    grid = forms.CharField(required=False, max_length=200)
+    shared_bytes = forms.CharField(required=False, max_length=200)
+
+    def launch_choice(self) -> LaunchChoice:
+        data = self.cleaned_data
+        return LaunchChoice(block=data["block"].strip(), grid=data["grid"].strip(),
+                            shared_bytes=data["shared_bytes"].strip())
+
+
+def published_problems():
+    return Problem.objects.filter(is_published=True, current_version__isnull=False)
+
+
+def problem_statuses(user) -> dict[int, str]:
+    """{problem id: "solved" | "tried"} from the user's graded submissions (platform faults excluded)."""
+    if not user.is_authenticated:
+        return {}
+    statuses: dict[int, str] = {}
+    rows = (Submission.objects.filter(user=user)
+            .exclude(verdict=Verdict.INTERNAL_ERROR)
+            .values_list("problem_version__problem_id", "verdict"))
+    for problem_id, verdict in rows:
+        if verdict == Verdict.ACCEPTED:
+            statuses[problem_id] = "solved"
+        else:
+            statuses.setdefault(problem_id, "tried")
+    return statuses
+
+
+def problem_list(request):
+    """Every published problem, grouped by topic, with the student's status on each."""
+    statuses = problem_statuses(request.user)
+    groups: dict[str, list] = defaultdict(list)
+    for problem in published_problems():
+        problem.student_status = statuses.get(problem.pk, "new")
+        groups[problem.topic].append(problem)
+    topics = [{"key": key, "label": topic_label(key), "problems": problems}
+              for key, problems in groups.items()]
+    solved = sum(1 for s in statuses.values() if s == "solved")
+    return render(request, "problems/list.html", {"topics": topics, "solved_count": solved,
+                                                  "problem_count": sum(len(t["problems"]) for t in topics)})
+
+
+def problem_detail(request, slug):
+    """The statement and the editor. POST submits; an error re-renders the form with the source kept."""
+    problem = get_object_or_404(published_problems().select_related("current_version"), slug=slug)
+    package = problem.current_version.package()
+    error, status = None, 200
+    if request.method == "POST":
+        if not request.user.is_authenticated:
+            return redirect_to_login(request.get_full_path())
+        form = SubmitForm(request.POST)
+        if form.is_valid():
+            try:
+                submission = actions.create_submission(request.user, problem, form.cleaned_data["source"],
+                                                       form.launch_choice())
+            except WarpDrillError as exc:
+                error, status = str(exc), http_status_for(exc)
+            else:
+                return redirect(submission)
+        else:
+            error, status = _("The form was incomplete; please check the fields."), 400
+        initial = {k: request.POST.get(k, "") for k in ("source", "block", "grid", "shared_bytes")}
+    else:
+        initial = _initial_form(request.user, problem, package)
+    context = {
+        "problem": problem,
+        "package": package,
+        "statement_html": render_statement(problem.current_version, get_language()),
+        "signature": f"__global__ void {package.kernel.name}({package.kernel.signature()})",
+        "sample_tests": [t for t in package.tests if t.sample],
+        "hidden_count": sum(1 for t in package.tests if not t.sample),
+        "launch": package.launch,
+        "form": initial,
+        "error": error,
+        "recent": _recent(request.user, problem),
+    }
+    return render(request, "problems/detail.html", context, status=status)
+
+
+def _initial_form(user, problem, package) -> dict:
+    """The editor starts from the student's last submission, else the starter; launch from the package."""
+    initial = {"source": package.starter, "block": package.launch.block, "grid": package.launch.grid,
+               "shared_bytes": package.launch.shared_bytes}
+    if user.is_authenticated:
+        last = (Submission.objects.filter(user=user, problem_version__problem=problem)
+                .only("source", "launch_block", "launch_grid", "launch_shared_bytes").first())
+        if last is not None:
+            initial["source"] = last.source
+            for field in ("block", "grid", "shared_bytes"):
+                initial[field] = getattr(last, f"launch_{field}") or initial[field]
+    return initial
+
+
+def _recent(user, problem, limit: int = 5):
+    if not user.is_authenticated:
+        return []
+    return list(Submission.objects.filter(user=user, problem_version__problem=problem)
+                .only("id", "status", "verdict", "created_at")[:limit])

@@ -1,0 +1,54 @@
+// Every page: typeset math with KaTeX (auto-render), highlight static CUDA code blocks, and do
+// both again when htmx swaps in new content.
+import { highlightCode, classHighlighter } from "@lezer/highlight";
+import { parser as cppParser } from "@lezer/cpp";
+import { cudaWordKind } from "./cuda.js";
+
+const MATH_DELIMITERS = [
+  { left: "\\[", right: "\\]", display: true },
+  { left: "\\(", right: "\\)", display: false },
+];
+
+function renderMath(root) {
+  if (typeof window.renderMathInElement !== "function") return;
+  root.querySelectorAll(".markdown, .math-enabled").forEach((el) => {
+    window.renderMathInElement(el, { delimiters: MATH_DELIMITERS, throwOnError: false, strict: "ignore" });
+  });
+}
+
+const CODE_SELECTOR = [
+  "pre code.language-cuda", "pre code.language-cu", "pre code.language-cpp", "pre code.language-c",
+  "pre.signature code",
+].join(", ");
+
+function highlightBlock(code) {
+  if (code.dataset.highlighted) return;
+  const text = code.textContent;
+  const out = document.createDocumentFragment();
+  highlightCode(text, cppParser.parse(text), classHighlighter,
+    (chunk, classes) => {
+      const kind = cudaWordKind(chunk);
+      if (kind) classes = "tok-cuda";
+      if (!classes) { out.appendChild(document.createTextNode(chunk)); return; }
+      const span = document.createElement("span");
+      span.className = classes;
+      span.textContent = chunk;
+      out.appendChild(span);
+    },
+    () => out.appendChild(document.createTextNode("\n")));
+  code.replaceChildren(out);
+  code.dataset.highlighted = "1";
+}
+
+function enhance(root) {
+  renderMath(root);
+  root.querySelectorAll(CODE_SELECTOR).forEach(highlightBlock);
+}
+
+function init() {
+  enhance(document);
+  document.body.addEventListener("htmx:afterSwap", (event) => enhance(event.detail.elt || document));
+}
+
+if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", init);
+else init();

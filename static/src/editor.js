@@ -1,0 +1,92 @@
+// The problem page's editor: CodeMirror 6 with C++ and CUDA highlighting, kept in sync with the
+// form's <textarea name="source"> so the plain form post works (and works without JavaScript).
+// Ctrl/Cmd+Enter submits.
+import { basicSetup } from "codemirror";
+import { cpp } from "@codemirror/lang-cpp";
+import { oneDark } from "@codemirror/theme-one-dark";
+import { indentUnit } from "@codemirror/language";
+import { EditorState, Prec } from "@codemirror/state";
+import { Decoration, EditorView, MatchDecorator, ViewPlugin, keymap, placeholder } from "@codemirror/view";
+import { indentWithTab } from "@codemirror/commands";
+import { CUDA_WORD_RE, cudaWordKind } from "./cuda.js";
+
+const cudaMarks = {
+  keyword: Decoration.mark({ class: "cm-cuda-keyword" }),
+  builtin: Decoration.mark({ class: "cm-cuda-builtin" }),
+};
+
+const cudaMatcher = new MatchDecorator({
+  regexp: CUDA_WORD_RE,
+  decoration: (match) => cudaMarks[cudaWordKind(match[1])],
+});
+
+/** Highlights CUDA qualifiers (__global__, __shared__) and built-ins (threadIdx, atomicAdd, ...). */
+export const cudaHighlight = [
+  ViewPlugin.fromClass(
+    class {
+      constructor(view) { this.decorations = cudaMatcher.createDeco(view); }
+      update(update) { this.decorations = cudaMatcher.updateDeco(update, this.decorations); }
+    },
+    { decorations: (plugin) => plugin.decorations },
+  ),
+  EditorView.baseTheme({
+    ".cm-cuda-keyword, .cm-cuda-keyword *": { color: "#76b900 !important", fontWeight: "600" },
+    ".cm-cuda-builtin, .cm-cuda-builtin *": { color: "#4fd6be !important" },
+  }),
+];
+
+function submitForm(form) {
+  if (typeof form.requestSubmit === "function") form.requestSubmit();
+  else form.submit();
+  return true;
+}
+
+function mountEditor(host) {
+  const form = host.closest("form");
+  const textarea = form && form.querySelector("textarea[name=source]");
+  if (!textarea) return null;
+  const view = new EditorView({
+    parent: host,
+    state: EditorState.create({
+      doc: textarea.value,
+      extensions: [
+        basicSetup,
+        keymap.of([indentWithTab]),
+        Prec.highest(keymap.of([{ key: "Mod-Enter", run: () => submitForm(form) }])),
+        cpp(),
+        cudaHighlight,
+        oneDark,
+        indentUnit.of("    "),
+        EditorState.tabSize.of(4),
+        placeholder(host.dataset.placeholder || ""),
+        EditorView.contentAttributes.of({ "aria-label": textarea.getAttribute("aria-label") || "Kernel source" }),
+        EditorView.updateListener.of((update) => {
+          if (update.docChanged) textarea.value = update.state.doc.toString();
+        }),
+      ],
+    }),
+  });
+  host.classList.add("ready");
+  // Belt and braces: the textarea is already in sync, but copy once more right before posting.
+  form.addEventListener("submit", () => {
+    textarea.value = view.state.doc.toString();
+    const button = form.querySelector("button[type=submit]");
+    if (button) setTimeout(() => { button.disabled = true; }, 0);
+  });
+  // Keep Ctrl/Cmd+Enter working when focus is in a launch field.
+  form.addEventListener("keydown", (event) => {
+    if (event.key === "Enter" && (event.ctrlKey || event.metaKey) && !host.contains(event.target)) {
+      event.preventDefault();
+      submitForm(form);
+    }
+  });
+  return view;
+}
+
+function init() {
+  const host = document.getElementById("editor");
+  if (host) window.warpdrillEditor = mountEditor(host);
+}
+
+if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", init);
+else init();
