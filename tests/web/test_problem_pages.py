@@ -1,0 +1,186 @@
+"""The problem list and the problem page: statement, editor, submitting, errors that keep the source."""
+import pytest
+from django.test import Client, override_settings
+from django.urls import reverse
+
+from grader.core.verdicts import Verdict
+from grader.models import Status, Submission
+
+from .conftest import SOLUTION_MARKER, SOURCE, graded_result
+
+pytestmark = pytest.mark.django_db
+
+
+def detail_url(problem):
+    return reverse("problems:detail", args=[problem.slug])
+
+
+def test_list_groups_by_topic_with_difficulty(problem, choose_problem):
+    """The list shows every published problem under its topic heading with its difficulty."""
+    html = Client().get("/").content.decode()
+    assert "Thread indexing" in html
+    assert "Tiny add" in html and "Tiny add with your launch" in html
+    assert "Difficulty 1 of 5" in html and "Difficulty 2 of 5" in html
+    assert detail_url(problem) in html
+
+
+def test_list_shows_student_status_new_tried_solved(problem, choose_problem, alice, alice_client, make_submission):
+    """A student sees 'solved' where a submission was ACCEPTED, 'tried' where graded otherwise, 'new' elsewhere."""
+    make_submission(alice, problem, graded_result())  # WRONG_ANSWER
+    html = alice_client.get("/").content.decode()
+    assert "status-tried" in html and "status-new" in html and "status-solved" not in html
+    accepted = graded_result()
+    accepted.verdict = Verdict.ACCEPTED
+    make_submission(alice, problem, accepted)
+    html = alice_client.get("/").content.decode()
+    assert "status-solved" in html and "status-tried" not in html
+
+
+def test_unpublished_problem_is_hidden(problem):
+    """An unpublished problem is neither listed nor reachable."""
+    problem.is_published = False
+    problem.save()
+    assert "Tiny add" not in Client().get("/").content.decode()
+    assert Client().get(detail_url(problem)).status_code == 404
+
+
+def test_detail_renders_statement_signature_samples_and_starter(problem, alice_client):
+    """The page has the statement with math marked for KaTeX, the kernel signature, sample sizes and the starter."""
+    response = alice_client.get(detail_url(problem))
+    html = response.content.decode()
+    assert response.status_code == 200
+    assert '<span class="math inline">\\(c_i = a_i + b_i\\)</span>' in html
+    assert "__global__ void add(const float* a, const float* b, float* c, int n)" in html
+    assert "n = 5" in html  # the sample test's size
+    assert "n = 1025" not in html  # the hidden test's size is not shown
+    assert "and 1 hidden test" in html
+    assert 'name="source"' in html and "__global__ void add(const float* a, const float* b, float* c, int n) {\n}" in html
+    assert "build/editor.js" in html
+
+
+def test_detail_never_shows_solution_harness_or_wrong_solutions(problem, alice_client):
+    """Reference solution, wrong solutions and the harness never reach the page."""
+    html = alice_client.get(detail_url(problem)).content.decode()
+    assert SOLUTION_MARKER not in html
+    assert "a[i] - b[i]" not in html  # wrong/subtracts.cu
+    assert "def generate" not in html and "standard_normal" not in html
+
+
+def test_detail_in_korean_uses_korean_statement(problem, alice_client):
+    """With the UI in Korean, the Korean statement is shown (and the Korean title)."""
+    alice_client.cookies["django_language"] = "ko"
+    html = alice_client.get(detail_url(problem), HTTP_ACCEPT_LANGUAGE="ko").content.decode()
+    assert "두 벡터를 더하세요" in html
+    assert "작은 덧셈" in html
+
+
+def test_logged_out_sees_statement_and_login_prompt(problem):
+    """A visitor reads the statement and is invited to log in; there is no editor form."""
+    html = Client().get(detail_url(problem)).content.decode()
+    assert "Add two vectors" in html
+    assert "Log in to submit" in html
+    assert 'name="source"' not in html
+
+
+def test_logged_out_post_redirects_to_login(problem):
+    """Posting without a session goes to the login page and saves nothing."""
+    response = Client().post(detail_url(problem), {"source": SOURCE})
+    assert response.status_code == 302 and reverse("login") in response["Location"]
+    assert not Submission.objects.exists()
+
+
+def test_editor_starts_from_last_submission(problem, alice, alice_client, make_submission):
+    """After a submission, the editor opens with that source instead of the starter."""
+    make_submission(alice, problem, source=SOURCE.replace("i <= n", "i < n /* latest */"))
+    html = alice_client.get(detail_url(problem)).content.decode()
+    assert "/* latest */" in html
+
+
+def test_submit_saves_enqueues_and_redirects(problem, alice, alice_client, django_capture_on_commit_callbacks):
+    """A valid POST saves a QUEUED submission, enqueues grading after commit and redirects to its page."""
+    with django_capture_on_commit_callbacks(execute=False) as callbacks:
+        response = alice_client.post(detail_url(problem), {"source": SOURCE})
+    submission = Submission.objects.get()
+    assert response.status_code == 302 and response["Location"] == submission.get_absolute_url()
+    assert submission.user == alice and submission.status == Status.QUEUED and submission.source == SOURCE
+    assert submission.problem_version == problem.current_version
+    assert len(callbacks) == 1
+
+
+def test_submit_grades_through_queue_eagerly(problem, alice_client, dummy_eager, django_capture_on_commit_callbacks):
+    """With an eager queue and the dummy backend, the submission is graded by the time the page loads."""
+    with django_capture_on_commit_callbacks(execute=True):
+        alice_client.post(detail_url(problem), {"source": SOURCE})
+    submission = Submission.objects.get()
+    assert submission.status == Status.GRADED and submission.verdict
+    assert submission.backend == "dummy"
+    assert 'id="submission-verdict"' in alice_client.get(submission.get_absolute_url()).content.decode()
+
+
+@override_settings(WARPDRILL_MAX_SOURCE_BYTES=200)
+def test_too_large_source_is_refused_and_kept(problem, alice_client):
+    """A source over the size limit is refused with a clear message; the text comes back in the form."""
+    big = SOURCE + "// " + "x" * 300 + "\n"
+    response = alice_client.post(detail_url(problem), {"source": big})
+    html = response.content.decode()
+    assert response.status_code == 400
+    assert "larger than" in html and 'role="alert"' in html
+    assert "x" * 300 in html
+    assert not Submission.objects.exists()
+
+
+def test_empty_source_is_refused(problem, alice_client):
+    """An empty source is a clear error, not a submission."""
+    response = alice_client.post(detail_url(problem), {"source": "   "})
+    assert response.status_code == 400 and "empty" in response.content.decode()
+    assert not Submission.objects.exists()
+
+
+@override_settings(WARPDRILL_SUBMISSIONS_PER_MINUTE=1)
+def test_rate_limit_message_keeps_source(problem, alice, alice_client, make_submission):
+    """Past the per-minute limit the student gets a 429 page that says to wait, with the source kept."""
+    make_submission(alice, problem)
+    kept = SOURCE.replace("i <= n", "i < n /* kept */")
+    response = alice_client.post(detail_url(problem), {"source": kept})
+    html = response.content.decode()
+    assert response.status_code == 429
+    assert "times a minute" in html
+    assert "/* kept */" in html
+    assert Submission.objects.count() == 1
+
+
+def test_launch_inputs_prefilled_for_student_chosen_launch(choose_problem, alice_client):
+    """When the student chooses the launch, block/grid/shared inputs are shown, pre-filled from the package."""
+    html = alice_client.get(detail_url(choose_problem)).content.decode()
+    assert 'name="block" value="128"' in html
+    assert 'name="grid" value="ceil_div(n, 128)"' in html
+    assert 'name="shared_bytes" value="0"' in html
+
+
+def test_fixed_launch_has_no_inputs(problem, alice_client):
+    """A fixed launch is shown as text, without inputs."""
+    html = alice_client.get(detail_url(problem)).content.decode()
+    assert 'name="block"' not in html
+    assert "&lt;&lt;&lt;ceil_div(n, 256), 256&gt;&gt;&gt;" in html
+
+
+def test_bad_launch_expression_is_refused_and_everything_kept(choose_problem, alice_client):
+    """A launch expression that cannot be evaluated is a 400 naming the field; source and launch are kept."""
+    response = alice_client.post(detail_url(choose_problem), {
+        "source": SOURCE, "block": "256", "grid": "ceil_div(m, 256)", "shared_bytes": "0"})
+    html = response.content.decode()
+    assert response.status_code == 400
+    assert "Launch configuration" in html and "unknown name" in html
+    assert 'name="grid" value="ceil_div(m, 256)"' in html
+    assert "i &lt;= n" in html  # the source, escaped in the textarea
+    assert not Submission.objects.exists()
+
+
+def test_student_launch_is_stored(choose_problem, alice_client, django_capture_on_commit_callbacks):
+    """The chosen launch expressions are saved with the submission."""
+    with django_capture_on_commit_callbacks(execute=False):
+        alice_client.post(detail_url(choose_problem), {"source": SOURCE, "block": "64", "grid": "ceil_div(n, 64)",
+                                                       "shared_bytes": "256"})
+    submission = Submission.objects.get()
+    assert (submission.launch_block, submission.launch_grid, submission.launch_shared_bytes) == \
+        ("64", "ceil_div(n, 64)", "256")
