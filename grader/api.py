@@ -51,9 +51,10 @@ class WarpDrillAPIView(APIView):
     def handle_exception(self, exc):
         if isinstance(exc, WarpDrillError):
             return Response({"error": str(exc)}, status=http_status_for(exc))
-        response = super().handle_exception(exc)
-        if isinstance(exc, APIException) and response is not None:
-            body = {"error": _first_message(exc.detail)}
+        response = super().handle_exception(exc)  # also turns Http404/PermissionDenied into responses
+        if response is not None and isinstance(response.data, (dict, list)) and "error" not in response.data:
+            detail = exc.detail if isinstance(exc, APIException) else response.data
+            body = {"error": _first_message(detail)}
             if isinstance(exc, ValidationError) and isinstance(exc.detail, dict):
                 body["fields"] = exc.detail
             response.data = body
