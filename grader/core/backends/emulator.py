@@ -13,6 +13,7 @@ import hashlib
 import logging
 import os
 import re
+import resource
 import shutil
 import tempfile
 import time
@@ -148,8 +149,14 @@ class EmulatorBackend(Backend):
             outcome.diagnostics.extend(races.check_races(self, build, request))
         return outcome
 
+    def _run_tsan(self, build: Build, request: RunRequest, env: dict) -> tuple[RunOutcome, Path]:
+        """Run the ThreadSanitizer variant with fibers; the caller reads and removes the work dir."""
+        kept: list[Path] = []
+        outcome = self._run_once(build, request, "tsan", start_aligned=False, force_fibers=True, env=env, keep=kept)
+        return outcome, kept[0]
+
     def _run_once(self, build: Build, request: RunRequest, variant: str, start_aligned: bool,
-                  force_fibers: bool = False, env: dict | None = None) -> RunOutcome:
+                  force_fibers: bool = False, env: dict | None = None, keep: list | None = None) -> RunOutcome:
         handle: EmulatorHandle = build.handle
         fibers = handle.needs_fibers or force_fibers
         runroot = build.workdir or Path(tempfile.mkdtemp(prefix="wd-emu-"))
@@ -164,7 +171,8 @@ class EmulatorBackend(Backend):
                 total = sum(int(getattr(v, "nbytes", 0)) for v in request.inputs.values())
                 res = sandbox.run_sandboxed(
                     [SANDBOX_BINARY, f"{sandbox.WORK_PATH}/job.txt"], workdir, request.time_limit_s + GRACE_S,
-                    memory_bytes=(64 << 40) if variant == "tsan" else (2 << 30) + 3 * total,
+                    # ThreadSanitizer reserves terabytes of shadow address space: no AS limit there.
+                    memory_bytes=resource.RLIM_INFINITY if variant == "tsan" else (2 << 30) + 3 * total,
                     ro_binds={str(handle.binaries[variant]): SANDBOX_BINARY},
                     env=env, file_bytes=max(256 << 20, 2 * total), cpu_s=(request.time_limit_s + GRACE_S) * self.workers,
                 )
@@ -174,8 +182,10 @@ class EmulatorBackend(Backend):
                 break
             return self._outcome(build, request, workdir, res, outputs)
         finally:
-            if variant != "tsan":
+            if keep is None:
                 shutil.rmtree(workdir, ignore_errors=True)
+            else:
+                keep.append(workdir)
 
     def _outcome(self, build: Build, request: RunRequest, workdir: Path, res: sandbox.SandboxResult, outputs) -> RunOutcome:
         result = jobs.read_result(workdir)

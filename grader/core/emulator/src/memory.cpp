@@ -9,6 +9,7 @@
 #include <cstring>
 
 #include "runtime.hpp"
+#include "tsan.hpp"
 #include "warpdrill/detail/shared.hpp"
 
 namespace wd {
@@ -51,6 +52,17 @@ char* guarded_alloc(std::size_t bytes, bool start_aligned, std::size_t align, ch
 void register_region(const Region& r) {
   int i = g_region_count.fetch_add(1);
   if (i < kMaxRegions) g_regions[i] = r;
+#ifdef WD_TSAN
+  // The arena map lets the backend name the array and index of a racing address.
+  if (r.kind != kStackGuard) {
+    std::string path = g_job.out_dir + "/arenas.txt";
+    if (FILE* f = fopen(path.c_str(), "a")) {
+      fprintf(f, "%s %s %llu %zu %zu\n", r.kind == kBuffer ? "global" : "shared", r.name,
+              static_cast<unsigned long long>(reinterpret_cast<std::uintptr_t>(r.data)), r.bytes, r.elem);
+      fclose(f);
+    }
+  }
+#endif
 }
 
 const Region* find_region(const char* addr) {
@@ -64,8 +76,8 @@ const Region* find_region(const char* addr) {
 
 void shared_new_block() { ++t_generation; }
 
-static char* shared_arena(SharedSlot& slot, std::size_t bytes, std::size_t align, RegionKind kind,
-                          const char* name, int line) {
+static char* shared_arena(SharedSlot& slot, std::size_t bytes, std::size_t align, std::size_t elem,
+                          RegionKind kind, const char* name, int line) {
   if (slot.data == nullptr || slot.bytes != bytes) {
     char *lo, *hi;
     slot.data = guarded_alloc(bytes, false, align, &lo, &hi);
@@ -73,11 +85,21 @@ static char* shared_arena(SharedSlot& slot, std::size_t bytes, std::size_t align
       finish("internal", "cannot map shared memory", {});
     }
     slot.bytes = bytes;
-    register_region(Region{lo, hi, slot.data, bytes, 1, kind, name, line});
+    register_region(Region{lo, hi, slot.data, bytes, elem ? elem : 1, kind, name, line});
+    // TSan treats mmap as a write by the allocating thread; every user acquires it (below).
+    WD_TSAN_ONLY(__tsan_release(&slot);)
   }
+  WD_TSAN_ONLY(__tsan_acquire(&slot);)
   if (slot.generation != t_generation) {
     slot.generation = t_generation;
+#ifdef WD_TSAN
+    // A volatile loop, not memset: TSan intercepts memset and would blame the first thread of
+    // the block for writing every slot.
+    volatile unsigned char* p = reinterpret_cast<volatile unsigned char*>(slot.data);
+    for (std::size_t i = 0; i < bytes; ++i) p[i] = 0xFF;
+#else
     if (bytes) memset(slot.data, 0xFF, bytes);  // poison: a read before any write shows up as NaN / -1
+#endif
   }
   return slot.data;
 }
@@ -85,15 +107,15 @@ static char* shared_arena(SharedSlot& slot, std::size_t bytes, std::size_t align
 }  // namespace rt
 
 namespace detail {
-void* shared_alloc(int site, const char* name, int line, std::size_t bytes, std::size_t align) {
+void* shared_alloc(int site, const char* name, int line, std::size_t bytes, std::size_t align, std::size_t elem) {
   if (site < 0) site = 0;
   if (static_cast<std::size_t>(site) >= rt::t_slots.size()) rt::t_slots.resize(site + 1);
-  return rt::shared_arena(rt::t_slots[site], bytes, align, rt::kShared, name, line);
+  return rt::shared_arena(rt::t_slots[site], bytes, align, elem, rt::kShared, name, line);
 }
 
-void* dynamic_shared_base(const char* name, std::size_t align) {
+void* dynamic_shared_base(const char* name, std::size_t align, std::size_t elem) {
   (void)align;
-  return rt::shared_arena(rt::t_dynamic, rt::g_job.shared_bytes, 16, rt::kDynShared, name, 0);
+  return rt::shared_arena(rt::t_dynamic, rt::g_job.shared_bytes, 16, elem, rt::kDynShared, name, 0);
 }
 }  // namespace detail
 
@@ -147,9 +169,8 @@ void on_fault(int sig, siginfo_t* info, void* uctx) {
         snprintf(what, sizeof what, "out-of-bounds %s of global buffer '%s' at index %lld (it has %zu elements)",
                  access, name, index, r->bytes / r->elem);
       } else {
-        snprintf(what, sizeof what, "out-of-bounds %s of shared memory '%s' at byte offset %lld (it has %zu bytes)",
-                 access, name, off, r->bytes);
-        index = off;
+        snprintf(what, sizeof what, "out-of-bounds %s of shared array '%s' at index %lld (it has %zu elements)",
+                 access, name, index, r->bytes / r->elem);
       }
     } else if (reinterpret_cast<std::uintptr_t>(addr) < 65536) {
       kind = "out_of_bounds";

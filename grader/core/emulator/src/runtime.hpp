@@ -17,6 +17,9 @@ extern "C" void wd_user_setup(void* const* args);
 extern "C" void wd_user_thread();
 
 namespace wd {
+namespace detail {
+void tick_call(int line);  // the out-of-line loop tick of the race-checking variant
+}
 namespace rt {
 
 // Process exit codes understood by the Python backend (grader/core/backends/emulator.py).

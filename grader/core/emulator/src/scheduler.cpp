@@ -12,6 +12,7 @@
 #include <map>
 
 #include "runtime.hpp"
+#include "tsan.hpp"
 
 namespace ctx = boost::context;
 
@@ -44,6 +45,7 @@ struct Thread {
   int wsite = 0, wline = 0, wop = 0, warg = 0, wwidth = 32;
   unsigned long long wvalue = 0, wresult = 0;
   int last_line = 0;
+  WD_TSAN_ONLY(void* tsan = nullptr;)
 };
 
 struct StackPool {
@@ -80,12 +82,20 @@ struct Block {
   std::vector<Thread> threads;
   int live = 0;
   unsigned long long events = 0;  // barrier arrivals, exits, warp-op completions
+  unsigned long long barrier_generation = 0;
+  char barrier_sync[2];  // TSan sync objects, one per barrier generation parity
+  char warp_sync[32];  // TSan sync objects, one per warp
 };
 
 thread_local StackPool t_pool;
 thread_local Block* t_block = nullptr;
 thread_local Thread* t_thread = nullptr;
 thread_local long long t_fast_ticks = 0;
+#ifdef WD_TSAN
+thread_local void* t_sched_fiber = nullptr;
+char g_block_end[2];  // released by every fiber of block k (parity), acquired by block k+1
+thread_local unsigned long long t_block_count = 0;
+#endif
 
 std::string tid_str(uint3 v) {
   char b[64];
@@ -95,6 +105,7 @@ std::string tid_str(uint3 v) {
 
 void yield_to_scheduler() {
   Thread* me = t_thread;
+  WD_TSAN_ONLY(__tsan_switch_to_fiber(t_sched_fiber, 1);)
   me->back = std::move(me->back).resume();
 }
 
@@ -158,6 +169,7 @@ bool release_block_barrier(Block& b) {
     t.result = t.op == 1 ? count : t.op == 2 ? all : t.op == 3 ? any : 0;
     t.state = kRunnable;
   }
+  b.barrier_generation++;
   b.events++;
   return true;
 }
@@ -375,10 +387,20 @@ void run_block_fibers(Block& b) {
         t.tid = uint3{x, y, z};
         t.linear = static_cast<int>(i);
         Thread* tp = &t;
-        t.fiber = ctx::fiber(std::allocator_arg, PoolAllocator{&t_pool}, [tp](ctx::fiber&& back) {
+#ifdef WD_TSAN
+        t.tsan = __tsan_create_fiber(0);
+        char name[96];
+        snprintf(name, sizeof name, "block (%u,%u,%u) thread (%u,%u,%u)", b.bid.x, b.bid.y, b.bid.z, x, y, z);
+        __tsan_set_fiber_name(t.tsan, name);
+        unsigned long long parity = t_block_count & 1;
+#endif
+        t.fiber = ctx::fiber(std::allocator_arg, PoolAllocator{&t_pool}, [tp WD_TSAN_ONLY(, parity)](ctx::fiber&& back) {
           tp->back = std::move(back);
+          // Everything before this block (inputs, earlier blocks) happens before this thread.
+          WD_TSAN_ONLY(__tsan_acquire(&g_block_end[parity ^ 1]);)
           wd_user_thread();
           tp->state = kExited;
+          WD_TSAN_ONLY(__tsan_release(&g_block_end[parity]); __tsan_switch_to_fiber(t_sched_fiber, 1);)
           return std::move(tp->back);
         });
       }
@@ -393,10 +415,12 @@ void run_block_fibers(Block& b) {
       if (t.state != kRunnable) continue;
       set_thread_ctx(t, kFiberQuantum);
       t_thread = &t;
+      WD_TSAN_ONLY(__tsan_switch_to_fiber(t.tsan, 1);)
       t.fiber = std::move(t.fiber).resume();
       if (t.state == kExited) {
         b.live--;
         b.events++;
+        WD_TSAN_ONLY(__tsan_destroy_fiber(t.tsan); t.tsan = nullptr;)
       }
     }
     t_thread = nullptr;
@@ -420,12 +444,14 @@ void run_block_fibers(Block& b) {
     }
   }
   t_block = nullptr;
+  WD_TSAN_ONLY(t_block_count++;)
 }
 
 }  // namespace
 
 void run_worker(int worker) {
   install_altstack();
+  WD_TSAN_ONLY(t_sched_fiber = __tsan_get_current_fiber(); __tsan_release(&g_block_end[1]);)
   const dim3 g = g_job.grid, bd = g_job.block;
   detail::t_ctx.block_dim = bd;
   detail::t_ctx.grid_dim = g;
@@ -444,6 +470,8 @@ void run_worker(int worker) {
       run_block_fast(bid, n);
     }
   }
+  // The outputs are read after every block: make that visible to TSan.
+  WD_TSAN_ONLY(__tsan_acquire(&g_block_end[0]); __tsan_acquire(&g_block_end[1]);)
 }
 
 }  // namespace rt
@@ -464,6 +492,10 @@ void tick_slow(int line) {
   yield_to_scheduler();
 }
 
+void tick_call(int line) {
+  if (--t_ctx.countdown < 0) tick_slow(line);
+}
+
 int block_barrier(int site, int line, int op, int predicate) {
   using namespace rt;
   if (!g_job.fibers) rerun_with_fibers();
@@ -474,7 +506,9 @@ int block_barrier(int site, int line, int op, int predicate) {
   me->op = op;
   me->pred = predicate;
   t_block->events++;
+  WD_TSAN_ONLY(char* sync = &t_block->barrier_sync[t_block->barrier_generation & 1]; __tsan_release(sync);)
   yield_to_scheduler();
+  WD_TSAN_ONLY(__tsan_acquire(sync);)
   return me->result;
 }
 
@@ -493,7 +527,9 @@ unsigned long long warp_op(int site, int line, int op, unsigned mask, unsigned l
   me->warg = arg;
   me->wwidth = width;
   t_block->events++;
+  WD_TSAN_ONLY(char* sync = &t_block->warp_sync[me->linear / 32 % 32]; __tsan_release(sync);)
   yield_to_scheduler();
+  WD_TSAN_ONLY(__tsan_acquire(sync);)
   return me->wresult;
 }
 

@@ -17,9 +17,16 @@ extern thread_local Context t_ctx;
 void tick_slow(int line);  // yields to the scheduler, enforces time limits
 }  // namespace detail
 
+#ifdef WD_TSAN
+// Race checking: the countdown is shared by the fibers of an OS thread, so it must be touched
+// only by (uninstrumented) runtime code.
+namespace detail { void tick_call(int line); }
+inline void tick(int line) { detail::tick_call(line); }
+#else
 inline void tick(int line) {
   if (__builtin_expect(--detail::t_ctx.countdown < 0, 0)) detail::tick_slow(line);
 }
+#endif
 }  // namespace wd
 
 #define threadIdx (static_cast<const ::uint3&>(::wd::detail::t_ctx.thread_idx))

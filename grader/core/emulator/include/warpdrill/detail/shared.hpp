@@ -3,19 +3,20 @@
 // against a guard page so out-of-bounds accesses fault).
 #pragma once
 #include <cstddef>
+#include <type_traits>
 
 namespace wd {
 namespace detail {
-void* shared_alloc(int site, const char* name, int line, std::size_t bytes, std::size_t align);
-void* dynamic_shared_base(const char* name, std::size_t align);
+void* shared_alloc(int site, const char* name, int line, std::size_t bytes, std::size_t align, std::size_t elem);
+void* dynamic_shared_base(const char* name, std::size_t align, std::size_t elem);
 }  // namespace detail
 
 template <class T>
 inline T* shared_var(int site, const char* name, int line) {
-  return static_cast<T*>(detail::shared_alloc(site, name, line, sizeof(T), alignof(T)));
+  return static_cast<T*>(detail::shared_alloc(site, name, line, sizeof(T), alignof(T), sizeof(typename std::remove_all_extents<T>::type)));
 }
 template <class T>
 inline T* dynamic_shared(const char* name) {
-  return static_cast<T*>(detail::dynamic_shared_base(name, alignof(T)));
+  return static_cast<T*>(detail::dynamic_shared_base(name, alignof(T), sizeof(T)));
 }
 }  // namespace wd

@@ -1,0 +1,140 @@
+"""Race checking (check mode): run the ThreadSanitizer build and turn its reports into RACE diagnostics.
+
+The TSan variant instruments only the student's code; the runtime tells TSan about the
+happens-before edges CUDA guarantees (barrier and warp-op generations, block boundaries), and every
+CUDA thread is a TSan fiber named "block (x,y,z) thread (x,y,z)". Any remaining unordered pair of
+accesses, one a write, is a race. The runtime writes an arena map (arenas.txt) so that a racing
+address is named as array + index.
+"""
+from __future__ import annotations
+
+import re
+import shutil
+import tempfile
+from pathlib import Path
+
+from ..results import Diagnostic
+from ..verdicts import DiagnosticKind
+
+MAX_RACES = 10
+
+_ACCESS = re.compile(r"^\s*(?P<prev>Previous )?(?P<atomic>[Aa]tomic )?(?P<op>[Ww]rite|[Rr]ead) of size (?P<size>\d+) at "
+                     r"(?P<addr>0x[0-9a-f]+) by (?P<who>.*?)(?: \(mutexes:.*)?:\s*$")
+_FRAME = re.compile(r"^\s*#\d+ .*?(?P<file>[^\s:]+):(?P<line>\d+)")
+_THREAD = re.compile(r"^\s*Thread (?P<id>T\d+) '(?P<name>[^']*)'")
+_IDS = re.compile(r"block \((\d+),(\d+),(\d+)\) thread \((\d+),(\d+),(\d+)\)")
+
+
+def _arenas(workdir: Path) -> list[tuple[str, str, int, int, int]]:
+    path = workdir / "arenas.txt"
+    out = []
+    if path.exists():
+        for line in path.read_text().splitlines():
+            parts = line.split()
+            if len(parts) == 5:
+                out.append((parts[0], parts[1], int(parts[2]), int(parts[3]), int(parts[4])))
+    return out
+
+
+def _locate(addr: int, arenas) -> dict:
+    for space, name, lo, size, elem in arenas:
+        if lo <= addr < lo + size:
+            return {"space": space, "array": name, "index": (addr - lo) // max(elem, 1)}
+    return {}
+
+
+def parse_reports(text: str, arenas, student_file: str = "kernel.cu") -> list[dict]:
+    """Races from a TSan log: [{first, second (accesses), address info}], in report order."""
+    races = []
+    for report in text.split("WARNING: ThreadSanitizer: ")[1:]:
+        if not report.startswith("data race"):
+            continue
+        accesses: list[dict] = []
+        names: dict[str, str] = {}
+        current = None
+        for raw in report.splitlines():
+            m = _ACCESS.match(raw)
+            if m:
+                current = {"op": m["op"].lower(), "atomic": bool(m["atomic"]), "addr": int(m["addr"], 16),
+                           "who": m["who"], "line": None}
+                accesses.append(current)
+                continue
+            f = _FRAME.match(raw)
+            if f and current is not None and current["line"] is None and Path(f["file"]).name == student_file:
+                current["line"] = int(f["line"])
+                continue
+            t = _THREAD.match(raw)
+            if t:
+                names[t["id"]] = t["name"]
+                current = None
+        if len(accesses) < 2 or accesses[0]["line"] is None or accesses[1]["line"] is None:
+            continue
+        for a in accesses[:2]:
+            tid = re.search(r"T\d+", a["who"])
+            ids = _IDS.search(names.get(tid.group() if tid else "", ""))
+            a["block"] = tuple(int(v) for v in ids.groups()[:3]) if ids else None
+            a["thread"] = tuple(int(v) for v in ids.groups()[3:]) if ids else None
+        races.append({"now": accesses[0], "before": accesses[1], "where": _locate(accesses[0]["addr"], arenas)})
+    return races
+
+
+def _hazard(now: dict, before: dict) -> str:
+    if now["op"] == "read":
+        return "RAW"  # a read unordered with an earlier write
+    return "WAW" if before["op"] == "write" else "WAR"
+
+
+def to_diagnostics(races: list[dict], test: str) -> list[Diagnostic]:
+    """RACE diagnostics, deduplicated by line pair and capped at MAX_RACES."""
+    seen = set()
+    diags = []
+    for r in races:
+        now, before, where = r["now"], r["before"], r["where"]
+        key = tuple(sorted((now["line"], before["line"])))
+        if key in seen:
+            continue
+        seen.add(key)
+        kind = _hazard(now, before)
+        target = ""
+        if where:
+            target = f" on {where['space']} {where['array']}[{where['index']}]"
+        names = {"RAW": "read-after-write", "WAR": "write-after-read", "WAW": "write-after-write"}
+        message = (f"Data race ({names[kind]}){target}: line {now['line']} ({now['op']}) and line {before['line']} "
+                   f"({before['op']}) are not ordered by a barrier")
+        if now.get("thread") and before.get("thread"):
+            message += f" (threads {now['thread']} and {before['thread']} of block {now['block']})"
+        diags.append(Diagnostic(
+            DiagnosticKind.RACE, message + ".", line=now["line"], block=now.get("block"), thread=now.get("thread"),
+            test=test or None,
+            detail={"hazard": kind, "other_line": before["line"], "other_thread": before.get("thread"),
+                    "other_block": before.get("block"), "access": now["op"], "other_access": before["op"], **where},
+        ))
+        if len(diags) >= MAX_RACES:
+            break
+    return diags
+
+
+def check_races(backend, build, request) -> list[Diagnostic]:
+    """Build the TSan variant if needed, run the test case under it and return RACE diagnostics."""
+    handle = build.handle
+    if "tsan" not in handle.binaries:
+        ok, _messages, log, _cached = backend._build_variant(handle, "tsan")
+        if not ok:
+            return [Diagnostic(DiagnosticKind.NOTE, "The race check could not be built; races were not checked.",
+                               test=request.test_name or None, detail={"log": log[-2000:]})]
+    env = {"TSAN_OPTIONS": "log_path=/box/tsan halt_on_error=0 exitcode=0 report_signal_unsafe=0 "
+                           "history_size=4 detect_deadlocks=0 report_thread_leaks=0 io_sync=0"}
+    outcome, workdir = backend._run_tsan(build, request, env)
+    try:
+        text = "".join(p.read_text(errors="replace") for p in sorted(workdir.glob("tsan*")))
+        races = parse_reports(text, _arenas(workdir))
+        diags = to_diagnostics(races, request.test_name)
+        if not races and "ThreadSanitizer" in text and "data race" not in text:
+            diags.append(Diagnostic(DiagnosticKind.NOTE, "ThreadSanitizer reported a problem; races may be incomplete.",
+                                    test=request.test_name or None, detail={"log": text[:2000]}))
+        return diags
+    finally:
+        shutil.rmtree(workdir, ignore_errors=True)
+
+
+__all__ = ["check_races", "parse_reports", "to_diagnostics", "tempfile"]
