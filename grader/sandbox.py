@@ -26,7 +26,9 @@ from grader.core.errors import SandboxUnavailableError
 
 logger = logging.getLogger(__name__)
 
-BWRAP = "/usr/bin/bwrap"
+# WARPDRILL_BWRAP points elsewhere only in fault tests (a missing path makes the sandbox
+# unavailable: every grading attempt is then a platform fault, never a verdict).
+BWRAP = os.environ.get("WARPDRILL_BWRAP", "/usr/bin/bwrap")
 WORK_PATH = "/box"  # where the work directory appears inside the sandbox
 OUTPUT_CAP = 64 * 1024  # bytes of stdout/stderr kept, each
 UNSAFE_ENV = "WARPDRILL_ALLOW_UNSAFE_SANDBOX"
