@@ -22,7 +22,9 @@ EMULATOR_DIR = Path(__file__).resolve().parent
 INCLUDE_DIR = EMULATOR_DIR / "include"
 SRC_DIR = EMULATOR_DIR / "src"
 REPO_ROOT = EMULATOR_DIR.parents[2]
-CXX = "/usr/bin/g++"
+# WARPDRILL_CXX points elsewhere only in fault tests (a missing compiler is a platform fault).
+# It must lie under /usr: student code is compiled inside the sandbox, which sees only /usr.
+CXX = os.environ.get("WARPDRILL_CXX", "/usr/bin/g++")
 
 # Inside the sandbox: where our headers and the runtime library appear.
 SANDBOX_INCLUDE = "/wd/include"
