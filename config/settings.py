@@ -13,8 +13,13 @@ import environ
 BASE_DIR = Path(__file__).resolve().parent.parent
 # Under pytest, everything the test run writes (SQLite test DB, embedded broker, caches) goes
 # to var/test/, so a running development site and worker never see test data or tasks.
+# Each test run gets its own folder (inherited by the worker processes it starts through the
+# environment), so concurrent test runs never share a database file or a queue.
 TESTING = "pytest" in sys.modules or "WARPDRILL_TESTING" in os.environ
-VAR_DIR = BASE_DIR / "var" / ("test" if TESTING else "")
+if TESTING:
+    VAR_DIR = BASE_DIR / "var" / "test" / os.environ.setdefault("WARPDRILL_TEST_RUN_ID", str(os.getpid()))
+else:
+    VAR_DIR = BASE_DIR / "var"
 VAR_DIR.mkdir(parents=True, exist_ok=True)
 
 env = environ.Env()
@@ -98,6 +103,11 @@ USE_TZ = True
 STATIC_URL = "static/"
 STATICFILES_DIRS = [BASE_DIR / "static"]
 STATIC_ROOT = BASE_DIR / "staticfiles"
+# In development WhiteNoise serves straight from STATICFILES_DIRS (no collectstatic needed).
+WHITENOISE_USE_FINDERS = DEBUG
+WHITENOISE_AUTOREFRESH = DEBUG
+if DEBUG:
+    STATIC_ROOT.mkdir(exist_ok=True)
 
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [

@@ -141,3 +141,11 @@ def make_student(db):
         return user
 
     return make
+
+
+def pytest_unconfigure(config):
+    """Remove this run's private folder under var/test/ (SQLite test DB, embedded broker)."""
+    import shutil
+
+    if not os.environ.get("PYTEST_XDIST_WORKER"):
+        shutil.rmtree(settings.VAR_DIR, ignore_errors=True)
