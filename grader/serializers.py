@@ -7,6 +7,7 @@ found on hidden cases lose their kind-specific details (addresses, indices, size
 from __future__ import annotations
 
 from django.urls import reverse
+from django.utils.translation import gettext as _
 from rest_framework import serializers
 
 from grader.core.pipeline import LaunchChoice
@@ -42,17 +43,37 @@ class SubmissionCreateSerializer(serializers.Serializer):
                             shared_bytes=launch.get("shared_bytes", "").strip())
 
 
+def _hidden_diagnostic_message(kind: str) -> str:
+    """What a student reads about a finding on a hidden test: the kind and the line, no sizes or indices."""
+    from problems.templatetags.warpdrill import DIAGNOSTIC_LABELS
+
+    label = DIAGNOSTIC_LABELS.get(kind, kind)
+    return _("%(kind)s on a hidden test (details of hidden tests are not shown).") % {"kind": label}
+
+
 def public_result(result: JudgeResult | None, full: bool) -> dict:
-    """The parts of a result a viewer may see. `full` (instructors) keeps hidden cases' details."""
+    """The parts of a result a viewer may see. `full` (instructors) keeps hidden cases' details.
+
+    For students, a diagnostic found on a hidden test keeps its kind, line and test name; its
+    message, thread ids and details (which carry indices and sizes) are replaced, and it is dropped
+    when a sample test already shows the same kind at the same line. A summary message quoting a
+    hidden test's diagnostic is replaced the same way.
+    """
     if result is None:
         return {"tests": [], "diagnostics": [], "compile": None, "resources": None, "message": "",
                 "verdict": ""}
     hidden = {t.name for t in result.tests if not t.sample}
-    diagnostics = []
-    for d in result.diagnostics:
-        item = d.to_dict()
-        if not full and (item.get("test") or "").removesuffix(" (check)") in hidden:
-            item["detail"] = {}
+    diagnostics, shown, message = [], set(), result.message
+    items = [d.to_dict() for d in result.diagnostics]
+    on_hidden = [not full and (d.get("test") or "").removesuffix(" (check)") in hidden for d in items]
+    for item, is_hidden in sorted(zip(items, on_hidden), key=lambda pair: pair[1]):  # samples first
+        if is_hidden:
+            if item["message"] and item["message"] in message:
+                message = message.replace(item["message"], _hidden_diagnostic_message(item["kind"]))
+            if (item["kind"], item["line"]) in shown:
+                continue
+            item.update(message=_hidden_diagnostic_message(item["kind"]), block=None, thread=None, detail={})
+        shown.add((item["kind"], item["line"]))
         diagnostics.append(item)
     return {
         "verdict": str(result.verdict),
@@ -60,7 +81,7 @@ def public_result(result: JudgeResult | None, full: bool) -> dict:
         "diagnostics": diagnostics,
         "compile": result.compile.to_dict() if result.compile else None,
         "resources": result.resources.to_dict() if result.resources else None,
-        "message": result.message,
+        "message": message,
     }
 
 

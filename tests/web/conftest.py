@@ -168,7 +168,7 @@ def graded_result(source_error_line: int | None = None) -> JudgeResult:
         diagnostics=[
             Diagnostic(kind=DiagnosticKind.RACE, message="Two threads write c[i] without a barrier.", line=3,
                        block=(0, 0, 0), thread=(1, 0, 0), test="small", detail={"other_line": 2}),
-            Diagnostic(kind=DiagnosticKind.OUT_OF_BOUNDS, message="Write past the end of c.", line=3,
+            Diagnostic(kind=DiagnosticKind.OUT_OF_BOUNDS, message=f"Write of c[{HIDDEN_MARKER}] past its end.", line=3,
                        block=(4, 0, 0), thread=(0, 0, 0), test="tail", detail={"address": HIDDEN_MARKER}),
         ],
         resources=Resources(registers=32, shared_static_bytes=1024, shared_dynamic_bytes=0, spill_stores_bytes=0,

@@ -193,3 +193,32 @@ def test_bad_token_is_refused(problem):
     client.credentials(HTTP_AUTHORIZATION="Token deadbeef")
     assert client.get("/api/v1/problems").status_code in (401, 403)
     assert not User.objects.filter(username="deadbeef").exists()
+
+
+def test_hidden_diagnostics_are_generalised_and_deduplicated(problem, alice, alice_api, make_submission):
+    """A finding on a hidden test keeps kind and line but not its message or threads; one that repeats a
+    sample's (kind, line) is dropped; a summary quoting it is rewritten."""
+    from grader.core.results import Diagnostic
+    from grader.core.verdicts import DiagnosticKind, Verdict
+
+    result = graded_result()
+    result.verdict = Verdict.MEMORY_ERROR
+    hidden_message = f"out-of-bounds read at index {HIDDEN_MARKER}"
+    result.diagnostics = [
+        Diagnostic(kind=DiagnosticKind.OUT_OF_BOUNDS, message=hidden_message, line=3, block=(4096, 0, 0),
+                   thread=(3, 0, 0), test="tail"),
+        Diagnostic(kind=DiagnosticKind.OUT_OF_BOUNDS, message="out-of-bounds read at index 5", line=3,
+                   block=(0, 0, 0), thread=(5, 0, 0), test="small"),
+        Diagnostic(kind=DiagnosticKind.RACE, message=f"race {HIDDEN_MARKER}", line=2, block=(9, 0, 0),
+                   thread=(1, 0, 0), test="tail (check)"),
+    ]
+    result.message = f"1/2 test cases passed. {hidden_message} (line 3)"
+    submission = make_submission(alice, problem, result)
+    response = alice_api.get(f"/api/v1/submissions/{submission.pk}")
+    assert HIDDEN_MARKER not in response.content.decode()
+    body = response.json()
+    assert [(d["kind"], d["line"], d["test"]) for d in body["diagnostics"]] == [
+        ("out_of_bounds", 3, "small"), ("race", 2, "tail (check)")]
+    assert body["diagnostics"][0]["message"] == "out-of-bounds read at index 5"
+    assert body["diagnostics"][1]["block"] is None and "hidden test" in body["diagnostics"][1]["message"]
+    assert "hidden test" in body["message"] and body["message"].endswith("(line 3)")
