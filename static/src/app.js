@@ -12,7 +12,9 @@ const MATH_DELIMITERS = [
 function renderMath(root) {
   if (typeof window.renderMathInElement !== "function") return;
   root.querySelectorAll(".markdown, .math-enabled").forEach((el) => {
+    if (el.dataset.mathRendered) return;
     window.renderMathInElement(el, { delimiters: MATH_DELIMITERS, throwOnError: false, strict: "ignore" });
+    el.dataset.mathRendered = "1";
   });
 }
 
@@ -47,7 +49,9 @@ function enhance(root) {
 
 function init() {
   enhance(document);
-  document.body.addEventListener("htmx:afterSwap", (event) => enhance(event.detail.elt || document));
+  // After an outerHTML swap the event's element is the detached old one: enhance the document
+  // (both steps skip what they already did).
+  document.body.addEventListener("htmx:afterSettle", () => enhance(document));
 }
 
 if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", init);
