@@ -9,6 +9,7 @@ import logging
 from datetime import timedelta
 
 from django.conf import settings
+from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -66,6 +67,11 @@ def create_submission(user, problem, source: str, choice: LaunchChoice | None = 
     validate_submission(problem, source, choice)
     choice = choice or LaunchChoice()
     with transaction.atomic():
+        # Lock the user's row and count again: concurrent requests of one user are counted one
+        # after another, so parallel submits cannot slip past the limit (PostgreSQL; SQLite
+        # serialises writers anyway).
+        get_user_model().objects.select_for_update().filter(pk=user.pk).first()
+        check_rate_limit(user)
         submission = Submission.objects.create(
             user=user,
             problem_version=problem.current_version,
@@ -82,10 +88,22 @@ def create_submission(user, problem, source: str, choice: LaunchChoice | None = 
 
 
 def enqueue(submission: Submission) -> None:
-    """Send grade_submission(id) to the queue once the current transaction commits."""
+    """Send grade_submission(id) to the queue once the current transaction commits.
+
+    The row is committed first, so a broker that is down loses nothing: the failure is logged,
+    the caller still gets its submission, and the sweeper (requeue_stuck) sends it later.
+    """
+    transaction.on_commit(lambda: _send(submission.pk))
+
+
+def _send(submission_id: int) -> None:
     from .tasks import grade_submission
 
-    transaction.on_commit(lambda: grade_submission.delay(submission.pk))
+    try:
+        grade_submission.delay(submission_id)
+    except Exception as exc:  # kombu/redis errors vary by transport; all mean "not sent now"
+        log.error("submission %s: saved but not queued (%s: %s); the sweeper will queue it",
+                  submission_id, type(exc).__name__, exc)
 
 
 def start_grading(submission_id: int, backend: str) -> Submission | None:
@@ -116,6 +134,8 @@ def finish_grading(submission_id: int, result: JudgeResult) -> bool:
     with transaction.atomic():
         submission = Submission.objects.select_for_update().filter(pk=submission_id).first()
         if submission is None or submission.status == Status.GRADED:
+            log.info("submission %s: already graded or gone; this run's %s is dropped", submission_id,
+                     result.verdict.value)
             return False
         submission.status = Status.GRADED
         submission.verdict = result.verdict.value
@@ -123,6 +143,8 @@ def finish_grading(submission_id: int, result: JudgeResult) -> bool:
         submission.progress_done = len(result.tests)
         submission.finished_at = timezone.now()
         submission.save(update_fields=["status", "verdict", "result", "progress_done", "finished_at"])
+    # One line per final verdict: fault tests count these to prove a submission is graded once.
+    log.info("submission %s graded: %s (try %s)", submission_id, result.verdict.value, submission.tries)
     return True
 
 
