@@ -14,6 +14,9 @@ from grader.core.pipeline import LaunchChoice, judge
 log = logging.getLogger(__name__)
 
 MAX_RETRIES = 3
+# A submission whose grading has started this many times without a verdict (workers killed under
+# it, hard time limits, re-deliveries) ends INTERNAL_ERROR instead of being tried forever.
+MAX_TRIES = 6
 
 
 @shared_task(bind=True, acks_late=True, reject_on_worker_lost=True, max_retries=MAX_RETRIES)
@@ -21,13 +24,18 @@ def grade_submission(self, submission_id: int) -> str | None:
     """Grade one submission: claim it, run the judge, store the verdict.
 
     Idempotent: a re-delivered message for a graded submission does nothing. A platform fault
-    (PlatformError) marks it 'not graded, retrying' and retries with backoff; after the last
-    retry it is stored as INTERNAL_ERROR, which never counts as an attempt.
+    (PlatformError, or any unexpected exception: a broken harness, the soft time limit) marks it
+    'not graded, retrying' and retries with backoff; after the last retry, or after MAX_TRIES
+    starts, it is stored as INTERNAL_ERROR, which never counts as an attempt.
     """
     backend = get_backend()
     submission = actions.start_grading(submission_id, backend.name)
     if submission is None:
+        log.info("submission %s: already graded or gone; duplicate message ignored", submission_id)
         return None
+    if submission.tries > MAX_TRIES:
+        actions.give_up(submission_id, f"grading was interrupted {submission.tries - 1} times")
+        return "INTERNAL_ERROR"
     package = submission.problem_version.package()
     choice = LaunchChoice(submission.launch_block, submission.launch_grid, submission.launch_shared_bytes)
     try:
@@ -40,11 +48,17 @@ def grade_submission(self, submission_id: int) -> str | None:
             progress=lambda stage, done, total: actions.record_progress(submission_id, stage, done, total),
             target_cc=settings.WARPDRILL_TARGET_CC,
         )
-    except PlatformError as exc:
+    except Exception as exc:
+        if isinstance(exc, PlatformError):
+            reason = str(exc)  # user-safe by the error hierarchy's contract
+        else:
+            # A bug of the platform, not of the student: its text may hold paths or hidden data.
+            log.exception("submission %s: unexpected error while grading", submission_id)
+            reason = "an internal error of the grader"
         if self.request.retries >= MAX_RETRIES:
-            actions.give_up(submission_id, str(exc))
+            actions.give_up(submission_id, reason)
             return "INTERNAL_ERROR"
-        actions.mark_retrying(submission_id, str(exc))
+        actions.mark_retrying(submission_id, reason)
         raise self.retry(exc=exc, countdown=2 ** self.request.retries)
     actions.finish_grading(submission_id, result)
     return result.verdict.value
