@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 
 import environ
+from django.utils.csp import CSP
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 # Under pytest, everything the test run writes (SQLite test DB, embedded broker, caches) goes
@@ -45,6 +46,7 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "django.middleware.csp.ContentSecurityPolicyMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
@@ -56,6 +58,24 @@ MIDDLEWARE = [
 ]
 
 ROOT_URLCONF = "config.urls"
+
+# Content Security Policy, sent on every response by Django's middleware.
+# https://docs.djangoproject.com/en/6.0/ref/csp/
+# Scripts come only from our own static files: the templates have no inline scripts or event
+# handlers (tests/access/test_headers.py checks). Styles allow 'unsafe-inline' because KaTeX
+# places glyphs with style attributes and htmx and CodeMirror insert <style> elements.
+SECURE_CSP = {
+    "default-src": [CSP.SELF],
+    "script-src": [CSP.SELF],
+    "style-src": [CSP.SELF, CSP.UNSAFE_INLINE],
+    "img-src": [CSP.SELF, "data:"],
+    "font-src": [CSP.SELF, "data:"],
+    "connect-src": [CSP.SELF],
+    "object-src": [CSP.NONE],
+    "base-uri": [CSP.SELF],
+    "form-action": [CSP.SELF],
+    "frame-ancestors": [CSP.NONE],
+}
 
 TEMPLATES = [
     {
