@@ -174,8 +174,10 @@ CELERY_TASK_DEFAULT_QUEUE = "cpu"
 CELERY_TASK_ROUTES = ("grader.routing.route_task",)
 CELERY_TASK_ALWAYS_EAGER = env.bool("CELERY_TASK_ALWAYS_EAGER", default=False)
 CELERY_BEAT_SCHEDULE = {
-    # Re-queue submissions stuck in QUEUED/RUNNING (a lost message, a dead worker).
-    "sweep-stuck-submissions": {"task": "grader.tasks.sweep_stuck_submissions", "schedule": 60.0},
+    # Re-queue submissions stuck in QUEUED/RUNNING (a lost message, a dead worker). Every
+    # WARPDRILL_SWEEP_EVERY_S seconds (fault tests make it short).
+    "sweep-stuck-submissions": {"task": "grader.tasks.sweep_stuck_submissions",
+                                "schedule": env.float("WARPDRILL_SWEEP_EVERY_S", default=60.0)},
 }
 
 # --- Judge ----------------------------------------------------------------------------
