@@ -50,6 +50,7 @@ struct Thread {
 
 struct StackPool {
   std::vector<void*> free_stacks;
+  unsigned color = 0;
   ctx::stack_context allocate() {
     char* base;
     if (free_stacks.empty()) {
@@ -62,12 +63,18 @@ struct StackPool {
       base = static_cast<char*>(free_stacks.back());
       free_stacks.pop_back();
     }
+    // Stagger the stack tops by a cache line per fiber: page-aligned tops would all map to the
+    // same L1 sets, and a barrier round touches every fiber's top of stack.
+    std::size_t offset = (color++ % 63) * 64;
     ctx::stack_context sc;
-    sc.size = kStackSize;
-    sc.sp = base + kGuard + kStackSize;
+    sc.size = kStackSize - offset;
+    sc.sp = base + kGuard + kStackSize - offset;
     return sc;
   }
-  void deallocate(ctx::stack_context& sc) { free_stacks.push_back(static_cast<char*>(sc.sp) - kStackSize - kGuard); }
+  void deallocate(ctx::stack_context& sc) {
+    auto top = (reinterpret_cast<std::uintptr_t>(sc.sp) + kGuard - 1) & ~(static_cast<std::uintptr_t>(kGuard) - 1);
+    free_stacks.push_back(reinterpret_cast<char*>(top) - kStackSize - kGuard);
+  }
 };
 
 struct PoolAllocator {
@@ -82,6 +89,8 @@ struct Block {
   std::vector<Thread> threads;
   int live = 0;
   unsigned long long events = 0;  // barrier arrivals, exits, warp-op completions
+  int at_barrier = 0;  // threads waiting at a block barrier
+  int at_warp = 0;  // threads waiting in a warp operation
   unsigned long long barrier_generation = 0;
   char barrier_sync[2];  // TSan sync objects, one per barrier generation parity
   char warp_sync[32];  // TSan sync objects, one per warp
@@ -122,19 +131,21 @@ void set_thread_ctx(const Thread& t, long quantum) {
 // ---- releasing barriers and warp operations ----
 
 bool release_block_barrier(Block& b) {
-  int at = 0;
-  for (auto& t : b.threads) at += t.state == kAtBarrier;
-  if (at == 0 || at != b.live) return false;
-  std::map<int, std::vector<const Thread*>> by_site;
-  int count = 0, all = 1, any = 0;
+  if (b.at_barrier == 0 || b.at_barrier != b.live) return false;
+  int count = 0, all = 1, any = 0, site = 0;
+  bool divergent = false, first = true;
   for (auto& t : b.threads) {
     if (t.state != kAtBarrier) continue;
-    by_site[t.site].push_back(&t);
+    if (first) site = t.site, first = false;
+    divergent |= t.site != site;
     count += t.pred;
     all &= t.pred;
     any |= t.pred;
   }
-  if (by_site.size() > 1) {
+  if (divergent) {
+    std::map<int, std::vector<const Thread*>> by_site;
+    for (auto& t : b.threads)
+      if (t.state == kAtBarrier) by_site[t.site].push_back(&t);
     // Live threads at different barriers: undefined behaviour. Hardware usually lets them through
     // together, so do the same (the output is still compared) and report it.
     Diag d;
@@ -169,6 +180,7 @@ bool release_block_barrier(Block& b) {
     t.result = t.op == 1 ? count : t.op == 2 ? all : t.op == 3 ? any : 0;
     t.state = kRunnable;
   }
+  b.at_barrier = 0;
   b.barrier_generation++;
   b.events++;
   return true;
@@ -196,6 +208,7 @@ std::string mask_hex(unsigned m) {
 
 bool release_warps(Block& b) {
   bool released = false;
+  if (b.at_warp == 0) return false;
   int n = static_cast<int>(b.threads.size());
   for (int w0 = 0; w0 < n; w0 += 32) {
     int lanes = std::min(32, n - w0);
@@ -267,6 +280,7 @@ bool release_warps(Block& b) {
       }
       for (int j = 0; j < lanes; ++j)
         if (group >> j & 1) b.threads[w0 + j].state = kRunnable;
+      b.at_warp -= __builtin_popcount(group);
       b.events++;
       released = true;
     }
@@ -406,6 +420,8 @@ void run_block_fibers(Block& b) {
       }
   b.live = static_cast<int>(n);
   b.events = 0;
+  b.at_barrier = 0;
+  b.at_warp = 0;
   t_block = &b;
   unsigned long long last_events = 0;
   double last_progress = now_s();
@@ -453,8 +469,8 @@ void run_worker(int worker) {
   install_altstack();
   WD_TSAN_ONLY(t_sched_fiber = __tsan_get_current_fiber(); __tsan_release(&g_block_end[1]);)
   const dim3 g = g_job.grid, bd = g_job.block;
-  detail::t_ctx.block_dim = bd;
-  detail::t_ctx.grid_dim = g;
+  detail::t_ctx.block_dim = uint3{bd.x, bd.y, bd.z};
+  detail::t_ctx.grid_dim = uint3{g.x, g.y, g.z};
   unsigned long long total = 1ULL * g.x * g.y * g.z;
   unsigned n = bd.x * bd.y * bd.z;
   Block block;
@@ -506,6 +522,7 @@ int block_barrier(int site, int line, int op, int predicate) {
   me->op = op;
   me->pred = predicate;
   t_block->events++;
+  t_block->at_barrier++;
   WD_TSAN_ONLY(char* sync = &t_block->barrier_sync[t_block->barrier_generation & 1]; __tsan_release(sync);)
   yield_to_scheduler();
   WD_TSAN_ONLY(__tsan_acquire(sync);)
@@ -527,6 +544,7 @@ unsigned long long warp_op(int site, int line, int op, unsigned mask, unsigned l
   me->warg = arg;
   me->wwidth = width;
   t_block->events++;
+  t_block->at_warp++;
   WD_TSAN_ONLY(char* sync = &t_block->warp_sync[me->linear / 32 % 32]; __tsan_release(sync);)
   yield_to_scheduler();
   WD_TSAN_ONLY(__tsan_acquire(sync);)

@@ -8,8 +8,8 @@ namespace detail {
 struct Context {
   uint3 thread_idx;
   uint3 block_idx;
-  dim3 block_dim;
-  dim3 grid_dim;
+  uint3 block_dim;  // uint3, not dim3: a trivial type needs no TLS init wrapper on every access
+  uint3 grid_dim;
   long countdown;  // loop iterations until the next yield point
   int line;  // last loop line seen by the slow path (spinning threads are reported there)
 };
@@ -31,6 +31,6 @@ inline void tick(int line) {
 
 #define threadIdx (static_cast<const ::uint3&>(::wd::detail::t_ctx.thread_idx))
 #define blockIdx (static_cast<const ::uint3&>(::wd::detail::t_ctx.block_idx))
-#define blockDim (static_cast<const ::dim3&>(::wd::detail::t_ctx.block_dim))
-#define gridDim (static_cast<const ::dim3&>(::wd::detail::t_ctx.grid_dim))
+#define blockDim (reinterpret_cast<const ::dim3&>(::wd::detail::t_ctx.block_dim))
+#define gridDim (reinterpret_cast<const ::dim3&>(::wd::detail::t_ctx.grid_dim))
 constexpr int warpSize = 32;

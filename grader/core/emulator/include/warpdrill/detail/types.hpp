@@ -32,3 +32,4 @@ inline uint3 make_uint3(unsigned int x, unsigned int y, unsigned int z) { return
 typedef struct { int dummy; } cudaStream_t_;
 typedef cudaStream_t_* cudaStream_t;
 enum cudaError_t { cudaSuccess = 0 };
+static_assert(sizeof(dim3) == sizeof(uint3), "dim3 and uint3 share a layout (blockDim reads a uint3 as dim3)");
