@@ -1,0 +1,93 @@
+"""The sandbox boundary and the line-preserving rewriter."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from grader import sandbox
+from grader.core.backends.base import RunStatus
+from grader.core.emulator.rewrite import rewrite
+
+from .conftest import spec
+
+pytestmark = pytest.mark.skipif(not sandbox.bwrap_works(), reason="bubblewrap cannot create namespaces here")
+
+
+def test_sandbox_hides_host_and_network(tmp_path):
+    """Inside the sandbox there is no /etc, no project and no network interface but loopback."""
+    res = sandbox.run_sandboxed(["/bin/sh", "-c", "ls /etc; ls /work; cat /proc/net/dev | wc -l; echo done"], tmp_path, 10)
+    assert "done" in res.stdout
+    assert "No such file" in res.stderr
+    assert res.stdout.split()[-2] == "3"  # header lines + lo only
+
+
+def test_sandbox_kills_at_wall_clock_limit(tmp_path):
+    """A command that sleeps past its limit is killed with its whole process group."""
+    res = sandbox.run_sandboxed(["/bin/sh", "-c", "sleep 30 & sleep 30"], tmp_path, 0.5)
+    assert res.timed_out
+    assert res.time_s < 5
+
+
+def test_sandbox_caps_output(tmp_path):
+    """Standard output is capped with a note of how much was dropped."""
+    res = sandbox.run_sandboxed(["/bin/sh", "-c", "head -c 200000 /dev/zero | tr '\\\\0' x"], tmp_path, 10)
+    assert len(res.stdout) < sandbox.OUTPUT_CAP + 200
+    assert "output truncated" in res.stdout
+
+
+def test_rewrite_preserves_lines_and_splits_declarators():
+    """__shared__ declarations become references to per-block storage without moving any line."""
+    src = "__global__ void k(int* o) {\n  __shared__ float a[4][5], b;\n  extern __shared__ int d[];\n  o[0] = 1; // __shared__ int z;\n}\n"
+    out = rewrite(src, "k")
+    assert out.problems == []
+    lines = out.text.splitlines()
+    assert len(lines) == len(src.splitlines())
+    assert 'float (&a)[ 4 ] [ 5 ] = *::wd::shared_var<float[ 4 ] [ 5 ]>(0, "a", __LINE__);' in lines[1]
+    assert 'float& b = *::wd::shared_var<float>(1, "b", __LINE__);' in lines[1]
+    assert 'int* const d = ::wd::dynamic_shared<int>("d");' in lines[2]
+    assert lines[3] == src.splitlines()[3]
+
+
+def test_rewrite_rejects_file_scope_shared_and_extern():
+    """File-scope __shared__ and plain extern declarations are compile errors with their lines."""
+    src = "__shared__ int s[4];\nextern int x;\n__global__ void k(int* o) { o[0] = system(\"ls\"); }\n"
+    problems = {p.line: p.message for p in rewrite(src, "k").problems}
+    assert "file-scope" in problems[1]
+    assert "extern" in problems[2]
+    assert "system" in problems[3]
+
+
+def test_missing_kernel_is_reported(backend):
+    """A source without the expected __global__ function gets a clear compile error."""
+    build = backend.compile("__global__ void other(int* out) { out[0] = 1; }", spec("k", ("out", "out", "int32")))
+    assert not build.compile.ok
+    assert "no __global__ function named 'k'" in build.compile.messages[0].message
+
+
+def test_infinite_loop_is_timeout_with_line(run):
+    """A loop that never ends is stopped at the time limit: TIMEOUT naming the looping line."""
+    src = """__global__ void k(int* out) {
+    int i = 0;
+    while (out[0] == 0) { i++; }
+    out[1] = i;
+}"""
+    out = run(src, spec("k", ("out", "inout", "int32")), (1, 1, 1), (32, 1, 1), {"out": np.zeros(2, np.int32)},
+              time_limit_s=1.0)
+    assert out.status is RunStatus.TIMEOUT
+    assert out.diagnostics[0].line == 3
+
+
+def test_inter_block_spin_barrier_is_deadlock_with_note(run):
+    """Thread 0 spinning on a global counter while its block waits at __syncthreads: DEADLOCK, blocks not co-resident."""
+    src = """__global__ void k(unsigned int* count) {
+    if (threadIdx.x == 0) {
+        atomicAdd(count, 1u);
+        while (atomicAdd(count, 0u) < gridDim.x) { }
+    }
+    __syncthreads();
+}"""
+    out = run(src, spec("k", ("count", "inout", "uint32")), (4, 1, 1), (64, 1, 1), {"count": np.zeros(1, np.uint32)})
+    assert out.status is RunStatus.DEADLOCK
+    d = out.diagnostics[0]
+    assert d.line == 6 and d.detail["spin_line"] == 4
+    assert "blocks run concurrently" in d.message
