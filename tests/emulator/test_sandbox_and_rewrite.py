@@ -91,3 +91,20 @@ def test_inter_block_spin_barrier_is_deadlock_with_note(run):
     d = out.diagnostics[0]
     assert d.line == 6 and d.detail["spin_line"] == 4
     assert "blocks run concurrently" in d.message
+
+
+@pytest.mark.parametrize("sync", ["", "__syncthreads();"])
+def test_deep_recursion_is_stack_overflow(run, sync):
+    """Unbounded recursion overflows the thread's stack: a STACK_OVERFLOW fault, on both execution paths."""
+    src = """__device__ int depth(int n, int* p) {
+    int local[64];
+    local[n % 64] = n;
+    return n == -1 ? 0 : depth(n + 1, p) + local[(n + 1) % 64];
+}
+__global__ void k(int* out) {
+    SYNC
+    out[threadIdx.x] = depth(0, out);
+}""".replace("SYNC", sync)
+    out = run(src, spec("k", ("out", "out", "int32")), (1, 1, 1), (4, 1, 1), {"out": np.zeros(4, np.int32)})
+    assert out.status is RunStatus.FAULT
+    assert str(out.diagnostics[0].kind) == "stack_overflow"

@@ -152,7 +152,10 @@ void on_fault(int sig, siginfo_t* info, void* uctx) {
   int decl_line = 0;
   if (sig == SIGSEGV || sig == SIGBUS) {
     const Region* r = find_region(addr);
-    if (r && r->kind == kStackGuard) {
+    auto sp = static_cast<std::uintptr_t>(uc->uc_mcontext.gregs[REG_RSP]);
+    auto a = reinterpret_cast<std::uintptr_t>(addr);
+    bool near_sp = a + 65536 > sp && a < sp + 4096;  // a push or frame just below the stack pointer
+    if ((r && r->kind == kStackGuard) || (!r && near_sp)) {
       kind = "stack_overflow";
       snprintf(what, sizeof what, "stack overflow (a thread used more than its 64 KiB stack: deep recursion or a huge local array)");
     } else if (r) {
