@@ -1,0 +1,169 @@
+"""What every question family shares: topics, bilingual content blocks, the Question and the Family base.
+
+A family is a small class with an `id`, a `version`, a `topic` and two methods:
+`make_params(rng, difficulty)` draws the random parameters, and `build(params)` derives everything
+else (prompt, answer fields, answer, worked solution) deterministically from them. So a variant
+stored as params can always be shown again, and the answer is computed, never typed in.
+
+Text is stored per language ({"en": ..., "ko": ...}); CUDA terms stay in English in the Korean text,
+as Korean courses write them. Code and formulas are language-neutral.
+"""
+from __future__ import annotations
+
+import enum
+import random
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+from ..answers import Choice, Field, FieldKind, Text
+
+LANGUAGES = ("en", "ko")
+DIFFICULTIES = (1, 2, 3)
+
+
+class Topic(enum.StrEnum):
+    """The topics a student practises."""
+
+    OCCUPANCY = "occupancy"  # blocks per SM, limiting resources, budgets
+    INDEXING = "indexing"  # thread/block indices, grid sizes, grid-stride loops
+    SYNCHRONIZATION = "synchronization"  # barriers, races, warp masks, grid-wide sync
+
+
+TOPIC_NAMES: dict[Topic, Text] = {
+    Topic.OCCUPANCY: {"en": "Occupancy", "ko": "Occupancy"},
+    Topic.INDEXING: {"en": "Thread indexing", "ko": "Thread indexing (인덱스 계산)"},
+    Topic.SYNCHRONIZATION: {"en": "Synchronization", "ko": "Synchronization (동기화)"},
+}
+
+
+class BlockKind(enum.StrEnum):
+    """How a piece of prompt or solution is shown."""
+
+    P = "p"  # a paragraph; `code` in backticks and **bold** are rendered inline
+    CODE = "code"  # CUDA source, shown as is (language-neutral)
+    MATH = "math"  # a formula line such as "⌈41 × 32 / 256⌉ × 256 = 1536" (language-neutral)
+    LIST = "list"  # bullet items, one per line of the text
+
+
+@dataclass(frozen=True)
+class Block:
+    kind: BlockKind
+    text: Text  # per language; CODE and MATH hold the same text under every language
+
+    def render(self, lang: str) -> dict:
+        text = self.text.get(lang, self.text["en"])
+        if self.kind is BlockKind.LIST:
+            return {"kind": str(self.kind), "items": [line for line in text.split("\n") if line]}
+        return {"kind": str(self.kind), "text": text}
+
+
+def t(en: str, ko: str) -> Text:
+    """A text in both languages."""
+    return {"en": en, "ko": ko}
+
+
+def p(en: str, ko: str) -> Block:
+    return Block(BlockKind.P, t(en, ko))
+
+
+def code(src: str) -> Block:
+    src = src.strip("\n")
+    return Block(BlockKind.CODE, {lang: src for lang in LANGUAGES})
+
+
+def math(expr: str) -> Block:
+    return Block(BlockKind.MATH, {lang: expr for lang in LANGUAGES})
+
+
+def items(en: list[str], ko: list[str]) -> Block:
+    return Block(BlockKind.LIST, t("\n".join(en), "\n".join(ko)))
+
+
+def integer_field(name: str, en: str, ko: str, unit: str = "") -> Field:
+    return Field(name, FieldKind.INTEGER, t(en, ko), unit=unit)
+
+
+def fraction_field(name: str, en: str, ko: str, tol: float = 0.005) -> Field:
+    return Field(name, FieldKind.NUMBER, t(en, ko), abs_tol=tol, fraction=True)
+
+
+def choice_field(name: str, en: str, ko: str, choices: list[Choice]) -> Field:
+    return Field(name, FieldKind.CHOICE, t(en, ko), choices=tuple(choices))
+
+
+def letters(n: int) -> list[str]:
+    return [chr(ord("a") + i) for i in range(n)]
+
+
+@dataclass(frozen=True)
+class Question:
+    """A generated question, complete: what to show, how to answer, the key and the working."""
+
+    family: str
+    version: int
+    topic: Topic
+    difficulty: int
+    seed: int
+    params: dict[str, Any]  # JSON-ready; `build(params)` gives this question back
+    title: Text
+    prompt: tuple[Block, ...]
+    fields: tuple[Field, ...]
+    answer: dict[str, Any]  # field name -> the correct value
+    solution: tuple[Block, ...]
+
+    def render(self, lang: str = "en") -> dict:
+        """Everything a page needs in one language (the answer is left out: it never reaches the browser
+        before the student has answered)."""
+        return {
+            "family": self.family,
+            "topic": str(self.topic),
+            "title": self.title.get(lang, self.title["en"]),
+            "prompt": [b.render(lang) for b in self.prompt],
+            "fields": [
+                {"name": f.name, "kind": str(f.kind), "label": f.label.get(lang, f.label["en"]), "hint": f.hint(lang),
+                 "unit": f.unit,
+                 "choices": [{"key": c.key, "label": c.label.get(lang, c.label["en"]), "code": c.code}
+                             for c in f.choices]}
+                for f in self.fields
+            ],
+        }
+
+    def render_solution(self, lang: str = "en") -> list[dict]:
+        return [b.render(lang) for b in self.solution]
+
+    def answer_key(self) -> dict:
+        """What a variant stores to grade without the generator: the fields and the values."""
+        return {"fields": [f.to_dict() for f in self.fields], "values": dict(self.answer)}
+
+
+class Family:
+    """Base class of a question family. Subclasses set the class attributes and implement the two hooks."""
+
+    id: ClassVar[str]  # "occupancy.blocks_per_sm": topic, dot, noun
+    version: ClassVar[int] = 1  # bump when make_params or compose changes what a seed produces
+    topic: ClassVar[Topic]
+    title: ClassVar[Text]
+
+    def generate(self, seed: int, difficulty: int = 1) -> Question:
+        """The question for (seed, difficulty); the same inputs always give the same question."""
+        if difficulty not in DIFFICULTIES:
+            raise ValueError(f"difficulty must be one of {DIFFICULTIES}, not {difficulty!r}")
+        rng = random.Random(f"{self.id}/{self.version}/{seed}/{difficulty}")
+        params = self.make_params(rng, difficulty)
+        params["difficulty"] = difficulty
+        return self.build(params, seed=seed)
+
+    def build(self, params: dict[str, Any], seed: int = 0) -> Question:
+        prompt, fields, answer, solution = self.compose(params)
+        return Question(
+            family=self.id, version=self.version, topic=self.topic, difficulty=params.get("difficulty", 1),
+            seed=seed, params=params, title=self.title, prompt=tuple(prompt), fields=tuple(fields),
+            answer=answer, solution=tuple(solution),
+        )
+
+    def make_params(self, rng: random.Random, difficulty: int) -> dict[str, Any]:
+        raise NotImplementedError
+
+    def compose(self, params: dict[str, Any]) -> tuple[list[Block], list[Field], dict[str, Any], list[Block]]:
+        """(prompt, fields, answer, solution) from params."""
+        raise NotImplementedError
