@@ -11,6 +11,7 @@ from datetime import timedelta
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db import transaction
+from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -163,18 +164,22 @@ def give_up(submission_id: int, reason: str) -> None:
 
 
 def requeue_stuck(now=None) -> list[int]:
-    """Re-enqueue submissions stuck in QUEUED/COMPILING/RUNNING/RETRYING past the deadline. Returns their ids."""
+    """Re-enqueue submissions stuck past WARPDRILL_STUCK_AFTER_S. Returns their ids.
+
+    Stuck means: waiting (QUEUED/RETRYING) since before the deadline, or being graded
+    (COMPILING/RUNNING) since before it (counted from started_at: a worker that took it late from
+    a long queue is working on it now and must not get a twin). Each goes back to QUEUED with a
+    fresh queued_at, so it is sent again at most once per deadline.
+    """
     now = now or timezone.now()
     deadline = now - timedelta(seconds=settings.WARPDRILL_STUCK_AFTER_S)
-    stuck = list(
-        Submission.objects.filter(
-            status__in=[Status.QUEUED, Status.COMPILING, Status.RUNNING, Status.RETRYING], queued_at__lt=deadline
-        ).values_list("pk", flat=True)[:500]
-    )
+    waiting = Q(status__in=[Status.QUEUED, Status.RETRYING], queued_at__lt=deadline)
+    grading = Q(status__in=[Status.COMPILING, Status.RUNNING], started_at__lt=deadline)
+    stuck = list(Submission.objects.filter(waiting | grading).values_list("pk", flat=True)[:500])
     for pk in stuck:
         with transaction.atomic():
-            updated = Submission.objects.filter(pk=pk).exclude(status=Status.GRADED).update(queued_at=now)
+            # The same condition again, in the UPDATE itself: a worker may have taken it meanwhile.
+            updated = Submission.objects.filter(waiting | grading, pk=pk).update(status=Status.QUEUED, queued_at=now)
             if updated:
-                sub = Submission(pk=pk)
-                enqueue(sub)
+                enqueue(Submission(pk=pk))
     return stuck
