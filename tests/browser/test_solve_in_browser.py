@@ -102,5 +102,7 @@ def test_student_solves_vector_add_and_sees_verdict_live(demo_problem, celery_wo
     assert "4 / 4 tests passed" in page.locator(".verdict-card").inner_text()
     assert errors == []
 
-    SCREENSHOT.parent.mkdir(exist_ok=True)
-    page.screenshot(path=str(SCREENSHOT), full_page=True)
+    # The README's screenshot: written when missing or asked for, so test runs leave the tree clean.
+    if not SCREENSHOT.exists() or os.environ.get("WARPDRILL_UPDATE_SCREENSHOT"):
+        SCREENSHOT.parent.mkdir(exist_ok=True)
+        page.screenshot(path=str(SCREENSHOT), full_page=True)
