@@ -1,0 +1,236 @@
+"""Compile a student's kernel to a cubin with nvcc, inside the sandbox, with a time limit and a cache.
+
+The translation unit is the student's file behind ``#line 1 "kernel.cu"`` (so every error,
+ptxas report and -lineinfo location names the student's own lines), followed by a check, in a
+file of its own name, that a kernel of the expected name and parameter types exists at file
+scope. The kernel stays a plain C++ function; its symbol is found in ptxas's report by name
+(ptxas.find_entry), whatever the mangling.
+
+Used by the GPU backend (cubins for the worker's GPU) and by resources.py (ptxas -v on any
+machine with nvcc, GPU or not). Imports nothing of CUDA's Python packages.
+"""
+from __future__ import annotations
+
+import functools
+import os
+import re
+import shutil
+import subprocess
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ..backends.base import KernelSpec
+from ..errors import PlatformError
+from ..results import CompileMessage, CompileResult
+from .cache import CompileCache, cache_key
+from .ptxas import FunctionReport, find_entry, parse_ptxas
+
+STUDENT_FILE = "kernel.cu"  # the name the student's source carries in messages and line info
+CHECK_FILE = "warpdrill_check.cu"  # the name of the signature check appended to it
+LOG_CAP = 16 * 1024
+TIME_LIMIT_S = float(os.environ.get("WARPDRILL_NVCC_TIME_LIMIT", "30"))  # template and unroll bombs end here
+MEMORY_BYTES = 4 << 30
+
+
+class NvccUnavailableError(PlatformError):
+    """nvcc is not installed (or not on PATH) on this machine."""
+
+
+@dataclass
+class CubinResult:
+    """A compilation: the compile stage's result, and on success the cubin and its kernel's report."""
+
+    compile: CompileResult
+    arch: str  # e.g. "sm_90"
+    cubin: bytes | None = None
+    entry: str | None = None  # the kernel's symbol in the cubin (mangled unless extern "C")
+    functions: dict[str, FunctionReport] = field(default_factory=dict)  # ptxas -v, every function
+
+    @property
+    def kernel(self) -> FunctionReport | None:
+        return self.functions.get(self.entry) if self.entry else None
+
+
+def arch_of(cc: str) -> str:
+    """"9.0" -> "sm_90", "12.0" -> "sm_120"; "sm_90" and "90" are accepted as they are."""
+    text = str(cc).strip().lower().removeprefix("sm_")
+    if "." in text:
+        major, minor = text.split(".", 1)
+        text = f"{int(major)}{int(minor)}"
+    if not text.isdigit():
+        raise ValueError(f"not a compute capability: {cc!r}")
+    return f"sm_{text}"
+
+
+def cc_of(arch: str) -> str:
+    """"sm_90" -> "9.0"."""
+    digits = arch.lower().removeprefix("sm_").rstrip("a")
+    return f"{digits[:-1]}.{digits[-1]}"
+
+
+def flags(arch: str) -> list[str]:
+    return [f"-arch={arch}", "-cubin", "-lineinfo", "-Xptxas", "-v"]
+
+
+@functools.cache
+def nvcc_path() -> str:
+    path = shutil.which("nvcc") or next((p for p in ("/usr/local/cuda/bin/nvcc",) if os.path.exists(p)), None)
+    if not path:
+        raise NvccUnavailableError("nvcc was not found on PATH or in /usr/local/cuda/bin")
+    return os.path.realpath(path)
+
+
+@functools.cache
+def nvcc_version() -> str:
+    out = subprocess.run([nvcc_path(), "--version"], capture_output=True, text=True, timeout=60).stdout
+    return out.strip().splitlines()[-1] if out.strip() else "unknown"
+
+
+def signature_check(spec: KernelSpec) -> str:
+    """C++ that fails to compile, with a readable message, unless `spec.name` has spec's parameters.
+
+    Parameters match up to const/volatile on the pointee and top-level qualifiers (so `const float*
+    __restrict__ a` is a valid IN parameter, and `float* a` too).
+    """
+    strip_types = ", ".join(
+        (a.c_type.replace("const ", "") if a.is_buffer else a.c_type) for a in spec.args)
+    wanted = f"__global__ void {spec.name}({spec.signature()})"
+    return (
+        "namespace warpdrill_check {\n"
+        "template <class T> struct strip { typedef T type; };\n"
+        "template <class T> struct strip<const T> { typedef typename strip<T>::type type; };\n"
+        "template <class T> struct strip<volatile T> { typedef typename strip<T>::type type; };\n"
+        "template <class T> struct strip<const volatile T> { typedef typename strip<T>::type type; };\n"
+        "template <class T> struct strip<T*> { typedef typename strip<T>::type* type; };\n"
+        "template <class A, class B> struct same { static const bool value = false; };\n"
+        "template <class A> struct same<A, A> { static const bool value = true; };\n"
+        "template <class... P> struct params {};\n"
+        "template <class... P> params<typename strip<P>::type...> of(void (*)(P...));\n"
+        "}\n"
+        f"static_assert(warpdrill_check::same<decltype(warpdrill_check::of(&{spec.name})), "
+        f"warpdrill_check::params<{strip_types}> >::value,\n"
+        f'  "the kernel must be declared at file scope as {wanted}");\n'
+    )
+
+
+def translation_unit(source: str, spec: KernelSpec) -> str:
+    """What nvcc compiles: the student's lines as kernel.cu, then the signature check."""
+    if not source.endswith("\n"):
+        source += "\n"
+    return f'#line 1 "{STUDENT_FILE}"\n{source}#line 1 "{CHECK_FILE}"\n{signature_check(spec)}'
+
+
+_MESSAGE = re.compile(
+    r"^(?P<file>[^\s()][^()]*?)\((?P<line>\d+)\): (?P<sev>catastrophic error|error|warning|remark)(?: #[\w-]+)?: (?P<msg>.*)$")
+_PTXAS = re.compile(r"^ptxas (?P<sev>error|fatal|warning)\s*: (?P<msg>.*)$")
+
+
+def parse_messages(log: str, spec: KernelSpec) -> list[CompileMessage]:
+    """nvcc's errors and warnings, with the line in kernel.cu when they are in the student's file."""
+    messages = []
+    for raw in log.splitlines():
+        if m := _MESSAGE.match(raw.strip()):
+            severity = "error" if "error" in m.group("sev") else ("note" if m.group("sev") == "remark" else "warning")
+            text = m.group("msg").strip()
+            in_student = os.path.basename(m.group("file")) == STUDENT_FILE
+            if os.path.basename(m.group("file")) == CHECK_FILE and severity == "error":
+                wanted = f"the kernel must be declared at file scope as __global__ void {spec.name}({spec.signature()})"
+                text = wanted if "static assertion" in text else f"{wanted} (compiler: {text})"
+            messages.append(CompileMessage(int(m.group("line")) if in_student else None, None, severity, text))
+        elif m := _PTXAS.match(raw.strip()):
+            severity = "warning" if m.group("sev") == "warning" else "error"
+            messages.append(CompileMessage(None, None, severity, f"ptxas: {m.group('msg').strip()}"))
+    return messages
+
+
+def cap(text: str, limit: int = LOG_CAP) -> str:
+    data = text.encode("utf-8", "replace")
+    if len(data) <= limit:
+        return text
+    return data[:limit].decode("utf-8", "ignore") + f"\n[log truncated: {len(data) - limit} more bytes dropped]\n"
+
+
+def _run_nvcc(workdir: Path, arch: str, time_limit_s: float):
+    """Run nvcc on workdir/tu.cu inside the sandbox; returns the sandbox's result."""
+    from ... import sandbox  # the sandbox lives at the app root; it imports nothing of Django's
+
+    nvcc = nvcc_path()
+    cuda_root = str(Path(nvcc).parent.parent)
+    binds = {} if cuda_root.startswith("/usr/") else {cuda_root: cuda_root}
+    argv = [nvcc, *flags(arch), "-o", f"{sandbox.WORK_PATH}/kernel.cubin", f"{sandbox.WORK_PATH}/tu.cu"]
+    return sandbox.run_sandboxed(argv, workdir, time_limit_s, MEMORY_BYTES, ro_binds=binds,
+                                 env={"TMPDIR": "/tmp"}, cpu_s=time_limit_s)
+
+
+def compile_cubin(source: str, spec: KernelSpec, arch: str, *, cache: CompileCache | None = None,
+                  time_limit_s: float = TIME_LIMIT_S) -> CubinResult:
+    """Compile `source` for `arch` ("sm_90"). A compile error or timeout is a result.
+
+    Raises NvccUnavailableError when nvcc is missing and SandboxUnavailableError when the
+    sandbox cannot run (both PlatformError).
+    """
+    started = time.monotonic()
+    tu = translation_unit(source, spec)
+    key = cache_key(tu, " ".join(flags(arch)), nvcc_version(), spec.name)
+    if cache is not None and (hit := cache.get(key)):
+        meta, cubin = hit
+        result = _from_meta(meta, cubin, arch)
+        result.compile.cached = True
+        result.compile.time_s = round(time.monotonic() - started, 4)
+        return result
+    workdir = Path(tempfile.mkdtemp(prefix="warpdrill-nvcc-"))
+    try:
+        (workdir / "tu.cu").write_text(tu)
+        run = _run_nvcc(workdir, arch, time_limit_s)
+        log = (run.stderr + run.stdout).strip()
+        cubin_path = workdir / "kernel.cubin"
+        cubin = cubin_path.read_bytes() if run.returncode == 0 and cubin_path.exists() else None
+    finally:
+        shutil.rmtree(workdir, ignore_errors=True)
+    elapsed = round(time.monotonic() - started, 4)
+    if run.timed_out:
+        msg = (f"Compilation took longer than {time_limit_s:g} s and was stopped "
+               "(a huge template instantiation or #pragma unroll?).")
+        return CubinResult(CompileResult(ok=False, messages=[CompileMessage(None, None, "error", msg)],
+                                         log=cap(log + "\n" + msg), time_s=elapsed), arch)
+    meta = _meta(log, cubin is not None, spec)
+    if cache is not None:
+        cache.put(key, meta, cubin)
+    result = _from_meta(meta, cubin, arch)
+    result.compile.time_s = elapsed
+    return result
+
+
+def _meta(log: str, built: bool, spec: KernelSpec) -> dict:
+    """The cacheable description of a compilation (everything but the cubin)."""
+    messages = parse_messages(log, spec)
+    functions = parse_ptxas(log)
+    entry = None
+    if built:
+        entries = find_entry(functions, spec.name)
+        if len(entries) == 1:
+            entry = entries[0].symbol
+        else:
+            why = (f"'{spec.name}' is not a __global__ kernel (found no kernel of that name)" if not entries
+                   else f"more than one kernel is named '{spec.name}'")
+            messages.append(CompileMessage(None, None, "error", why))
+            built = False
+    if not built and not any(m.severity == "error" for m in messages):
+        messages.append(CompileMessage(None, None, "error", "nvcc failed without an error message (see the log)"))
+    return {
+        "ok": built,
+        "messages": [m.to_dict() for m in messages],
+        "log": cap(log),
+        "entry": entry,
+        "functions": {k: vars(v) for k, v in functions.items()},
+    }
+
+
+def _from_meta(meta: dict, cubin: bytes | None, arch: str) -> CubinResult:
+    compile_result = CompileResult(ok=bool(meta["ok"]), messages=[CompileMessage(**m) for m in meta["messages"]],
+                                   log=meta["log"])
+    functions = {k: FunctionReport(**v) for k, v in meta.get("functions", {}).items()}
+    return CubinResult(compile=compile_result, arch=arch, cubin=cubin if meta["ok"] else None,
+                       entry=meta.get("entry"), functions=functions)

@@ -1,0 +1,54 @@
+"""The resource report of a kernel: what ptxas says it uses per thread and per block.
+
+    ptxas_resources(source, spec, cc="9.0") -> Resources
+
+The same report for every backend: nvcc exists on CPU machines too, so a student practising on
+the emulator sees the registers, shared memory, spills and stack frame the real compiler gives
+for the course's GPU. The source is compiled with ``nvcc -arch=sm_XX -cubin -lineinfo -Xptxas
+-v`` inside the sandbox, with a time limit, through the compile cache (gpu/nvcc.py), and the
+kernel's line of the ptxas report is found by its name whatever the mangling (gpu/ptxas.py).
+Imports nothing of PyCUDA's.
+"""
+from __future__ import annotations
+
+from .backends.base import KernelSpec
+from .gpu.cache import CompileCache
+from .gpu.nvcc import CubinResult, arch_of, cc_of, compile_cubin
+from .results import Resources
+
+_default_cache: CompileCache | None = None
+
+
+def resources_of(result: CubinResult) -> Resources:
+    """The Resources of a compilation: the kernel's ptxas figures, or an empty report when unknown.
+
+    An empty report (`source == ""`, every figure None) means the kernel did not compile with
+    nvcc or ptxas printed nothing for it; the launch's figures are filled in by the pipeline.
+    """
+    kernel = result.kernel
+    if not result.compile.ok or kernel is None:
+        return Resources(compute_capability=cc_of(result.arch))
+    return Resources(
+        registers=kernel.registers,
+        shared_static_bytes=kernel.shared_static_bytes,
+        local_bytes=kernel.stack_frame_bytes,
+        spill_stores_bytes=kernel.spill_stores_bytes,
+        spill_loads_bytes=kernel.spill_loads_bytes,
+        barriers=kernel.barriers,
+        compute_capability=cc_of(result.arch),
+        source="ptxas",
+    )
+
+
+def ptxas_resources(source: str, spec: KernelSpec, cc: str = "9.0", *, cache: CompileCache | None = None) -> Resources:
+    """Registers/thread, static shared memory, stack frame, spills and barriers of `spec`'s kernel
+    compiled for compute capability `cc` ("9.0", "8.6", ...; nvcc 13 knows 7.5 and newer).
+
+    Returns an empty report (see resources_of) when the source does not compile with nvcc.
+    Raises NvccUnavailableError (a PlatformError) without nvcc, ValueError for a malformed `cc`.
+    """
+    global _default_cache
+    if cache is None:
+        _default_cache = _default_cache or CompileCache()
+        cache = _default_cache
+    return resources_of(compile_cubin(source, spec, arch_of(cc), cache=cache))

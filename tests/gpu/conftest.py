@@ -1,0 +1,34 @@
+"""Fixtures of the GPU path's tests: a fake-child backend for CPU machines, the real one on a GPU."""
+from __future__ import annotations
+
+import os
+import shutil
+
+import pytest
+
+from grader import sandbox
+
+
+@pytest.fixture
+def child_sandbox(monkeypatch):
+    """Children run in bubblewrap where it works; elsewhere (the H200 machine) unsafe mode is allowed."""
+    if not sandbox.bwrap_works():
+        monkeypatch.setenv(sandbox.UNSAFE_ENV, "1")
+
+
+@pytest.fixture
+def nvcc():
+    if not shutil.which("nvcc") and not os.path.exists("/usr/local/cuda/bin/nvcc"):
+        pytest.skip("nvcc is not installed")
+    if not sandbox.bwrap_works() and os.environ.get(sandbox.UNSAFE_ENV) != "1":
+        os.environ[sandbox.UNSAFE_ENV] = "1"  # nvcc needs the sandbox or unsafe mode; tests allow the latter
+    return shutil.which("nvcc")
+
+
+def require_gpu():
+    """Skip unless PyCUDA and an NVIDIA device node exist. Creates no CUDA context here."""
+    pytest.importorskip("pycuda.driver")
+    from grader.core.gpu.isolation import gpu_nodes
+
+    if not gpu_nodes():
+        pytest.skip("no NVIDIA GPU on this machine")
