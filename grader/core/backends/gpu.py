@@ -1,0 +1,335 @@
+"""The `gpu` backend: kernels compiled by nvcc for this worker's GPU and run with PyCUDA in a child.
+
+compile(): nvcc -arch=sm_XX -cubin -lineinfo -Xptxas -v inside the sandbox, through the compile
+cache (gpu/nvcc.py); the ptxas report gives the resources. sm_XX is the worker GPU's compute
+capability (asked of the warm child once) or WARPDRILL_GPU_ARCH.
+run(): the job goes to a warm child process that already holds a CUDA context (gpu/pool.py,
+gpu/child.py). A hang is ended by killing the child at the wall-clock limit; a sticky CUDA
+error ends the child too; either way a fresh child is started at once. Check runs (RunRequest
+.check) go to one-shot children under compute-sanitizer, the tools in parallel. This process
+never imports PyCUDA and never touches CUDA: only the children do.
+"""
+from __future__ import annotations
+
+import atexit
+import logging
+import os
+import time
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..errors import PlatformError
+from ..gpu import protocol
+from ..gpu.cache import CompileCache
+from ..gpu.cuda_errors import classify
+from ..gpu.isolation import compute_sanitizer, gpu_nodes, sandboxed
+from ..gpu.nvcc import NvccUnavailableError, arch_of, compile_cubin, nvcc_path
+from ..gpu.pool import ChildPool, ChildStartError
+from ..gpu.sanitizer import Tool, parse_report
+from ..resources import resources_of
+from ..results import Diagnostic
+from ..verdicts import DiagnosticKind
+from .base import ArgRole, Backend, Build, KernelSpec, RunOutcome, RunRequest, RunStatus
+
+log = logging.getLogger(__name__)
+
+TRANSFER_GRACE_S = 2.0  # on top of the time limit: copies in and out, a module load
+TRANSFER_BYTES_PER_S = 2e9  # pessimistic host<->device copy rate, for large buffers
+SANITIZER_EXIT_S = 10.0  # after answering, a sanitizer child writes its summary and exits
+# How long the emulator may look for a deadlock after a GPU hang: it needs a couple of seconds
+# of spinning threads making no progress before it calls a wait hopeless.
+EMULATOR_PROOF_LIMITS_S = (2.0, 10.0)
+FAULTS_WORTH_MEMCHECK = {"CUDA_ERROR_ILLEGAL_ADDRESS", "CUDA_ERROR_MISALIGNED_ADDRESS"}
+
+
+@dataclass
+class GpuHandle:
+    """What a Build carries for this backend."""
+
+    source: str  # the student's source (the emulator re-runs it to prove a deadlock)
+    spec: KernelSpec
+    cubin: np.ndarray  # uint8
+    entry: str  # the kernel's symbol
+
+
+def _env_tools() -> tuple[Tool, ...]:
+    raw = os.environ.get("WARPDRILL_GPU_CHECKS", "memcheck,racecheck,synccheck")
+    return tuple(Tool(t.strip()) for t in raw.split(",") if t.strip())
+
+
+class GpuBackend(Backend):
+    """Grades on this worker's GPU (one per worker process: CUDA_VISIBLE_DEVICES picks it)."""
+
+    name = "gpu"
+    supports_sanitizers = True
+    supports_cooperative_launch = False
+
+    def __init__(self, *, arch: str | None = None, cache: CompileCache | None = None, pool: ChildPool | None = None,
+                 fresh_child_per_submission: bool | None = None, checks: tuple[Tool, ...] | None = None,
+                 memcheck_on_fault: bool = True, prove_deadlocks: bool = True):
+        env_arch = os.environ.get("WARPDRILL_GPU_ARCH")
+        self._arch = arch_of(arch or env_arch) if (arch or env_arch) else None
+        self.cache = cache or CompileCache()
+        self.pool = pool or ChildPool()
+        if fresh_child_per_submission is None:
+            fresh_child_per_submission = os.environ.get("WARPDRILL_GPU_CHILD_REUSE", "submission") == "submission"
+        self.fresh_child_per_submission = fresh_child_per_submission
+        self.checks = checks if checks is not None else _env_tools()
+        self.memcheck_on_fault = memcheck_on_fault
+        self.prove_deadlocks = prove_deadlocks
+        self._emulator = None
+        atexit.register(self.pool.close)
+
+    # ---- compile ----
+
+    def arch(self) -> str:
+        """sm_XX of this worker's GPU: WARPDRILL_GPU_ARCH, else asked once of the warm child."""
+        if self._arch is None:
+            try:
+                info = self.pool.main_child().wait_ready()
+            except ChildStartError as exc:
+                self.pool.retire_main(restart=False)
+                raise PlatformError(str(exc)) from None
+            self._arch = arch_of(info["cc"])
+        return self._arch
+
+    def compile(self, source: str, spec: KernelSpec) -> Build:
+        self.pool.main_child()  # start the child now: its context is created while nvcc runs
+        result = compile_cubin(source, spec, self.arch(), cache=self.cache)
+        resources = resources_of(result)
+        if not result.compile.ok:
+            return Build(compile=result.compile, resources=None)
+        handle = GpuHandle(source=source, spec=spec, cubin=np.frombuffer(result.cubin, dtype=np.uint8),
+                           entry=result.entry)
+        return Build(compile=result.compile, resources=resources, handle=handle)
+
+    def close(self, build: Build) -> None:
+        """A submission is over: its child goes, a fresh one starts (the next submission's)."""
+        if self.fresh_child_per_submission and self.pool.main is not None and self.pool.main.jobs:
+            self.pool.retire_main()
+
+    # ---- run ----
+
+    @staticmethod
+    def _job(handle: GpuHandle, request: RunRequest) -> tuple[dict, dict[str, np.ndarray]]:
+        launch = request.launch
+        args, scalars, arrays = [], {}, {"__cubin__": handle.cubin}
+        for arg in handle.spec.args:
+            args.append({"name": arg.name, "role": str(arg.role), "dtype": arg.dtype})
+            value = request.inputs[arg.name]
+            if arg.role is ArgRole.SCALAR:
+                scalars[arg.name] = value.item() if isinstance(value, np.generic) else value
+            else:
+                arrays[arg.name] = np.ascontiguousarray(value, dtype=np.dtype(arg.dtype))
+        job = {"op": "run", "entry": handle.entry, "args": args, "scalars": scalars,
+               "grid": list(launch.grid), "block": list(launch.block), "shared": launch.shared_bytes}
+        return job, arrays
+
+    @staticmethod
+    def _deadline(request: RunRequest, arrays: dict[str, np.ndarray]) -> float:
+        moved = sum(a.nbytes for a in arrays.values()) * 2
+        return time.monotonic() + request.time_limit_s + TRANSFER_GRACE_S + moved / TRANSFER_BYTES_PER_S
+
+    def run(self, build: Build, request: RunRequest) -> RunOutcome:
+        handle: GpuHandle = build.handle
+        job, arrays = self._job(handle, request)
+        if request.check:
+            return self._check(handle, request, job, arrays)
+        for attempt in (1, 2):  # a child that died under us is replaced and the job sent once more
+            try:
+                child = self.pool.main_child()
+                child.wait_ready()
+            except ChildStartError as exc:
+                self.pool.retire_main(restart=False)
+                return RunOutcome(status=RunStatus.INTERNAL, message=str(exc))
+            started = time.monotonic()
+            try:
+                reply, outputs = child.request(job, arrays, self._deadline(request, arrays))
+            except protocol.DeadlineError:
+                self.pool.retire_main()
+                return self._timeout(handle, request, time.monotonic() - started)
+            except (EOFError, protocol.ProtocolError, OSError) as exc:
+                why = f"the GPU child died ({type(exc).__name__}: {exc}); {child.stderr_tail()}"
+                self.pool.retire_main()
+                if attempt == 2:
+                    return RunOutcome(status=RunStatus.INTERNAL, message=why)
+                log.warning("%s; retrying once with a fresh child", why)
+                continue
+            outcome = self._outcome(reply, outputs, handle, request)
+            if not child.alive() or reply.get("sticky") or outcome.status is RunStatus.INTERNAL:
+                self.pool.retire_main()
+            if (outcome.status is RunStatus.FAULT and self.memcheck_on_fault
+                    and reply.get("error") in FAULTS_WORTH_MEMCHECK and compute_sanitizer()):
+                outcome.diagnostics += self._where_it_faulted(handle, request, job, arrays)
+            return outcome
+        raise AssertionError("unreachable")
+
+    def _outcome(self, reply: dict, outputs: dict[str, np.ndarray], handle: GpuHandle, request: RunRequest) -> RunOutcome:
+        """Turn the child's reply into a RunOutcome, checking the outputs it sent."""
+        status = reply.get("status")
+        log_text = reply.get("log", "")
+        diagnostics = []
+        if reply.get("log_dropped"):
+            log_text += f"\n[printf output truncated: {reply['log_dropped']} more bytes dropped]"
+            diagnostics.append(Diagnostic(kind=DiagnosticKind.NOTE, message="The kernel's printf output was truncated."))
+        common = dict(log=log_text, time_s=float(reply.get("time_s", 0.0)))
+        if status == "ok":
+            for arg in handle.spec.args:
+                if arg.role in (ArgRole.OUT, ArgRole.INOUT):
+                    sent = request.inputs[arg.name]
+                    got = outputs.get(arg.name)
+                    if got is None or got.dtype != np.dtype(arg.dtype) or got.size != np.size(sent):
+                        return RunOutcome(status=RunStatus.INTERNAL, message=f"the GPU child sent a bad output '{arg.name}'")
+            return RunOutcome(status=RunStatus.OK, outputs=dict(outputs), diagnostics=diagnostics, **common)
+        if status in ("fault", "launch_error"):
+            err = classify(reply.get("error", "") or reply.get("message", ""))
+            name = err.name if err else (reply.get("error") or "CUDA error")
+            text = reply.get("message", "")
+            hint = err.hint if err else text
+            message = f"{name}: {text.split(': ', 1)[-1]}" if text else name
+            if status == "launch_error":
+                launch = request.launch
+                diagnostics.append(Diagnostic(kind=DiagnosticKind.LAUNCH_ERROR, message=f"{name}: {hint}",
+                                              detail={"cuda_error": name, "grid": list(launch.grid),
+                                                      "block": list(launch.block), "shared_bytes": launch.shared_bytes}))
+                return RunOutcome(status=RunStatus.LAUNCH_ERROR, diagnostics=diagnostics, message=message, **common)
+            diagnostics.append(Diagnostic(kind=DiagnosticKind.CUDA_ERROR, message=f"{name}: {hint}",
+                                          detail={"cuda_error": name}))
+            return RunOutcome(status=RunStatus.FAULT, diagnostics=diagnostics, message=message, **common)
+        return RunOutcome(status=RunStatus.INTERNAL, message=reply.get("message") or f"GPU child: {reply}", **common)
+
+    # ---- hangs ----
+
+    def _timeout(self, handle: GpuHandle, request: RunRequest, elapsed: float) -> RunOutcome:
+        """The child was killed at the limit: DEADLOCK when the emulator proves one on this case, else TIMEOUT."""
+        killed = f"The kernel ran past the {request.time_limit_s:g} s limit and was stopped."
+        proof = self._emulator_deadlock(handle, request) if self.prove_deadlocks else None
+        if proof is not None:
+            note = Diagnostic(kind=DiagnosticKind.NOTE, message=f"{killed} The CPU emulator proves a barrier that "
+                              "can never complete on the same test case.")
+            return RunOutcome(status=RunStatus.DEADLOCK, diagnostics=[*proof.diagnostics, note], time_s=elapsed,
+                              message=proof.message or "deadlock", log=proof.log)
+        diag = Diagnostic(kind=DiagnosticKind.TIMEOUT, message=killed, detail={"limit_s": request.time_limit_s})
+        return RunOutcome(status=RunStatus.TIMEOUT, diagnostics=[diag], time_s=elapsed, message=killed)
+
+    def _emulator_deadlock(self, handle: GpuHandle, request: RunRequest) -> RunOutcome | None:
+        try:
+            if self._emulator is None:
+                from .emulator import EmulatorBackend
+
+                self._emulator = EmulatorBackend()
+            build = self._emulator.compile(handle.source, handle.spec)
+        except Exception as exc:  # no emulator here, or it cannot build: the hang stays a TIMEOUT
+            log.info("no emulator proof of a deadlock: %s", exc)
+            return None
+        try:
+            if not build.compile.ok:
+                return None
+            probe = RunRequest(launch=request.launch, inputs=request.inputs, test_name=request.test_name,
+                               time_limit_s=min(max(request.time_limit_s, EMULATOR_PROOF_LIMITS_S[0]), EMULATOR_PROOF_LIMITS_S[1]))
+            outcome = self._emulator.run(build, probe)
+            return outcome if outcome.status is RunStatus.DEADLOCK else None
+        except Exception as exc:
+            log.info("no emulator proof of a deadlock: %s", exc)
+            return None
+        finally:
+            self._emulator.close(build)
+
+    # ---- compute-sanitizer ----
+
+    def _sanitize(self, tools: tuple[Tool, ...], job: dict, arrays: dict[str, np.ndarray], limit_s: float):
+        """Run the job under each tool at once (one one-shot child each). Returns
+        ({tool: (reply or None, log)}, platform error or ""). A late tool is killed; its reply is None."""
+        children = {}
+        try:
+            for tool in tools:
+                children[tool] = self.pool.take_sanitizer(tool)
+            for child in children.values():
+                child.wait_ready()
+        except ChildStartError as exc:
+            for child in children.values():
+                child.kill()
+            return {}, str(exc)
+        deadline = time.monotonic() + limit_s + TRANSFER_GRACE_S + sum(a.nbytes for a in arrays.values()) * 2 / TRANSFER_BYTES_PER_S
+        results, error = {}, ""
+        for child in children.values():
+            try:
+                child.send(job, arrays, deadline)
+            except (protocol.ProtocolError, OSError) as exc:
+                error = error or f"{child.tool}: could not send the job ({exc})"
+        for tool, child in children.items():
+            reply = None
+            try:
+                reply, _ = child.receive(deadline)
+                child.wait_exit(SANITIZER_EXIT_S)
+            except protocol.DeadlineError:
+                pass
+            except (EOFError, protocol.ProtocolError, OSError) as exc:
+                error = error or f"{tool}: the child died ({exc}); {child.stderr_tail()}"
+            results[tool] = (reply, child.sanitizer_log())
+            child.kill()
+        return results, error
+
+    def _check(self, handle: GpuHandle, request: RunRequest, job: dict, arrays: dict[str, np.ndarray]) -> RunOutcome:
+        tools = self.checks
+        if not tools:
+            return RunOutcome(status=RunStatus.OK)
+        started = time.monotonic()
+        results, error = self._sanitize(tools, job, arrays, request.time_limit_s)
+        if error:
+            return RunOutcome(status=RunStatus.INTERNAL, message=f"compute-sanitizer failed: {error}")
+        diagnostics: list[Diagnostic] = []
+        status = RunStatus.OK
+        for tool, (reply, text) in results.items():
+            report = parse_report(tool, text)
+            if report.platform_error:
+                return RunOutcome(status=RunStatus.INTERNAL, message=f"compute-sanitizer {tool}: {report.platform_error}")
+            diagnostics += report.diagnostics
+            if reply is None:
+                diagnostics.append(Diagnostic(kind=DiagnosticKind.NOTE, message=f"The {tool} pass did not finish "
+                                              f"within {request.time_limit_s:g} s and was stopped."))
+                status = RunStatus.TIMEOUT
+            elif reply.get("status") == "internal":
+                return RunOutcome(status=RunStatus.INTERNAL, message=f"{tool}: {reply.get('message')}")
+            elif reply.get("status") in ("fault", "launch_error") and status is RunStatus.OK:
+                status = RunStatus.FAULT
+        return RunOutcome(status=status, diagnostics=diagnostics, time_s=time.monotonic() - started,
+                          message="; ".join(sorted({d.message for d in diagnostics if d.kind is not DiagnosticKind.NOTE}))[:500])
+
+    def _where_it_faulted(self, handle: GpuHandle, request: RunRequest, job: dict, arrays) -> list[Diagnostic]:
+        """memcheck on the faulting case, for the line and thread of an illegal or misaligned access."""
+        results, error = self._sanitize((Tool.MEMCHECK,), job, arrays, request.time_limit_s)
+        if error or Tool.MEMCHECK not in results:
+            log.info("memcheck after a fault gave nothing: %s", error)
+            return []
+        report = parse_report(Tool.MEMCHECK, results[Tool.MEMCHECK][1])
+        return [] if report.platform_error else report.diagnostics
+
+    # ---- system checks ----
+
+    def check(self) -> list[str]:
+        """What stops this worker from grading on its GPU. Imports nothing of CUDA's."""
+        import importlib.util
+
+        problems = []
+        try:
+            nvcc_path()
+        except NvccUnavailableError as exc:
+            problems.append(str(exc))
+        if importlib.util.find_spec("pycuda") is None:
+            problems.append("PyCUDA is not installed: the gpu backend cannot run kernels")
+        if not gpu_nodes():
+            problems.append("no /dev/nvidia* device nodes: this machine has no usable NVIDIA GPU")
+        if compute_sanitizer() is None:
+            problems.append("compute-sanitizer is not installed: race/sync/memory checks will fail")
+        try:
+            sandboxed()
+        except PlatformError as exc:
+            problems.append(str(exc))
+        return problems
+
+    def shutdown(self) -> None:
+        """Kill every child (tests, worker shutdown)."""
+        self.pool.close()
+

@@ -1,0 +1,244 @@
+"""The GPU child: a process that owns one CUDA context and runs kernels from cubins, one job at a time.
+
+    python -m grader.core.gpu.child --result-path FIFO [--once] [--fake]
+
+Started by the judge (pool.py) with `subprocess`, never forked from a process that touched CUDA.
+It creates its context at start, says "ready", then reads jobs (protocol frames) on stdin and
+answers on the FIFO at --result-path. The kernel's printf goes to fd 1, which is redirected to an
+in-memory file and returned, capped, as the job's log: it can never reach the result channel.
+After a sticky CUDA error (illegal address, trap, ...) the context is unusable, so the child
+answers and exits; the judge starts a fresh one. `--once` answers one job and exits (the
+sanitizer passes, which need a process of their own). `--fake` runs no GPU code (tests on CPU).
+
+This module imports only the standard library, NumPy and (in the real runner) PyCUDA, with
+relative imports, so that the package folder alone can be bound into a sandbox.
+"""
+from __future__ import annotations
+
+import argparse
+import ctypes
+import hashlib
+import os
+import signal
+import sys
+import time
+
+import numpy as np
+
+from . import protocol
+from .cuda_errors import classify, is_platform_fault
+
+LOG_CAP = 16 * 1024  # bytes of the kernel's printf output returned per job
+MAX_MODULES = 4  # cubins kept loaded (the test cases of one submission share one)
+POISON_BYTE = 0xFF  # OUT buffers start as NaN / -1, as in the emulator
+
+
+def _die_with_parent() -> None:
+    """Ask the kernel to SIGKILL us when our parent dies (a hung kernel must not outlive the judge)."""
+    try:
+        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+    except (OSError, AttributeError):
+        pass
+
+
+class PrintfCapture:
+    """fd 1 redirected to an in-memory file; `take()` returns and clears what the kernel printed."""
+
+    def __init__(self):
+        self.fd = os.memfd_create("kernel-printf")
+        os.dup2(self.fd, 1)
+        self.libc = ctypes.CDLL(None)
+
+    def take(self) -> tuple[str, int]:
+        """(text, bytes dropped) printed since the last call; the device's printf buffer is
+        flushed to fd 1 by the driver at synchronisation, then C stdio holds it until fflush."""
+        self.libc.fflush(None)
+        size = os.lseek(1, 0, os.SEEK_END)
+        data = os.pread(1, min(size, LOG_CAP), 0)
+        os.ftruncate(1, 0)
+        os.lseek(1, 0, os.SEEK_SET)
+        return data.decode("utf-8", "replace"), max(0, size - LOG_CAP)
+
+
+def _result(status: str, **fields) -> dict:
+    return {"op": "result", "status": status, **fields}
+
+
+class CudaRunner:
+    """Runs jobs on device 0 (the worker's CUDA_VISIBLE_DEVICES picks the GPU) with PyCUDA."""
+
+    def __init__(self):
+        import pycuda.driver as drv  # imported here only: the judge's own process never loads CUDA
+
+        self.drv = drv
+        drv.init()
+        self.device = drv.Device(0)
+        self.context = self.device.make_context()
+        self.modules: dict[str, object] = {}
+
+    def hello(self) -> dict:
+        import pycuda
+
+        major, minor = self.device.compute_capability()
+        return {"op": "ready", "ok": True, "device": self.device.name(), "cc": f"{major}.{minor}",
+                "pid": os.getpid(), "pycuda": pycuda.VERSION_TEXT}
+
+    def close(self) -> None:
+        """Destroy the context cleanly (a one-shot child under compute-sanitizer exits after this)."""
+        self.modules.clear()
+        self.context.pop()
+        self.context.detach()
+
+    def _function(self, cubin: np.ndarray, entry: str):
+        digest = hashlib.sha256(cubin.tobytes()).hexdigest()
+        module = self.modules.get(digest)
+        if module is None:
+            if len(self.modules) >= MAX_MODULES:
+                self.modules.pop(next(iter(self.modules)))  # PyCUDA unloads it when collected
+            module = self.drv.module_from_buffer(cubin.tobytes())
+            self.modules[digest] = module
+        return module.get_function(entry)
+
+    def run(self, job: dict, arrays: dict[str, np.ndarray]) -> tuple[dict, dict[str, np.ndarray], bool]:
+        """(reply header, outputs, context still healthy)."""
+        drv = self.drv
+        allocations = []
+        try:
+            func = self._function(arrays["__cubin__"], job["entry"])
+            params = []
+            for arg in job["args"]:
+                if arg["role"] == "scalar":
+                    params.append(np.dtype(arg["dtype"]).type(job["scalars"][arg["name"]]))
+                    continue
+                host = arrays[arg["name"]]
+                if host.nbytes == 0:
+                    params.append(np.intp(0))  # an empty buffer is NULL: any access faults
+                    continue
+                dev = drv.mem_alloc(host.nbytes)
+                allocations.append((arg, host, dev))
+                if arg["role"] == "out":
+                    drv.memset_d8(dev, POISON_BYTE, host.nbytes)
+                else:
+                    drv.memcpy_htod(dev, host)
+                params.append(dev)
+            self.context.synchronize()
+        except drv.Error as exc:
+            return self._failure(exc, "setup", allocations)
+        started = time.perf_counter()
+        try:
+            func(*params, block=tuple(job["block"]), grid=tuple(job["grid"]), shared=int(job["shared"]))
+        except drv.Error as exc:
+            return self._failure(exc, "launch", allocations)
+        try:
+            self.context.synchronize()
+        except drv.Error as exc:
+            return self._failure(exc, "run", allocations, time.perf_counter() - started)
+        elapsed = time.perf_counter() - started
+        outputs = {}
+        try:
+            for arg, host, dev in allocations:
+                if arg["role"] in ("out", "inout"):
+                    out = np.empty_like(host)
+                    drv.memcpy_dtoh(out, dev)
+                    outputs[arg["name"]] = out
+            for arg in job["args"]:
+                if arg["role"] in ("out", "inout") and arg["name"] not in outputs:
+                    outputs[arg["name"]] = np.empty_like(arrays[arg["name"]])  # empty buffers
+        except drv.Error as exc:
+            return self._failure(exc, "copy", allocations, elapsed)
+        self._free(allocations)
+        return _result("ok", time_s=elapsed), outputs, True
+
+    def _free(self, allocations) -> None:
+        for _, _, dev in allocations:
+            try:
+                dev.free()
+            except Exception:
+                pass
+
+    def _failure(self, exc, phase: str, allocations, elapsed: float = 0.0):
+        message = str(exc)
+        err = classify(message)
+        if is_platform_fault(message) or (err is None and phase == "setup"):
+            return _result("internal", message=f"CUDA failed during {phase}: {message}"), {}, False
+        sticky = err.sticky if err else True  # an error we do not know: do not trust the context
+        if not sticky:
+            self._free(allocations)
+        status = "launch_error" if phase == "launch" else "fault"
+        return (_result(status, error=err.name if err else "", message=message, time_s=elapsed, sticky=sticky),
+                {}, not sticky)
+
+
+class FakeRunner:
+    """No GPU: copies every IN/INOUT buffer to the outputs, or misbehaves on request. For tests.
+
+    Entry names drive it: "hang" sleeps forever, "crash" exits, "sticky" reports an illegal
+    address (and the child exits), "print" writes to fd 1 as a kernel's printf would.
+    """
+
+    def close(self) -> None:
+        pass
+
+    def hello(self) -> dict:
+        return {"op": "ready", "ok": True, "device": "fake", "cc": "9.0", "pid": os.getpid(), "pycuda": ""}
+
+    def run(self, job: dict, arrays: dict[str, np.ndarray]):
+        entry = job["entry"]
+        if entry == "hang":
+            while True:
+                time.sleep(3600)
+        if entry == "crash":
+            os._exit(9)
+        if entry == "sticky":
+            return (_result("fault", error="CUDA_ERROR_ILLEGAL_ADDRESS", message="an illegal memory access was encountered",
+                            sticky=True), {}, False)
+        if entry == "print":
+            os.write(1, b'{"op":"result","status":"ok"} forged\n')
+        outputs = {a["name"]: arrays[a["name"]].copy() for a in job["args"] if a["role"] in ("out", "inout")}
+        return _result("ok", time_s=0.0), outputs, True
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m grader.core.gpu.child")
+    parser.add_argument("--result-path", required=True, help="FIFO the judge reads results from")
+    parser.add_argument("--once", action="store_true", help="answer one job, then exit")
+    parser.add_argument("--fake", action="store_true", help="run no GPU code (tests)")
+    args = parser.parse_args(argv)
+    _die_with_parent()
+    result_fd = os.open(args.result_path, os.O_WRONLY)
+    capture = PrintfCapture()
+    try:
+        runner = FakeRunner() if args.fake else CudaRunner()
+    except Exception as exc:  # no GPU, no PyCUDA, driver error: the platform's fault
+        protocol.write_frame(result_fd, {"op": "ready", "ok": False, "message": f"{type(exc).__name__}: {exc}"})
+        return 3
+    protocol.write_frame(result_fd, runner.hello())
+    while True:
+        try:
+            job, arrays = protocol.read_frame(0)
+        except EOFError:
+            break
+        if job.get("op") != "run":
+            break
+        try:
+            reply, outputs, healthy = runner.run(job, arrays)
+        except Exception as exc:  # a bug of ours or a malformed job: never the student's fault
+            reply, outputs, healthy = _result("internal", message=f"child: {type(exc).__name__}: {exc}"), {}, False
+        reply["log"], reply["log_dropped"] = capture.take()
+        protocol.write_frame(result_fd, reply, outputs)
+        if not healthy:
+            break
+        if args.once:
+            try:
+                runner.close()
+            except Exception:
+                pass
+            break
+    sys.stderr.flush()
+    # Skip interpreter teardown: PyCUDA's context cleanup can fail noisily on a context that a
+    # sticky error broke, and the driver frees everything of a process that exits.
+    os._exit(0)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

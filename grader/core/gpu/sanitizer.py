@@ -1,0 +1,204 @@
+"""compute-sanitizer: the command line of each pass and the parser of its report.
+
+Each tool prints records that start with ``========= `` and continue with more indented lines::
+
+    ========= Invalid __global__ write of size 4 bytes
+    =========     at vector_add(const float *, const float *, float *, int)+0x90 in /box/kernel.cu:7
+    =========     by thread (31,0,0) in block (4,0,0)
+    =========     Address 0x7f... is out of bounds
+    ========= Error: Race reported between Write access at 0x1f0 in /box/kernel.cu:12:k(float *)
+    =========     and Read access at 0x200 in /box/kernel.cu:14:k(float *) [4 hazards]
+    ========= Barrier error detected. Divergent thread(s) in warp
+    =========     at 0x150 in /box/kernel.cu:5:k(float *)
+    =========     by thread (1,0,0) in block (0,0,0)
+
+Lines come from -lineinfo; the translation unit starts with ``#line 1 "kernel.cu"`` so a location
+in ``kernel.cu`` is a line of the student's source. Racecheck warnings count as races (the
+volatile-free warp-synchronous reduction is reported only as a warning).
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from enum import StrEnum
+
+from ..results import Diagnostic
+from ..verdicts import DiagnosticKind
+from .nvcc import STUDENT_FILE
+
+
+class Tool(StrEnum):
+    """The compute-sanitizer tools the GPU backend runs (problem.yaml `checks`)."""
+
+    MEMCHECK = "memcheck"  # out-of-bounds and misaligned accesses
+    RACECHECK = "racecheck"  # shared-memory hazards
+    SYNCCHECK = "synccheck"  # divergent barriers, invalid warp-sync masks
+
+
+def tool_options(tool: Tool, log_file: str) -> list[str]:
+    """compute-sanitizer's options for `tool`, writing its report to `log_file`."""
+    options = ["--tool", str(tool), "--log-file", log_file, "--print-limit", "100", "--show-backtrace", "no"]
+    if tool is Tool.RACECHECK:
+        # "all" adds the per-hazard lines that carry thread and block ids to the analysis lines.
+        options += ["--racecheck-report", "all"]
+    return options
+
+
+_RECORD_START = re.compile(r"^========= (?=\S)(.*)$")
+_CONTINUATION = re.compile(r"^=========\s{2,}(.*)$")
+_LOCATION = re.compile(r"(?:^|[\s/])" + re.escape(STUDENT_FILE) + r":(\d+)")
+_ANY_LOCATION = re.compile(r"in (\S+?):(\d+)")
+_THREAD = re.compile(r"[Tt]hread \((\d+),\s*(\d+),\s*(\d+)\)")
+_BLOCK = re.compile(r"block \((\d+),\s*(\d+),\s*(\d+)\)")
+_INVALID_ACCESS = re.compile(r"Invalid (__\w+__) (read|write|atomic)\w* of size (\d+) bytes?")
+_RACE_ACCESS = re.compile(r"(Read|Write|Atomic)\w* access")
+_NEAREST = re.compile(r"is (\d+) bytes (before|after) the nearest allocation at \S+ of size (\d+) bytes")
+
+# Records that echo a failure the judge already reports, or are summaries.
+_IGNORED = ("Program hit", "ERROR SUMMARY", "COMPUTE-SANITIZER", "LEAK SUMMARY", "RACECHECK SUMMARY",
+            "Target application returned an error", "SYNCCHECK SUMMARY", "No CUDA-capable")
+# Records that mean the sanitizer itself could not work: the platform's fault.
+_PLATFORM = ("Device not supported", "Internal Sanitizer Error", "Target application terminated before first",
+             "Unable to find injection library", "Failed to create", "Error: Unable", "Error: Unknown")
+
+
+@dataclass
+class Record:
+    """One report of a tool: its first line and its continuation lines."""
+
+    head: str
+    lines: list[str] = field(default_factory=list)
+
+    @property
+    def text(self) -> str:
+        return "\n".join([self.head, *self.lines])
+
+
+@dataclass
+class SanitizerReport:
+    """What one tool reported."""
+
+    tool: Tool
+    diagnostics: list[Diagnostic]
+    platform_error: str = ""  # non-empty when the sanitizer could not check (not the student's fault)
+    records: int = 0  # records parsed, ignored ones included
+
+
+def split_records(log: str) -> list[Record]:
+    records: list[Record] = []
+    for line in log.splitlines():
+        if m := _CONTINUATION.match(line):
+            if records:
+                records[-1].lines.append(m.group(1).strip())
+        elif m := _RECORD_START.match(line):
+            records.append(Record(head=m.group(1).strip()))
+    return records
+
+
+def _ids(text: str, pattern: re.Pattern) -> tuple[int, int, int] | None:
+    m = pattern.search(text)
+    return (int(m.group(1)), int(m.group(2)), int(m.group(3))) if m else None
+
+
+def _where(text: str) -> tuple[int | None, list[int], str]:
+    """(first student line, every student line, first location of any file) in a record."""
+    lines = [int(x) for x in _LOCATION.findall(text)]
+    other = _ANY_LOCATION.search(text)
+    return (lines[0] if lines else None), lines, (f"{other.group(1)}:{other.group(2)}" if other else "")
+
+
+def _memcheck(record: Record) -> Diagnostic | None:
+    text = record.text
+    line, _, where = _where(text)
+    common = dict(line=line, block=_ids(text, _BLOCK), thread=_ids(text, _THREAD))
+    access = _INVALID_ACCESS.search(record.head)
+    lowered = text.lower()
+    if access:
+        space, verb, size = access.group(1), access.group(2), int(access.group(3))
+        detail = {"space": space, "access": verb, "size": size, "tool": "memcheck"}
+        if where and line is None:
+            detail["location"] = where
+        if "misaligned" in lowered:
+            return Diagnostic(kind=DiagnosticKind.MISALIGNED,
+                              message=f"Misaligned {space} {verb} of {size} bytes.", detail=detail, **common)
+        message = f"Out-of-bounds {space} {verb} of {size} bytes"
+        if near := _NEAREST.search(text):
+            detail.update(distance=int(near.group(1)), side=near.group(2), allocation=int(near.group(3)))
+            message += f": {near.group(1)} bytes {near.group(2)} a {near.group(3)}-byte buffer"
+        return Diagnostic(kind=DiagnosticKind.OUT_OF_BOUNDS, message=message + ".", detail=detail, **common)
+    if "stack overflow" in lowered:
+        return Diagnostic(kind=DiagnosticKind.STACK_OVERFLOW, message="A thread overflowed its stack.",
+                          detail={"tool": "memcheck"}, **common)
+    if "misaligned" in lowered:
+        return Diagnostic(kind=DiagnosticKind.MISALIGNED, message=record.head, detail={"tool": "memcheck"}, **common)
+    if "address" in lowered and ("out of" in lowered or "illegal" in lowered):
+        return Diagnostic(kind=DiagnosticKind.OUT_OF_BOUNDS, message=record.head, detail={"tool": "memcheck"}, **common)
+    return None
+
+
+def _racecheck(record: Record) -> Diagnostic | None:
+    text = record.text
+    if "Race reported" not in text and "hazard" not in text.lower():
+        return None
+    line, lines, _ = _where(text)
+    severity = "warning" if record.head.lower().startswith("warn") else "error"
+    accesses = [a.lower() for a in _RACE_ACCESS.findall(text)]
+    hazard = re.search(r"\b(RAW|WAR|WAW)\b", text)
+    if len(accesses) >= 2 and len(lines) >= 2:
+        message = f"Shared-memory race: a {accesses[0]} (line {lines[0]}) and a {accesses[1]} (line {lines[1]}) are not ordered by a barrier."
+    elif hazard:
+        message = f"Shared-memory {hazard.group(1)} hazard: threads access the same location without a barrier between."
+    else:
+        message = "Shared-memory race: two threads access the same location without a barrier between."
+    detail = {"tool": "racecheck", "severity": severity, "lines": lines}
+    if hazard:
+        detail["hazard"] = hazard.group(1)
+    if m := re.search(r"\[(\d+) hazards?\]", text):
+        detail["hazards"] = int(m.group(1))
+    return Diagnostic(kind=DiagnosticKind.RACE, message=message, line=line, block=_ids(text, _BLOCK),
+                      thread=_ids(text, _THREAD), detail=detail)
+
+
+def _synccheck(record: Record) -> Diagnostic | None:
+    text = record.text
+    if "Barrier error" not in text and "barrier" not in text.lower() and "mask" not in text.lower():
+        return None
+    line, _, _ = _where(text)
+    common = dict(line=line, block=_ids(text, _BLOCK), thread=_ids(text, _THREAD))
+    if "Invalid arguments" in text or "mask" in text.lower():
+        return Diagnostic(kind=DiagnosticKind.WARP_MASK, message=f"Warp synchronisation error: {record.head}",
+                          detail={"tool": "synccheck"}, **common)
+    scope = "warp" if "in warp" in text else "block"
+    return Diagnostic(kind=DiagnosticKind.DIVERGENT_BARRIER,
+                      message=f"Divergent barrier: threads of one {scope} reached __syncthreads() on different paths.",
+                      detail={"tool": "synccheck", "sanitizer": record.head}, **common)
+
+
+_PARSERS = {Tool.MEMCHECK: _memcheck, Tool.RACECHECK: _racecheck, Tool.SYNCCHECK: _synccheck}
+
+
+def parse_report(tool: Tool, log: str, limit: int = 10) -> SanitizerReport:
+    """The diagnostics in one tool's log, unique by (kind, line), at most `limit`.
+
+    Duplicates (the same fault in many threads) are counted in detail["count"].
+    """
+    records = split_records(log)
+    diagnostics: dict[tuple, Diagnostic] = {}
+    platform_error = ""
+    for record in records:
+        if any(marker in record.head for marker in _IGNORED):
+            continue
+        if any(marker in record.text for marker in _PLATFORM):
+            platform_error = platform_error or record.head
+            continue
+        diag = _PARSERS[tool](record)
+        if diag is None:
+            continue
+        key = (diag.kind, diag.line)
+        if key in diagnostics:
+            kept = diagnostics[key]
+            kept.detail["count"] = kept.detail.get("count", 1) + 1
+        elif len(diagnostics) < limit:
+            diagnostics[key] = diag
+    return SanitizerReport(tool=tool, diagnostics=list(diagnostics.values()), platform_error=platform_error,
+                           records=len(records))

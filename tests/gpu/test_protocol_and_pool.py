@@ -1,0 +1,143 @@
+"""The child protocol and the pool, with the fake child (no GPU): deadlines, kills, replacement."""
+from __future__ import annotations
+
+import os
+import time
+
+import numpy as np
+import pytest
+
+from grader.core.backends.base import ArgRole, ArgSpec, Build, KernelSpec, LaunchConfig, RunRequest, RunStatus
+from grader.core.backends.gpu import GpuBackend, GpuHandle
+from grader.core.gpu import protocol
+from grader.core.gpu.pool import Child, ChildPool
+from grader.core.results import CompileResult
+from grader.core.verdicts import DiagnosticKind
+
+SPEC = KernelSpec("k", (ArgSpec("x", ArgRole.IN, "float32"), ArgSpec("y", ArgRole.OUT, "float32"),
+                        ArgSpec("n", ArgRole.SCALAR, "int32")))
+
+
+def test_frames_round_trip_arrays_of_every_shape():
+    r, w = os.pipe()
+    arrays = {"a": np.arange(6, dtype=np.int64).reshape(2, 3), "e": np.zeros(0, np.float32)}
+    protocol.write_frame(w, {"op": "x", "v": 1}, arrays)
+    header, got = protocol.read_frame(r)
+    assert header["op"] == "x" and header["v"] == 1
+    assert got["a"].shape == (2, 3) and (got["a"] == arrays["a"]).all() and got["e"].size == 0
+    os.close(r)
+    os.close(w)
+
+
+def test_reader_gives_up_at_the_deadline_and_on_a_dead_peer():
+    r, w = os.pipe()
+    os.set_blocking(r, False)
+    started = time.monotonic()
+    with pytest.raises(protocol.DeadlineError):
+        protocol.read_frame_by(r, time.monotonic() + 0.2)
+    assert time.monotonic() - started < 1
+    with pytest.raises(EOFError):
+        protocol.read_frame_by(r, time.monotonic() + 5, alive=lambda: False)
+    os.close(r)
+    os.close(w)
+
+
+def test_a_frame_with_a_forbidden_dtype_is_refused():
+    r, w = os.pipe()
+    body = b'{"arrays":[{"name":"o","dtype":"object","shape":[1]}]}'
+    os.write(w, protocol.MAGIC + len(body).to_bytes(4, "little") + body)
+    with pytest.raises(protocol.ProtocolError):
+        protocol.read_frame(r)
+    os.close(r)
+    os.close(w)
+
+
+@pytest.fixture
+def fake_backend(child_sandbox):
+    backend = GpuBackend(arch="sm_90", pool=ChildPool(factory=lambda tool: Child(tool, fake=True)),
+                         prove_deadlocks=False)
+    yield backend
+    backend.shutdown()
+
+
+def fake_build(entry: str, source: str = "") -> Build:
+    handle = GpuHandle(source=source, spec=SPEC, cubin=np.zeros(4, np.uint8), entry=entry)
+    return Build(compile=CompileResult(ok=True), handle=handle)
+
+
+def request(n=8, limit=1.0):
+    return RunRequest(launch=LaunchConfig((1, 1, 1), (32, 1, 1)), time_limit_s=limit,
+                      inputs={"x": np.arange(n, dtype=np.float32), "y": np.empty(n, np.float32), "n": n})
+
+
+def test_a_warm_child_answers_jobs_and_outputs_come_back(fake_backend):
+    out = fake_backend.run(fake_build("copy"), request())
+    assert out.status is RunStatus.OK and out.outputs["y"].dtype == np.float32 and out.outputs["y"].size == 8
+    pid = fake_backend.pool.main.proc.pid
+    assert fake_backend.run(fake_build("copy"), request()).status is RunStatus.OK
+    assert fake_backend.pool.main.proc.pid == pid  # the same warm child served both
+
+
+def test_printf_goes_to_the_log_and_cannot_forge_a_result(fake_backend):
+    """The fake 'kernel' prints a result frame's JSON to stdout: it ends up in the log, nowhere else."""
+    out = fake_backend.run(fake_build("print"), request())
+    assert out.status is RunStatus.OK and '"status":"ok"' in out.log and "forged" in out.log
+
+
+def test_a_hang_is_killed_at_the_limit_and_the_next_run_gets_a_fresh_child(fake_backend):
+    fake_backend.run(fake_build("copy"), request())
+    old = fake_backend.pool.main.proc
+    started = time.monotonic()
+    out = fake_backend.run(fake_build("hang"), request(limit=0.5))
+    assert out.status is RunStatus.TIMEOUT and out.diagnostics[0].kind is DiagnosticKind.TIMEOUT
+    assert time.monotonic() - started < 5
+    assert old.poll() is not None  # killed
+    assert fake_backend.run(fake_build("copy"), request()).status is RunStatus.OK
+
+
+def test_a_sticky_error_replaces_the_child(fake_backend):
+    out = fake_backend.run(fake_build("sticky"), request())
+    assert out.status is RunStatus.FAULT and "CUDA_ERROR_ILLEGAL_ADDRESS" in out.message
+    assert out.diagnostics[0].kind is DiagnosticKind.CUDA_ERROR
+    assert fake_backend.run(fake_build("copy"), request()).status is RunStatus.OK
+
+
+def test_a_child_that_dies_is_a_platform_fault_after_one_retry(fake_backend):
+    out = fake_backend.run(fake_build("crash"), request())
+    assert out.status is RunStatus.INTERNAL
+    assert fake_backend.run(fake_build("copy"), request()).status is RunStatus.OK
+
+
+def test_a_new_submission_gets_a_fresh_child(fake_backend):
+    fake_backend.run(fake_build("copy"), request())
+    first = fake_backend.pool.main.proc.pid
+    fake_backend.close(fake_build("copy"))
+    assert fake_backend.pool.main is not None and fake_backend.pool.main.proc.pid != first
+
+
+def test_a_hang_the_emulator_proves_is_a_deadlock(child_sandbox):
+    """GPU killed at the limit + the emulator finds threads parked at a barrier => DEADLOCK, not TIMEOUT."""
+    from grader.core.backends import emulator
+
+    try:
+        emulator.EmulatorBackend().runtime()
+    except Exception as exc:
+        pytest.skip(f"the emulator cannot run here: {exc}")
+    source = """__global__ void k(const float* x, float* y, int n)
+{
+    __shared__ volatile int ready;
+    int t = threadIdx.x;
+    if (t == 0) ready = 0;
+    __syncthreads();
+    if (t == 0) { __syncthreads(); ready = 1; }
+    else { while (ready == 0) { } }
+    if (t < n) y[t] = x[t];
+}
+"""
+    backend = GpuBackend(arch="sm_90", pool=ChildPool(factory=lambda tool: Child(tool, fake=True)))
+    try:
+        out = backend.run(fake_build("hang", source), request(limit=0.5))
+    finally:
+        backend.shutdown()
+    assert out.status is RunStatus.DEADLOCK
+    assert any(d.kind is DiagnosticKind.DEADLOCK for d in out.diagnostics)
