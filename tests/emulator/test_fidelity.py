@@ -221,3 +221,41 @@ def test_extern_shared_with_zero_bytes_faults(run):
     assert out.status is RunStatus.FAULT
     assert out.diagnostics[0].line == 3
     assert "0 bytes" in out.diagnostics[0].message
+
+
+def test_barrier_inside_shrinking_condition_is_divergent(run):
+    """A barrier inside `if (t < stride)` of a tree loop: lanes of one warp skip it, DIVERGENT_BARRIER (synccheck flags it)."""
+    src = """__global__ void k(int* out) {
+    __shared__ int s[256];
+    int t = threadIdx.x;
+    s[t] = 1;
+    __syncthreads();
+    for (int stride = blockDim.x / 2; stride > 0; stride >>= 1) {
+        if (t < stride) {
+            s[t] += s[t + stride];
+            __syncthreads();
+        }
+    }
+    if (t == 0) out[0] = s[0];
+}"""
+    out = run(src, ONE_ARG, (1, 1, 1), (256, 1, 1), {"out": np.zeros(1, np.int32)})
+    assert out.status is RunStatus.OK
+    assert kinds(out) == ["divergent_barrier"]
+    assert out.diagnostics[0].line == 9
+
+
+def test_tail_guard_return_before_barrier_is_legal(run):
+    """`if (i >= n) return;` before a barrier (exited lanes inside a warp) completes with no diagnostic."""
+    src = """__global__ void k(int* out, int n) {
+    __shared__ int s[64];
+    int t = threadIdx.x;
+    if (t >= n) return;
+    s[t] = t;
+    __syncthreads();
+    out[t] = s[n - 1 - t];
+}"""
+    out = run(src, spec("k", ("out", "out", "int32"), ("n", "scalar", "int32")), (1, 1, 1), (64, 1, 1),
+              {"out": np.zeros(64, np.int32), "n": 50})
+    assert out.status is RunStatus.OK
+    assert out.diagnostics == []
+    assert out.outputs["out"][:50].tolist() == list(range(49, -1, -1))

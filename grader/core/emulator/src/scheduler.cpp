@@ -45,6 +45,8 @@ struct Thread {
   int wsite = 0, wline = 0, wop = 0, warg = 0, wwidth = 32;
   unsigned long long wvalue = 0, wresult = 0;
   int last_line = 0;
+  int last_site = 0;  // the barrier site this thread last arrived at (0: none yet)
+  unsigned long long exit_generation = ~0ULL;  // barrier generation during which it exited
   WD_TSAN_ONLY(void* tsan = nullptr;)
 };
 
@@ -130,6 +132,50 @@ void set_thread_ctx(const Thread& t, long quantum) {
 
 // ---- releasing barriers and warp operations ----
 
+std::string mask_hex(unsigned m);
+
+// Lanes that reached this barrier site in an earlier round, then skipped it this round and exited
+// while other lanes of their warp arrived: the barrier sits in a condition that differs inside a
+// warp (e.g. `if (t < stride) { ...; __syncthreads(); }`). Exits before any arrival, such as a
+// tail guard `if (i >= n) return;`, and whole warps leaving are legal and not reported.
+void check_skipped_barrier(Block& b, int site) {
+  int n = static_cast<int>(b.threads.size());
+  for (int w0 = 0; w0 < n; w0 += 32) {
+    unsigned arrived = 0, skipped = 0;
+    int line = 0;
+    const Thread* example = nullptr;
+    const Thread* skipper = nullptr;
+    for (int j = 0; j < 32 && w0 + j < n; ++j) {
+      const Thread& t = b.threads[w0 + j];
+      if (t.state == kAtBarrier) {
+        arrived |= 1u << j;
+        line = t.line;
+        if (!example) example = &t;
+      } else if (t.state == kExited && t.exit_generation == b.barrier_generation && t.last_site == site) {
+        skipped |= 1u << j;
+        if (!skipper) skipper = &t;
+      }
+    }
+    if (!arrived || !skipped) continue;
+    Diag d;
+    d.kind = "divergent_barrier";
+    d.message = "Divergent __syncthreads() on line " + std::to_string(line) + ": in warp " + std::to_string(w0 / 32) +
+                " of block " + tid_str(b.bid) + " lanes " + mask_hex(arrived) + " reached it while lanes " +
+                mask_hex(skipped) + " (e.g. thread " + tid_str(skipper->tid) +
+                ") skipped it and exited. The condition around a barrier must be the same for the whole block.";
+    d.line = line;
+    d.block = b.bid;
+    d.thread = example->tid;
+    d.has_ids = true;
+    d.detail_json = "{\"other_thread\": " + ids_json(skipper->tid) + ", \"arrived_lanes\": \"" + mask_hex(arrived) +
+                    "\", \"skipped_lanes\": \"" + mask_hex(skipped) + "\", \"warp\": " + std::to_string(w0 / 32) + "}";
+    d.key = "skipped:" + std::to_string(line);
+    d.order = b.linear_bid;
+    add_diag(std::move(d));
+    return;
+  }
+}
+
 bool release_block_barrier(Block& b) {
   if (b.at_barrier == 0 || b.at_barrier != b.live) return false;
   int count = 0, all = 1, any = 0, site = 0;
@@ -175,8 +221,10 @@ bool release_block_barrier(Block& b) {
     d.order = b.linear_bid;
     add_diag(std::move(d));
   }
+  if (!divergent) check_skipped_barrier(b, site);
   for (auto& t : b.threads) {
     if (t.state != kAtBarrier) continue;
+    t.last_site = t.site;
     t.result = t.op == 1 ? count : t.op == 2 ? all : t.op == 3 ? any : 0;
     t.state = kRunnable;
   }
@@ -434,6 +482,7 @@ void run_block_fibers(Block& b) {
       WD_TSAN_ONLY(__tsan_switch_to_fiber(t.tsan, 1);)
       t.fiber = std::move(t.fiber).resume();
       if (t.state == kExited) {
+        t.exit_generation = b.barrier_generation;
         b.live--;
         b.events++;
         WD_TSAN_ONLY(__tsan_destroy_fiber(t.tsan); t.tsan = nullptr;)
