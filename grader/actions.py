@@ -14,6 +14,7 @@ from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from grader.core.errors import BadRequestError, LaunchConfigError
 from grader.core.launch import build_launch
@@ -56,7 +57,14 @@ def check_rate_limit(user) -> None:
     limit = settings.WARPDRILL_SUBMISSIONS_PER_MINUTE
     since = timezone.now() - timedelta(minutes=1)
     if limit and Submission.objects.filter(user=user, created_at__gte=since).count() >= limit:
-        raise RateLimitError(_("You can submit %(n)d times a minute. Please wait a moment and try again.") % {"n": limit})
+        raise RateLimitError(
+            ngettext(
+                "You can submit %(n)d time a minute. Please wait a moment and try again.",
+                "You can submit %(n)d times a minute. Please wait a moment and try again.",
+                limit,
+            )
+            % {"n": limit}
+        )
 
 
 def create_submission(user, problem, source: str, choice: LaunchChoice | None = None) -> Submission:
