@@ -108,3 +108,17 @@ __global__ void k(int* out) {
     out = run(src, spec("k", ("out", "out", "int32")), (1, 1, 1), (4, 1, 1), {"out": np.zeros(4, np.int32)})
     assert out.status is RunStatus.FAULT
     assert str(out.diagnostics[0].kind) == "stack_overflow"
+
+
+def test_too_much_static_shared_memory_is_refused(run):
+    """More than 48 KiB of static __shared__ memory is refused (ptxas does the same) with the declaring line."""
+    src = """__global__ void k(int* out) {
+    __shared__ float a[8192];
+    __shared__ float b[8192];
+    a[threadIdx.x] = 1; b[threadIdx.x] = 2;
+    out[threadIdx.x] = a[threadIdx.x] + b[threadIdx.x];
+}"""
+    out = run(src, spec("k", ("out", "out", "int32")), (1, 1, 1), (32, 1, 1), {"out": np.zeros(32, np.int32)})
+    assert out.status is RunStatus.FAULT
+    assert str(out.diagnostics[0].kind) == "cuda_error"
+    assert out.diagnostics[0].line == 3

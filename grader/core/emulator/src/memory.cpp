@@ -17,6 +17,9 @@ namespace rt {
 
 namespace {
 constexpr std::size_t kPage = 4096;
+}  // namespace
+constexpr std::size_t kMaxStaticShared = 48 * 1024;
+namespace {
 constexpr int kMaxRegions = 1 << 16;
 Region g_regions[kMaxRegions];
 std::atomic<int> g_region_count{0};
@@ -110,6 +113,22 @@ namespace detail {
 void* shared_alloc(int site, const char* name, int line, std::size_t bytes, std::size_t align, std::size_t elem) {
   if (site < 0) site = 0;
   if (static_cast<std::size_t>(site) >= rt::t_slots.size()) rt::t_slots.resize(site + 1);
+  if (rt::t_slots[site].data == nullptr) {
+    // ptxas refuses a kernel whose static shared memory exceeds 48 KiB; refuse it here too
+    // (and before mapping a student-chosen size).
+    std::size_t total = bytes;
+    for (auto& slot : rt::t_slots) total += slot.bytes;
+    if (total > rt::kMaxStaticShared) {
+      rt::Diag d;
+      d.kind = "cuda_error";
+      d.message = "Too much shared data: __shared__ '" + std::string(name) + "' on line " + std::to_string(line) +
+                  " brings the kernel's static shared memory to " + std::to_string(total) +
+                  " bytes; the limit is 49152 bytes (48 KiB) per block.";
+      d.line = line;
+      d.detail_json = "{\"array\": " + rt::json_str(name) + ", \"bytes\": " + std::to_string(total) + "}";
+      rt::finish("fault", d.message, {d});
+    }
+  }
   return rt::shared_arena(rt::t_slots[site], bytes, align, elem, rt::kShared, name, line);
 }
 
