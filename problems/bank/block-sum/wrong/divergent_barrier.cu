@@ -1,6 +1,11 @@
 // verdict: SYNC_ERROR
-// The barrier moved inside `if (t < stride)`: only the active half reaches it, so the
-// condition around __syncthreads() differs inside the block -- undefined behaviour.
+// The loop's barrier moved inside `if (t < stride)`, plus one after the loop "so that s[0]
+// is complete". Now only the active half waits at the loop's barrier while the other threads
+// run ahead to the one after the loop: two different __syncthreads() calls at once, under a
+// condition that differs inside the block (and inside a warp once stride < 32). Undefined
+// behaviour; compute-sanitizer synccheck reports it on an H200.
+// (Without the barrier after the loop, the skipping threads simply exit: still undefined by
+// the CUDA spec, but neither the H200 nor any checker can tell, so it is not used here.)
 __global__ void block_sum(const float* x, float* out, int n)
 {
     __shared__ float s[256];
@@ -16,6 +21,7 @@ __global__ void block_sum(const float* x, float* out, int n)
             __syncthreads();
         }
     }
+    __syncthreads();
     if (t == 0) {
         out[blockIdx.x] = s[0];
     }

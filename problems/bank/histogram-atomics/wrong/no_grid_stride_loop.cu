@@ -1,0 +1,21 @@
+// verdict: WRONG_ANSWER
+// One element per thread, as if the grid covered the input: it does not. The grid is capped
+// at 1024 blocks = 262144 threads, so the rest of a 2^20-byte input is never counted.
+__global__ void histogram(const unsigned char* data, unsigned int* hist, int n)
+{
+    __shared__ unsigned int local[256];
+    int t = threadIdx.x;
+
+    local[t] = 0;
+    __syncthreads();
+
+    int i = blockIdx.x * blockDim.x + t;
+    if (i < n) {
+        atomicAdd(&local[data[i]], 1u);
+    }
+    __syncthreads();
+
+    if (local[t] != 0) {
+        atomicAdd(&hist[t], local[t]);
+    }
+}
