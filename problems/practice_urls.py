@@ -1,3 +1,13 @@
-"""URLs (filled in by the web pages work)."""
+"""Practice with generated questions, and the occupancy calculator (mounted at /practice/)."""
+from django.urls import path
+
+from . import practice_views as views
+
 app_name = "practice"
-urlpatterns: list = []
+urlpatterns = [
+    path("", views.home, name="home"),
+    path("start/", views.start, name="start"),
+    path("q/<int:pk>/", views.question, name="question"),
+    path("progress/", views.progress_page, name="progress"),
+    path("occupancy/", views.calculator, name="calculator"),
+]
