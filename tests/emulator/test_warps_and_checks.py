@@ -182,3 +182,21 @@ def test_fast_path_vector_add_and_cache(backend):
     out = backend.run(build, RunRequest(LaunchConfig(((n + 255) // 256, 1, 1), (256, 1, 1)), {"a": a, "c": np.zeros(n, np.float32), "n": n}))
     backend.close(build)
     assert (out.outputs["c"] == 2 * a).all()
+
+
+def test_cooperative_groups_block_sync(run):
+    """cooperative_groups::this_thread_block().sync() is a block barrier, reported at the caller's line."""
+    src = """#include <cooperative_groups.h>
+namespace cg = cooperative_groups;
+__global__ void k(int* out) {
+    __shared__ int s[64];
+    cg::thread_block block = cg::this_thread_block();
+    s[block.thread_rank()] = threadIdx.x;
+    if (threadIdx.x % 2) block.sync();
+    else cg::sync(block);
+    out[threadIdx.x] = s[63 - threadIdx.x];
+}"""
+    out = run(src, ONE_ARG, (1, 1, 1), (64, 1, 1), {"out": np.zeros(64, np.int32)})
+    assert out.outputs["out"].tolist() == list(range(63, -1, -1))
+    assert kinds(out) == ["divergent_barrier"]
+    assert {out.diagnostics[0].line, out.diagnostics[0].detail["other_line"]} == {7, 8}
