@@ -141,7 +141,8 @@ def run_sandboxed(
         cwd = workdir
     elif os.environ.get(UNSAFE_ENV) == "1":
         logger.warning("UNSAFE: bubblewrap is unavailable; running untrusted code WITHOUT a sandbox (%s=1)", UNSAFE_ENV)
-        cmd, run_env, cwd = _unsafe_argv(argv, workdir, ro_binds or {}), full_env, workdir
+        cmd, cwd = _unsafe_argv(argv, workdir, ro_binds or {}), workdir
+        run_env = {k: v.replace(WORK_PATH + "/", f"{workdir}/") for k, v in full_env.items()}
     else:
         raise SandboxUnavailableError(
             f"bubblewrap ({BWRAP}) is missing or cannot create namespaces on this worker; "

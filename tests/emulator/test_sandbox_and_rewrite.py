@@ -122,3 +122,23 @@ def test_too_much_static_shared_memory_is_refused(run):
     assert out.status is RunStatus.FAULT
     assert str(out.diagnostics[0].kind) == "cuda_error"
     assert out.diagnostics[0].line == 3
+
+
+def test_unsafe_mode_runs_without_bwrap_only_when_allowed(backend, monkeypatch, tmp_path):
+    """Without bubblewrap the sandbox refuses (SandboxUnavailableError) unless WARPDRILL_ALLOW_UNSAFE_SANDBOX=1."""
+    from grader.core.backends.base import LaunchConfig, RunRequest
+    from grader.core.errors import SandboxUnavailableError
+
+    monkeypatch.setattr(sandbox, "_probe_cache", False)
+    monkeypatch.delenv(sandbox.UNSAFE_ENV, raising=False)
+    with pytest.raises(SandboxUnavailableError):
+        sandbox.run_sandboxed(["/bin/true"], tmp_path, 5)
+    monkeypatch.setenv(sandbox.UNSAFE_ENV, "1")
+    src = "__global__ void k(int* out) { out[threadIdx.x] = threadIdx.x * 3; } // unsafe-mode test\n"
+    build = backend.compile(src, spec("k", ("out", "out", "int32")))
+    try:
+        assert build.compile.ok, build.compile.log
+        out = backend.run(build, RunRequest(LaunchConfig((1, 1, 1), (8, 1, 1)), {"out": np.zeros(8, np.int32)}))
+        assert out.outputs["out"].tolist() == [3 * i for i in range(8)]
+    finally:
+        backend.close(build)

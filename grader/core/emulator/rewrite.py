@@ -301,6 +301,8 @@ def rewrite(source: str, kernel_name: str) -> Rewritten:
             if SERIAL_TOKENS.match(text):
                 result.serial = True
                 result.needs_fibers = True
+            if text == "printf":
+                result.serial = True  # parallel blocks would interleave the log differently every run
             if text == "__global__":
                 prev_global = True
             elif text == kernel_name and prev_global and i + 1 < len(tokens) and tokens[i + 1].text == "(":
