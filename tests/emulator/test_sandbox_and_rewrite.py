@@ -142,3 +142,17 @@ def test_unsafe_mode_runs_without_bwrap_only_when_allowed(backend, monkeypatch, 
         assert out.outputs["out"].tolist() == [3 * i for i in range(8)]
     finally:
         backend.close(build)
+
+
+def test_endless_barrier_loop_times_out(run):
+    """A loop that only ever meets barriers is stopped at the time limit by the child itself (TIMEOUT)."""
+    src = """__global__ void k(int* out) {
+    int i = 0;
+    while (out[0] == 0) { __syncthreads(); i++; }
+    out[1] = i;
+}"""
+    out = run(src, spec("k", ("out", "inout", "int32")), (1, 1, 1), (32, 1, 1), {"out": np.zeros(2, np.int32)},
+              time_limit_s=1.0)
+    assert out.status is RunStatus.TIMEOUT
+    assert out.time_s < 2.0
+    assert out.diagnostics[0].line == 3

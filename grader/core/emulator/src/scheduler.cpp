@@ -492,7 +492,10 @@ void run_block_fibers(Block& b) {
     if (b.live == 0) break;
     bool released = release_block_barrier(b);
     released |= release_warps(b);
-    if (released) continue;
+    if (released) {
+      if (now_s() - g_start_s > g_job.time_limit_s) report_timeout(b.bid, b.threads[0].tid, b.threads[0].line);
+      continue;
+    }
     for (auto& t : b.threads) any_runnable |= t.state == kRunnable;
     if (!any_runnable) report_deadlock(b, true);
     double now = now_s();
@@ -527,6 +530,8 @@ void run_worker(int worker) {
     uint3 bid{static_cast<unsigned>(lin % g.x), static_cast<unsigned>(lin / g.x % g.y), static_cast<unsigned>(lin / g.x / g.y)};
     detail::t_ctx.block_idx = bid;
     shared_new_block();
+    // Kernels without loops never tick: check the time limit between blocks too.
+    if ((lin & 63) == 0 && now_s() - g_start_s > g_job.time_limit_s) report_timeout(bid, uint3{0, 0, 0}, 0);
     if (g_job.fibers) {
       block.bid = bid;
       block.linear_bid = lin;
