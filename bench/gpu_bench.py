@@ -79,10 +79,43 @@ def summary(rows: list[dict]) -> dict:
     }
 
 
+def parallel(subs, workers: int) -> dict:
+    """N backends (as N Celery pool processes would hold) grading new sources at once on one GPU."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    from grader.core.backends.gpu import GpuBackend
+
+    backends = [GpuBackend() for _ in range(workers)]
+    for b in backends:
+        b.pool.main_child().wait_ready()
+        judge(subs[0][0], subs[0][2] + f"\n// warm {uuid.uuid4()}\n", b)
+    jobs = [(package, source + f"\n// par {uuid.uuid4()}\n") for package, _, source in subs * 2]
+    chunks = [jobs[k::workers] for k in range(workers)]
+
+    def work(k):
+        return [timed(backends[k], package, source) for package, source in chunks[k]]
+
+    started = time.monotonic()
+    with ThreadPoolExecutor(workers) as pool:
+        rows = [r for part in pool.map(work, range(workers)) for r in part]
+    wall = time.monotonic() - started
+    for b in backends:
+        b.shutdown()
+    out = summary(rows)
+    out["workers"] = workers
+    out["wall_s"] = round(wall, 2)
+    out["per_minute"] = round(len(rows) / wall * 60, 1)  # throughput of all workers together
+    return out
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--reps", type=int, default=1, help="passes over the bank per setting")
     parser.add_argument("--json", help="also write the figures here")
+    parser.add_argument("--max", type=int, default=0, help="at most this many submissions per pass (spread over the bank)")
+    parser.add_argument("--settings", default="new,resubmitted,no_checks")
+    parser.add_argument("--concurrency", type=int, default=0,
+                        help="also measure N worker processes' worth of backends sharing the GPU (new sources)")
     args = parser.parse_args()
     from grader import sandbox
     from grader.core.backends.gpu import GpuBackend
@@ -90,26 +123,41 @@ def main() -> int:
     backend = GpuBackend()
     info = backend.pool.main_child().wait_ready()
     subs = list(submissions())
+    if args.max and len(subs) > args.max:
+        step = len(subs) / args.max
+        subs = [subs[int(k * step)] for k in range(args.max)]
     for package, _, source in subs[:2]:  # warm-up: sanitizer children, imports, the driver's caches
         judge(package, source + f"\n// warm {uuid.uuid4()}\n", backend)
     settings = {}
+    wanted = args.settings.split(",")
     for name, fresh, checks in (("new", True, True), ("resubmitted", False, True), ("no_checks", True, False)):
+        if name not in wanted:
+            continue
         rows = []
         for _ in range(args.reps):
             for package, path, source in subs:
                 text = source + f"\n// bench {uuid.uuid4()}\n" if fresh else source
+                backend.last_check = {}
                 row = timed(backend, package, text, run_checks=checks)
+                row["check"] = backend.last_check
                 row["case"] = f"{package.slug}/{path}"
                 rows.append(row)
                 print(f"{name:12s} {row['case']:60s} {row['total']:6.3f}s compile {row['compile']:.3f} "
                       f"tests {row['tests']:.3f} checks {row['checks']:.3f} {row['verdict']}", flush=True)
         settings[name] = summary(rows)
+        checks = [r["check"] for r in rows if r.get("check")]
+        if checks:
+            settings[name]["check_timings_mean_s"] = {
+                k: round(statistics.fmean(c[k] for c in checks if k in c), 3) for k in checks[0]}
         print(f"# {name}: {json.dumps(settings[name])}", flush=True)
     backend.shutdown()
+    if args.concurrency > 1:
+        settings[f"parallel_{args.concurrency}"] = parallel(subs, args.concurrency)
+        print(f"# parallel: {json.dumps(settings[f'parallel_{args.concurrency}'])}", flush=True)
     result = {"date": time.strftime("%Y-%m-%d"), "device": info.get("device"), "cc": info.get("cc"),
               "sandboxed": sandbox.bwrap_works(), "submissions_per_pass": len(subs), **settings,
-              "p50_s": settings["new"]["p50_s"], "p95_s": settings["new"]["p95_s"],
-              "gradings_per_minute_per_gpu": settings["new"]["per_minute"]}
+              "p50_s": settings.get("new", {}).get("p50_s"), "p95_s": settings.get("new", {}).get("p95_s"),
+              "gradings_per_minute_per_gpu": settings.get("new", {}).get("per_minute")}
     if args.json:
         Path(args.json).write_text(json.dumps(result, indent=1))
     print(json.dumps(result))

@@ -108,11 +108,24 @@ def test_a_child_that_dies_is_a_platform_fault_after_one_retry(fake_backend):
     assert fake_backend.run(fake_build("copy"), request()).status is RunStatus.OK
 
 
-def test_a_new_submission_gets_a_fresh_child(fake_backend):
+def test_the_warm_child_serves_the_next_submission_by_default(fake_backend):
     fake_backend.run(fake_build("copy"), request())
     first = fake_backend.pool.main.proc.pid
     fake_backend.close(fake_build("copy"))
-    assert fake_backend.pool.main is not None and fake_backend.pool.main.proc.pid != first
+    assert fake_backend.pool.main.proc.pid == first
+
+
+def test_fresh_child_per_submission_when_asked(child_sandbox):
+    backend = GpuBackend(arch="sm_90", pool=ChildPool(factory=lambda tool: Child(tool, fake=True)),
+                         fresh_child_per_submission=True, prove_deadlocks=False)
+    try:
+        backend.run(fake_build("copy"), request())
+        first = backend.pool.main.proc.pid
+        backend.close(fake_build("copy"))
+        assert backend.pool.main is not None and backend.pool.main.proc.pid != first
+        assert backend.run(fake_build("copy"), request()).status is RunStatus.OK
+    finally:
+        backend.shutdown()
 
 
 def test_a_hang_the_emulator_proves_is_a_deadlock(child_sandbox):

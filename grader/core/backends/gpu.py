@@ -34,7 +34,7 @@ from .base import ArgRole, Backend, Build, KernelSpec, RunOutcome, RunRequest, R
 
 log = logging.getLogger(__name__)
 
-TRANSFER_GRACE_S = 2.0  # on top of the time limit: copies in and out, a module load
+TRANSFER_GRACE_S = 1.0  # on top of the time limit: copies in and out, a module load
 TRANSFER_BYTES_PER_S = 2e9  # pessimistic host<->device copy rate, for large buffers
 SANITIZER_EXIT_S = 10.0  # after answering, a sanitizer child writes its summary and exits
 # How long the emulator may look for a deadlock after a GPU hang: it needs a couple of seconds
@@ -51,6 +51,7 @@ class GpuHandle:
     spec: KernelSpec
     cubin: np.ndarray  # uint8
     entry: str  # the kernel's symbol
+    faults_located: bool = False  # memcheck already ran after a fault of this build
 
 
 def _env_tools() -> tuple[Tool, ...]:
@@ -73,12 +74,15 @@ class GpuBackend(Backend):
         self.cache = cache or CompileCache()
         self.pool = pool or ChildPool()
         if fresh_child_per_submission is None:
-            fresh_child_per_submission = os.environ.get("WARPDRILL_GPU_CHILD_REUSE", "submission") == "submission"
+            # "worker" (default): the warm child serves submission after submission and is
+            # replaced only after a hang or a sticky error; "submission": a fresh child each.
+            fresh_child_per_submission = os.environ.get("WARPDRILL_GPU_CHILD_REUSE", "worker") == "submission"
         self.fresh_child_per_submission = fresh_child_per_submission
         self.checks = checks if checks is not None else _env_tools()
         self.memcheck_on_fault = memcheck_on_fault
         self.prove_deadlocks = prove_deadlocks
-        self._emulator = None
+        self._emulator = None  # built on the first hang; False once it proved unavailable here
+        self.last_check: dict = {}  # timings of the last sanitizer pass, for benchmarks
         atexit.register(self.pool.close)
 
     # ---- compile ----
@@ -159,8 +163,9 @@ class GpuBackend(Backend):
             outcome = self._outcome(reply, outputs, handle, request)
             if not child.alive() or reply.get("sticky") or outcome.status is RunStatus.INTERNAL:
                 self.pool.retire_main()
-            if (outcome.status is RunStatus.FAULT and self.memcheck_on_fault
+            if (outcome.status is RunStatus.FAULT and self.memcheck_on_fault and not handle.faults_located
                     and reply.get("error") in FAULTS_WORTH_MEMCHECK and compute_sanitizer()):
+                handle.faults_located = True  # once per submission: every later case faults the same way
                 outcome.diagnostics += self._where_it_faulted(handle, request, job, arrays)
             return outcome
         raise AssertionError("unreachable")
@@ -214,14 +219,17 @@ class GpuBackend(Backend):
         return RunOutcome(status=RunStatus.TIMEOUT, diagnostics=[diag], time_s=elapsed, message=killed)
 
     def _emulator_deadlock(self, handle: GpuHandle, request: RunRequest) -> RunOutcome | None:
+        if self._emulator is False:
+            return None
         try:
             if self._emulator is None:
                 from .emulator import EmulatorBackend
 
                 self._emulator = EmulatorBackend()
             build = self._emulator.compile(handle.source, handle.spec)
-        except Exception as exc:  # no emulator here, or it cannot build: the hang stays a TIMEOUT
-            log.info("no emulator proof of a deadlock: %s", exc)
+        except Exception as exc:  # no emulator here (no g++ or Boost.Context): hangs stay TIMEOUTs
+            log.warning("the emulator cannot prove deadlocks on this worker: %s", exc)
+            self._emulator = False
             return None
         try:
             if not build.compile.ok:
@@ -242,6 +250,7 @@ class GpuBackend(Backend):
         """Run the job under each tool at once (one one-shot child each). Returns
         ({tool: (reply or None, log)}, platform error or ""). A late tool is killed; its reply is None."""
         children = {}
+        started = time.monotonic()
         try:
             for tool in tools:
                 children[tool] = self.pool.take_sanitizer(tool)
@@ -251,6 +260,7 @@ class GpuBackend(Backend):
             for child in children.values():
                 child.kill()
             return {}, str(exc)
+        timings = {"ready_s": time.monotonic() - started}
         deadline = time.monotonic() + limit_s + TRANSFER_GRACE_S + sum(a.nbytes for a in arrays.values()) * 2 / TRANSFER_BYTES_PER_S
         results, error = {}, ""
         for child in children.values():
@@ -262,17 +272,23 @@ class GpuBackend(Backend):
             reply = None
             try:
                 reply, _ = child.receive(deadline)
+                timings[f"{tool}_reply_s"] = time.monotonic() - started
                 child.wait_exit(SANITIZER_EXIT_S)
+                timings[f"{tool}_exit_s"] = time.monotonic() - started
             except protocol.DeadlineError:
                 pass
             except (EOFError, protocol.ProtocolError, OSError) as exc:
                 error = error or f"{tool}: the child died ({exc}); {child.stderr_tail()}"
             results[tool] = (reply, child.sanitizer_log())
             child.kill()
+        self.last_check = {k: round(v, 3) for k, v in timings.items()}
         return results, error
 
     def _check(self, handle: GpuHandle, request: RunRequest, job: dict, arrays: dict[str, np.ndarray]) -> RunOutcome:
-        tools = self.checks
+        # The problem's own checks when the request names them (a `checks` field on RunRequest),
+        # else every tool this worker runs (WARPDRILL_GPU_CHECKS).
+        named = getattr(request, "checks", None)
+        tools = tuple(Tool(str(c)) for c in named) if named else self.checks
         if not tools:
             return RunOutcome(status=RunStatus.OK)
         started = time.monotonic()

@@ -150,8 +150,11 @@ class CudaRunner:
         return _result("ok", time_s=elapsed), outputs, True
 
     def _free(self, allocations) -> None:
-        for _, _, dev in allocations:
+        """Zero, then free, every buffer: the warm child serves the next submission, whose
+        out-of-bounds reads must not find this one's (possibly hidden) test data."""
+        for _, host, dev in allocations:
             try:
+                self.drv.memset_d8(dev, 0, host.nbytes)
                 dev.free()
             except Exception:
                 pass

@@ -29,6 +29,10 @@ from .sanitizer import Tool, tool_options
 log = logging.getLogger(__name__)
 
 START_TIMEOUT_S = float(os.environ.get("WARPDRILL_GPU_START_TIMEOUT", "60"))
+# Warm one-shot children kept per sanitizer tool. A child under compute-sanitizer takes longer
+# to start than a submission takes to compile and run, so with back-to-back submissions one
+# spare is often still starting when it is needed; two are not.
+SANITIZER_SPARES = int(os.environ.get("WARPDRILL_GPU_SANITIZER_SPARES", "2"))
 STDERR_CAP = 4096
 
 
@@ -152,10 +156,11 @@ class Child:
 class ChildPool:
     """Warm children of one worker: a main child for runs and one spare per sanitizer tool."""
 
-    def __init__(self, factory: Callable[[Tool | None], Child] = Child):
+    def __init__(self, factory: Callable[[Tool | None], Child] = Child, spares_per_tool: int = SANITIZER_SPARES):
         self._factory = factory
+        self.spares_per_tool = max(0, spares_per_tool)
         self.main: Child | None = None
-        self.spares: dict[Tool, Child] = {}
+        self.spares: dict[Tool, list[Child]] = {}
 
     def main_child(self) -> Child:
         """The warm main child, started now if there is none (it may still be starting)."""
@@ -175,20 +180,27 @@ class ChildPool:
             self.main_child()
 
     def take_sanitizer(self, tool: Tool) -> Child:
-        """A warm one-shot child under `tool` (the caller kills it when done); a successor starts now."""
-        child = self.spares.pop(tool, None)
-        if child is None or not child.alive():
-            if child is not None:
-                child.kill()
+        """A warm one-shot child under `tool` (the caller kills it when done); successors start now."""
+        spares = self.spares.setdefault(tool, [])
+        child = None
+        while spares and child is None:
+            candidate = spares.pop(0)  # the oldest: the most likely to be ready
+            if candidate.alive():
+                child = candidate
+            else:
+                candidate.kill()
+        if child is None:
             child = self._factory(tool)
-        try:
-            self.spares[tool] = self._factory(tool)
-        except ChildStartError as exc:
-            log.warning("no spare %s child: %s", tool, exc)
+        while len(spares) < self.spares_per_tool:
+            try:
+                spares.append(self._factory(tool))
+            except ChildStartError as exc:
+                log.warning("no spare %s child: %s", tool, exc)
+                break
         return child
 
     def close(self) -> None:
-        for child in [self.main, *self.spares.values()]:
+        for child in [self.main, *(c for spares in self.spares.values() for c in spares)]:
             if child is not None:
                 child.kill()
         self.main = None

@@ -51,7 +51,7 @@ _ANY_LOCATION = re.compile(r"in (\S+?):(\d+)")
 _THREAD = re.compile(r"[Tt]hread \((\d+),\s*(\d+),\s*(\d+)\)")
 _BLOCK = re.compile(r"block \((\d+),\s*(\d+),\s*(\d+)\)")
 _INVALID_ACCESS = re.compile(r"Invalid (__\w+__) (read|write|atomic)\w* of size (\d+) bytes?")
-_RACE_ACCESS = re.compile(r"(Read|Write|Atomic)\w* access")
+_RACE_ACCESS = re.compile(r"\b(Read|Write|Atomic)\w* (?:access|Thread)")
 _NEAREST = re.compile(r"is (\d+) bytes (before|after) the nearest allocation at \S+ of size (\d+) bytes")
 
 # Records that echo a failure the judge already reports, or are summaries.
