@@ -5,19 +5,19 @@ import re
 
 from django import forms
 from django.contrib.auth.decorators import login_required
-from django.http import Http404, HttpResponseNotAllowed
+from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.html import escape
 from django.utils.safestring import mark_safe
 from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
-from django.views.decorators.http import require_POST
+from django.views.decorators.http import require_http_methods, require_POST
 
 from . import practice
 from .core.answers import field_correct
 from .core.gpus import CAPABILITIES, gpus_for
 from .core.occupancy import LIMITER_NAMES, OccupancyResult, occupancy, series
-from .core.questions import DIFFICULTIES, TOPIC_NAMES, Topic
+from .core.questions import DIFFICULTIES, TOPIC_NAMES, Topic, family
 from .models import QuestionVariant
 
 DIFFICULTY_LABELS = {1: _("Warm-up"), 2: _("Exam level"), 3: _("Hard")}
@@ -65,29 +65,32 @@ def topic_choices() -> list[dict]:
 # ---- practice ---------------------------------------------------------------------------------------
 
 
-@login_required
-def home(request):
-    """Pick a topic (or mixed) and a difficulty; the student's progress per topic."""
+def _home_context(request, **extra) -> dict:
     la = lang()
     rows = practice.progress(request.user)
     for row in rows:
         row.label = TOPIC_NAMES[Topic(row.topic)][la]
-    recent = (QuestionVariant.objects.filter(user=request.user).order_by("-created_at")[:8])
-    return render(request, "practice/home.html", {
+    recent = (QuestionVariant.objects.filter(user=request.user).order_by("-created_at")
+              .prefetch_related("attempts")[:8])
+    return {
         "topics": topic_choices(), "difficulties": [(d, DIFFICULTY_LABELS[d]) for d in DIFFICULTIES],
         "progress": rows, "recent": [_variant_row(v, la) for v in recent],
         "chosen_topic": request.session.get("practice_topic", practice.MIXED),
-        "chosen_difficulty": request.session.get("practice_difficulty", 2),
-    })
+        "chosen_difficulty": request.session.get("practice_difficulty", 2), **extra,
+    }
 
 
 def _variant_row(v: QuestionVariant, la: str) -> dict:
-    from .core.questions import family
-
     fam = family(v.family)
     attempts = list(v.attempts.all())
     return {"pk": v.pk, "title": fam.title[la], "topic": TOPIC_NAMES[fam.topic][la], "difficulty": v.difficulty,
             "solved": any(a.correct for a in attempts), "attempts": len(attempts)}
+
+
+@login_required
+def home(request):
+    """Pick a topic (or mixed) and a difficulty; the student's progress per topic and recent questions."""
+    return render(request, "practice/home.html", _home_context(request))
 
 
 @login_required
@@ -99,24 +102,20 @@ def start(request):
         difficulty = int(request.POST.get("difficulty", "2"))
         variant = practice.next_variant(request.user, topic, difficulty)
     except (ValueError, practice.PracticeError):
-        return render(request, "practice/home.html", {
-            "error": _("Choose a topic and a difficulty from the lists."), "topics": topic_choices(),
-            "difficulties": [(d, DIFFICULTY_LABELS[d]) for d in DIFFICULTIES],
-            "progress": practice.progress(request.user), "chosen_topic": practice.MIXED, "chosen_difficulty": 2,
-        }, status=400)
+        context = _home_context(request, error=_("Choose a topic and a difficulty from the lists."))
+        return render(request, "practice/home.html", context, status=400)
     request.session["practice_topic"], request.session["practice_difficulty"] = topic, difficulty
     return redirect("practice:question", pk=variant.pk)
 
 
 @login_required
+@require_http_methods(["GET", "POST"])
 def question(request, pk: int):
     """A question: GET shows it (with the last graded attempt and the worked solution once answered);
     POST grades an answer. An unreadable answer is shown back with its error and costs no attempt."""
     variant = get_object_or_404(QuestionVariant, pk=pk)
     if variant.user_id != request.user.pk:
         raise Http404("No such question.")
-    if request.method not in ("GET", "POST"):
-        return HttpResponseNotAllowed(["GET", "POST"])
     la = lang()
     fields = practice.answer_fields(variant)
     typed = {f.name: "" for f in fields}

@@ -3,7 +3,7 @@ grid-stride loops and a wrong index formula. Answers are computed (the wrong for
 every candidate over a whole launch)."""
 from __future__ import annotations
 
-from typing import Any, Callable
+from typing import Callable
 
 from ..answers import Choice
 from .base import Family, Topic, choice_field, code, integer_field, items, letters, math, p, t
