@@ -444,12 +444,24 @@ def occupancy_for_resources(res: Any) -> dict:
 
 
 def max_registers_for(cc: str, threads: int, smem: int, min_occupancy: float) -> int | None:
-    """The largest registers per thread (1..255) that keeps occupancy >= min_occupancy; None if none does."""
-    best = None
-    for regs in range(1, capability(cc).max_regs_per_thread + 1):
-        if occupancy(cc, threads, regs, smem).occupancy + 1e-12 >= min_occupancy:
-            best = regs
-    return best
+    """The largest registers per thread (1..255) that keeps occupancy >= min_occupancy; None if none does.
+
+    Occupancy never rises with more registers, so a binary search finds the edge."""
+    cap = capability(cc)
+
+    def ok(regs: int) -> bool:
+        return occupancy(cap, threads, regs, smem).occupancy + 1e-12 >= min_occupancy
+
+    if not ok(1):
+        return None
+    lo, hi = 1, cap.max_regs_per_thread
+    while lo < hi:
+        mid = (lo + hi + 1) // 2
+        if ok(mid):
+            lo = mid
+        else:
+            hi = mid - 1
+    return lo
 
 
 def max_dynamic_smem_for(cc: str, threads: int, regs: int, smem_static: int, blocks: int) -> int | None:
