@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 
 import environ
+from django.core.exceptions import ImproperlyConfigured
 from django.utils.csp import CSP
 
 BASE_DIR = Path(__file__).resolve().parent.parent
@@ -28,6 +29,11 @@ environ.Env.read_env(BASE_DIR / ".env", overwrite=False)
 
 DEBUG = env.bool("DEBUG", default=True)
 SECRET_KEY = env("SECRET_KEY", default="dev-only-insecure-key-change-me-0123456789abcdefghijklmnop")
+if not DEBUG and "SECRET_KEY" not in os.environ:
+    # The development key above is public, and `check --deploy` does not recognise it as weak:
+    # without this, a production site that forgot SECRET_KEY would sign sessions with it (and
+    # derive the hidden test seeds from it, WARPDRILL_SEED_SECRET's default).
+    raise ImproperlyConfigured("SECRET_KEY must be set in the environment when DEBUG is off.")
 ALLOWED_HOSTS = env.list("ALLOWED_HOSTS", default=["localhost", "127.0.0.1", "[::1]", "testserver"])
 CSRF_TRUSTED_ORIGINS = env.list("CSRF_TRUSTED_ORIGINS", default=[])
 
