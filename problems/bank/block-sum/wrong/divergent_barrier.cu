@@ -1,11 +1,11 @@
 // verdict: SYNC_ERROR
-// The loop's barrier moved inside `if (t < stride)`, plus one after the loop "so that s[0]
-// is complete". Now only the active half waits at the loop's barrier while the other threads
-// run ahead to the one after the loop: two different __syncthreads() calls at once, under a
-// condition that differs inside the block (and inside a warp once stride < 32). Undefined
-// behaviour; compute-sanitizer synccheck reports it on an H200.
-// (Without the barrier after the loop, the skipping threads simply exit: still undefined by
-// the CUDA spec, but neither the H200 nor any checker can tell, so it is not used here.)
+// The loop's barrier moved inside `if (t < stride)`, and an `else` barrier added "so that
+// every thread still reaches a barrier". They are two different __syncthreads() calls, chosen
+// by a condition that differs inside the block (and inside a warp once stride < 32): that is
+// undefined behaviour, not one barrier. compute-sanitizer synccheck reports it on an H200.
+// (Two shapes of this bug are not used here: with no `else` the skipping threads simply run
+// on and exit, which neither the H200 nor any checker notices; with one more barrier after
+// the loop instead of the `else`, the H200 hangs outright.)
 __global__ void block_sum(const float* x, float* out, int n)
 {
     __shared__ float s[256];
@@ -19,9 +19,10 @@ __global__ void block_sum(const float* x, float* out, int n)
         if (t < stride) {
             s[t] += s[t + stride];
             __syncthreads();
+        } else {
+            __syncthreads();
         }
     }
-    __syncthreads();
     if (t == 0) {
         out[blockIdx.x] = s[0];
     }

@@ -1,8 +1,8 @@
 // verdict: WRONG_ANSWER
-// Counts into shared bins that were never zeroed. Shared memory is not cleared for a block:
-// on an H200 the first blocks on each SM happen to see zeros, but a block that reuses the
-// shared memory of a finished one starts from that block's counts (the largest test runs
-// 1024 blocks on 132 SMs).
+// Counts into shared bins that were never zeroed. CUDA does not clear shared memory for a
+// block: its contents at block start are undefined. (An H200 happened to hand out zeroed
+// shared memory in every run we measured, so there this bug goes unnoticed; the emulator
+// fills shared memory with garbage, as any other GPU may.)
 __global__ void histogram(const unsigned char* data, unsigned int* hist, int n)
 {
     __shared__ unsigned int local[256];

@@ -1,6 +1,6 @@
 // verdict: WRONG_ANSWER
 // One element per thread, as if the grid covered the input: it does not. The grid is capped
-// at 1024 blocks = 262144 threads, so the rest of a 2^20-byte input is never counted.
+// at 64 blocks = 16384 threads, so the rest of a larger input is never counted.
 __global__ void histogram(const unsigned char* data, unsigned int* hist, int n)
 {
     __shared__ unsigned int local[256];
