@@ -5,6 +5,8 @@ in one place, `http_status_for`, which the HTML views use too.
 """
 from __future__ import annotations
 
+from django.conf import settings
+from django.core.exceptions import RequestDataTooBig
 from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext as _
 from rest_framework import status
@@ -51,6 +53,12 @@ class WarpDrillAPIView(APIView):
     def handle_exception(self, exc):
         if isinstance(exc, WarpDrillError):
             return Response({"error": str(exc)}, status=http_status_for(exc))
+        if isinstance(exc, RequestDataTooBig):
+            # Django refuses to read a body over DATA_UPLOAD_MAX_MEMORY_SIZE; say so in JSON.
+            limit_kib = settings.DATA_UPLOAD_MAX_MEMORY_SIZE // 1024
+            message = _("The request body is larger than %(kib)d KiB; a source may have at most %(max)d KiB.") % {
+                "kib": limit_kib, "max": settings.WARPDRILL_MAX_SOURCE_BYTES // 1024}
+            return Response({"error": message}, status=status.HTTP_413_REQUEST_ENTITY_TOO_LARGE)
         response = super().handle_exception(exc)  # also turns Http404/PermissionDenied into responses
         if response is not None and isinstance(response.data, (dict, list)) and "error" not in response.data:
             detail = exc.detail if isinstance(exc, APIException) else response.data
