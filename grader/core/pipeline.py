@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import hashlib
 import logging
+import threading
 import time
 from dataclasses import dataclass
 from typing import Callable
@@ -151,8 +152,10 @@ def judge(
             first = next((m for m in build.compile.messages if m.severity == "error"), None)
             where = f" (line {first.line})" if first and first.line else ""
             return _fail(Verdict.COMPILE_ERROR, f"Compilation failed{where}.", name, build.compile)
-        result = JudgeResult(verdict=Verdict.ACCEPTED, compile=build.compile, backend=name,
-                             resources=_resources(build, launches[0], target_cc))
+        # Backends without a ptxas report (the emulator) get one from nvcc, computed while the
+        # test cases run: every submission shows its resources and occupancy, GPU or not.
+        report = _PtxasReport(source, package.kernel, target_cc) if build.resources is None and backend.wants_ptxas_report else None
+        result = JudgeResult(verdict=Verdict.ACCEPTED, compile=build.compile, backend=name)
         harness = package.load_harness()
         stop = False
         for k, (test, launch) in enumerate(zip(package.tests, launches)):
@@ -174,6 +177,9 @@ def judge(
                 if outcome.status is RunStatus.INTERNAL:
                     raise PlatformError(outcome.message or "check pass failed")
                 _add_diagnostics(result, outcome.diagnostics, f"{test.name} (check)")
+        if report is not None:
+            build.resources = report.wait()
+        result.resources = _resources(build, launches[0], target_cc)
         verdicts = [t.verdict for t in result.tests]
         verdicts += [DIAGNOSTIC_VERDICT[d.kind] for d in result.diagnostics if DIAGNOSTIC_VERDICT.get(d.kind)]
         result.verdict = worst(verdicts)
@@ -228,6 +234,28 @@ def _add_diagnostics(result: JudgeResult, diagnostics: list[Diagnostic], test_na
         seen.add(key)
         d.test = d.test or test_name
         result.diagnostics.append(d)
+
+
+class _PtxasReport:
+    """ptxas's resource report of the kernel, computed on a background thread (None when unavailable)."""
+
+    def __init__(self, source: str, spec: KernelSpec, cc: str):
+        self._value = None
+        self._thread = threading.Thread(target=self._compute, args=(source, spec, cc), daemon=True)
+        self._thread.start()
+
+    def _compute(self, source, spec, cc):
+        try:
+            from .resources import ptxas_resources
+
+            value = ptxas_resources(source, spec, cc)
+            self._value = value if value.source else None
+        except Exception as exc:  # nvcc missing or failing: the report is information, never a failure
+            log.info("no ptxas resource report: %s", exc)
+
+    def wait(self, timeout: float = 60.0):
+        self._thread.join(timeout)
+        return self._value
 
 
 def _resources(build: Build, launch: LaunchConfig, target_cc: str):

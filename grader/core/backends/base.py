@@ -147,6 +147,8 @@ class Backend(abc.ABC):
     name: str = ""
     supports_sanitizers: bool = False  # can run race/sync/memory checks
     supports_cooperative_launch: bool = False
+    # When a build has no resource report, the pipeline asks nvcc's ptxas for one (no GPU needed).
+    wants_ptxas_report: bool = True
 
     @abc.abstractmethod
     def compile(self, source: str, spec: KernelSpec) -> Build:

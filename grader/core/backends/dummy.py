@@ -18,6 +18,7 @@ class DummyBackend(Backend):
     """Test double of a judge backend."""
 
     name = "dummy"
+    wants_ptxas_report = False
 
     def __init__(self, run_fn: Callable[[str, KernelSpec, RunRequest], RunOutcome] | None = None):
         self.run_fn = run_fn
