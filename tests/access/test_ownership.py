@@ -1,0 +1,144 @@
+"""Who may open what: a student only their own submissions and questions, instructors everyone's,
+the admin only staff. Every route of the site is listed in ROUTES with its rule, so that a new page
+cannot appear without someone deciding who may see it.
+"""
+from __future__ import annotations
+
+import pytest
+from django.urls import URLResolver, get_resolver
+
+from grader import actions
+from problems import practice
+
+from .conftest import body
+
+pytestmark = pytest.mark.django_db
+
+# Every named route outside the admin, and who may use it.
+ROUTES = {
+    "problems:list": "anyone",
+    "problems:detail": "anyone reads; logged-in users submit",
+    "login": "anyone",
+    "logout": "POST with CSRF token",
+    "signup": "anyone",
+    "set_language": "anyone, POST with CSRF token",
+    "grader:list": "logged in: own submissions; ?all=1 for instructors",
+    "grader:submission": "owner or instructor (others: 404)",
+    "grader:submission-live": "owner or instructor (others: 404)",
+    "api:token": "anyone with a username and password",
+    "api:problems": "logged in",
+    "api:problem-submissions": "logged in (POST)",
+    "api:submissions": "logged in: own submissions",
+    "api:submission": "owner or instructor (others: 403)",
+    "practice:home": "logged in: own progress",
+    "practice:start": "logged in, POST with CSRF token",
+    "practice:question": "owner (others: 404)",
+    "practice:progress": "logged in: own progress",
+    "practice:calculator": "anyone",
+}
+
+PRIVATE_MARKER = "alice-private-source-marker"
+SOURCE = ("__global__ void add(const float* a, const float* b, float* c, int n) {\n"
+          f"    // {PRIVATE_MARKER}\n"
+          "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+          "    if (i < n) c[i] = a[i] + b[i];\n}\n")
+
+
+def named_routes(resolver=None, namespace=None):
+    for pattern in (resolver or get_resolver()).url_patterns:
+        if isinstance(pattern, URLResolver):
+            if pattern.namespace == "admin":
+                continue
+            yield from named_routes(pattern, pattern.namespace or namespace)
+        elif pattern.name:
+            yield f"{namespace}:{pattern.name}" if namespace else pattern.name
+
+
+def test_every_route_has_an_access_rule():
+    """A new route fails this test until its access rule is written down (and tested) here."""
+    assert sorted(set(named_routes()) - set(ROUTES)) == []
+
+
+@pytest.fixture
+def alices(canary, users, django_capture_on_commit_callbacks):
+    """Alice's submission (queued) and practice question."""
+    with django_capture_on_commit_callbacks(execute=False):
+        sub = actions.create_submission(users["alice"], canary, SOURCE)
+    return {"submission": sub, "variant": practice.next_variant(users["alice"], practice.MIXED, 1)}
+
+
+def test_logged_out_visitors_are_sent_to_log_in(alices, page, api):
+    """Pages that need an account redirect to the login page; the API answers 401/403."""
+    sub, variant = alices["submission"], alices["variant"]
+    for url in ("/submissions/", f"/submissions/{sub.pk}/", f"/submissions/{sub.pk}/live/", "/practice/",
+                "/practice/progress/", f"/practice/q/{variant.pk}/"):
+        response = page(None).get(url)
+        assert response.status_code == 302 and response["Location"].startswith("/accounts/login/"), url
+    for url in ("/api/v1/problems", "/api/v1/submissions", f"/api/v1/submissions/{sub.pk}"):
+        assert api(None).get(url).status_code in (401, 403), url
+    assert api(None).post("/api/v1/problems/canary-add/submissions", {"source": SOURCE},
+                          format="json").status_code in (401, 403)
+    response = page(None).post("/problems/canary-add/", {"source": SOURCE})
+    assert response.status_code == 302 and response["Location"].startswith("/accounts/login/")
+    assert page(None).get("/problems/canary-add/").status_code == 200  # reading stays public
+
+
+def test_another_student_cannot_open_a_submission(alices, page, api):
+    """Bob gets 404 for Alice's submission page and its live part, 403 from the API."""
+    pk = alices["submission"].pk
+    assert page("bob").get(f"/submissions/{pk}/").status_code == 404
+    assert page("bob").get(f"/submissions/{pk}/live/").status_code == 404
+    response = api("bob").get(f"/api/v1/submissions/{pk}")
+    assert response.status_code == 403 and PRIVATE_MARKER not in body(response)
+    assert page("alice").get(f"/submissions/{pk}/").status_code == 200
+
+
+def test_lists_and_problem_page_show_only_my_own(alices, page, api):
+    """Bob's lists (page, ?all=1, API) and his editor and recent submissions never show Alice's."""
+    pk = alices["submission"].pk
+    bob = page("bob")
+    for url in ("/submissions/", "/submissions/?all=1", "/problems/canary-add/", "/practice/", "/practice/progress/"):
+        html = body(bob.get(url))
+        assert f"/submissions/{pk}/" not in html and PRIVATE_MARKER not in html, url
+        assert f"/practice/q/{alices['variant'].pk}/" not in html, url
+    assert api("bob").get("/api/v1/submissions").json()["submissions"] == []
+    assert PRIVATE_MARKER in body(page("alice").get("/problems/canary-add/"))  # control: Alice's editor has it
+
+
+@pytest.mark.parametrize("who", ["ivy", "sam"])
+def test_instructors_and_staff_see_every_submission(alices, page, api, who):
+    """The Instructor group (and staff) may open anyone's submission and list everyone's."""
+    pk = alices["submission"].pk
+    assert page(who).get(f"/submissions/{pk}/").status_code == 200
+    assert api(who).get(f"/api/v1/submissions/{pk}").status_code == 200
+    assert f"/submissions/{pk}/" in body(page(who).get("/submissions/?all=1"))
+    assert f"/submissions/{pk}/" not in body(page(who).get("/submissions/"))  # by default: only their own
+
+
+@pytest.mark.parametrize("url", ["/admin/grader/submission/", "/admin/problems/problemversion/",
+                                 "/admin/problems/questionvariant/", "/admin/auth/user/"])
+def test_admin_needs_staff_and_model_permissions(users, page, url):
+    """Students and non-staff instructors are sent to the admin login; staff without permissions on a
+    model get 403; a superuser gets in."""
+    from django.contrib.auth.models import User
+
+    for who in ("alice", "ivy"):
+        for path in ("/admin/", url):
+            response = page(who).get(path)
+            assert response.status_code == 302 and response["Location"].startswith("/admin/login/"), (who, path)
+    assert page("sam").get("/admin/").status_code == 200
+    assert page("sam").get(url).status_code == 403
+    root = User.objects.create_superuser("root", password="pass-1234-word")
+    client = page(None)
+    client.force_login(root)
+    assert client.get(url).status_code == 200
+
+
+def test_unpublished_problem_is_404_to_students(canary, page, api):
+    """An unpublished problem cannot be read or submitted to, through the page or the API."""
+    canary.is_published = False
+    canary.save(update_fields=["is_published"])
+    assert page("alice").get("/problems/canary-add/").status_code == 404
+    assert api("alice").post("/api/v1/problems/canary-add/submissions", {"source": SOURCE},
+                             format="json").status_code == 404
+    assert "canary-add" not in body(api("alice").get("/api/v1/problems"))

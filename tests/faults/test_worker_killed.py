@@ -1,0 +1,92 @@
+"""A worker dies while it grades: the submission is still graded, once, and nothing is lost.
+
+Three ways back, each tested on its own:
+- only the pool process dies: the worker's main process sees it (WorkerLostError) and, with
+  reject_on_worker_lost, puts the message back at once;
+- the whole worker is SIGKILLed (Redis): the message it held unacknowledged becomes visible again
+  after the broker's visibility timeout (CELERY_VISIBILITY_TIMEOUT, short here) and another worker
+  takes it;
+- the whole worker is SIGKILLed and the message is out of reach (a visibility timeout of an hour):
+  the sweeper (beat, every WARPDRILL_SWEEP_EVERY_S) re-queues the submission once it has been stuck
+  for WARPDRILL_STUCK_AFTER_S.
+Grading is slowed down by 'slow-add', whose harness takes SLOW_CASE_S per test case.
+"""
+from __future__ import annotations
+
+import os
+import signal
+import time
+
+import pytest
+
+from grader.models import Submission
+
+from .conftest import SOLUTION, all_graded, dump, graded, poll, redis_only, submit
+
+pytestmark = [pytest.mark.integration, pytest.mark.slow, pytest.mark.django_db(transaction=True)]
+
+
+def running(data: dict) -> bool:
+    return data["status"] == "RUNNING"
+
+
+def assert_graded_once(pk: int, workers, verdict: str = "ACCEPTED") -> None:
+    """Exactly one final verdict for `pk` among all workers' logs, and it is the stored one."""
+    lines = [v for sid, v in all_graded(workers, wait_for=[pk]) if sid == pk]
+    assert lines == [verdict], f"final verdicts stored for #{pk}: {lines}\n{dump(workers)}"
+    row = Submission.objects.get(pk=pk)
+    assert row.status == "GRADED" and row.verdict == verdict and row.counts_as_attempt
+
+
+def test_pool_process_killed_is_put_back_and_graded_once(slow_problem, student, fault_workers, clean_broker):
+    """SIGKILL of the process that grades: the worker re-queues the message and grades it again."""
+    worker = fault_workers("a")
+    pk = submit(student, "slow-add", SOLUTION)
+    poll(student, pk, running, 60, fault_workers.all)
+    children = worker.pool_children()
+    assert len(children) == 1, children
+    os.kill(children[0], signal.SIGKILL)
+
+    data = poll(student, pk, graded, 120, fault_workers.all)
+    assert data["verdict"] == "ACCEPTED"
+    assert "WorkerLostError" in worker.output() or "exited with 'signal 9" in worker.output(), dump(fault_workers.all)
+    assert_graded_once(pk, fault_workers.all)
+    assert Submission.objects.get(pk=pk).tries == 2
+
+
+@redis_only
+def test_worker_killed_message_redelivered_after_visibility_timeout(slow_problem, student, fault_workers,
+                                                                      clean_broker):
+    """SIGKILL of the whole worker: after the visibility timeout another worker gets the message."""
+    env = {"CELERY_VISIBILITY_TIMEOUT": "8"}
+    first = fault_workers("a", env=env)
+    pk = submit(student, "slow-add", SOLUTION)
+    poll(student, pk, running, 60, fault_workers.all)
+    first.kill()
+    first.proc.wait(10)
+    assert Submission.objects.get(pk=pk).status == "RUNNING"  # left half-graded by the dead worker
+
+    second = fault_workers("b", env=env)  # no beat: only the broker can bring the message back
+    data = poll(student, pk, graded, 120, fault_workers.all)
+    assert data["verdict"] == "ACCEPTED"
+    assert_graded_once(pk, fault_workers.all)
+    assert first.graded() == [] and [v for sid, v in second.graded() if sid == pk] == ["ACCEPTED"]
+    assert "re-queued" not in second.output()  # the sweeper played no part
+
+
+def test_worker_killed_submission_requeued_by_the_sweeper(slow_problem, student, fault_workers, clean_broker):
+    """SIGKILL of the whole worker with the message out of reach: beat's sweeper re-queues it."""
+    first = fault_workers("a", env={"CELERY_VISIBILITY_TIMEOUT": "3600"})
+    pk = submit(student, "slow-add", SOLUTION)
+    poll(student, pk, running, 60, fault_workers.all)
+    first.kill()
+    first.proc.wait(10)
+    killed = time.monotonic()
+
+    second = fault_workers("b", beat=True, env={"CELERY_VISIBILITY_TIMEOUT": "3600", "WARPDRILL_SWEEP_EVERY_S": "1",
+                                                "WARPDRILL_STUCK_AFTER_S": "4"})
+    data = poll(student, pk, graded, 120, fault_workers.all)
+    assert data["verdict"] == "ACCEPTED"
+    assert time.monotonic() - killed < 60  # long before the hour-long visibility timeout
+    assert "re-queued 1 stuck submission(s)" in second.output(), dump(fault_workers.all)
+    assert_graded_once(pk, fault_workers.all)
