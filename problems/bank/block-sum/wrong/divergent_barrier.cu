@@ -2,10 +2,12 @@
 // The loop's barrier moved inside `if (t < stride)`, and an `else` barrier added "so that
 // every thread still reaches a barrier". They are two different __syncthreads() calls, chosen
 // by a condition that differs inside the block (and inside a warp once stride < 32): that is
-// undefined behaviour, not one barrier. compute-sanitizer synccheck reports it on an H200.
-// (Two shapes of this bug are not used here: with no `else` the skipping threads simply run
-// on and exit, which neither the H200 nor any checker notices; with one more barrier after
-// the loop instead of the `else`, the H200 hangs outright.)
+// undefined behaviour, not one barrier. Measured on an H200: the kernel hangs, and
+// compute-sanitizer synccheck reports "Divergent thread(s) in block" on the smallest test.
+// Graded SYNC_ERROR whatever the hardware does (the emulator lets the two barriers release
+// together and reports them). Without the `else`, the skipping threads simply run on and
+// exit: still undefined by the CUDA spec, but the H200 completes it correctly and no checker
+// notices, so that shape is not used here.
 __global__ void block_sum(const float* x, float* out, int n)
 {
     __shared__ float s[256];
