@@ -1,25 +1,43 @@
 """Run an untrusted command inside bubblewrap, with rlimits, a wall-clock limit and capped output.
 
-The sandbox sees a read-only /usr (plus the /bin, /lib, /lib64 links of a merged-/usr system),
-the binds the caller names, one work directory bound read-write at `WORK_PATH`, a private /tmp,
-/proc and a minimal /dev, an empty environment but for PATH/HOME/LANG, no network and no other
-namespace shared with the host. It never sees /etc, the project, its settings or its database.
+Every compile and every run of a student's code goes through `run_sandboxed` (both backends; the
+GPU pool builds its long-lived child's command with `build_command`). The layers, outside in:
 
-This module is deliberately small; hardening (seccomp, cgroups) comes later. If bubblewrap is
-missing or cannot create namespaces, `run_sandboxed` raises SandboxUnavailableError, unless the
-environment sets WARPDRILL_ALLOW_UNSAFE_SANDBOX=1, in which case it runs the command directly
-(for development machines only) and logs a loud warning every time.
+- Namespaces (`--unshare-all`, plus an explicit user namespace with nested ones disabled): no
+  network but a private loopback, a private PID space whose init takes every process with it when
+  it dies, private IPC, hostname and mounts. `--die-with-parent` and `--new-session` tie the box
+  to this worker and detach it from any terminal.
+- An unprivileged identity: as root, the worker starts bubblewrap as WARPDRILL_SANDBOX_UID
+  (default 65534, "nobody"), so nothing inside runs as host root and RLIMIT_NPROC is enforced
+  (the kernel never enforces it for uid 0). Inside, the command is uid 1000 with no capabilities.
+- A filesystem of its own: read-only /usr (and the /bin, /lib... links of a merged-/usr system),
+  fresh /proc and /dev, size-capped private /tmp and /dev/shm, the read-only binds the step names,
+  one work directory read-write at WORK_PATH, and nothing else: no /etc, no /home, no project
+  (its settings, its var/ with the database and the binary cache), no other submission. Project
+  paths that happen to lie under /usr are masked by empty read-only tmpfs mounts.
+- rlimits set inside the box by prlimit(1), just before the command: CPU seconds, address space,
+  file size, open files, processes (threads count) and no core dumps.
+- From outside: a wall-clock limit that kills bubblewrap's process group (the box's PID namespace
+  dies with it), and stdout/stderr read through pipes and capped with an "output truncated" note.
+
+If bubblewrap is missing or cannot set up a box, `run_sandboxed` raises SandboxUnavailableError
+(a PlatformError: the submission is retried, never charged), unless WARPDRILL_ALLOW_UNSAFE_SANDBOX=1,
+which runs the command directly, for development machines only, with a loud warning every time.
+docs/security.md describes the threat model and what the tests prove.
 """
 from __future__ import annotations
 
+import glob
 import logging
 import os
 import resource
+import selectors
 import shutil
 import signal
 import subprocess
+import tempfile
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from grader.core.errors import SandboxUnavailableError
@@ -29,88 +47,226 @@ logger = logging.getLogger(__name__)
 # WARPDRILL_BWRAP points elsewhere only in fault tests (a missing path makes the sandbox
 # unavailable: every grading attempt is then a platform fault, never a verdict).
 BWRAP = os.environ.get("WARPDRILL_BWRAP", "/usr/bin/bwrap")
+PRLIMIT = "/usr/bin/prlimit"  # util-linux, Essential on Debian: sets the rlimits inside the box
 WORK_PATH = "/box"  # where the work directory appears inside the sandbox
 OUTPUT_CAP = 64 * 1024  # bytes of stdout/stderr kept, each
 UNSAFE_ENV = "WARPDRILL_ALLOW_UNSAFE_SANDBOX"
+UID_ENV = "WARPDRILL_SANDBOX_UID"  # host uid (and gid) the box runs as when the worker is root
+HIDE_ENV = "WARPDRILL_SANDBOX_HIDE"  # extra host paths to mask if they lie under /usr (os.pathsep list)
+
+BOX_UID = 1000  # the command's uid and gid as seen inside the box
+DEFAULT_PROCESSES = 64  # processes + threads of one box (the emulator uses up to 9 threads)
+DEFAULT_OPEN_FILES = 64
+DEFAULT_TMP_BYTES = 64 << 20  # /tmp and /dev/shm are tmpfs, i.e. memory: each is capped
+KILL_DRAIN_S = 5.0  # after a kill, how long the pipes may take to close
+STRAGGLER_S = 0.5  # after the command exits, how long its leftovers may hold the pipes (unsafe mode)
+
+REPO_ROOT = Path(__file__).resolve().parents[1]
+SYSTEM_DIRS = ("/usr",)
+GPU_DEVICE_GLOBS = ("/dev/nvidiactl", "/dev/nvidia-uvm", "/dev/nvidia-uvm-tools", "/dev/nvidia-modeset",
+                    "/dev/nvidia[0-9]*", "/dev/nvidia-caps")
+# What the CUDA driver reads in /sys: PCI topology (bus ids, NUMA nodes, BARs) and the module's version.
+GPU_SYS_PATHS = ("/sys/bus/pci", "/sys/devices", "/sys/dev/char", "/sys/module/nvidia", "/sys/module/nvidia_uvm")
 
 
 @dataclass
 class SandboxResult:
     """How a sandboxed command ended."""
 
-    returncode: int  # exit status; negative: killed by that signal (as subprocess reports it)
-    stdout: str  # captured standard output, capped at OUTPUT_CAP with a note when truncated
+    returncode: int  # exit status; a signal N is 128+N through bubblewrap, -N in unsafe mode
+    stdout: str  # captured standard output, capped at the output cap with a note when truncated
     stderr: str  # captured standard error, capped the same way
-    timed_out: bool  # True when the wall-clock limit killed the process group
+    timed_out: bool  # True when the wall-clock limit killed the box
     time_s: float  # wall-clock seconds from start to exit
     sandboxed: bool = True  # False only under WARPDRILL_ALLOW_UNSAFE_SANDBOX=1 without bwrap
+    truncated: bool = False  # True when stdout or stderr went past the cap
 
 
-def _read_capped(path: Path) -> str:
-    try:
-        size = path.stat().st_size
-        with path.open("rb") as f:
-            data = f.read(OUTPUT_CAP)
-    except OSError:
-        return ""
-    text = data.decode("utf-8", errors="replace")
-    if size > OUTPUT_CAP:
-        text += f"\n[output truncated: {size - OUTPUT_CAP} more bytes dropped]\n"
-    return text
+@dataclass(frozen=True)
+class Limits:
+    """Resource limits of one box. Times in seconds, sizes in bytes; None: unlimited."""
+
+    time_s: float  # wall clock, enforced from outside
+    cpu_s: float | None  # CPU seconds per process; SIGXCPU at the limit, SIGKILL a second later
+    memory_bytes: int | None  # address space per process (RLIMIT_AS)
+    file_bytes: int  # largest file a process may write (RLIMIT_FSIZE; SIGXFSZ beyond)
+    processes: int = DEFAULT_PROCESSES  # RLIMIT_NPROC, counted per box (its own user namespace)
+    open_files: int = DEFAULT_OPEN_FILES
+    tmp_bytes: int = DEFAULT_TMP_BYTES  # size of /tmp and of /dev/shm, each
+
+    def prlimit_args(self, with_nproc: bool = True) -> list[str]:
+        def value(v) -> str:
+            return "unlimited" if v is None or v == resource.RLIM_INFINITY else str(int(v))
+
+        cpu = None if self.cpu_s is None else int(self.cpu_s) + 1
+        args = [f"--cpu={value(cpu)}:{value(None if cpu is None else cpu + 1)}",
+                f"--as={value(self.memory_bytes)}", f"--fsize={value(self.file_bytes)}",
+                f"--nofile={self.open_files}", "--core=0"]
+        if with_nproc:
+            args.append(f"--nproc={self.processes}")
+        return args
 
 
-def _limits(time_limit_s: float, memory_bytes: int, file_bytes: int, cpu_s: float | None):
-    cpu = int(cpu_s if cpu_s is not None else time_limit_s) + 2
+@dataclass
+class Command:
+    """A ready-to-start sandboxed command: argv for Popen, the host identity and fds to pass."""
 
-    def apply() -> None:  # runs in the child between fork and exec
-        os.setsid()
-        resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu + 1))
-        resource.setrlimit(resource.RLIMIT_AS, (memory_bytes, memory_bytes))
-        resource.setrlimit(resource.RLIMIT_FSIZE, (file_bytes, file_bytes))
-        resource.setrlimit(resource.RLIMIT_NOFILE, (64, 64))
-        resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+    argv: list[str]
+    user: int | None = None  # host uid to start bubblewrap as (root workers only)
+    group: int | None = None
+    pass_fds: tuple[int, ...] = ()
+    masks: list[str] = field(default_factory=list)  # host paths hidden under /usr
 
-    return apply
 
+# ---- is bubblewrap usable here? ----
 
 _probe_cache: bool | None = None
+_probe_reason: str = ""
+
+
+def probe(refresh: bool = False) -> str | None:
+    """Why bubblewrap cannot run a box on this machine, or None when it can (probed once)."""
+    global _probe_cache, _probe_reason
+    if _probe_cache is None or refresh:
+        _probe_reason = _probe()
+        _probe_cache = not _probe_reason
+    return None if _probe_cache else (_probe_reason or "bubblewrap is unavailable")
 
 
 def bwrap_works() -> bool:
     """True when bubblewrap exists and can create its namespaces here (probed once)."""
-    global _probe_cache
-    if _probe_cache is None:
-        if not Path(BWRAP).exists():
-            _probe_cache = False
-        else:
-            try:
-                probe = subprocess.run(
-                    [BWRAP, "--unshare-all", "--die-with-parent", "--ro-bind", "/usr", "/usr",
-                     "--symlink", "usr/bin", "/bin", "--symlink", "usr/lib", "/lib",
-                     "--symlink", "usr/lib64", "/lib64", "/usr/bin/true"],
-                    capture_output=True, timeout=20,
-                )
-                _probe_cache = probe.returncode == 0
-            except (OSError, subprocess.TimeoutExpired):
-                _probe_cache = False
-    return _probe_cache
+    return probe() is None
 
 
-def _bwrap_argv(argv: list[str], workdir: Path, ro_binds: dict[str, str], env: dict[str, str]) -> list[str]:
-    cmd = [
-        BWRAP, "--unshare-all", "--die-with-parent", "--new-session",
-        "--ro-bind", "/usr", "/usr",
-        "--symlink", "usr/bin", "/bin", "--symlink", "usr/lib", "/lib", "--symlink", "usr/lib64", "/lib64",
-        "--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp",
-        "--bind", str(workdir), WORK_PATH, "--chdir", WORK_PATH,
-        "--clearenv",
-    ]
-    for host, inside in ro_binds.items():
+def _probe() -> str:
+    if not Path(BWRAP).exists():
+        return f"bubblewrap ({BWRAP}) is not installed"
+    if not Path(PRLIMIT).exists():
+        return f"{PRLIMIT} (util-linux) is missing"
+    with tempfile.TemporaryDirectory(prefix="wd-probe-") as tmp:
+        try:
+            res = _run(["/usr/bin/true"], Path(tmp), Limits(20.0, 5, 256 << 20, 1 << 20), {}, None, False, 4096)
+        except SandboxUnavailableError as exc:
+            return str(exc)
+        except OSError as exc:
+            return f"bubblewrap cannot start: {exc}"
+    if res.returncode != 0:
+        return f"bubblewrap's probe exited with status {res.returncode}: {res.stderr.strip()[:300]}"
+    return ""
+
+
+# ---- the command line ----
+
+def sandbox_ids() -> tuple[int, int] | None:
+    """(uid, gid) bubblewrap runs as: the sandbox user when the worker is root, else None (as is)."""
+    if os.geteuid() != 0:
+        return None
+    uid = int(os.environ.get(UID_ENV, "65534"))
+    if uid == 0:
+        raise SandboxUnavailableError(f"{UID_ENV}=0 would run student code as root")
+    return uid, uid
+
+
+def hidden_paths() -> list[str]:
+    """Host paths of the project that must never be visible: masked when they lie under /usr."""
+    paths = [REPO_ROOT, os.environ.get("WARPDRILL_CACHE_DIR", ""),
+             *os.environ.get(HIDE_ENV, "").split(os.pathsep)]
+    out = []
+    for p in paths:
+        if not p:
+            continue
+        real = os.path.realpath(p)
+        if any(real.startswith(d + "/") for d in SYSTEM_DIRS) and os.path.isdir(real):
+            out.append(real)
+    return sorted(set(out))
+
+
+def _system_layout() -> list[str]:
+    args = []
+    for d in SYSTEM_DIRS:
+        args += ["--ro-bind", d, d]
+    for name in ("bin", "sbin", "lib", "lib64", "lib32", "libx32"):
+        path = f"/{name}"
+        if os.path.islink(path):
+            args += ["--symlink", os.readlink(path), path]
+        elif os.path.isdir(path):
+            args += ["--ro-bind", path, path]
+    return args
+
+
+def gpu_device_nodes() -> list[str]:
+    """The NVIDIA device nodes present on this machine."""
+    return sorted({p for pattern in GPU_DEVICE_GLOBS for p in glob.glob(pattern)})
+
+
+def build_command(argv: list[str], workdir: Path, limits: Limits, *, ro_binds: dict[str, str] | None = None,
+                  env: dict[str, str] | None = None, gpu: bool = False, info_fd: int | None = None) -> Command:
+    """The bubblewrap command line that runs `argv` (paths as seen inside) in a box over `workdir`.
+
+    Preconditions: `workdir` exists and holds only what the command may read and write; it is
+    the only host path the box can write. `ro_binds` maps host paths to paths inside (read-only).
+    The caller starts it with `start_new_session=True` and Command.user/group/pass_fds, after
+    `prepare(workdir, ro_binds)` when the worker is root.
+    """
+    masks = hidden_paths()
+    cmd = [BWRAP, "--unshare-all", "--unshare-user", "--disable-userns", "--uid", str(BOX_UID), "--gid", str(BOX_UID),
+           "--die-with-parent", "--new-session", *_system_layout()]
+    for m in masks:
+        cmd += ["--tmpfs", m, "--remount-ro", m]
+    cmd += ["--proc", "/proc", "--dev", "/dev"]
+    if gpu:
+        for node in gpu_device_nodes():
+            cmd += ["--dev-bind", node, node]
+        for path in GPU_SYS_PATHS:
+            cmd += ["--ro-bind-try", path, path]
+    cmd += ["--size", str(limits.tmp_bytes), "--tmpfs", "/dev/shm", "--remount-ro", "/dev",
+            "--size", str(limits.tmp_bytes), "--tmpfs", "/tmp"]
+    for host, inside in (ro_binds or {}).items():
         cmd += ["--ro-bind", str(host), inside]
-    for key, value in env.items():
+    cmd += ["--bind", str(workdir), WORK_PATH, "--remount-ro", "/", "--chdir", WORK_PATH, "--clearenv"]
+    for key, value in (env or {}).items():
         cmd += ["--setenv", key, value]
-    return cmd + ["--"] + argv
+    fds: tuple[int, ...] = ()
+    if info_fd is not None:
+        cmd += ["--info-fd", str(info_fd)]
+        fds = (info_fd,)
+    cmd += ["--", PRLIMIT, *limits.prlimit_args(), "--", *argv]
+    ids = sandbox_ids()
+    return Command(cmd, ids[0] if ids else None, ids[1] if ids else None, fds, masks)
 
+
+def prepare(workdir: Path, ro_binds: dict[str, str] | None = None) -> None:
+    """As root: give the sandbox user the work directory and a way to reach every bound path.
+
+    bubblewrap runs unprivileged, so each bind source must be reachable by the sandbox user:
+    directories above them that are ours get search permission for others (never read), and the
+    work directory's tree is handed over. Raises SandboxUnavailableError when a path cannot be.
+    No-op when the worker is not root (it then owns what it binds).
+    """
+    ids = sandbox_ids()
+    if ids is None:
+        return
+    uid, gid = ids
+    for source in [workdir, *(ro_binds or {})]:
+        _make_reachable(Path(source), uid)
+    for root, dirs, files in os.walk(workdir):
+        for name in [*dirs, *files]:
+            os.lchown(os.path.join(root, name), uid, gid)
+    os.chown(workdir, uid, gid)
+
+
+def _make_reachable(path: Path, uid: int) -> None:
+    path = Path(os.path.abspath(path))
+    for parent in reversed(path.parents):
+        st = parent.stat()
+        if st.st_mode & 0o001 or st.st_uid == uid:
+            continue
+        if st.st_uid != os.geteuid():
+            raise SandboxUnavailableError(f"the sandbox user cannot reach {path}: {parent} is not searchable")
+        os.chmod(parent, (st.st_mode & 0o7777) | 0o001)
+
+
+# ---- running ----
 
 def run_sandboxed(
     argv: list[str],
@@ -122,54 +278,155 @@ def run_sandboxed(
     env: dict[str, str] | None = None,
     file_bytes: int = 256 << 20,
     cpu_s: float | None = None,
+    gpu: bool = False,
+    processes: int = DEFAULT_PROCESSES,
+    open_files: int = DEFAULT_OPEN_FILES,
+    tmp_bytes: int = DEFAULT_TMP_BYTES,
+    output_cap: int = OUTPUT_CAP,
 ) -> SandboxResult:
     """Run `argv` (paths as seen inside the sandbox) with `workdir` bound read-write at WORK_PATH.
 
-    Preconditions: `workdir` exists and holds only what the command may read and write.
-    `ro_binds` maps host paths to paths inside the sandbox (read-only). Limits: wall clock
-    `time_limit_s` (the whole process group is killed), address space `memory_bytes`, files
-    written `file_bytes` each, CPU seconds `cpu_s` (default: the wall-clock limit) plus 2.
+    Preconditions: `workdir` exists and holds only what the command may read and write (as root,
+    its tree is handed to the sandbox user). `ro_binds` maps host paths to paths inside the box
+    (read-only). Limits: wall clock `time_limit_s` (the whole box is killed), address space
+    `memory_bytes` per process (RLIM_INFINITY: none), files written `file_bytes` each, CPU seconds
+    `cpu_s` per process (default: the wall-clock limit) plus 1, `processes` processes and threads,
+    `open_files` descriptors, `tmp_bytes` of /tmp. stdout and stderr are kept up to `output_cap`
+    bytes each. `gpu=True` adds the NVIDIA device nodes and the /sys entries CUDA reads.
     Raises SandboxUnavailableError when bubblewrap cannot run and unsafe mode is off.
     """
-    workdir = Path(workdir)
+    workdir = Path(workdir).resolve()
     full_env = {"PATH": "/usr/bin:/bin", "HOME": "/tmp", "LANG": "C.UTF-8", "LC_ALL": "C.UTF-8"}
     full_env.update(env or {})
-    sandboxed = bwrap_works()
-    if sandboxed:
-        cmd = _bwrap_argv(argv, workdir, ro_binds or {}, full_env)
-        run_env: dict[str, str] = {}
-        cwd = workdir
-    elif os.environ.get(UNSAFE_ENV) == "1":
+    limits = Limits(time_limit_s, time_limit_s if cpu_s is None else cpu_s, memory_bytes, file_bytes,
+                    processes, open_files, tmp_bytes)
+    if bwrap_works():
+        return _run(argv, workdir, limits, full_env, ro_binds, gpu, output_cap)
+    if os.environ.get(UNSAFE_ENV) == "1":
         logger.warning("UNSAFE: bubblewrap is unavailable; running untrusted code WITHOUT a sandbox (%s=1)", UNSAFE_ENV)
-        cmd, cwd = _unsafe_argv(argv, workdir, ro_binds or {}), workdir
-        run_env = {k: v.replace(WORK_PATH + "/", f"{workdir}/") for k, v in full_env.items()}
-    else:
-        raise SandboxUnavailableError(
-            f"bubblewrap ({BWRAP}) is missing or cannot create namespaces on this worker; "
-            f"set {UNSAFE_ENV}=1 only on a development machine"
-        )
-    out_path, err_path = workdir / ".sandbox.stdout", workdir / ".sandbox.stderr"
-    start = time.monotonic()
-    timed_out = False
-    with out_path.open("wb") as out, err_path.open("wb") as err:
+        return _run_unsafe(argv, workdir, limits, full_env, ro_binds or {}, output_cap)
+    raise SandboxUnavailableError(
+        f"bubblewrap cannot run on this worker ({probe()}); not grading. "
+        f"Set {UNSAFE_ENV}=1 only on a development machine."
+    )
+
+
+def _run(argv, workdir: Path, limits: Limits, env: dict, ro_binds, gpu: bool, output_cap: int) -> SandboxResult:
+    prepare(workdir, ro_binds)
+    info_r, info_w = os.pipe()
+    try:
+        command = build_command(argv, workdir, limits, ro_binds=ro_binds, env=env, gpu=gpu, info_fd=info_w)
+        start = time.monotonic()
         proc = subprocess.Popen(
-            cmd, stdin=subprocess.DEVNULL, stdout=out, stderr=err, cwd=cwd, env=run_env,
-            preexec_fn=_limits(time_limit_s, memory_bytes, file_bytes, cpu_s),
+            command.argv, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+            cwd="/", env={}, start_new_session=True, pass_fds=command.pass_fds,
+            user=command.user, group=command.group, extra_groups=[] if command.user is not None else None,
         )
-        try:
-            proc.wait(timeout=time_limit_s)
-        except subprocess.TimeoutExpired:
-            timed_out = True
-            try:
-                os.killpg(proc.pid, signal.SIGKILL)
-            except ProcessLookupError:
-                pass
-            proc.wait()
+    finally:
+        os.close(info_w)
+    try:
+        out, err, info, timed_out = _collect(proc, start + limits.time_s, output_cap, info_r)
+    finally:
+        os.close(info_r)
     elapsed = time.monotonic() - start
-    result = SandboxResult(proc.returncode, _read_capped(out_path), _read_capped(err_path), timed_out, elapsed, sandboxed)
-    out_path.unlink(missing_ok=True)
-    err_path.unlink(missing_ok=True)
-    return result
+    if not info and not timed_out:
+        # bubblewrap writes its info before starting the command: without it, the box never existed.
+        raise SandboxUnavailableError(f"bubblewrap could not set up the sandbox: {err.text.strip()[:500]}")
+    return SandboxResult(proc.returncode, out.text, err.text, timed_out, elapsed, True, bool(out.dropped or err.dropped))
+
+
+def _run_unsafe(argv, workdir: Path, limits: Limits, env: dict, ro_binds: dict, output_cap: int) -> SandboxResult:
+    """Development only: the same command with paths translated back to the host, rlimits, no box."""
+    cmd = _unsafe_argv(argv, workdir, ro_binds)
+    if Path(PRLIMIT).exists():
+        cmd = [PRLIMIT, *limits.prlimit_args(with_nproc=False), "--", *cmd]
+    run_env = {k: v.replace(WORK_PATH + "/", f"{workdir}/") for k, v in env.items()}
+    start = time.monotonic()
+    proc = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            cwd=workdir, env=run_env, start_new_session=True)
+    out, err, _, timed_out = _collect(proc, start + limits.time_s, output_cap, None)
+    return SandboxResult(proc.returncode, out.text, err.text, timed_out, time.monotonic() - start, False,
+                         bool(out.dropped or err.dropped))
+
+
+class _Capped:
+    """The first `cap` bytes of a stream and a count of the rest."""
+
+    def __init__(self, cap: int):
+        self.cap = cap
+        self.data = bytearray()
+        self.dropped = 0
+
+    def add(self, chunk: bytes) -> None:
+        room = self.cap - len(self.data)
+        if room > 0:
+            self.data += chunk[:room]
+        self.dropped += max(0, len(chunk) - max(room, 0))
+
+    @property
+    def text(self) -> str:
+        text = self.data.decode("utf-8", errors="replace")
+        if self.dropped:
+            text += f"\n[output truncated: {self.dropped} more bytes dropped]\n"
+        return text
+
+
+def _collect(proc: subprocess.Popen, deadline: float, cap: int, info_fd: int | None):
+    """Read stdout/stderr (capped) until both close, killing the process group at `deadline`.
+
+    Returns (stdout, stderr, info bytes, timed_out). The pipes close only when every process that
+    holds them is gone, so this also waits out the box's last process.
+    """
+    out, err, info = _Capped(cap), _Capped(cap), bytearray()
+    sel = selectors.DefaultSelector()
+    sel.register(proc.stdout, selectors.EVENT_READ, out)
+    sel.register(proc.stderr, selectors.EVENT_READ, err)
+    if info_fd is not None:
+        sel.register(info_fd, selectors.EVENT_READ, None)
+    timed_out = False
+    killed_at = exited_at = None
+    streams = 2  # stdout and stderr still open; the info pipe is read only while they are
+    try:
+        while streams:
+            now = time.monotonic()
+            if proc.poll() is not None and exited_at is None:
+                exited_at = now
+            if killed_at is None and (now >= deadline or (exited_at is not None and now - exited_at > STRAGGLER_S)):
+                timed_out = exited_at is None
+                _kill_group(proc)
+                killed_at = now
+            if killed_at is not None and now - killed_at > KILL_DRAIN_S:
+                logger.error("sandbox: output pipes still open %.0f s after the kill; abandoning them", KILL_DRAIN_S)
+                break
+            wait = 0.1 if killed_at is not None or exited_at is not None else max(0.0, min(deadline - now, 0.5))
+            for key, _ in sel.select(wait):
+                data = os.read(key.fd, 65536)
+                if not data:
+                    sel.unregister(key.fileobj)
+                    streams -= key.data is not None
+                elif key.data is None:
+                    info += data
+                else:
+                    key.data.add(data)
+    finally:
+        sel.close()
+        proc.stdout.close()
+        proc.stderr.close()
+    try:
+        proc.wait(timeout=max(1.0, deadline - time.monotonic()) if killed_at is None else KILL_DRAIN_S)
+    except subprocess.TimeoutExpired:
+        timed_out = True
+        _kill_group(proc)
+        proc.wait()
+    return out, err, bytes(info), timed_out
+
+
+def _kill_group(proc: subprocess.Popen) -> None:
+    """SIGKILL bubblewrap's process group; the box's PID namespace dies with its init."""
+    try:
+        os.killpg(proc.pid, signal.SIGKILL)
+    except (ProcessLookupError, PermissionError):
+        pass
 
 
 def _unsafe_argv(argv: list[str], workdir: Path, ro_binds: dict[str, str]) -> list[str]:
