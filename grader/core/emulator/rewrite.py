@@ -34,7 +34,31 @@ FORBIDDEN_IDENTIFIERS = frozenset({
     "setjmp", "ptrace", "chdir", "chmod", "fwrite", "fread", "fputs", "fgets", "fprintf", "fscanf",
     "write", "read", "close", "pthread_create", "__builtin_frame_address", "__builtin_return_address",
     "asm", "__asm__", "__asm", "__attribute__", "__attribute", "goto", "_Pragma", "__builtin_trap_",
+    # Files without fopen, file-existence probes, and GCC builtins that redirect control flow.
+    "tmpfile", "tmpnam", "tempnam", "mkstemp", "fputc", "putc", "putw", "fputwc", "fputws",
+    "__has_include", "__has_include_next", "__builtin_longjmp", "__builtin_setjmp", "__builtin_apply",
+    "__builtin_apply_args", "__builtin_return", "__builtin_eh_return", "__builtin_unwind_init",
 })
+
+# The emulator's own names (namespace wd, the harness's wd_* functions): calling its internals
+# could write the result file directly.
+RESERVED_NAME = re.compile(r"^(wd|wd_\w*)$")
+# Digraphs spell # and [[ without those characters; no kernel needs them.
+DIGRAPHS = ("%:", "<%", "%>", "<:", ":>")
+# A line splice: a backslash, optional blanks, a newline (GCC joins the lines before tokenising).
+SPLICE = re.compile(r"\\[ \t]*\r?\n")
+
+
+def _forbidden(name: str) -> bool:
+    """A forbidden name, also behind GCC's builtin spellings (__builtin_execve, __builtin___fprintf_chk)."""
+    if name in FORBIDDEN_IDENTIFIERS or RESERVED_NAME.match(name):
+        return True
+    if name.startswith("__builtin_"):
+        core = name[len("__builtin_"):]
+        core = core[:-4] if core.endswith("_chk") else core
+        return core in FORBIDDEN_IDENTIFIERS or core.lstrip("_") in FORBIDDEN_IDENTIFIERS
+    return False
+
 
 # Tokens that need the fiber scheduler (threads that wait for each other).
 SYNC_TOKENS = re.compile(
@@ -46,9 +70,11 @@ SERIAL_TOKENS = re.compile(r"^(atomic\w*|volatile|__threadfence\w*)$")
 
 _TOKEN = re.compile(
     r"""
-    (?P<ws>[ \t\r\f\v]+|\\\n)
+    (?P<ws>[ \t\r\f\v]+)
+  | (?P<splice>\\[ \t]*\r?\n)
   | (?P<nl>\n)
   | (?P<comment>//[^\n]*|/\*.*?\*/)
+  | (?P<raw>(?:u8|u|U|L)?R"(?P<delim>[^()\\\s"]{0,16})\(.*?\)(?P=delim)")
   | (?P<string>(?:u8|u|U|L)?"(?:\\.|[^"\\\n])*")
   | (?P<char>(?:u8|u|U|L)?'(?:\\.|[^'\\\n])*')
   | (?P<ident>[A-Za-z_]\w*)
@@ -64,7 +90,7 @@ _DIRECTIVE_START = re.compile(r"[ \t]*#")
 
 @dataclass
 class Token:
-    kind: str  # ident | number | punct | string | char | pp (a whole preprocessor directive)
+    kind: str  # ident | number | punct | string | char | pp (a whole preprocessor directive) | splice
     text: str
     start: int  # offset in the source
     end: int
@@ -104,8 +130,9 @@ def tokenize(source: str) -> list[Token]:
                 end = pos
                 # A directive runs to the end of the line, continuations and block comments included.
                 while end < n and source[end] != "\n":
-                    if source.startswith("\\\n", end):
-                        end += 2
+                    splice = SPLICE.match(source, end)
+                    if splice:  # GCC also joins a backslash followed by blanks
+                        end = splice.end()
                     elif source.startswith("/*", end):
                         close = source.find("*/", end + 2)
                         end = n if close < 0 else close + 2
@@ -121,10 +148,12 @@ def tokenize(source: str) -> list[Token]:
                 continue
         m = _TOKEN.match(source, pos)
         kind = m.lastgroup
+        if kind in ("raw", "delim"):
+            kind = "string"  # a raw string literal R"d(...)d", newlines and quotes included
         text = m.group()
         if kind == "nl":
             at_line_start = True
-        elif kind not in ("ws", "comment"):
+        elif kind not in ("ws", "comment", "splice"):  # a splice continues the logical line
             at_line_start = False
         if kind not in ("ws", "nl", "comment"):
             tokens.append(Token(kind, text, pos, m.end(), line))
@@ -139,11 +168,23 @@ ALLOWED_DIRECTIVES = frozenset({"define", "undef", "if", "ifdef", "ifndef", "eli
                                 "pragma", "error", "warning", ""})
 
 
+def _directive_text(text: str) -> str:
+    """A directive as the preprocessor reads it: lines spliced, comments replaced by a space."""
+    text = SPLICE.sub("", text)
+    out, pos = [], 0
+    while pos < len(text):
+        m = _TOKEN.match(text, pos)
+        out.append(" " if m.lastgroup == "comment" else m.group())
+        pos = m.end()
+    return "".join(out)
+
+
 def _check_directive(tok: Token, problems: list[Problem]) -> None:
-    name = _DIRECTIVE.match(tok.text).group(1)
+    text = _directive_text(tok.text)
+    name = _DIRECTIVE.match(text).group(1)
     if name == "include":
-        m = _INCLUDE.match(tok.text)
-        header = m.group(2).strip() if m else tok.text.strip()
+        m = _INCLUDE.match(text)
+        header = m.group(2).strip() if m else text.strip()
         if not m or header not in ALLOWED_INCLUDES:
             allowed = ", ".join(sorted(ALLOWED_INCLUDES))
             problems.append(Problem(tok.line, f"#include of '{header}' is not allowed here (allowed: {allowed})"))
@@ -151,14 +192,37 @@ def _check_directive(tok: Token, problems: list[Problem]) -> None:
     if name not in ALLOWED_DIRECTIVES:
         problems.append(Problem(tok.line, f"the preprocessor directive #{name} is not allowed"))
         return
-    # Macro bodies may not spell host escapes either.
-    body = tok.text[tok.text.find("#") + 1:].replace("\\\n", " \n")
-    for inner in tokenize(body):
-        if inner.kind == "ident" and inner.text in FORBIDDEN_IDENTIFIERS:
-            problems.append(Problem(tok.line + inner.line - 1, _forbidden_message(inner.text)))
+    if name == "pragma" and re.search(r"\bdependency\b", text):
+        problems.append(Problem(tok.line, "#pragma GCC dependency is not allowed"))
+    # Macro bodies may not spell host escapes either, nor build names by pasting tokens.
+    inner_tokens = tokenize(text[text.find("#") + 1:])
+    for k, inner in enumerate(inner_tokens):
+        if inner.kind == "ident" and _forbidden(inner.text):
+            problems.append(Problem(tok.line, _forbidden_message(inner.text)))
+        elif inner.text == "#" and k + 1 < len(inner_tokens) and inner_tokens[k + 1].text == "#" \
+                and inner_tokens[k + 1].start == inner.end:
+            problems.append(Problem(tok.line, "token pasting (##) is not allowed"))
+        elif _digraph(inner_tokens, k):
+            problems.append(Problem(tok.line, _DIGRAPH_MESSAGE))
+
+
+_DIGRAPH_MESSAGE = "digraphs (%: <: :> <% %>) are not allowed: write # [ ] { }"
+
+
+def _digraph(tokens: list[Token], k: int) -> bool:
+    """Whether tokens[k] starts a digraph (two adjacent punctuators; `<::` is not one, as in C++11)."""
+    if k + 1 >= len(tokens) or tokens[k].kind != "punct" or tokens[k + 1].start != tokens[k].end:
+        return False
+    pair = tokens[k].text + tokens[k + 1].text
+    if pair == "<:" and k + 2 < len(tokens) and tokens[k + 2].text == ":" and tokens[k + 2].start == tokens[k + 1].end:
+        after = tokens[k + 3].text if k + 3 < len(tokens) and tokens[k + 3].start == tokens[k + 2].end else ""
+        return after in (":", ">")
+    return pair in DIGRAPHS
 
 
 def _forbidden_message(name: str) -> str:
+    if RESERVED_NAME.match(name):
+        return f"'{name}' is reserved for the emulator's runtime: choose another name"
     if name in ("asm", "__asm__", "__asm"):
         return "inline assembly (asm) is not allowed"
     if name in ("__attribute__", "__attribute"):
@@ -292,9 +356,16 @@ def rewrite(source: str, kernel_name: str) -> Rewritten:
         if tok.kind == "pp":
             _check_directive(tok, problems)
             continue
+        if tok.kind == "splice" or tok.text == "\\":
+            problems.append(Problem(tok.line, "a backslash at the end of a line (or outside a string) is only allowed in #define"))
+            continue
+        if _digraph(tokens, i):
+            problems.append(Problem(tok.line, _DIGRAPH_MESSAGE))
+        if tok.text == "[" and i + 1 < len(tokens) and tokens[i + 1].text == "[":
+            problems.append(Problem(tok.line, "attributes ([[...]]) are not allowed"))
         text = tok.text
         if tok.kind == "ident":
-            if text in FORBIDDEN_IDENTIFIERS:
+            if _forbidden(text):
                 problems.append(Problem(tok.line, _forbidden_message(text)))
             if SYNC_TOKENS.match(text):
                 result.needs_fibers = True
@@ -346,7 +417,8 @@ def rewrite(source: str, kernel_name: str) -> Rewritten:
         pos = e
     out.append(source[pos:])
     result.text = "".join(out)
-    result.problems = sorted(problems, key=lambda p: p.line)
+    unique = {(p.line, p.message): p for p in problems}  # one message per line and kind
+    result.problems = sorted(unique.values(), key=lambda p: p.line)
     result.shared_sites = site
     if result.text.count("\n") != source.count("\n"):  # a broken invariant is our bug, not the student's
         raise RuntimeError("emulator rewrite changed the number of lines")
