@@ -143,7 +143,10 @@ namespace rt {
 // ---- the fault handler ----
 
 namespace {
-char g_fault_json[8192];
+// One buffer per worker thread: several blocks may fault at once, and only the first to
+// claim the result file writes it (write_result_and_exit_from_signal); the others must not
+// scribble over the text it is writing.
+thread_local char g_fault_json[8192];
 
 const char* signal_name(int sig) {
   switch (sig) {
