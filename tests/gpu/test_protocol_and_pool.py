@@ -154,3 +154,53 @@ def test_a_hang_the_emulator_proves_is_a_deadlock(child_sandbox):
         backend.shutdown()
     assert out.status is RunStatus.DEADLOCK
     assert any(d.kind is DiagnosticKind.DEADLOCK for d in out.diagnostics)
+
+
+def test_a_hang_the_emulator_explains_by_a_divergent_barrier_is_graded_sync_error(child_sandbox):
+    """block-sum's "barrier inside the if, one more after the loop" hangs an H200; the emulator
+    names the divergent barrier, so the hang is graded SYNC_ERROR with its line."""
+    from grader.core.backends import emulator
+    from grader.core.pipeline import run_case_verdict
+    from grader.core.verdicts import Verdict
+
+    try:
+        emulator.EmulatorBackend().runtime()
+    except Exception as exc:
+        pytest.skip(f"the emulator cannot run here: {exc}")
+    source = """__global__ void k(const float* x, float* y, int n)
+{
+    __shared__ float s[32];
+    int t = threadIdx.x;
+    s[t] = x[t];
+    __syncthreads();
+    for (int stride = 16; stride > 0; stride >>= 1) {
+        if (t < stride) {
+            s[t] += s[t + stride];
+            __syncthreads();
+        }
+    }
+    __syncthreads();
+    if (t == 0) y[0] = s[0];
+}
+"""
+    backend = GpuBackend(arch="sm_90", pool=ChildPool(factory=lambda tool: Child(tool, fake=True)))
+    try:
+        out = backend.run(fake_build("hang", source), request(n=32, limit=0.5))
+    finally:
+        backend.shutdown()
+    assert out.status is RunStatus.TIMEOUT
+    barrier = [d for d in out.diagnostics if d.kind is DiagnosticKind.DIVERGENT_BARRIER]
+    assert barrier and barrier[0].line in (10, 13)
+    assert run_case_verdict(out, {}, 0, 0)[0] is Verdict.SYNC_ERROR
+
+
+def test_gpu_worker_check_fails_clearly_without_a_gpu(child_sandbox):
+    """On a machine without PyCUDA or a GPU the start script's check stops with a reason."""
+    from django.core.management import CommandError, call_command
+
+    from grader.core.gpu.isolation import gpu_nodes
+
+    if gpu_nodes():
+        pytest.skip("this machine has a GPU")
+    with pytest.raises(CommandError, match="cannot grade on its GPU"):
+        call_command("gpu_worker_check")

@@ -5,7 +5,8 @@ cache (gpu/nvcc.py); the ptxas report gives the resources. sm_XX is the worker G
 capability (asked of the warm child once) or WARPDRILL_GPU_ARCH.
 run(): the job goes to a warm child process that already holds a CUDA context (gpu/pool.py,
 gpu/child.py). A hang is ended by killing the child at the wall-clock limit; a sticky CUDA
-error ends the child too; either way a fresh child is started at once. Check runs (RunRequest
+error ends the child too; either way a fresh child is started at once (otherwise the warm
+child serves submission after submission, buffers zeroed between jobs). Check runs (RunRequest
 .check) go to one-shot children under compute-sanitizer, the tools in parallel. This process
 never imports PyCUDA and never touches CUDA: only the children do.
 """
@@ -41,6 +42,8 @@ SANITIZER_EXIT_S = 10.0  # after answering, a sanitizer child writes its summary
 # of spinning threads making no progress before it calls a wait hopeless.
 EMULATOR_PROOF_LIMITS_S = (2.0, 10.0)
 FAULTS_WORTH_MEMCHECK = {"CUDA_ERROR_ILLEGAL_ADDRESS", "CUDA_ERROR_MISALIGNED_ADDRESS"}
+# What the emulator may find on a case that hung the GPU and that explains the hang.
+SYNC_FINDINGS = {DiagnosticKind.DIVERGENT_BARRIER, DiagnosticKind.WARP_MASK}
 
 
 @dataclass
@@ -109,7 +112,8 @@ class GpuBackend(Backend):
         return Build(compile=result.compile, resources=resources, handle=handle)
 
     def close(self, build: Build) -> None:
-        """A submission is over: its child goes, a fresh one starts (the next submission's)."""
+        """A submission is over. With a fresh child per submission (WARPDRILL_GPU_CHILD_REUSE=submission)
+        its child goes and the next submission's starts now; by default the warm child stays."""
         if self.fresh_child_per_submission and self.pool.main is not None and self.pool.main.jobs:
             self.pool.retire_main()
 
@@ -131,9 +135,10 @@ class GpuBackend(Backend):
         return job, arrays
 
     @staticmethod
-    def _deadline(request: RunRequest, arrays: dict[str, np.ndarray]) -> float:
+    def _deadline(limit_s: float, arrays: dict[str, np.ndarray]) -> float:
+        """When a job's answer is late: the run's limit plus time to copy its buffers both ways."""
         moved = sum(a.nbytes for a in arrays.values()) * 2
-        return time.monotonic() + request.time_limit_s + TRANSFER_GRACE_S + moved / TRANSFER_BYTES_PER_S
+        return time.monotonic() + limit_s + TRANSFER_GRACE_S + moved / TRANSFER_BYTES_PER_S
 
     def run(self, build: Build, request: RunRequest) -> RunOutcome:
         handle: GpuHandle = build.handle
@@ -149,7 +154,7 @@ class GpuBackend(Backend):
                 return RunOutcome(status=RunStatus.INTERNAL, message=str(exc))
             started = time.monotonic()
             try:
-                reply, outputs = child.request(job, arrays, self._deadline(request, arrays))
+                reply, outputs = child.request(job, arrays, self._deadline(request.time_limit_s, arrays))
             except protocol.DeadlineError:
                 self.pool.retire_main()
                 return self._timeout(handle, request, time.monotonic() - started)
@@ -207,18 +212,27 @@ class GpuBackend(Backend):
     # ---- hangs ----
 
     def _timeout(self, handle: GpuHandle, request: RunRequest, elapsed: float) -> RunOutcome:
-        """The child was killed at the limit: DEADLOCK when the emulator proves one on this case, else TIMEOUT."""
+        """The child was killed at the limit. The emulator re-runs the case: a proven deadlock makes
+        it DEADLOCK; a divergent barrier or warp-mask error it finds is attached (the pipeline then
+        grades SYNC_ERROR, which explains the hang); otherwise it stays a TIMEOUT."""
         killed = f"The kernel ran past the {request.time_limit_s:g} s limit and was stopped."
-        proof = self._emulator_deadlock(handle, request) if self.prove_deadlocks else None
-        if proof is not None:
+        timeout = Diagnostic(kind=DiagnosticKind.TIMEOUT, message=killed, detail={"limit_s": request.time_limit_s})
+        proof = self._emulator_explains(handle, request) if self.prove_deadlocks else None
+        if proof is not None and proof.status is RunStatus.DEADLOCK:
             note = Diagnostic(kind=DiagnosticKind.NOTE, message=f"{killed} The CPU emulator proves a barrier that "
                               "can never complete on the same test case.")
             return RunOutcome(status=RunStatus.DEADLOCK, diagnostics=[*proof.diagnostics, note], time_s=elapsed,
                               message=proof.message or "deadlock", log=proof.log)
-        diag = Diagnostic(kind=DiagnosticKind.TIMEOUT, message=killed, detail={"limit_s": request.time_limit_s})
-        return RunOutcome(status=RunStatus.TIMEOUT, diagnostics=[diag], time_s=elapsed, message=killed)
+        found = [d for d in (proof.diagnostics if proof else []) if d.kind in SYNC_FINDINGS]
+        if found:
+            note = Diagnostic(kind=DiagnosticKind.NOTE, message=f"{killed} On the same test case the CPU emulator "
+                              "finds the synchronisation error reported here.")
+            return RunOutcome(status=RunStatus.TIMEOUT, diagnostics=[timeout, *found, note], time_s=elapsed,
+                              message=killed)
+        return RunOutcome(status=RunStatus.TIMEOUT, diagnostics=[timeout], time_s=elapsed, message=killed)
 
-    def _emulator_deadlock(self, handle: GpuHandle, request: RunRequest) -> RunOutcome | None:
+    def _emulator_explains(self, handle: GpuHandle, request: RunRequest) -> RunOutcome | None:
+        """The emulator's outcome on the case that hung the GPU, or None where it cannot run."""
         if self._emulator is False:
             return None
         try:
@@ -236,8 +250,7 @@ class GpuBackend(Backend):
                 return None
             probe = RunRequest(launch=request.launch, inputs=request.inputs, test_name=request.test_name,
                                time_limit_s=min(max(request.time_limit_s, EMULATOR_PROOF_LIMITS_S[0]), EMULATOR_PROOF_LIMITS_S[1]))
-            outcome = self._emulator.run(build, probe)
-            return outcome if outcome.status is RunStatus.DEADLOCK else None
+            return self._emulator.run(build, probe)
         except Exception as exc:
             log.info("no emulator proof of a deadlock: %s", exc)
             return None
@@ -261,7 +274,7 @@ class GpuBackend(Backend):
                 child.kill()
             return {}, str(exc)
         timings = {"ready_s": time.monotonic() - started}
-        deadline = time.monotonic() + limit_s + TRANSFER_GRACE_S + sum(a.nbytes for a in arrays.values()) * 2 / TRANSFER_BYTES_PER_S
+        deadline = self._deadline(limit_s, arrays)
         results, error = {}, ""
         for child in children.values():
             try:
@@ -344,6 +357,39 @@ class GpuBackend(Backend):
         except PlatformError as exc:
             problems.append(str(exc))
         return problems
+
+    def smoke_test(self) -> dict:
+        """Compile and run a tiny kernel on this worker's GPU; the figures of each step.
+
+        Raises PlatformError when anything fails (no context, nvcc, sandbox, a wrong result).
+        """
+        from .base import ArgSpec, LaunchConfig
+
+        spec = KernelSpec("twice", (ArgSpec("x", ArgRole.IN, "float32"), ArgSpec("y", ArgRole.OUT, "float32"),
+                                    ArgSpec("n", ArgRole.SCALAR, "int32")))
+        source = ("__global__ void twice(const float* x, float* y, int n)\n{\n"
+                  "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n    if (i < n) y[i] = 2.0f * x[i];\n}\n")
+        started = time.monotonic()
+        try:
+            info = self.pool.main_child().wait_ready()
+        except ChildStartError as exc:
+            raise PlatformError(str(exc)) from None
+        self._arch = self._arch or arch_of(info["cc"])
+        ready = time.monotonic()
+        build = self.compile(source, spec)
+        if not build.compile.ok:
+            raise PlatformError(f"nvcc failed on the smoke-test kernel: {build.compile.log[:500]}")
+        compiled = time.monotonic()
+        x = np.arange(1000, dtype=np.float32)
+        outcome = self.run(build, RunRequest(launch=LaunchConfig((4, 1, 1), (256, 1, 1)),
+                                             inputs={"x": x, "y": np.empty_like(x), "n": 1000}, time_limit_s=10))
+        self.close(build)
+        if outcome.status is not RunStatus.OK or not np.array_equal(outcome.outputs["y"], 2 * x):
+            raise PlatformError(f"the smoke-test kernel did not run correctly: {outcome.status} {outcome.message}")
+        return {"device": info.get("device"), "cc": info.get("cc"), "arch": self._arch,
+                "sandboxed": sandboxed(), "compute_sanitizer": compute_sanitizer(),
+                "child_start_s": round(ready - started, 3), "compile_s": round(compiled - ready, 3),
+                "run_s": round(time.monotonic() - compiled, 3), "registers": build.resources.registers}
 
     def shutdown(self) -> None:
         """Kill every child (tests, worker shutdown)."""

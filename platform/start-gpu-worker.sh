@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# GPU worker: one Celery worker per visible GPU, each consuming queue "gpu" with
+# CUDA_VISIBLE_DEVICES set to its GPU, prefetch 1 and late acks (config/settings.py).
+# GPU_WORKER_CONCURRENCY pool processes per GPU (default 1); each holds its own warm CUDA child.
+# If any worker exits, the others are stopped and the script fails, so the container restarts.
+set -euo pipefail
+
+export WARPDRILL_BACKEND=gpu
+per_gpu="${GPU_WORKER_CONCURRENCY:-1}"
+
+if [ -n "${CUDA_VISIBLE_DEVICES:-}" ]; then
+  IFS=',' read -r -a gpus <<<"$CUDA_VISIBLE_DEVICES"
+else
+  mapfile -t gpus < <(nvidia-smi --query-gpu=index --format=csv,noheader)
+fi
+if [ "${#gpus[@]}" -eq 0 ]; then
+  echo "start-gpu-worker: no GPU is visible (nvidia-smi lists none)" >&2
+  exit 1
+fi
+
+# Fail fast when this machine cannot grade: nvcc, PyCUDA, a context, the sandbox, a kernel run.
+CUDA_VISIBLE_DEVICES="${gpus[0]}" python manage.py gpu_worker_check
+
+pids=()
+stop() { kill -TERM "${pids[@]}" 2>/dev/null || true; wait || true; }
+trap stop TERM INT
+
+for gpu in "${gpus[@]}"; do
+  CUDA_VISIBLE_DEVICES="$gpu" celery -A config worker -Q gpu -c "$per_gpu" --prefetch-multiplier 1 \
+    --loglevel INFO -n "gpu${gpu}@%h" &
+  pids+=("$!")
+done
+
+# The first worker to exit ends the container: a half-working GPU host must not keep taking jobs.
+status=0
+wait -n "${pids[@]}" || status=$?
+echo "start-gpu-worker: a worker exited (status ${status}); stopping the others" >&2
+stop
+exit "${status:-1}"
