@@ -159,7 +159,14 @@ if CELERY_BROKER_URL.startswith("filesystem://"):
     }
 else:
     # https://docs.celeryq.dev/en/stable/getting-started/backends-and-brokers/redis.html#visibility-timeout
-    CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": env.int("CELERY_VISIBILITY_TIMEOUT", default=600)}
+    # A message whose worker died unacknowledged is delivered again once the visibility timeout has
+    # passed, found by a scan every unacked_restore_interval x unacked_restore_throttle seconds (kombu's
+    # 10 x 10 by default: up to 100 s more). Fault tests make all three short.
+    CELERY_BROKER_TRANSPORT_OPTIONS = {
+        "visibility_timeout": env.int("CELERY_VISIBILITY_TIMEOUT", default=600),
+        "unacked_restore_interval": env.int("CELERY_UNACKED_RESTORE_INTERVAL", default=10),
+        "unacked_restore_throttle": env.int("CELERY_UNACKED_RESTORE_THROTTLE", default=10),
+    }
 CELERY_TASK_SERIALIZER = "json"
 CELERY_RESULT_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]
