@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 import re
+import time
 from pathlib import Path
 
 import pytest
@@ -110,28 +111,32 @@ def chromium():
         browser.close()
 
 
-@pytest.mark.browser
-@pytest.mark.django_db(transaction=True)
-def test_pages_work_in_chromium_under_the_policy(live_server, canary, users, monkeypatch, chromium):
-    """No CSP violation on the problem page (CodeMirror, KaTeX), a submission page (htmx polling),
-    the calculator and a practice question; and their scripts did run."""
+@pytest.fixture
+def browser_data(canary, users):
+    """Alice's queued submission, a practice question and a logged-in session, made before the browser
+    starts: Playwright runs an event loop in this thread, and ORM calls made under it would use a
+    connection of their own that nothing closes."""
     from django.contrib.sessions.backends.db import SessionStore
-
-    # Playwright's sync API runs an event loop in this thread; the ORM calls below are synchronous.
-    monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
 
     from problems import practice
 
     sub = actions.create_submission(users["alice"], canary, SOURCE)  # stays QUEUED: no worker here
     variant = practice.next_variant(users["alice"], practice.MIXED, 1)
     session = SessionStore()
-    session["_auth_user_id"] = str(users["alice"].pk)
-    session["_auth_user_backend"] = "django.contrib.auth.backends.ModelBackend"
-    session["_auth_user_hash"] = users["alice"].get_session_auth_hash()
-    session.save()
+    session.update({"_auth_user_id": str(users["alice"].pk),
+                    "_auth_user_backend": "django.contrib.auth.backends.ModelBackend",
+                    "_auth_user_hash": users["alice"].get_session_auth_hash()})
+    session.create()
+    return {"submission": sub.pk, "variant": variant.pk, "session": session.session_key}
 
+
+@pytest.mark.browser
+@pytest.mark.django_db(transaction=True)
+def test_pages_work_in_chromium_under_the_policy(live_server, browser_data, chromium):
+    """No CSP violation on the problem page (CodeMirror, KaTeX), a submission page (htmx polling),
+    the calculator and a practice question; and their scripts did run."""
     context = chromium.new_context()
-    context.add_cookies([{"name": settings.SESSION_COOKIE_NAME, "value": session.session_key,
+    context.add_cookies([{"name": settings.SESSION_COOKIE_NAME, "value": browser_data["session"],
                           "url": live_server.url}])
     browser_page = context.new_page()
     violations: list[str] = []
@@ -140,9 +145,9 @@ def test_pages_work_in_chromium_under_the_policy(live_server, canary, users, mon
     checks = {
         "/problems/canary-add/": "document.querySelector('.cm-editor') !== null && "
                                  "document.querySelector('#statement .katex') !== null",
-        f"/submissions/{sub.pk}/": "typeof window.htmx === 'object'",
+        f"/submissions/{browser_data['submission']}/": "typeof window.htmx === 'object'",
         "/practice/occupancy/": "document.querySelector('svg') !== null",
-        f"/practice/q/{variant.pk}/": "document.readyState === 'complete'",
+        f"/practice/q/{browser_data['variant']}/": "document.readyState === 'complete'",
     }
     for url, script_ran in checks.items():
         response = browser_page.goto(live_server.url + url, wait_until="networkidle")
@@ -150,4 +155,5 @@ def test_pages_work_in_chromium_under_the_policy(live_server, canary, users, mon
         browser_page.wait_for_function(script_ran, timeout=10_000)
     browser_page.wait_for_timeout(2_500)  # htmx polls the submission page every second meanwhile
     context.close()
+    time.sleep(1)  # let the live server finish a poll still in flight (its request threads are daemons)
     assert violations == []

@@ -58,7 +58,9 @@ def test_pool_process_killed_is_put_back_and_graded_once(slow_problem, student, 
 def test_worker_killed_message_redelivered_after_visibility_timeout(slow_problem, student, fault_workers,
                                                                       clean_broker):
     """SIGKILL of the whole worker: after the visibility timeout another worker gets the message."""
-    env = {"CELERY_VISIBILITY_TIMEOUT": "8"}
+    # Scan for unacknowledged messages every second (kombu's default: every 100 s).
+    env = {"CELERY_VISIBILITY_TIMEOUT": "8", "CELERY_UNACKED_RESTORE_INTERVAL": "1",
+           "CELERY_UNACKED_RESTORE_THROTTLE": "1"}
     first = fault_workers("a", env=env)
     pk = submit(student, "slow-add", SOLUTION)
     poll(student, pk, running, 60, fault_workers.all)
