@@ -15,6 +15,7 @@ import os
 import re
 import resource
 import shutil
+import signal
 import tempfile
 import time
 from dataclasses import dataclass, field
@@ -189,9 +190,11 @@ class EmulatorBackend(Backend):
 
     def _outcome(self, build: Build, request: RunRequest, workdir: Path, res: sandbox.SandboxResult, outputs) -> RunOutcome:
         result = jobs.read_result(workdir)
-        log = ""
-        if (workdir / "printf.log").exists():
-            log = (workdir / "printf.log").read_text(errors="replace")
+        log = _read_capped(workdir / "printf.log")
+        if res.timed_out and result is not None and result.get("status") != "timeout":
+            # The binary never ended by itself: whatever result file is there, its own code did not
+            # finish writing it (student code may have written one), so it is not believed.
+            result = None
         if result is None:
             if res.timed_out:
                 diag = Diagnostic(DiagnosticKind.TIMEOUT, f"The kernel ran past the time limit of {request.time_limit_s:g} s.",
@@ -203,6 +206,17 @@ class EmulatorBackend(Backend):
                                   message="the run was killed (CPU time or memory limit)",
                                   diagnostics=[Diagnostic(DiagnosticKind.TIMEOUT, "The run was killed at its CPU-time or memory limit.",
                                                           test=request.test_name or None)])
+            killed = _signal_of(res.returncode)
+            if killed in (signal.SIGXCPU, signal.SIGXFSZ) or killed in FAULT_SIGNALS:
+                # The box's rlimits or the student's own code (which shares the process) ended it
+                # before the runtime could report: the student's fault, not the platform's.
+                what = {signal.SIGXCPU: "its CPU-time limit", signal.SIGXFSZ: "its file-size limit"}.get(
+                    killed, f"{killed.name} (e.g. memory exhausted or the runtime's state overwritten)")
+                status = RunStatus.TIMEOUT if killed is signal.SIGXCPU else RunStatus.FAULT
+                kind = DiagnosticKind.TIMEOUT if killed is signal.SIGXCPU else DiagnosticKind.CUDA_ERROR
+                message = f"The run was killed at {what} before it could report."
+                return RunOutcome(status, log=log, time_s=res.time_s, message=message,
+                                  diagnostics=[Diagnostic(kind, message, test=request.test_name or None)])
             return RunOutcome(RunStatus.INTERNAL, log=log, time_s=res.time_s,
                               message=f"the emulator exited with status {res.returncode} without a result: {res.stderr[-1000:]}")
         status = STATUS.get(result.get("status"), RunStatus.INTERNAL)
@@ -255,3 +269,26 @@ class EmulatorBackend(Backend):
         if not sandbox.bwrap_works() and os.environ.get(sandbox.UNSAFE_ENV) != "1":
             problems.append("the emulator needs bubblewrap (/usr/bin/bwrap) able to create namespaces")
         return problems
+
+
+# Signals that end a run whose own code crashed (the runtime's handlers normally report these).
+FAULT_SIGNALS = (signal.SIGSEGV, signal.SIGBUS, signal.SIGILL, signal.SIGFPE, signal.SIGABRT, signal.SIGTRAP)
+LOG_READ_CAP = 128 * 1024  # the runtime caps printf at 64 KiB; a larger file was not written by it
+
+
+def _signal_of(returncode: int) -> signal.Signals | None:
+    """The signal that ended a sandboxed run (bubblewrap reports 128+N, a direct child -N)."""
+    number = -returncode if returncode < 0 else returncode - 128 if 128 < returncode < 128 + 65 else 0
+    try:
+        return signal.Signals(number) if number else None
+    except ValueError:
+        return None
+
+
+def _read_capped(path: Path) -> str:
+    """The start of a file the box wrote ("" when absent), never more than LOG_READ_CAP bytes."""
+    try:
+        with path.open("rb") as f:
+            return f.read(LOG_READ_CAP).decode("utf-8", errors="replace")
+    except OSError:
+        return ""
