@@ -17,11 +17,12 @@ def child_sandbox(monkeypatch):
 
 
 @pytest.fixture
-def nvcc():
+def nvcc(monkeypatch):
+    """Skip without nvcc. nvcc runs in the sandbox, or (no bubblewrap) in unsafe mode for the test."""
     if not shutil.which("nvcc") and not os.path.exists("/usr/local/cuda/bin/nvcc"):
         pytest.skip("nvcc is not installed")
-    if not sandbox.bwrap_works() and os.environ.get(sandbox.UNSAFE_ENV) != "1":
-        os.environ[sandbox.UNSAFE_ENV] = "1"  # nvcc needs the sandbox or unsafe mode; tests allow the latter
+    if not sandbox.bwrap_works():
+        monkeypatch.setenv(sandbox.UNSAFE_ENV, "1")
     return shutil.which("nvcc")
 
 

@@ -204,3 +204,16 @@ def test_gpu_worker_check_fails_clearly_without_a_gpu(child_sandbox):
         pytest.skip("this machine has a GPU")
     with pytest.raises(CommandError, match="cannot grade on its GPU"):
         call_command("gpu_worker_check")
+
+
+def test_a_job_interrupted_midway_never_hands_its_answer_to_the_next_one(fake_backend):
+    """An exception between sending a job and reading its answer (a Celery soft time limit)
+    leaves the child busy; the next run gets a fresh child, not the stale answer."""
+    fake_backend.run(fake_build("copy"), request())
+    child = fake_backend.pool.main
+    child.send({"op": "run", "entry": "copy", "args": [], "scalars": {}, "grid": [1, 1, 1], "block": [1, 1, 1],
+                "shared": 0, "job": 99}, {"__cubin__": np.zeros(4, np.uint8)}, time.monotonic() + 5)
+    child.busy = True  # as request() leaves it when interrupted after send()
+    out = fake_backend.run(fake_build("copy"), request())
+    assert out.status is RunStatus.OK and out.outputs["y"].size == 8
+    assert fake_backend.pool.main is not child

@@ -228,6 +228,7 @@ def main(argv: list[str] | None = None) -> int:
         except Exception as exc:  # a bug of ours or a malformed job: never the student's fault
             reply, outputs, healthy = _result("internal", message=f"child: {type(exc).__name__}: {exc}"), {}, False
         reply["log"], reply["log_dropped"] = capture.take()
+        reply["job"] = job.get("job")
         protocol.write_frame(result_fd, reply, outputs)
         if not healthy:
             break

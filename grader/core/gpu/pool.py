@@ -73,6 +73,10 @@ class Child:
         self.started_at = time.monotonic()
         self.info: dict | None = None  # the child's "ready" message once received
         self.jobs = 0
+        # True from sending a job until its answer is read. A job interrupted in between (a
+        # Celery soft time limit, say) leaves an answer in the pipe that belongs to no one: such
+        # a child is replaced, never asked again.
+        self.busy = False
 
     # ---- lifecycle ----
 
@@ -129,8 +133,14 @@ class Child:
         EOFError/ProtocolError/BrokenPipeError when the child died or spoke nonsense.
         """
         self.jobs += 1
+        job = dict(job, job=self.jobs)
+        self.busy = True
         self.send(job, arrays, deadline)
-        return self.receive(deadline)
+        header, outputs = self.receive(deadline)
+        if header.get("job") != self.jobs:
+            raise protocol.ProtocolError(f"answer to job {header.get('job')} received for job {self.jobs}")
+        self.busy = False
+        return header, outputs
 
     def send(self, job: dict, arrays: dict[str, np.ndarray], deadline: float) -> None:
         protocol.write_frame_by(self.proc.stdin.fileno(), job, arrays, deadline, self.alive)
@@ -164,7 +174,7 @@ class ChildPool:
 
     def main_child(self) -> Child:
         """The warm main child, started now if there is none (it may still be starting)."""
-        if self.main is not None and not self.main.alive():
+        if self.main is not None and (self.main.busy or not self.main.alive()):
             self.main.kill()
             self.main = None
         if self.main is None:
