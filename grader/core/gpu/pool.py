@@ -164,7 +164,7 @@ class Child:
 
 
 class ChildPool:
-    """Warm children of one worker: a main child for runs and one spare per sanitizer tool."""
+    """Warm children of one worker: a main child for runs and spares for each sanitizer tool."""
 
     def __init__(self, factory: Callable[[Tool | None], Child] = Child, spares_per_tool: int = SANITIZER_SPARES):
         self._factory = factory
