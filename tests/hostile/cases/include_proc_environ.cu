@@ -1,0 +1,7 @@
+// verdict: COMPILE_ERROR
+// says: #include of '/proc/self/environ' is not allowed
+#include </proc/self/environ>
+__global__ void add(const float* a, const float* b, float* c, int n) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) c[i] = a[i] + b[i];
+}

@@ -1,0 +1,6 @@
+// verdict: ACCEPTED TIME_LIMIT
+// launch: block=256 grid=1000000
+__global__ void add(const float* a, const float* b, float* c, int n) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) c[i] = a[i] + b[i];
+}

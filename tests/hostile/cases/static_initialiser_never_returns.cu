@@ -1,0 +1,9 @@
+// verdict: TIME_LIMIT
+// known-gap: the runtime's loop tick runs before main, finds the time limit passed and cannot write its result (exit 4, INTERNAL_ERROR, retried)
+// A static initialiser that never returns: the harness never starts, the wall clock ends it.
+static int spin() { volatile int x = 1; while (x) { } return 0; }
+static int never = spin();
+__global__ void add(const float* a, const float* b, float* c, int n) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) c[i] = a[i] + b[i] + never;
+}
