@@ -173,6 +173,7 @@ def judge(
             if launch_problem(launch) is None:
                 inputs = _inputs(package, harness, test, seed_secret)
                 outcome = backend.run(build, RunRequest(launch=launch, inputs=inputs, check=True,
+                                                        checks=tuple(str(c) for c in package.checks),
                                                         time_limit_s=package.time_limit_s * 4, test_name=test.name))
                 if outcome.status is RunStatus.INTERNAL:
                     raise PlatformError(outcome.message or "check pass failed")

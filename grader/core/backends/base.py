@@ -105,6 +105,7 @@ class RunRequest:
     inputs: dict[str, Any]
     time_limit_s: float = 5.0  # wall clock for the run (compilation excluded)
     check: bool = False  # run the slower checking mode (races, sanitizers)
+    checks: tuple[str, ...] = ()  # with check: which passes the problem asks for ("racecheck", "synccheck", "memcheck")
     test_name: str = ""
 
 
