@@ -1,4 +1,3 @@
-// launch: block=1024 grid=min(ceil_div(n, 1024), 132) shared=block_x * 4
 // reduce4 for any power-of-two blockDim.x from 32 to 1024.
 __global__ void reduce4(float* y, const float* x, int n)
 {

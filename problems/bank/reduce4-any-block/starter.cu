@@ -1,7 +1,6 @@
 // y[0] += x[0] + ... + x[n-1]. y arrives as {0}.
-// You choose the launch: blockDim.x a power of two from 32 to 1024, any grid, and
-// blockDim.x floats of dynamic shared memory, e.g.
-// launch: block=256 grid=min(ceil_div(n, 256), 264) shared=block_x * 4
+// Each test launches with another power-of-two blockDim.x from 32 to 1024 and
+// blockDim.x floats of dynamic shared memory: nothing may assume 256.
 __global__ void reduce4(float* y, const float* x, int n)
 {
     extern __shared__ float tsum[];

@@ -1,5 +1,6 @@
+// launch: block=256 grid=(n + 255) / 256
 // c[i] = a[i] + b[i] for 0 <= i < n.
-// Launch (fixed): block = 256, grid = ceil_div(n, 256).
+// Launch: your choice in the launch fields (default block = 256, grid = (n + 255) / 256).
 __global__ void vector_add(const float* a, const float* b, float* c, int n)
 {
     // TODO: compute this thread's global index and add one element,

@@ -1,5 +1,4 @@
 // verdict: SYNC_ERROR
-// launch: block=256 grid=min(ceil_div(n, 256), 264) shared=block_x * 4
 // The pre-Volta "warp-synchronous" tail: no __syncwarp() and no volatile, trusting the 32
 // lanes to run in lock-step. They do not (independent thread scheduling), and the compiler
 // may keep tsum[id] in a register: lane i reads tsum[i + 16] while lane i + 16 is still

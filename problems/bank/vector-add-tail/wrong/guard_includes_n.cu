@@ -1,4 +1,5 @@
 // verdict: MEMORY_ERROR
+// launch: block=256 grid=(n + 255) / 256
 // Off by one in the guard: i == n is one element past the end of every array.
 __global__ void vector_add(const float* a, const float* b, float* c, int n)
 {

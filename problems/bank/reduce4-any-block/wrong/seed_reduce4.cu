@@ -1,8 +1,8 @@
-// verdict: WRONG_ANSWER
-// launch: block=1024 grid=min(ceil_div(n, 1024), 132) shared=block_x * 4
+// verdict: MEMORY_ERROR
 // The seed notes' reduce4 as written (plus one atomicAdd per block instead of y[blockIdx.x]).
-// Its first step only folds tsum[256..511] into tsum[0..255]: with 1024 threads the partial
-// sums in tsum[512..1023] are never added, so about half of the total is lost.
+// Right only for 256 and 512 threads: with 128 threads `tsum[id] += tsum[id + 128]` reads
+// tsum[128..255], past the end of the 128-float dynamic shared array (MEMORY_ERROR, the most
+// severe verdict of its test cases); with 1024 threads half of the partial sums are never added.
 __global__ void reduce4(float* y, const float* x, int n)
 {
     extern __shared__ float tsum[];
