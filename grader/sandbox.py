@@ -109,12 +109,11 @@ class Limits:
 
 @dataclass
 class Command:
-    """A ready-to-start sandboxed command: argv for Popen, the host identity and fds to pass."""
+    """A ready-to-start sandboxed command: argv for Popen and the host identity to start it as."""
 
     argv: list[str]
     user: int | None = None  # host uid to start bubblewrap as (root workers only)
     group: int | None = None
-    pass_fds: tuple[int, ...] = ()
     masks: list[str] = field(default_factory=list)  # host paths hidden under /usr
 
 
@@ -200,13 +199,16 @@ def gpu_device_nodes() -> list[str]:
 
 
 def build_command(argv: list[str], workdir: Path, limits: Limits, *, ro_binds: dict[str, str] | None = None,
-                  env: dict[str, str] | None = None, gpu: bool = False, info_fd: int | None = None) -> Command:
+                  env: dict[str, str] | None = None, gpu: bool = False, report_start: bool = False) -> Command:
     """The bubblewrap command line that runs `argv` (paths as seen inside) in a box over `workdir`.
 
     Preconditions: `workdir` exists and holds only what the command may read and write; it is
     the only host path the box can write. `ro_binds` maps host paths to paths inside (read-only).
-    The caller starts it with `start_new_session=True` and Command.user/group/pass_fds, after
-    `prepare(workdir, ro_binds)` when the worker is root.
+    The caller starts it with `start_new_session=True` and Command.user/group, after
+    `prepare(workdir, ro_binds)` when the worker is root. With `report_start`, stdin must be the
+    write end of a pipe: a shell inside the box writes one byte to it and replaces it with
+    /dev/null before running the command, the proof that the box was set up (bubblewrap's own
+    failures exit 1, as a command may).
     """
     masks = hidden_paths()
     cmd = [BWRAP, "--unshare-all", "--unshare-user", "--disable-userns", "--uid", str(BOX_UID), "--gid", str(BOX_UID),
@@ -226,21 +228,20 @@ def build_command(argv: list[str], workdir: Path, limits: Limits, *, ro_binds: d
     cmd += ["--bind", str(workdir), WORK_PATH, "--remount-ro", "/", "--chdir", WORK_PATH, "--clearenv"]
     for key, value in (env or {}).items():
         cmd += ["--setenv", key, value]
-    fds: tuple[int, ...] = ()
-    if info_fd is not None:
-        cmd += ["--info-fd", str(info_fd)]
-        fds = (info_fd,)
-    cmd += ["--", PRLIMIT, *limits.prlimit_args(), "--", *argv]
+    cmd.append("--")
+    if report_start:
+        cmd += ["/bin/sh", "-c", 'printf x >&0 && exec 0</dev/null && exec "$@"', "sh"]
+    cmd += [PRLIMIT, *limits.prlimit_args(), "--", *argv]
     ids = sandbox_ids()
-    return Command(cmd, ids[0] if ids else None, ids[1] if ids else None, fds, masks)
+    return Command(cmd, ids[0] if ids else None, ids[1] if ids else None, masks)
 
 
 def prepare(workdir: Path, ro_binds: dict[str, str] | None = None) -> None:
     """As root: give the sandbox user the work directory and a way to reach every bound path.
 
     bubblewrap runs unprivileged, so each bind source must be reachable by the sandbox user:
-    directories above them that are ours get search permission for others (never read), and the
-    work directory's tree is handed over. Raises SandboxUnavailableError when a path cannot be.
+    directories above them that are ours get search permission for others (never read), bound
+    folders of ours become readable, and the work directory's tree is handed over. Raises SandboxUnavailableError when a path cannot be.
     No-op when the worker is not root (it then owns what it binds).
     """
     ids = sandbox_ids()
@@ -249,6 +250,10 @@ def prepare(workdir: Path, ro_binds: dict[str, str] | None = None) -> None:
     uid, gid = ids
     for source in [workdir, *(ro_binds or {})]:
         _make_reachable(Path(source), uid)
+    for source in ro_binds or {}:  # a bound folder is there to be read: let the sandbox user list it
+        st = os.stat(source) if os.path.isdir(source) else None
+        if st and st.st_uid == os.geteuid() and (st.st_mode & 0o005) != 0o005:
+            os.chmod(source, (st.st_mode & 0o7777) | 0o005)
     for root, dirs, files in os.walk(workdir):
         for name in [*dirs, *files]:
             os.lchown(os.path.join(root, name), uid, gid)
@@ -313,24 +318,24 @@ def run_sandboxed(
 
 def _run(argv, workdir: Path, limits: Limits, env: dict, ro_binds, gpu: bool, output_cap: int) -> SandboxResult:
     prepare(workdir, ro_binds)
-    info_r, info_w = os.pipe()
+    started_r, started_w = os.pipe()
     try:
-        command = build_command(argv, workdir, limits, ro_binds=ro_binds, env=env, gpu=gpu, info_fd=info_w)
+        command = build_command(argv, workdir, limits, ro_binds=ro_binds, env=env, gpu=gpu, report_start=True)
         start = time.monotonic()
         proc = subprocess.Popen(
-            command.argv, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-            cwd="/", env={}, start_new_session=True, pass_fds=command.pass_fds,
+            command.argv, stdin=started_w, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+            cwd="/", env={}, start_new_session=True,
             user=command.user, group=command.group, extra_groups=[] if command.user is not None else None,
         )
     finally:
-        os.close(info_w)
+        os.close(started_w)
     try:
-        out, err, info, timed_out = _collect(proc, start + limits.time_s, output_cap, info_r)
+        out, err, started, timed_out = _collect(proc, start + limits.time_s, output_cap, started_r)
     finally:
-        os.close(info_r)
+        os.close(started_r)
     elapsed = time.monotonic() - start
-    if not info and not timed_out:
-        # bubblewrap writes its info before starting the command: without it, the box never existed.
+    if not started and not timed_out:
+        # The box's first process reports before starting the command: without it, the box never existed.
         raise SandboxUnavailableError(f"bubblewrap could not set up the sandbox: {err.text.strip()[:500]}")
     return SandboxResult(proc.returncode, out.text, err.text, timed_out, elapsed, True, bool(out.dropped or err.dropped))
 
@@ -371,21 +376,21 @@ class _Capped:
         return text
 
 
-def _collect(proc: subprocess.Popen, deadline: float, cap: int, info_fd: int | None):
+def _collect(proc: subprocess.Popen, deadline: float, cap: int, started_fd: int | None):
     """Read stdout/stderr (capped) until both close, killing the process group at `deadline`.
 
-    Returns (stdout, stderr, info bytes, timed_out). The pipes close only when every process that
+    Returns (stdout, stderr, bytes from the started pipe, timed_out). The pipes close only when every process that
     holds them is gone, so this also waits out the box's last process.
     """
-    out, err, info = _Capped(cap), _Capped(cap), bytearray()
+    out, err, started = _Capped(cap), _Capped(cap), bytearray()
     sel = selectors.DefaultSelector()
     sel.register(proc.stdout, selectors.EVENT_READ, out)
     sel.register(proc.stderr, selectors.EVENT_READ, err)
-    if info_fd is not None:
-        sel.register(info_fd, selectors.EVENT_READ, None)
+    if started_fd is not None:
+        sel.register(started_fd, selectors.EVENT_READ, None)
     timed_out = False
     killed_at = exited_at = None
-    streams = 2  # stdout and stderr still open; the info pipe is read only while they are
+    streams = 2  # stdout and stderr still open; the started pipe is read only while they are
     try:
         while streams:
             now = time.monotonic()
@@ -405,9 +410,15 @@ def _collect(proc: subprocess.Popen, deadline: float, cap: int, info_fd: int | N
                     sel.unregister(key.fileobj)
                     streams -= key.data is not None
                 elif key.data is None:
-                    info += data
+                    started += data
                 else:
                     key.data.add(data)
+        if started_fd is not None and not started and started_fd in sel.get_map():
+            os.set_blocking(started_fd, False)  # its one byte may have come with the last output
+            try:
+                started += os.read(started_fd, 16)
+            except BlockingIOError:
+                pass
     finally:
         sel.close()
         proc.stdout.close()
@@ -418,7 +429,7 @@ def _collect(proc: subprocess.Popen, deadline: float, cap: int, info_fd: int | N
         timed_out = True
         _kill_group(proc)
         proc.wait()
-    return out, err, bytes(info), timed_out
+    return out, err, bytes(started), timed_out
 
 
 def _kill_group(proc: subprocess.Popen) -> None:

@@ -36,7 +36,7 @@ from tests.packages import PROBLEM_YAML, SOLUTION, WRONG_SUB, tiny_package_files
 
 from .watch import Watch
 
-pytestmark = pytest.mark.skipif(not sandbox.bwrap_works(), reason="bubblewrap cannot create namespaces here")
+pytestmark = pytest.mark.skipif(not sandbox.bwrap_works(), reason=f"no sandbox here: {sandbox.probe()}")
 
 CASES_DIR = Path(__file__).resolve().parent / "cases"
 REPO = Path(__file__).resolve().parents[2]
