@@ -58,6 +58,7 @@ BOX_UID = 1000  # the command's uid and gid as seen inside the box
 DEFAULT_PROCESSES = 64  # processes + threads of one box (the emulator uses up to 9 threads)
 DEFAULT_OPEN_FILES = 64
 DEFAULT_TMP_BYTES = 64 << 20  # /tmp and /dev/shm are tmpfs, i.e. memory: each is capped
+PAGE_BYTES = os.sysconf("SC_PAGE_SIZE")
 KILL_DRAIN_S = 5.0  # after a kill, how long the pipes may take to close
 STRAGGLER_S = 0.5  # after the command exits, how long its leftovers may hold the pipes (unsafe mode)
 
@@ -80,6 +81,7 @@ class SandboxResult:
     time_s: float  # wall-clock seconds from start to exit
     sandboxed: bool = True  # False only under WARPDRILL_ALLOW_UNSAFE_SANDBOX=1 without bwrap
     truncated: bool = False  # True when stdout or stderr went past the cap
+    memory_exceeded: bool = False  # True when the resident-memory watchdog killed the box
 
 
 @dataclass(frozen=True)
@@ -93,6 +95,7 @@ class Limits:
     processes: int = DEFAULT_PROCESSES  # RLIMIT_NPROC, counted per box (its own user namespace)
     open_files: int = DEFAULT_OPEN_FILES
     tmp_bytes: int = DEFAULT_TMP_BYTES  # size of /tmp and of /dev/shm, each
+    rss_bytes: int | None = None  # resident memory of the whole box, watched from outside
 
     def prlimit_args(self, with_nproc: bool = True) -> list[str]:
         def value(v) -> str:
@@ -288,6 +291,7 @@ def run_sandboxed(
     open_files: int = DEFAULT_OPEN_FILES,
     tmp_bytes: int = DEFAULT_TMP_BYTES,
     output_cap: int = OUTPUT_CAP,
+    rss_bytes: int | None = None,
 ) -> SandboxResult:
     """Run `argv` (paths as seen inside the sandbox) with `workdir` bound read-write at WORK_PATH.
 
@@ -298,13 +302,15 @@ def run_sandboxed(
     `cpu_s` per process (default: the wall-clock limit) plus 1, `processes` processes and threads,
     `open_files` descriptors, `tmp_bytes` of /tmp. stdout and stderr are kept up to `output_cap`
     bytes each. `gpu=True` adds the NVIDIA device nodes and the /sys entries CUDA reads.
+    `rss_bytes` caps the resident memory of the whole box, checked ten times a second from
+    outside: for runs that cannot have an address-space limit (ThreadSanitizer's shadow memory).
     Raises SandboxUnavailableError when bubblewrap cannot run and unsafe mode is off.
     """
     workdir = Path(workdir).resolve()
     full_env = {"PATH": "/usr/bin:/bin", "HOME": "/tmp", "LANG": "C.UTF-8", "LC_ALL": "C.UTF-8"}
     full_env.update(env or {})
     limits = Limits(time_limit_s, time_limit_s if cpu_s is None else cpu_s, memory_bytes, file_bytes,
-                    processes, open_files, tmp_bytes)
+                    processes, open_files, tmp_bytes, rss_bytes)
     if bwrap_works():
         return _run(argv, workdir, limits, full_env, ro_binds, gpu, output_cap)
     if os.environ.get(UNSAFE_ENV) == "1":
@@ -330,14 +336,14 @@ def _run(argv, workdir: Path, limits: Limits, env: dict, ro_binds, gpu: bool, ou
     finally:
         os.close(started_w)
     try:
-        out, err, started, timed_out = _collect(proc, start + limits.time_s, output_cap, started_r)
+        end = _collect(proc, start + limits.time_s, output_cap, started_r, limits.rss_bytes)
     finally:
         os.close(started_r)
     elapsed = time.monotonic() - start
-    if not started and not timed_out:
+    if not end.started and not end.timed_out and not end.memory_exceeded:
         # The box's first process reports before starting the command: without it, the box never existed.
-        raise SandboxUnavailableError(f"bubblewrap could not set up the sandbox: {err.text.strip()[:500]}")
-    return SandboxResult(proc.returncode, out.text, err.text, timed_out, elapsed, True, bool(out.dropped or err.dropped))
+        raise SandboxUnavailableError(f"bubblewrap could not set up the sandbox: {end.err.text.strip()[:500]}")
+    return end.result(proc.returncode, elapsed, True)
 
 
 def _run_unsafe(argv, workdir: Path, limits: Limits, env: dict, ro_binds: dict, output_cap: int) -> SandboxResult:
@@ -349,9 +355,8 @@ def _run_unsafe(argv, workdir: Path, limits: Limits, env: dict, ro_binds: dict, 
     start = time.monotonic()
     proc = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                             cwd=workdir, env=run_env, start_new_session=True)
-    out, err, _, timed_out = _collect(proc, start + limits.time_s, output_cap, None)
-    return SandboxResult(proc.returncode, out.text, err.text, timed_out, time.monotonic() - start, False,
-                         bool(out.dropped or err.dropped))
+    end = _collect(proc, start + limits.time_s, output_cap, None, limits.rss_bytes)
+    return end.result(proc.returncode, time.monotonic() - start, False)
 
 
 class _Capped:
@@ -376,11 +381,28 @@ class _Capped:
         return text
 
 
-def _collect(proc: subprocess.Popen, deadline: float, cap: int, started_fd: int | None):
-    """Read stdout/stderr (capped) until both close, killing the process group at `deadline`.
+@dataclass
+class _Ending:
+    """What `_collect` saw of a box."""
 
-    Returns (stdout, stderr, bytes from the started pipe, timed_out). The pipes close only when every process that
-    holds them is gone, so this also waits out the box's last process.
+    out: _Capped
+    err: _Capped
+    started: bytes  # what the box's first process wrote to the started pipe
+    timed_out: bool
+    memory_exceeded: bool
+
+    def result(self, returncode: int, elapsed: float, sandboxed: bool) -> SandboxResult:
+        return SandboxResult(returncode, self.out.text, self.err.text, self.timed_out, elapsed, sandboxed,
+                             bool(self.out.dropped or self.err.dropped), self.memory_exceeded)
+
+
+def _collect(proc: subprocess.Popen, deadline: float, cap: int, started_fd: int | None,
+             rss_bytes: int | None) -> _Ending:
+    """Read stdout/stderr (capped) until both close, killing the process group at `deadline`
+    (or when the box's resident memory passes `rss_bytes`).
+
+    The pipes close only when every process that holds them is gone, so this also waits out the
+    box's last process.
     """
     out, err, started = _Capped(cap), _Capped(cap), bytearray()
     sel = selectors.DefaultSelector()
@@ -388,7 +410,7 @@ def _collect(proc: subprocess.Popen, deadline: float, cap: int, started_fd: int 
     sel.register(proc.stderr, selectors.EVENT_READ, err)
     if started_fd is not None:
         sel.register(started_fd, selectors.EVENT_READ, None)
-    timed_out = False
+    timed_out = memory_exceeded = False
     killed_at = exited_at = None
     streams = 2  # stdout and stderr still open; the started pipe is read only while they are
     try:
@@ -403,7 +425,12 @@ def _collect(proc: subprocess.Popen, deadline: float, cap: int, started_fd: int 
             if killed_at is not None and now - killed_at > KILL_DRAIN_S:
                 logger.error("sandbox: output pipes still open %.0f s after the kill; abandoning them", KILL_DRAIN_S)
                 break
-            wait = 0.1 if killed_at is not None or exited_at is not None else max(0.0, min(deadline - now, 0.5))
+            if rss_bytes is not None and killed_at is None and exited_at is None and _tree_rss(proc.pid) > rss_bytes:
+                memory_exceeded = True
+                _kill_group(proc)
+                killed_at = now
+            busy = killed_at is not None or exited_at is not None or rss_bytes is not None
+            wait = 0.1 if busy else max(0.0, min(deadline - now, 0.5))
             for key, _ in sel.select(wait):
                 data = os.read(key.fd, 65536)
                 if not data:
@@ -429,7 +456,29 @@ def _collect(proc: subprocess.Popen, deadline: float, cap: int, started_fd: int 
         timed_out = True
         _kill_group(proc)
         proc.wait()
-    return out, err, bytes(started), timed_out
+    return _Ending(out, err, bytes(started), timed_out, memory_exceeded)
+
+
+def _tree_rss(root: int) -> int:
+    """Resident bytes of `root` and every process below it, from /proc (0 for those gone)."""
+    children: dict[int, list[int]] = {}
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                stat = Path(f"/proc/{entry}/stat").read_bytes()
+            except OSError:
+                continue
+            ppid = int(stat[stat.rindex(b")") + 2:].split()[1])
+            children.setdefault(ppid, []).append(int(entry))
+    total, todo = 0, [root]
+    while todo:
+        pid = todo.pop()
+        todo.extend(children.get(pid, ()))
+        try:
+            total += int(Path(f"/proc/{pid}/statm").read_text().split()[1]) * PAGE_BYTES
+        except (OSError, IndexError, ValueError):
+            pass
+    return total
 
 
 def _kill_group(proc: subprocess.Popen) -> None:

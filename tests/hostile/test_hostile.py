@@ -6,6 +6,7 @@ A case is a .cu file whose first lines say what it must get:
     // verdict: TIME_LIMIT DEADLOCK     one of these verdicts
     // says: not allowed                (optional) words the result must contain
     // known-gap: why                   (optional) a platform fault it still causes, to be fixed
+    // checks: racecheck                (optional) the package asks for these checks (check mode)
 
 and which may name places on this machine as {{REPO}}, {{DB}}, {{CANARY}} and {{CANARY_DIR}}
 (the project, its database file, and a secret file outside the project that no box may see).
@@ -45,10 +46,12 @@ COMPILE_LIMIT_S = 4.0  # the production limit is 30 s; a bomb must fail the same
 CASE_WALL_S = 20.0  # no case may hold the worker longer than this (limits plus grace)
 
 
-def _package():
+def _package(checks: str = ""):
     """tiny-add with a one-second time limit, letting the student choose the launch."""
     yaml_text = (PROBLEM_YAML.replace("limits: {time_s: 5}", "limits: {time_s: 1}")
                  .replace('grid: "ceil_div(n, 256)"', 'grid: "ceil_div(n, 256)"\n  student_chooses: true'))
+    if checks:
+        yaml_text += f"checks: [{checks}]\n"
     files = tiny_package_files(**{"problem.yaml": yaml_text, "solution.cu": CORRECT,
                                   "wrong/subtracts.cu": "// launch: block=256 grid=ceil_div(n, 256)\n" + WRONG_SUB})
     return parse_package(files)
@@ -64,6 +67,7 @@ class Case:
     verdicts: frozenset[Verdict]  # the verdicts it may get
     says: str  # words the result must contain ("" when any wording will do)
     known_gap: str  # why it still ends as a platform fault ("" for none): containment is checked anyway
+    checks: str  # the checks its package asks for ("" for none)
 
 
 def load_cases() -> list[Case]:
@@ -73,10 +77,12 @@ def load_cases() -> list[Case]:
         verdicts = re.search(r"^// verdict: (.+)$", text, re.M)
         says = re.search(r"^// says: (.+)$", text, re.M)
         gap = re.search(r"^// known-gap: (.+)$", text, re.M)
+        checks = re.search(r"^// checks: (.+)$", text, re.M)
         if not verdicts:
             raise ValueError(f"{path.name}: no '// verdict:' line")
         cases.append(Case(path.stem, text, frozenset(Verdict[v] for v in verdicts.group(1).split()),
-                          says.group(1).strip() if says else "", gap.group(1).strip() if gap else ""))
+                          says.group(1).strip() if says else "", gap.group(1).strip() if gap else "",
+                          checks.group(1).strip() if checks else ""))
     return cases
 
 
@@ -138,9 +144,10 @@ def test_hostile_submission_is_contained(case, backend, outside, monkeypatch, tm
     monkeypatch.setattr(emulator, "COMPILE_TIME_LIMIT_S", COMPILE_LIMIT_S)
     watch = Watch(REPO, outside, extra_markers=[Path("/tmp/wd_hostile_marker")])
 
+    package = _package(case.checks) if case.checks else PACKAGE
     started = time.monotonic()
     try:
-        result = judge(PACKAGE, render(case, outside), backend)
+        result = judge(package, render(case, outside), backend)
     except PlatformError as exc:
         if not case.known_gap:
             raise

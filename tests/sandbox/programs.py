@@ -63,18 +63,21 @@ int main(void) {
     return 0;
 }
 """,
-    # alloc MIB: allocates and touches MIB mebibytes.
+    # alloc MIB [SECONDS]: allocates and touches MIB mebibytes, then holds them SECONDS.
     "alloc": r"""
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 int main(int argc, char** argv) {
     size_t n = (size_t)atol(argv[1]) << 20;
     char* p = malloc(n);
     if (!p) { puts("allocation failed"); return 0; }
     memset(p, 1, n);
     puts("allocated");
-    return 0;
+    fflush(stdout);
+    if (argc > 2) sleep(atoi(argv[2]));
+    return p[n / 2] - 1;
 }
 """,
     # stubborn MARKER: ignores every catchable signal, leaves a daemonised grandchild, spins.

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import logging
 import os
+import resource
 import socket
 import time
 import uuid
@@ -205,6 +206,15 @@ def test_memory_is_capped(box):
     """A 1 GiB allocation fails under a 256 MiB address-space limit; a small one works."""
     res = box(f"{PROGS}/alloc 1024; {PROGS}/alloc 16", memory_bytes=256 << 20)
     assert res.stdout.splitlines() == ["allocation failed", "allocated"]
+
+
+def test_resident_memory_watchdog_without_address_space_limit(box):
+    """With no address-space limit (ThreadSanitizer runs), the box is killed when its resident memory passes rss_bytes."""
+    res = box(f"{PROGS}/alloc 1024 20", memory_bytes=resource.RLIM_INFINITY, rss_bytes=128 << 20)
+    assert res.memory_exceeded and not res.timed_out
+    assert res.time_s < 5
+    small = box(f"{PROGS}/alloc 16", memory_bytes=resource.RLIM_INFINITY, rss_bytes=128 << 20)
+    assert small.stdout.strip() == "allocated" and not small.memory_exceeded
 
 
 def test_cpu_time_is_capped(box):
