@@ -172,8 +172,10 @@ class EmulatorBackend(Backend):
                 total = sum(int(getattr(v, "nbytes", 0)) for v in request.inputs.values())
                 res = sandbox.run_sandboxed(
                     [SANDBOX_BINARY, f"{sandbox.WORK_PATH}/job.txt"], workdir, request.time_limit_s + GRACE_S,
-                    # ThreadSanitizer reserves terabytes of shadow address space: no AS limit there.
+                    # ThreadSanitizer reserves terabytes of shadow address space: no AS limit there,
+                    # the box's resident memory is watched instead (small kernels use ~0.1 GiB).
                     memory_bytes=resource.RLIM_INFINITY if variant == "tsan" else (2 << 30) + 3 * total,
+                    rss_bytes=(2 << 30) + 8 * total if variant == "tsan" else None,
                     ro_binds={str(handle.binaries[variant]): SANDBOX_BINARY},
                     env=env, file_bytes=max(256 << 20, 2 * total), cpu_s=(request.time_limit_s + GRACE_S) * self.workers,
                 )
