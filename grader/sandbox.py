@@ -40,6 +40,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from grader import seccomp
 from grader.core.errors import SandboxUnavailableError
 
 logger = logging.getLogger(__name__)
@@ -117,6 +118,7 @@ class Command:
     argv: list[str]
     user: int | None = None  # host uid to start bubblewrap as (root workers only)
     group: int | None = None
+    pass_fds: tuple[int, ...] = ()  # the seccomp filter's descriptor, when there is one
     masks: list[str] = field(default_factory=list)  # host paths hidden under /usr
 
 
@@ -202,7 +204,8 @@ def gpu_device_nodes() -> list[str]:
 
 
 def build_command(argv: list[str], workdir: Path, limits: Limits, *, ro_binds: dict[str, str] | None = None,
-                  env: dict[str, str] | None = None, gpu: bool = False, report_start: bool = False) -> Command:
+                  env: dict[str, str] | None = None, gpu: bool = False, report_start: bool = False,
+                  seccomp_fd: int | None = None) -> Command:
     """The bubblewrap command line that runs `argv` (paths as seen inside) in a box over `workdir`.
 
     Preconditions: `workdir` exists and holds only what the command may read and write; it is
@@ -211,7 +214,7 @@ def build_command(argv: list[str], workdir: Path, limits: Limits, *, ro_binds: d
     `prepare(workdir, ro_binds)` when the worker is root. With `report_start`, stdin must be the
     write end of a pipe: a shell inside the box writes one byte to it and replaces it with
     /dev/null before running the command, the proof that the box was set up (bubblewrap's own
-    failures exit 1, as a command may).
+    failures exit 1, as a command may). `seccomp_fd` holds a filter from grader.seccomp.
     """
     masks = hidden_paths()
     cmd = [BWRAP, "--unshare-all", "--unshare-user", "--disable-userns", "--uid", str(BOX_UID), "--gid", str(BOX_UID),
@@ -231,12 +234,15 @@ def build_command(argv: list[str], workdir: Path, limits: Limits, *, ro_binds: d
     cmd += ["--bind", str(workdir), WORK_PATH, "--remount-ro", "/", "--chdir", WORK_PATH, "--clearenv"]
     for key, value in (env or {}).items():
         cmd += ["--setenv", key, value]
+    if seccomp_fd is not None:
+        cmd += ["--seccomp", str(seccomp_fd)]
     cmd.append("--")
     if report_start:
         cmd += ["/bin/sh", "-c", 'printf x >&0 && exec 0</dev/null && exec "$@"', "sh"]
     cmd += [PRLIMIT, *limits.prlimit_args(), "--", *argv]
     ids = sandbox_ids()
-    return Command(cmd, ids[0] if ids else None, ids[1] if ids else None, masks)
+    fds = (seccomp_fd,) if seccomp_fd is not None else ()
+    return Command(cmd, ids[0] if ids else None, ids[1] if ids else None, fds, masks)
 
 
 def prepare(workdir: Path, ro_binds: dict[str, str] | None = None) -> None:
@@ -325,16 +331,20 @@ def run_sandboxed(
 def _run(argv, workdir: Path, limits: Limits, env: dict, ro_binds, gpu: bool, output_cap: int) -> SandboxResult:
     prepare(workdir, ro_binds)
     started_r, started_w = os.pipe()
+    filter_fd = seccomp.program_fd()
     try:
-        command = build_command(argv, workdir, limits, ro_binds=ro_binds, env=env, gpu=gpu, report_start=True)
+        command = build_command(argv, workdir, limits, ro_binds=ro_binds, env=env, gpu=gpu, report_start=True,
+                                seccomp_fd=filter_fd)
         start = time.monotonic()
         proc = subprocess.Popen(
             command.argv, stdin=started_w, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-            cwd="/", env={}, start_new_session=True,
+            cwd="/", env={}, start_new_session=True, pass_fds=command.pass_fds,
             user=command.user, group=command.group, extra_groups=[] if command.user is not None else None,
         )
     finally:
         os.close(started_w)
+        if filter_fd is not None:
+            os.close(filter_fd)
     try:
         end = _collect(proc, start + limits.time_s, output_cap, started_r, limits.rss_bytes)
     finally:

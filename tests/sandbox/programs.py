@@ -80,6 +80,28 @@ int main(int argc, char** argv) {
     return p[n / 2] - 1;
 }
 """,
+    # syscalls: calls each refused system call directly, prints "name errno-name".
+    "syscalls": r"""
+#define _GNU_SOURCE
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+#define TRY(name, ...) do { errno = 0; long r = syscall(__VA_ARGS__); \
+    printf("%s %s\n", name, r == -1 ? strerrorname_np(errno) : "allowed"); } while (0)
+int main(void) {
+    TRY("ptrace", SYS_ptrace, 0, 0, 0, 0);
+    TRY("io_uring_setup", SYS_io_uring_setup, 1, 0);
+    TRY("bpf", SYS_bpf, 0, 0, 0);
+    TRY("perf_event_open", SYS_perf_event_open, 0, 0, -1, -1, 0);
+    TRY("userfaultfd", SYS_userfaultfd, 0);
+    TRY("keyctl", SYS_keyctl, 0, 0, 0, 0, 0);
+    TRY("unshare", SYS_unshare, 0x40000000);
+    TRY("getpid", SYS_getpid);
+    return 0;
+}
+""",
     # stubborn MARKER: ignores every catchable signal, leaves a daemonised grandchild, spins.
     "stubborn": r"""
 #include <signal.h>
@@ -99,6 +121,6 @@ def build(folder: Path) -> Path:
     for name, source in SOURCES.items():
         src = folder / f"{name}.c"
         src.write_text(source)
-        subprocess.run(["cc", "-O1", "-pthread", "-o", str(folder / name), str(src)], check=True,
-                       capture_output=True)
+        subprocess.run(["cc", "-O1", "-pthread", "-Werror=implicit-function-declaration", "-o", str(folder / name),
+                        str(src)], check=True, capture_output=True)
     return folder

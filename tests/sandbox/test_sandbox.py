@@ -83,6 +83,18 @@ def test_no_nested_user_namespace_and_no_raising_limits(box):
     assert "nested" not in res.stdout and "raised" not in res.stdout
 
 
+def test_seccomp_refuses_kernel_attack_surface(box):
+    """ptrace, io_uring, bpf, perf events, userfaultfd, keyrings and unshare fail with EPERM; ordinary calls work."""
+    from grader import seccomp
+
+    if seccomp.program() is None:
+        pytest.skip("no seccomp filter for this architecture")
+    res = box(f"{PROGS}/syscalls")
+    got = dict(line.split() for line in res.stdout.splitlines())
+    assert got.pop("getpid") == "allowed"
+    assert got and set(got.values()) == {"EPERM"}, got
+
+
 # ---- network ----
 
 def test_no_network_loopback_of_the_host_or_public(box):
