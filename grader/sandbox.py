@@ -1,7 +1,8 @@
 """Run an untrusted command inside bubblewrap, with rlimits, a wall-clock limit and capped output.
 
-Every compile and every run of a student's code goes through `run_sandboxed` (both backends; the
-GPU pool builds its long-lived child's command with `build_command`). The layers, outside in:
+Every compile and every run of a student's code goes through `run_sandboxed` (a long-lived child,
+such as the GPU pool's, can build its command with `build_command` after `prepare`). The layers,
+outside in:
 
 - Namespaces (`--unshare-all`, plus an explicit user namespace with nested ones disabled): no
   network but a private loopback, a private PID space whose init takes every process with it when
@@ -17,8 +18,10 @@ GPU pool builds its long-lived child's command with `build_command`). The layers
   paths that happen to lie under /usr are masked by empty read-only tmpfs mounts.
 - rlimits set inside the box by prlimit(1), just before the command: CPU seconds, address space,
   file size, open files, processes (threads count) and no core dumps.
+- A seccomp filter (grader/seccomp.py) refusing system calls no compiler or kernel needs.
 - From outside: a wall-clock limit that kills bubblewrap's process group (the box's PID namespace
-  dies with it), and stdout/stderr read through pipes and capped with an "output truncated" note.
+  dies with it), stdout/stderr read through pipes and capped with an "output truncated" note,
+  and, for runs without an address-space limit, a watchdog on the box's resident memory.
 
 If bubblewrap is missing or cannot set up a box, `run_sandboxed` raises SandboxUnavailableError
 (a PlatformError: the submission is retried, never charged), unless WARPDRILL_ALLOW_UNSAFE_SANDBOX=1,
@@ -34,6 +37,7 @@ import resource
 import selectors
 import shutil
 import signal
+import stat
 import subprocess
 import tempfile
 import time
@@ -90,7 +94,7 @@ class Limits:
     """Resource limits of one box. Times in seconds, sizes in bytes; None: unlimited."""
 
     time_s: float  # wall clock, enforced from outside
-    cpu_s: float | None  # CPU seconds per process; SIGXCPU at the limit, SIGKILL a second later
+    cpu_s: float | None  # CPU seconds per process, plus one: SIGXCPU there, SIGKILL a second later
     memory_bytes: int | None  # address space per process (RLIMIT_AS)
     file_bytes: int  # largest file a process may write (RLIMIT_FSIZE; SIGXFSZ beyond)
     processes: int = DEFAULT_PROCESSES  # RLIMIT_NPROC, counted per box (its own user namespace)
@@ -126,14 +130,22 @@ class Command:
 
 _probe_cache: bool | None = None
 _probe_reason: str = ""
+_probe_retry_at: float | None = None  # after a failed probe: when to try again
+PROBE_RETRY_S = 60.0
 
 
 def probe(refresh: bool = False) -> str | None:
-    """Why bubblewrap cannot run a box on this machine, or None when it can (probed once)."""
-    global _probe_cache, _probe_reason
-    if _probe_cache is None or refresh:
+    """Why bubblewrap cannot run a box on this machine, or None when it can.
+
+    A success is remembered for the life of the process; a failure for PROBE_RETRY_S, so a
+    worker that met a passing problem (a busy machine, a late mount) recovers by itself.
+    """
+    global _probe_cache, _probe_reason, _probe_retry_at
+    retry = _probe_cache is False and _probe_retry_at is not None and time.monotonic() >= _probe_retry_at
+    if _probe_cache is None or refresh or retry:
         _probe_reason = _probe()
         _probe_cache = not _probe_reason
+        _probe_retry_at = None if _probe_cache else time.monotonic() + PROBE_RETRY_S
     return None if _probe_cache else (_probe_reason or "bubblewrap is unavailable")
 
 
@@ -250,8 +262,9 @@ def prepare(workdir: Path, ro_binds: dict[str, str] | None = None) -> None:
 
     bubblewrap runs unprivileged, so each bind source must be reachable by the sandbox user:
     directories above them that are ours get search permission for others (never read), bound
-    folders of ours become readable, and the work directory's tree is handed over. Raises SandboxUnavailableError when a path cannot be.
-    No-op when the worker is not root (it then owns what it binds).
+    folders of ours become readable, and the work directory's tree is handed over. Raises
+    SandboxUnavailableError when a path cannot be reached. No-op when the worker is not root
+    (it then owns what it binds).
     """
     ids = sandbox_ids()
     if ids is None:
@@ -350,10 +363,30 @@ def _run(argv, workdir: Path, limits: Limits, env: dict, ro_binds, gpu: bool, ou
     finally:
         os.close(started_r)
     elapsed = time.monotonic() - start
+    scrub(workdir)
     if not end.started and not end.timed_out and not end.memory_exceeded:
         # The box's first process reports before starting the command: without it, the box never existed.
         raise SandboxUnavailableError(f"bubblewrap could not set up the sandbox: {end.err.text.strip()[:500]}")
     return end.result(proc.returncode, elapsed, True)
+
+
+def scrub(workdir: Path) -> int:
+    """Remove from `workdir` everything but regular files and folders; returns how many were removed.
+
+    The box is gone when this runs, but what it left is read by the worker, on the host: a symlink
+    named like an output (`printf.log -> /proc/self/environ` of the worker) would be followed there,
+    and a FIFO would block the reader forever.
+    """
+    removed = 0
+    for root, dirs, files in os.walk(workdir):
+        for name in [*dirs, *files]:
+            path = os.path.join(root, name)
+            mode = os.lstat(path).st_mode
+            if not (stat.S_ISREG(mode) or stat.S_ISDIR(mode)):
+                os.unlink(path)
+                removed += 1
+        dirs[:] = [d for d in dirs if os.path.isdir(os.path.join(root, d))]
+    return removed
 
 
 def _run_unsafe(argv, workdir: Path, limits: Limits, env: dict, ro_binds: dict, output_cap: int) -> SandboxResult:
@@ -366,6 +399,7 @@ def _run_unsafe(argv, workdir: Path, limits: Limits, env: dict, ro_binds: dict, 
     proc = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                             cwd=workdir, env=run_env, start_new_session=True)
     end = _collect(proc, start + limits.time_s, output_cap, None, limits.rss_bytes)
+    scrub(workdir)
     return end.result(proc.returncode, time.monotonic() - start, False)
 
 

@@ -163,6 +163,15 @@ def test_cannot_write_outside_the_work_folder(box, tmp_path):
         assert not Path(f"{a}{marker}").exists()
 
 
+def test_links_and_fifos_left_in_the_work_folder_are_removed(box):
+    """What the worker reads after a run is never a symlink to a host file nor a FIFO that would block it."""
+    res = box("ln -s /proc/self/environ /box/printf.log; ln -s /box /box/loop; mkfifo /box/result.json; "
+              "mkdir /box/sub; ln -s /etc/passwd /box/sub/a2.bin.out; echo kept > /box/regular; ls /box | wc -l")
+    assert res.stdout.strip() == "5"
+    assert sorted(p.name for p in box.work.rglob("*")) == ["regular", "sub"]
+    assert (box.work / "regular").read_text() == "kept\n"
+
+
 def test_tmp_and_shm_are_small_private_tmpfs(box):
     """/tmp and /dev/shm are memory: each is capped (here 1 MiB), so filling them fails with ENOSPC."""
     res = box("head -c 3M /dev/zero > /tmp/fill; echo tmp=$?; head -c 3M /dev/zero > /dev/shm/fill; echo shm=$?; "
