@@ -10,6 +10,7 @@ import logging
 import os
 import resource
 import socket
+import subprocess
 import time
 import uuid
 from pathlib import Path
@@ -74,6 +75,34 @@ def test_box_runs_unprivileged_without_capabilities(box):
     assert owner == (ids[0] if ids else os.geteuid())
     if ids:
         assert owner != 0
+
+
+NON_ROOT_WORKER = """
+import sys
+sys.path.insert(0, sys.argv[1])
+from grader import sandbox
+res = sandbox.run_sandboxed(["/bin/sh", "-c", "id -u; {progs}/forkbomb; grep CapEff /proc/self/status"],
+                            sys.argv[2], 10, processes=16, ro_binds={{sys.argv[3]: "{progs}"}})
+print(res.stdout)
+"""
+
+
+@pytest.mark.skipif(os.geteuid() != 0 or not os.path.exists("/usr/bin/python3"), reason="needs root to become another user")
+def test_a_worker_that_is_not_root_gets_the_same_box(tmp_path, progs):
+    """As in the production image (a non-root worker user), the box starts unprivileged and NPROC still holds."""
+    uid = sandbox.sandbox_ids()[0]
+    work = tmp_path / "work"
+    work.mkdir()
+    os.chown(work, uid, uid)
+    sandbox.prepare(work, {str(progs): PROGS})  # makes the folders reachable for that user
+    res = subprocess.run(["/usr/bin/python3", "-c", NON_ROOT_WORKER.format(progs=PROGS), str(REPO), str(work), str(progs)],
+                         capture_output=True, text=True, timeout=60, user=uid, group=uid, extra_groups=[],
+                         env={"PATH": "/usr/bin:/bin", "HOME": str(work)})
+    assert res.returncode == 0, res.stderr
+    lines = res.stdout.splitlines()
+    assert lines[0] == "1000"
+    assert "refused after" in lines[1] and int(lines[1].split()[2].rstrip(":")) < 16
+    assert "CapEff:\t0000000000000000" in res.stdout
 
 
 def test_no_nested_user_namespace_and_no_raising_limits(box):
