@@ -103,8 +103,17 @@ WSGI_APPLICATION = "config.wsgi.application"
 
 DATABASES = {"default": env.db("DATABASE_URL", default=f"sqlite:///{VAR_DIR / 'db.sqlite3'}")}
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
-    # Web and worker processes share the file: wait for locks instead of failing at once.
-    DATABASES["default"].setdefault("OPTIONS", {})["timeout"] = 20
+    # Web and worker processes share the file. WAL lets readers run beside the writer, and
+    # IMMEDIATE transactions take the write lock up front, so a transaction that reads then
+    # writes waits its turn (timeout, seconds) instead of failing at once with "database is locked".
+    # https://docs.djangoproject.com/en/6.0/ref/databases/#database-is-locked-errors
+    DATABASES["default"].setdefault("OPTIONS", {}).update(
+        {
+            "timeout": 20,
+            "transaction_mode": "IMMEDIATE",
+            "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; PRAGMA busy_timeout=20000;",
+        }
+    )
     # A file (not :memory:) so that a real Celery worker process can share the test database.
     DATABASES["default"]["TEST"] = {"NAME": str(VAR_DIR / "test_db.sqlite3")}
 DATABASES["default"]["ATOMIC_REQUESTS"] = False

@@ -1,5 +1,4 @@
 // verdict: TIME_LIMIT
-// known-gap: the runtime's loop tick runs before main, finds the time limit passed and cannot write its result (exit 4, INTERNAL_ERROR, retried)
 // A static initialiser that never returns: the harness never starts, the wall clock ends it.
 static int spin() { volatile int x = 1; while (x) { } return 0; }
 static int never = spin();
