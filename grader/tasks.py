@@ -4,6 +4,7 @@ from __future__ import annotations
 import logging
 
 from celery import shared_task
+from celery.signals import worker_ready
 from django.conf import settings
 
 from grader import actions
@@ -71,3 +72,12 @@ def sweep_stuck_submissions() -> int:
     if stuck:
         log.warning("re-queued %d stuck submission(s): %s", len(stuck), stuck)
     return len(stuck)
+
+
+@worker_ready.connect
+def prepare_backend(**kwargs) -> None:
+    """Warm the judge backend when a worker starts, so the first submission does not wait for it."""
+    try:
+        get_backend().prepare()
+    except Exception:  # the task will report the platform fault with its retry; log it here too
+        log.exception("the judge backend could not be prepared")

@@ -56,3 +56,5 @@ if [ "${WARPDRILL_SKIP_DB_SETUP:-}" != 1 ]; then
   .venv/bin/python manage.py migrate --no-input -v 0
   .venv/bin/python manage.py import_problems problems/bank
 fi
+say "building the emulator runtime (once)"
+.venv/bin/python manage.py prepare_judge --backend emulator

@@ -162,6 +162,13 @@ class Backend(abc.ABC):
     def run(self, build: Build, request: RunRequest) -> RunOutcome:
         """Run one test case with a successful build. Raises PlatformError on platform faults."""
 
+    def prepare(self) -> None:
+        """Build or load what the first submission would otherwise wait for (runtimes, contexts).
+
+        Idempotent and safe to call from several processes. Raises PlatformError when the
+        backend cannot work on this machine.
+        """
+
     def close(self, build: Build) -> None:
         """Release what `compile` created (work directories, child processes)."""
 
