@@ -247,8 +247,7 @@ class EmulatorBackend(Backend):
         outcome.message = prefix + outcome.message
         for d in outcome.diagnostics:
             if d.line is None and line:
-                d.line = line
-                d.message = f"Line {line}: {d.message}"
+                d.line = line  # shown beside the message; the message itself stays line-free
 
     def addr2line(self, binary: Path, pc: str, workdir: Path | None) -> int | None:
         tmp = Path(tempfile.mkdtemp(prefix="a2l-", dir=workdir))

@@ -191,11 +191,11 @@ void on_fault(int sig, siginfo_t* info, void* uctx) {
         snprintf(what, sizeof what, "illegal address: %s of extern __shared__ '%s' but the launch gave 0 bytes of dynamic shared memory",
                  access, name);
       } else if (r->kind == kBuffer) {
-        snprintf(what, sizeof what, "out-of-bounds %s of global buffer '%s' at index %lld (it has %zu elements)",
-                 access, name, index, r->bytes / r->elem);
+        snprintf(what, sizeof what, "out-of-bounds %s of global buffer '%s' at index %lld (valid indices are 0 to %lld)",
+                 access, name, index, static_cast<long long>(r->bytes / r->elem) - 1);
       } else {
-        snprintf(what, sizeof what, "out-of-bounds %s of shared array '%s' at index %lld (it has %zu elements)",
-                 access, name, index, r->bytes / r->elem);
+        snprintf(what, sizeof what, "out-of-bounds %s of shared array '%s' at index %lld (valid indices are 0 to %lld)",
+                 access, name, index, static_cast<long long>(r->bytes / r->elem) - 1);
       }
     } else if (reinterpret_cast<std::uintptr_t>(addr) < 65536) {
       kind = "out_of_bounds";

@@ -370,11 +370,15 @@ std::string groups_json(const std::vector<WaitGroup>& gs) {
 }
 
 std::string groups_text(const std::vector<WaitGroup>& gs, const char* verb) {
+  // `verb` is the plural form ("wait at the"); one thread gets the singular ("waits at the").
   std::string s;
   for (auto& g : gs) {
     if (!s.empty()) s += "; ";
-    s += std::to_string(g.count) + (g.count == 1 ? " thread " : " threads ") + "(e.g. " + tid_str(g.example) + ") " +
-         verb + " " + g.what + " on line " + std::to_string(g.line);
+    std::string v = verb;
+    if (g.count == 1) v.insert(v.find(' '), "s");
+    std::string who = g.count == 1 ? "1 thread " + tid_str(g.example)
+                                   : std::to_string(g.count) + " threads (e.g. " + tid_str(g.example) + ")";
+    s += who + " " + v + " " + g.what + " on line " + std::to_string(g.line);
   }
   return s;
 }
