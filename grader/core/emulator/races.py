@@ -13,6 +13,7 @@ import shutil
 import tempfile
 from pathlib import Path
 
+from ..backends.base import RunStatus
 from ..results import Diagnostic
 from ..verdicts import DiagnosticKind
 
@@ -129,6 +130,11 @@ def check_races(backend, build, request) -> list[Diagnostic]:
         text = "".join(p.read_text(errors="replace") for p in sorted(workdir.glob("tsan*")))
         races = parse_reports(text, _arenas(workdir))
         diags = to_diagnostics(races, request.test_name)
+        if outcome.status is not RunStatus.OK and not races:
+            # A race run that was killed or crashed proves nothing: say so rather than stay silent.
+            diags.append(Diagnostic(DiagnosticKind.NOTE,
+                                    f"The race check did not finish ({outcome.status}: {outcome.message or 'no detail'}); "
+                                    "races were not checked.", test=request.test_name or None))
         if not races and "ThreadSanitizer" in text and "data race" not in text:
             diags.append(Diagnostic(DiagnosticKind.NOTE, "ThreadSanitizer reported a problem; races may be incomplete.",
                                     test=request.test_name or None, detail={"log": text[:2000]}))
