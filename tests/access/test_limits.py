@@ -38,14 +38,13 @@ def test_rate_limit_is_per_user_with_a_clear_message(canary, page, api, django_c
 
 @pytest.mark.django_db(transaction=True)
 @override_settings(WARPDRILL_SUBMISSIONS_PER_MINUTE=3)
-def test_parallel_submissions_cannot_pass_the_rate_limit(canary, users):
+def test_parallel_submissions_cannot_pass_the_rate_limit(canary, users, monkeypatch):
     """Eight submissions of one user at the same moment: exactly three are accepted."""
     if connection.vendor != "postgresql":
         pytest.skip("needs PostgreSQL (row locks); SQLite runs one writer at a time anyway")
     from grader import actions
 
-    actions_enqueue = actions.enqueue
-    actions.enqueue = lambda submission: None  # no broker needed: only the counting is under test
+    monkeypatch.setattr(actions, "enqueue", lambda submission: None)  # only the counting is under test
     start, codes = threading.Barrier(8), []
 
     def one():
@@ -55,14 +54,11 @@ def test_parallel_submissions_cannot_pass_the_rate_limit(canary, users):
         codes.append(client.post(SUBMIT, {"source": SOURCE}, format="json").status_code)
         connections.close_all()
 
-    try:
-        threads = [threading.Thread(target=one) for _ in range(8)]
-        for t in threads:
-            t.start()
-        for t in threads:
-            t.join(60)
-    finally:
-        actions.enqueue = actions_enqueue
+    threads = [threading.Thread(target=one) for _ in range(8)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(60)
     assert sorted(codes) == [201] * 3 + [429] * 5
     assert Submission.objects.filter(user=users["alice"]).count() == 3
 
