@@ -425,6 +425,7 @@ def main() -> int:
     finally:
         for service in services:
             service.stop()
+        shutil.rmtree(cache_dir, ignore_errors=True)  # every submission's binary: about 4 MB each
 
     usernames = {s.username for s in students}
     rows = database_figures(usernames)
