@@ -31,6 +31,18 @@ double now_s() {
   return ts.tv_sec + ts.tv_nsec * 1e-9;
 }
 
+double limit_clock_s() {
+  timespec ts;
+  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+  return (ts.tv_sec + ts.tv_nsec * 1e-9) / (g_job.workers < 1 ? 1 : g_job.workers);
+}
+
+double thread_cpu_s() {
+  timespec ts;
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+  return ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
 std::string json_str(const std::string& s) {
   std::string out = "\"";
   for (unsigned char c : s) {

@@ -66,6 +66,13 @@ std::string json_str(const std::string& s);
 std::string ids_json(uint3 v);
 double now_s();
 extern double g_start_s;
+// Time limits count CPU time, not wall-clock time: a worker starved by other work on the machine
+// must not turn a correct submission into TIME_LIMIT (the platform's fault, not the student's).
+// The process's CPU seconds are divided by the worker threads in use, so a kernel split over two
+// threads is measured as on an idle machine. The sandbox's wall-clock kill stays as a backstop.
+double limit_clock_s();  // process CPU seconds / workers
+double thread_cpu_s();  // this OS thread's CPU seconds (a block runs on one thread)
+inline bool over_time_limit() { return limit_clock_s() > g_job.time_limit_s; }
 
 // ---- guarded memory (memory.cpp) ----
 enum RegionKind { kBuffer, kShared, kDynShared, kStackGuard };

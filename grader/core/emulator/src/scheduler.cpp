@@ -476,7 +476,7 @@ void run_block_fibers(Block& b) {
   b.at_warp = 0;
   t_block = &b;
   unsigned long long last_events = 0;
-  double last_progress = now_s();
+  double last_progress = thread_cpu_s();  // the no-progress window counts this thread's CPU time
   for (;;) {
     bool any_runnable = false;
     for (auto& t : b.threads) {
@@ -497,12 +497,12 @@ void run_block_fibers(Block& b) {
     bool released = release_block_barrier(b);
     released |= release_warps(b);
     if (released) {
-      if (now_s() - g_start_s > g_job.time_limit_s) report_timeout(b.bid, b.threads[0].tid, b.threads[0].line);
+      if (over_time_limit()) report_timeout(b.bid, b.threads[0].tid, b.threads[0].line);
       continue;
     }
     for (auto& t : b.threads) any_runnable |= t.state == kRunnable;
     if (!any_runnable) report_deadlock(b, true);
-    double now = now_s();
+    double now = thread_cpu_s();
     if (b.events != last_events) {
       last_events = b.events;
       last_progress = now;
@@ -510,7 +510,7 @@ void run_block_fibers(Block& b) {
     bool parked = false;
     for (auto& t : b.threads) parked |= t.state == kAtBarrier || t.state == kAtWarp;
     if (parked && now - last_progress > g_job.progress_window_s) report_deadlock(b, false);
-    if (now - g_start_s > g_job.time_limit_s) {
+    if (over_time_limit()) {
       for (auto& t : b.threads)
         if (t.state == kRunnable) report_timeout(b.bid, t.tid, t.last_line);
     }
@@ -535,7 +535,7 @@ void run_worker(int worker) {
     detail::t_ctx.block_idx = bid;
     shared_new_block();
     // Kernels without loops never tick: check the time limit between blocks too.
-    if ((lin & 63) == 0 && now_s() - g_start_s > g_job.time_limit_s) report_timeout(bid, uint3{0, 0, 0}, 0);
+    if ((lin & 63) == 0 && over_time_limit()) report_timeout(bid, uint3{0, 0, 0}, 0);
     if (g_job.fibers) {
       block.bid = bid;
       block.linear_bid = lin;
@@ -566,7 +566,7 @@ void tick_slow(int line) {
     t_ctx.countdown = kFastQuantum;
     t_ctx.line = line;
     if (t_fast_ticks > kFastBudget) rerun_with_fibers();
-    if (now_s() - g_start_s > g_job.time_limit_s) report_timeout(t_ctx.block_idx, t_ctx.thread_idx, line);
+    if (over_time_limit()) report_timeout(t_ctx.block_idx, t_ctx.thread_idx, line);
     return;
   }
   t_thread->last_line = line;
