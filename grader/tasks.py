@@ -29,7 +29,11 @@ def grade_submission(self, submission_id: int) -> str | None:
     'not graded, retrying' and retries with backoff; after the last retry, or after MAX_TRIES
     starts, it is stored as INTERNAL_ERROR, which never counts as an attempt.
     """
-    backend = get_backend()
+    try:
+        backend = get_backend()
+    except Exception as exc:  # a worker that cannot load its backend must not leave the row QUEUED
+        log.exception("submission %s: the judge backend cannot be loaded", submission_id)
+        return _retry_or_give_up(self, submission_id, "the judge backend cannot be loaded on this worker", exc)
     submission = actions.start_grading(submission_id, backend.name)
     if submission is None:
         log.info("submission %s: already graded or gone; duplicate message ignored", submission_id)
@@ -56,13 +60,18 @@ def grade_submission(self, submission_id: int) -> str | None:
             # A bug of the platform, not of the student: its text may hold paths or hidden data.
             log.exception("submission %s: unexpected error while grading", submission_id)
             reason = "an internal error of the grader"
-        if self.request.retries >= MAX_RETRIES:
-            actions.give_up(submission_id, reason)
-            return "INTERNAL_ERROR"
-        actions.mark_retrying(submission_id, reason)
-        raise self.retry(exc=exc, countdown=2 ** self.request.retries)
+        return _retry_or_give_up(self, submission_id, reason, exc)
     actions.finish_grading(submission_id, result)
     return result.verdict.value
+
+
+def _retry_or_give_up(task, submission_id: int, reason: str, exc: Exception) -> str:
+    """Show 'not graded, retrying' and retry with backoff; after the last retry, INTERNAL_ERROR."""
+    if task.request.retries >= MAX_RETRIES:
+        actions.give_up(submission_id, reason)
+        return "INTERNAL_ERROR"
+    actions.mark_retrying(submission_id, reason)
+    raise task.retry(exc=exc, countdown=2 ** task.request.retries)
 
 
 @shared_task
