@@ -11,34 +11,21 @@ from grader.core.backends.registry import get_backend
 from grader.core.results import CompileMessage, CompileResult, Diagnostic, JudgeResult, Mismatch, Resources, TestResult
 from grader.core.verdicts import DiagnosticKind, Verdict
 from problems.core.package import parse_package
-from tests.packages import tiny_package_files
+from tests.packages import PROBLEM_YAML, tiny_package_files
 
 # A value that appears only in the hidden test's details: it must never reach a student.
 HIDDEN_MARKER = "hidden-secret-31337"
 # A line of the reference solution that no student page may show.
 SOLUTION_MARKER = "reference-solution-marker"
 
-CHOOSE_LAUNCH_YAML = """\
-slug: tiny-choose
-title: {en: Tiny add with your launch}
-topic: indexing
-kind: kernel
-difficulty: 2
-kernel:
-  name: add
-  args:
-    - {name: a, role: in, dtype: float32}
-    - {name: b, role: in, dtype: float32}
-    - {name: c, role: out, dtype: float32}
-    - {name: n, role: scalar, dtype: int32}
-launch:
-  block: "128"
-  grid: "ceil_div(n, 128)"
-  student_chooses: true
-tests:
-  - {name: small, params: {n: 5}, seed: 1, sample: true}
-  - {name: tail, params: {n: 1025}, seed: 2}
-"""
+# The tiny package with a 128-thread default launch that the student may replace.
+CHOOSE_LAUNCH_YAML = (
+    PROBLEM_YAML.replace("slug: tiny-add", "slug: tiny-choose")
+    .replace("title: {en: Tiny add, ko: 작은 덧셈}", "title: {en: Tiny add with your launch}")
+    .replace("difficulty: 1", "difficulty: 2")
+    .replace('block: "256"\n  grid: "ceil_div(n, 256)"',
+             'block: "128"\n  grid: "ceil_div(n, 128)"\n  student_chooses: true')
+)
 
 
 @pytest.fixture(autouse=True)
@@ -48,23 +35,11 @@ def fast_password_hasher(settings):
 
 
 def import_files(files: dict[str, str]):
-    """Import a package given as files; returns the Problem (through problems.services when present)."""
+    """Import a package given as files through problems.services; returns the Problem."""
     from problems.models import Problem
+    from problems.services import import_package
 
     package = parse_package(files)
-    try:
-        from problems.services import import_package
-    except ImportError:  # before the services module existed: create the rows directly
-        from problems.models import ProblemVersion
-
-        problem = Problem.objects.create(slug=package.slug, title_en=package.title["en"],
-                                         title_ko=package.title.get("ko", ""), topic=package.topic.value,
-                                         difficulty=package.difficulty)
-        version = ProblemVersion.objects.create(problem=problem, number=1, content_hash=package.content_hash,
-                                                files=package.files)
-        problem.current_version = version
-        problem.save()
-        return problem
     import_package(package)
     return Problem.objects.select_related("current_version").get(slug=package.slug)
 
