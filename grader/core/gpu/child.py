@@ -1,6 +1,6 @@
 """The GPU child: a process that owns one CUDA context and runs kernels from cubins, one job at a time.
 
-    python -m grader.core.gpu.child --result-path FIFO [--once] [--fake]
+    python -m grader.core.gpu.child --result-path FIFO [--once] [--fake | --compiler]
 
 Started by the judge (pool.py) with `subprocess`, never forked from a process that touched CUDA.
 It creates its context at start, says "ready", then reads jobs (protocol frames) on stdin and
@@ -9,6 +9,8 @@ in-memory file and returned, capped, as the job's log: it can never reach the re
 After a sticky CUDA error (illegal address, trap, ...) the context is unusable, so the child
 answers and exits; the judge starts a fresh one. `--once` answers one job and exits (the
 sanitizer passes, which need a process of their own). `--fake` runs no GPU code (tests on CPU).
+`--compiler` makes a compiler child instead: no CUDA context, NVRTC loaded once, "compile" jobs
+(nvrtc.py); a compile that never ends is killed from outside like a hung kernel.
 
 This module imports only the standard library, NumPy and (in the real runner) PyCUDA, with
 relative imports, so that the package folder alone can be bound into a sandbox.
@@ -201,17 +203,42 @@ class FakeRunner:
         return _result("ok", time_s=0.0), outputs, True
 
 
+class CompilerRunner:
+    """Compiles translation units with NVRTC (nvrtc.py); touches no GPU, so it runs anywhere."""
+
+    op = "compile"
+
+    def __init__(self):
+        from . import nvrtc
+
+        self.nvrtc = nvrtc
+        self.version = nvrtc.warm_up()  # loads the library now, not during the first submission
+
+    def close(self) -> None:
+        pass
+
+    def hello(self) -> dict:
+        return {"op": "ready", "ok": True, "device": "nvrtc", "nvrtc": self.version, "pid": os.getpid()}
+
+    def run(self, job: dict, arrays: dict[str, np.ndarray]):
+        reply = self.nvrtc.compile_in_process(job["tu"], job["arch"])
+        outputs = {"cubin": np.frombuffer(reply.cubin, dtype=np.uint8)} if reply.cubin else {}
+        return (_result("ok" if reply.ok else "error", compile_log=reply.log, result=reply.result,
+                        nvrtc=reply.version, time_s=reply.time_s), outputs, True)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m grader.core.gpu.child")
     parser.add_argument("--result-path", required=True, help="FIFO the judge reads results from")
     parser.add_argument("--once", action="store_true", help="answer one job, then exit")
     parser.add_argument("--fake", action="store_true", help="run no GPU code (tests)")
+    parser.add_argument("--compiler", action="store_true", help="compile with NVRTC instead of running kernels")
     args = parser.parse_args(argv)
     _die_with_parent()
     result_fd = os.open(args.result_path, os.O_WRONLY)
     capture = PrintfCapture()
     try:
-        runner = FakeRunner() if args.fake else CudaRunner()
+        runner = CompilerRunner() if args.compiler else FakeRunner() if args.fake else CudaRunner()
     except Exception as exc:  # no GPU, no PyCUDA, driver error: the platform's fault
         protocol.write_frame(result_fd, {"op": "ready", "ok": False, "message": f"{type(exc).__name__}: {exc}"})
         return 3
@@ -221,7 +248,7 @@ def main(argv: list[str] | None = None) -> int:
             job, arrays = protocol.read_frame(0)
         except EOFError:
             break
-        if job.get("op") != "run":
+        if job.get("op") != getattr(runner, "op", "run"):
             break
         try:
             reply, outputs, healthy = runner.run(job, arrays)

@@ -1,13 +1,17 @@
-"""How a GPU child process is started: inside bubblewrap with only the GPU's device nodes, or
-(development machines and the H200 test machine, which have no bubblewrap) directly, when
-WARPDRILL_ALLOW_UNSAFE_SANDBOX=1.
+"""How a GPU or compiler child process is started: in the judge's sandbox (grader.sandbox's
+bubblewrap box, `gpu=True` for the GPU's device nodes and /sys entries), or (development machines
+without bubblewrap) directly, when WARPDRILL_ALLOW_UNSAFE_SANDBOX=1.
 
-grader.sandbox runs a command to completion; the GPU child lives on between jobs, so its
-bubblewrap command line is built here, with the sandbox's layout (read-only /usr, private /tmp,
-no network, no /etc, no project) plus what a CUDA process needs: the /dev/nvidia* nodes, /sys
-read-only (the driver reads PCI topology there), the Python environment read-only, and this
-package's folder alone, read-only, as the code to run. The child sees one work folder of its
-own, read-write, at /box (its result FIFO and the sanitizer's log).
+grader.sandbox runs a command to completion; these children live on between jobs, so their
+command line comes from sandbox.build_command and they are started by pool.Child, with the same
+layers as every other box: namespaces, no network, the sandbox user (as root), read-only /usr,
+no /etc, no project, rlimits set by prlimit and the seccomp filter. What a CUDA process needs
+besides: the /dev/nvidia* nodes and /sys (gpu=True), the dynamic loader's cache
+(/etc/ld.so.cache: the CUDA libraries under /usr/local/cuda are found through it), the Python
+environment read-only, and this package's folder alone, read-only, as the code to run. A child
+sees one work folder of its own, read-write, at /box (its result FIFO and the sanitizer's log).
+A GPU child has no address-space limit (a CUDA context maps tens of GiB of virtual memory); a
+compiler child has one.
 """
 from __future__ import annotations
 
@@ -18,7 +22,7 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
-from ... import sandbox
+from ... import sandbox, seccomp
 from ..errors import SandboxUnavailableError
 
 PACKAGE_DIR = Path(__file__).resolve().parent  # grader/core/gpu
@@ -26,7 +30,15 @@ PROJECT_ROOT = PACKAGE_DIR.parent.parent.parent
 CODE_PATH = "/opt/warpdrill"  # where the child's code appears inside the sandbox
 CHILD_MODULE = "grader.core.gpu.child"
 GPU_NODES = ("/dev/nvidiactl", "/dev/nvidia-uvm", "/dev/nvidia-uvm-tools", "/dev/nvidia-modeset")
-PASSED_ENV = ("CUDA_VISIBLE_DEVICES", "CUDA_DEVICE_ORDER", "NVIDIA_VISIBLE_DEVICES", "LD_LIBRARY_PATH")
+PASSED_ENV = ("CUDA_VISIBLE_DEVICES", "CUDA_DEVICE_ORDER", "NVIDIA_VISIBLE_DEVICES", "LD_LIBRARY_PATH", "CUDA_HOME")
+LOADER_CACHE = "/etc/ld.so.cache"
+# Limits of a child's box. Its processes and threads: CUDA starts a few threads, compute-sanitizer
+# a few dozen. Open files: a context opens the device nodes many times over.
+CHILD_PROCESSES = 256
+CHILD_OPEN_FILES = 1024
+CHILD_FILE_BYTES = 256 << 20  # the sanitizer's log is the largest file a child writes
+CHILD_TMP_BYTES = 256 << 20  # /tmp and /dev/shm (compute-sanitizer talks to its target through /dev/shm)
+COMPILER_MEMORY_BYTES = 4 << 30  # address space of a compiler child (template bombs end here)
 
 
 @dataclass
@@ -37,6 +49,9 @@ class Launch:
     env: dict[str, str]
     cwd: str
     box: str  # the work folder's path as the child sees it
+    user: int | None = None  # host uid and gid to start it as (a root worker's sandbox user)
+    group: int | None = None
+    pass_fds: tuple[int, ...] = ()  # the seccomp filter; the starter closes them once started
 
 
 def sandboxed() -> bool:
@@ -82,15 +97,19 @@ def _python_dirs() -> list[str]:
     return sorted(d for d in keep if not any(d != o and d.startswith(o + "/") for o in keep))
 
 
-def child_launch(workdir: Path, child_args: list[str], prefix: list[str] | None = None) -> Launch:
+def child_launch(workdir: Path, child_args: list[str], prefix: list[str] | None = None, *,
+                 gpu: bool = True) -> Launch:
     """How to start `python -m grader.core.gpu.child CHILD_ARGS`, behind `prefix` (compute-sanitizer).
 
     `child_args` and `prefix` name the work folder as "{box}"; it is replaced by the path the
-    child sees. Raises SandboxUnavailableError (see sandboxed()).
+    child sees. `gpu=False` (the compiler child) gives the box no GPU device nodes and an
+    address-space limit. Raises SandboxUnavailableError (see sandboxed()).
     """
     python = sys.executable  # not resolved: a virtual environment is found from this path
     env = {"PATH": "/usr/local/cuda/bin:/usr/bin:/bin", "HOME": "/tmp", "LANG": "C.UTF-8",
-           "PYTHONDONTWRITEBYTECODE": "1", "PYTHONUNBUFFERED": "1"}
+           "PYTHONDONTWRITEBYTECODE": "1", "PYTHONUNBUFFERED": "1",
+           # NVRTC keeps a cache of ptxas results; a cached compile prints no ptxas report.
+           "CUDA_CACHE_DISABLE": "1"}
     env.update({k: os.environ[k] for k in PASSED_ENV if k in os.environ})
     extra_path = [p for p in os.environ.get("PYTHONPATH", "").split(os.pathsep) if p]
     if not sandboxed():
@@ -100,21 +119,20 @@ def child_launch(workdir: Path, child_args: list[str], prefix: list[str] | None 
         return Launch([a.replace("{box}", box) for a in argv], env, box, box)
     box = sandbox.WORK_PATH
     code = f"{CODE_PATH}/grader"
-    cmd = [sandbox.BWRAP, "--unshare-all", "--die-with-parent", "--new-session",
-           "--ro-bind", "/usr", "/usr",
-           "--symlink", "usr/bin", "/bin", "--symlink", "usr/lib", "/lib", "--symlink", "usr/lib64", "/lib64",
-           "--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp", "--tmpfs", "/dev/shm",
-           "--ro-bind-try", "/sys", "/sys"]
-    for node in gpu_nodes():
-        cmd += ["--dev-bind", node, node]
-    for folder in _python_dirs():
-        cmd += ["--ro-bind", folder, folder]
-    cmd += ["--ro-bind", str(PROJECT_ROOT / "grader" / "__init__.py"), f"{code}/__init__.py",
-            "--ro-bind", str(PROJECT_ROOT / "grader" / "core" / "__init__.py"), f"{code}/core/__init__.py",
-            "--ro-bind", str(PACKAGE_DIR), f"{code}/core/gpu",
-            "--bind", str(workdir), box, "--chdir", box, "--clearenv"]
+    binds = {folder: folder for folder in _python_dirs()}
+    if os.path.exists(LOADER_CACHE):
+        binds[LOADER_CACHE] = LOADER_CACHE
+    binds.update({
+        str(PROJECT_ROOT / "grader" / "__init__.py"): f"{code}/__init__.py",
+        str(PROJECT_ROOT / "grader" / "core" / "__init__.py"): f"{code}/core/__init__.py",
+        str(PACKAGE_DIR): f"{code}/core/gpu",
+    })
     env["PYTHONPATH"] = os.pathsep.join([CODE_PATH, *extra_path])
-    for key, value in env.items():
-        cmd += ["--setenv", key, value]
-    argv = [*cmd, "--", *(prefix or []), python, "-m", CHILD_MODULE, *child_args]
-    return Launch([a.replace("{box}", box) for a in argv], {}, str(workdir), box)
+    limits = sandbox.Limits(time_s=0.0, cpu_s=None, memory_bytes=None if gpu else COMPILER_MEMORY_BYTES,
+                            file_bytes=CHILD_FILE_BYTES, processes=CHILD_PROCESSES,
+                            open_files=CHILD_OPEN_FILES, tmp_bytes=CHILD_TMP_BYTES)
+    sandbox.prepare(workdir, binds)
+    argv = [a.replace("{box}", box) for a in [*(prefix or []), python, "-m", CHILD_MODULE, *child_args]]
+    filter_fd = seccomp.program_fd()
+    command = sandbox.build_command(argv, workdir, limits, ro_binds=binds, env=env, gpu=gpu, seccomp_fd=filter_fd)
+    return Launch(command.argv, {}, "/", box, command.user, command.group, command.pass_fds)

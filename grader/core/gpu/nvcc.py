@@ -47,6 +47,7 @@ class CubinResult:
     cubin: bytes | None = None
     entry: str | None = None  # the kernel's symbol in the cubin (mangled unless extern "C")
     functions: dict[str, FunctionReport] = field(default_factory=dict)  # ptxas -v, every function
+    compiler: str = "nvcc"  # "nvcc" or "nvrtc" (gpu/nvrtc.py)
 
     @property
     def kernel(self) -> FunctionReport | None:
@@ -107,7 +108,8 @@ def signature_check(spec: KernelSpec) -> str:
         "template <class A, class B> struct same { static const bool value = false; };\n"
         "template <class A> struct same<A, A> { static const bool value = true; };\n"
         "template <class... P> struct params {};\n"
-        "template <class... P> params<typename strip<P>::type...> of(void (*)(P...));\n"
+        # __host__ __device__: NVRTC takes no host functions (it is only ever named in decltype)
+        "template <class... P> __host__ __device__ params<typename strip<P>::type...> of(void (*)(P...));\n"
         "}\n"
         f"static_assert(warpdrill_check::same<decltype(warpdrill_check::of(&{spec.name})), "
         f"warpdrill_check::params<{strip_types}> >::value,\n"
@@ -124,6 +126,9 @@ def translation_unit(source: str, spec: KernelSpec) -> str:
 
 _MESSAGE = re.compile(
     r"^(?P<file>[^\s()][^()]*?)\((?P<line>\d+)\): (?P<sev>catastrophic error|error|warning|remark)(?: #[\w-]+)?: (?P<msg>.*)$")
+# The host preprocessor (gcc) reports missing headers in its own format: "kernel.cu:1:10: fatal error: ...".
+_GCC_MESSAGE = re.compile(
+    r"^(?P<file>[^\s:][^:]*):(?P<line>\d+):(?:\d+:)? (?P<sev>fatal error|error|warning|note): (?P<msg>.*)$")
 _PTXAS = re.compile(r"^ptxas (?P<sev>error|fatal|warning)\s*: (?P<msg>.*)$")
 
 
@@ -131,8 +136,9 @@ def parse_messages(log: str, spec: KernelSpec) -> list[CompileMessage]:
     """nvcc's errors and warnings, with the line in kernel.cu when they are in the student's file."""
     messages = []
     for raw in log.splitlines():
-        if m := _MESSAGE.match(raw.strip()):
-            severity = "error" if "error" in m.group("sev") else ("note" if m.group("sev") == "remark" else "warning")
+        if m := (_MESSAGE.match(raw.strip()) or _GCC_MESSAGE.match(raw.strip())):
+            severity = ("error" if "error" in m.group("sev")
+                        else "note" if m.group("sev") in ("remark", "note") else "warning")
             text = m.group("msg").strip()
             in_student = os.path.basename(m.group("file")) == STUDENT_FILE
             if os.path.basename(m.group("file")) == CHECK_FILE and severity == "error":

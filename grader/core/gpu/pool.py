@@ -2,8 +2,9 @@
 
 A `Child` is one process (grader.core.gpu.child, possibly under compute-sanitizer) with a pipe
 for jobs (its stdin) and a FIFO for results. A `ChildPool` keeps one warm "main" child per
-worker (context already created, so a run costs a job round trip, not a process start) and one
-warm one-shot child per sanitizer tool once checks have been asked for; a used, hung or broken
+worker (context already created, so a run costs a job round trip, not a process start), one
+warm compiler child (NVRTC loaded, no context: nvrtc.py) and warm one-shot children per
+sanitizer tool once checks have been asked for; a used, hung or broken
 child is killed and a fresh one started at once, so that the next submission finds one ready.
 Children are started with `subprocess` (fork+exec), never forked from a process that holds a
 CUDA context; this process never touches CUDA at all.
@@ -43,9 +44,11 @@ class ChildStartError(Exception):
 class Child:
     """One child process and its channels. Not thread-safe; one job at a time."""
 
-    def __init__(self, tool: Tool | None = None, *, fake: bool = False):
+    def __init__(self, tool: Tool | None = None, *, fake: bool = False, compiler: bool = False):
         self.tool = tool
-        self.workdir = Path(tempfile.mkdtemp(prefix=f"warpdrill-gpu-{tool or 'main'}-"))
+        self.compiler = compiler
+        kind = "compiler" if compiler else (tool or "main")
+        self.workdir = Path(tempfile.mkdtemp(prefix=f"warpdrill-gpu-{kind}-"))
         fifo = self.workdir / "result.fifo"
         os.mkfifo(fifo, 0o600)
         # Opened before the child exists: a FIFO that has never had a writer reads as "no data
@@ -54,7 +57,9 @@ class Child:
         args = ["--result-path", "{box}/result.fifo"]
         if tool is not None:
             args.append("--once")
-        if fake:
+        if compiler:
+            args.append("--compiler")
+        elif fake:
             args.append("--fake")
         prefix = None
         if tool is not None:
@@ -63,12 +68,23 @@ class Child:
                 self._cleanup()
                 raise ChildStartError("compute-sanitizer is not installed on this worker")
             prefix = [sanitizer, *tool_options(tool, "{box}/sanitizer.log")]
-        launch = child_launch(self.workdir, args, prefix)
         self._stderr = open(self.workdir / "stderr.txt", "w+b")
-        self.proc = subprocess.Popen(
-            launch.argv, stdin=subprocess.PIPE, stdout=self._stderr, stderr=self._stderr,
-            cwd=launch.cwd, env=launch.env, start_new_session=True,
-        )
+        try:
+            launch = child_launch(self.workdir, args, prefix, gpu=not compiler)
+            try:
+                self.proc = subprocess.Popen(
+                    launch.argv, stdin=subprocess.PIPE, stdout=self._stderr, stderr=self._stderr,
+                    cwd=launch.cwd, env=launch.env, start_new_session=True, pass_fds=launch.pass_fds,
+                    user=launch.user, group=launch.group, extra_groups=[] if launch.user is not None else None,
+                )
+            finally:
+                for fd in launch.pass_fds:
+                    os.close(fd)
+        except BaseException:
+            self._stderr.close()
+            os.close(self.result_fd)
+            shutil.rmtree(self.workdir, ignore_errors=True)
+            raise
         os.set_blocking(self.proc.stdin.fileno(), False)
         self.started_at = time.monotonic()
         self.info: dict | None = None  # the child's "ready" message once received
@@ -166,10 +182,13 @@ class Child:
 class ChildPool:
     """Warm children of one worker: a main child for runs and spares for each sanitizer tool."""
 
-    def __init__(self, factory: Callable[[Tool | None], Child] = Child, spares_per_tool: int = SANITIZER_SPARES):
+    def __init__(self, factory: Callable[[Tool | None], Child] = Child, spares_per_tool: int = SANITIZER_SPARES,
+                 compiler_factory: Callable[[], Child] | None = None):
         self._factory = factory
+        self._compiler_factory = compiler_factory or (lambda: Child(compiler=True))
         self.spares_per_tool = max(0, spares_per_tool)
         self.main: Child | None = None
+        self.compiler: Child | None = None
         self.spares: dict[Tool, list[Child]] = {}
 
     def main_child(self) -> Child:
@@ -188,6 +207,23 @@ class ChildPool:
             self.main = None
         if restart:
             self.main_child()
+
+    def compiler_child(self) -> Child:
+        """The warm NVRTC compiler child, started now if there is none (it may still be starting)."""
+        if self.compiler is not None and (self.compiler.busy or not self.compiler.alive()):
+            self.compiler.kill()
+            self.compiler = None
+        if self.compiler is None:
+            self.compiler = self._compiler_factory()
+        return self.compiler
+
+    def retire_compiler(self, restart: bool = True) -> None:
+        """Kill the compiler child (a compile past its limit, or a crash) and start its successor."""
+        if self.compiler is not None:
+            self.compiler.kill()
+            self.compiler = None
+        if restart:
+            self.compiler_child()
 
     def take_sanitizer(self, tool: Tool) -> Child:
         """A warm one-shot child under `tool` (the caller kills it when done); successors start now."""
@@ -210,8 +246,9 @@ class ChildPool:
         return child
 
     def close(self) -> None:
-        for child in [self.main, *(c for spares in self.spares.values() for c in spares)]:
+        for child in [self.main, self.compiler, *(c for spares in self.spares.values() for c in spares)]:
             if child is not None:
                 child.kill()
         self.main = None
+        self.compiler = None
         self.spares = {}

@@ -1,0 +1,157 @@
+"""Compile a student's kernel to a cubin with NVRTC in a warm compiler child; nvcc is the fallback.
+
+nvcc spends about 0.4-0.7 s per kernel starting cudafe++, cicc and ptxas as processes; NVRTC
+(the same front end and ptxas as a library) compiles the same kernel in 20-60 ms once loaded
+(figures in ../shared/device/README.md and docs/gpu-validation.md). The library is loaded by a
+long-lived compiler child (child.py --compiler, in the sandbox like every child), which answers
+compile jobs over the same frames as the GPU children; a compile that runs past the limit is
+ended by killing that child, exactly as a hung kernel ends a GPU child.
+
+The translation unit is nvcc.translation_unit's (the student's lines as kernel.cu, then the
+signature check), compiled with ``--gpu-architecture=sm_XX -lineinfo --ptxas-options=-v``; the
+ptxas report arrives in NVRTC's program log, in nvcc's format. NVRTC has no host headers, so
+the headers students include out of habit (<cstdio>, <cuda_runtime.h>, ...) are given to it
+empty: printf and the math functions are built into NVRTC's device compilation.
+
+When NVRTC refuses a source (any compile error, a header it cannot find, host code it will not
+take in JIT mode) or its log lacks the kernel's ptxas report, the judge compiles the source again
+with nvcc and uses that result: nvcc's messages are the reference, and a source nvcc accepts is
+never refused because NVRTC would not take it. Only successes are served from NVRTC.
+
+The judge's side (compile_with_nvrtc) imports nothing of CUDA's; the child's side
+(compile_in_process) imports cuda.bindings.nvrtc (the cuda-bindings package). At module level
+this file imports only the standard library and its own folder, which is all a child's sandbox
+holds of the project.
+"""
+from __future__ import annotations
+
+import importlib.util
+import time
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Callable
+
+from .cache import CompileCache, cache_key
+from .ptxas import find_entry, parse_ptxas
+
+if TYPE_CHECKING:
+    from ..backends.base import KernelSpec
+    from .nvcc import CubinResult
+
+# Headers a kernel file includes for host-side habits; NVRTC provides what a kernel uses from them.
+EMPTY_HEADERS = ("cstdio", "stdio.h", "cuda_runtime.h", "cuda_runtime_api.h", "cuda.h",
+                 "device_launch_parameters.h", "cuda_device_runtime_api.h")
+PROGRAM_NAME = "tu.cu"
+
+
+def options(arch: str) -> list[str]:
+    """NVRTC's options for `arch` ("sm_90"): a cubin with line info and ptxas's resource report."""
+    return [f"--gpu-architecture={arch}", "-lineinfo", "--ptxas-options=-v"]
+
+
+def available() -> bool:
+    """True when the cuda-bindings package is installed (the library itself is loaded by the child)."""
+    try:
+        return importlib.util.find_spec("cuda.bindings") is not None
+    except (ImportError, ValueError):
+        return False
+
+
+class CompileTimeout(Exception):
+    """The compiler child did not answer within the compile limit (it has been killed)."""
+
+
+@dataclass
+class NvrtcReply:
+    """What the compiler child answered for one translation unit."""
+
+    ok: bool  # NVRTC_SUCCESS
+    log: str  # the program log (compiler messages and the ptxas report)
+    cubin: bytes | None
+    result: str  # the nvrtcResult's name
+    version: str  # "13.0"
+    time_s: float
+
+
+# ---- the child's side ----
+
+def compile_in_process(tu: str, arch: str) -> NvrtcReply:
+    """Compile `tu` for `arch` with NVRTC in this process. Raises ImportError/OSError when NVRTC
+    cannot be loaded (the child then reports itself unable to start)."""
+    from cuda.bindings import nvrtc
+
+    started = time.perf_counter()
+    _, major, minor = nvrtc.nvrtcVersion()
+    err, prog = nvrtc.nvrtcCreateProgram(tu.encode(), PROGRAM_NAME.encode(), len(EMPTY_HEADERS),
+                                         [b""] * len(EMPTY_HEADERS), [h.encode() for h in EMPTY_HEADERS])
+    if err != nvrtc.nvrtcResult.NVRTC_SUCCESS:
+        return NvrtcReply(False, f"nvrtcCreateProgram: {err.name}", None, err.name, f"{major}.{minor}", 0.0)
+    try:
+        opts = [o.encode() for o in options(arch)]
+        (result,) = nvrtc.nvrtcCompileProgram(prog, len(opts), opts)
+        _, size = nvrtc.nvrtcGetProgramLogSize(prog)
+        buf = b" " * size
+        nvrtc.nvrtcGetProgramLog(prog, buf)
+        cubin = None
+        if result == nvrtc.nvrtcResult.NVRTC_SUCCESS:
+            _, size = nvrtc.nvrtcGetCUBINSize(prog)
+            cubin = b" " * size
+            nvrtc.nvrtcGetCUBIN(prog, cubin)
+    finally:
+        nvrtc.nvrtcDestroyProgram(prog)
+    log = buf.replace(b"\0", b"").decode("utf-8", "replace").strip()
+    return NvrtcReply(result == nvrtc.nvrtcResult.NVRTC_SUCCESS, log, cubin, result.name, f"{major}.{minor}",
+                      time.perf_counter() - started)
+
+
+def warm_up(arch: str = "sm_90") -> str:
+    """Load NVRTC and compile a trivial kernel once (the first compile costs ~0.5 s); its version."""
+    reply = compile_in_process('extern "C" __global__ void warm_up(int* p) { if (p) *p = 1; }\n', arch)
+    return reply.version
+
+
+# ---- the judge's side ----
+
+Compiler = Callable[[str, str, float], NvrtcReply]  # (translation unit, arch, limit_s) -> reply
+
+
+def compile_with_nvrtc(source: str, spec: KernelSpec, arch: str, compiler: Compiler, *, version: str,
+                       cache: CompileCache | None = None, time_limit_s: float = 30.0) -> CubinResult | None:
+    """A successful compilation of `source` by NVRTC, or None when NVRTC refused it or gave no
+    ptxas report for the kernel (the caller then compiles with nvcc). A compile past
+    `time_limit_s` is a compile error saying so (CompileTimeout from `compiler`).
+
+    `compiler(tu, arch, limit_s)` runs NVRTC (the pool's compiler child); `version` is its
+    NVRTC version, part of the cache key. Other errors of `compiler` (a PlatformError when the
+    child cannot start) propagate.
+    """
+    from ..results import CompileMessage, CompileResult
+    from .nvcc import CubinResult, _from_meta, _meta, translation_unit
+
+    started = time.monotonic()
+    tu = translation_unit(source, spec)
+    key = cache_key(tu, "nvrtc " + " ".join(options(arch)), version, spec.name)
+    if cache is not None and (hit := cache.get(key)):
+        meta, cubin = hit
+        result = _from_meta(meta, cubin, arch)
+        result.compile.cached = True
+        result.compile.time_s = round(time.monotonic() - started, 4)
+        result.compiler = "nvrtc"
+        return result
+    try:
+        reply = compiler(tu, arch, time_limit_s)
+    except CompileTimeout:
+        msg = (f"Compilation took longer than {time_limit_s:g} s and was stopped "
+               "(a huge template instantiation or #pragma unroll?).")
+        return CubinResult(CompileResult(ok=False, messages=[CompileMessage(None, None, "error", msg)], log=msg,
+                                         time_s=round(time.monotonic() - started, 4)), arch, compiler="nvrtc")
+    if not reply.ok or not reply.cubin or len(find_entry(parse_ptxas(reply.log), spec.name)) != 1:
+        return None
+    meta = _meta(reply.log, True, spec)
+    if not meta["ok"]:
+        return None
+    if cache is not None:
+        cache.put(key, meta, reply.cubin)
+    result = _from_meta(meta, reply.cubin, arch)
+    result.compile.time_s = round(time.monotonic() - started, 4)
+    result.compiler = "nvrtc"
+    return result
