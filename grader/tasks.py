@@ -4,11 +4,11 @@ from __future__ import annotations
 import logging
 
 from celery import shared_task
-from celery.signals import worker_ready
+from celery.signals import worker_process_init, worker_ready
 from django.conf import settings
 
 from grader import actions
-from grader.core.backends.registry import get_backend
+from grader.core.backends.registry import backend_class, get_backend
 from grader.core.errors import PlatformError
 from grader.core.pipeline import LaunchChoice, judge
 
@@ -84,9 +84,27 @@ def sweep_stuck_submissions() -> int:
 
 
 @worker_ready.connect
-def prepare_backend(**kwargs) -> None:
-    """Warm the judge backend when a worker starts, so the first submission does not wait for it."""
+def prepare_backend(sender=None, **kwargs) -> None:
+    """Warm the judge backend when a worker starts, so the first submission does not wait for it.
+
+    A backend whose warm state lives in the grading process (the gpu backend's children) is
+    warmed here only when this process grades (solo and thread pools); a prefork worker warms it
+    in each pool process instead (prepare_backend_in_pool_process).
+    """
     try:
+        pool = getattr(sender, "pool", None)
+        if backend_class().warm_per_process and pool is not None and "prefork" in type(pool).__module__:
+            return
         get_backend().prepare()
     except Exception:  # the task will report the platform fault with its retry; log it here too
         log.exception("the judge backend could not be prepared")
+
+
+@worker_process_init.connect
+def prepare_backend_in_pool_process(**kwargs) -> None:
+    """Warm a per-process backend (see Backend.warm_per_process) in a new prefork pool process."""
+    try:
+        if backend_class().warm_per_process:
+            get_backend().prepare()
+    except Exception:
+        log.exception("the judge backend could not be prepared in this pool process")

@@ -150,6 +150,10 @@ class Backend(abc.ABC):
     supports_cooperative_launch: bool = False
     # When a build has no resource report, the pipeline asks nvcc's ptxas for one (no GPU needed).
     wants_ptxas_report: bool = True
+    # True when the warm state is held by the grading process itself (child processes, a CUDA
+    # context): a Celery prefork worker prepares it in each pool process, never in the parent,
+    # whose objects a later-forked pool process would inherit but could not use.
+    warm_per_process: bool = False
 
     @abc.abstractmethod
     def compile(self, source: str, spec: KernelSpec) -> Build:

@@ -78,6 +78,7 @@ class GpuBackend(Backend):
     name = "gpu"
     supports_sanitizers = True
     supports_cooperative_launch = False
+    warm_per_process = True  # its warm children belong to the process that grades
 
     def __init__(self, *, arch: str | None = None, cache: CompileCache | None = None, pool: ChildPool | None = None,
                  fresh_child_per_submission: bool | None = None, checks: tuple[Tool, ...] | None = None,

@@ -14,12 +14,26 @@ BACKENDS = {
 }
 
 
+def backend_class(name: str | None = None) -> type[Backend]:
+    """The class of the backend called `name` (see get_backend), imported but not instantiated.
+
+    Raises KeyError for an unknown name and ImportError when a backend's dependencies are missing.
+    """
+    name = _configured(name)
+    module_name, _, class_name = BACKENDS[name].rpartition(".")
+    return getattr(importlib.import_module(module_name), class_name)
+
+
 @cache
 def get_backend(name: str | None = None) -> Backend:
     """The backend called `name` (default: env WARPDRILL_BACKEND or "emulator"), loaded once.
 
     Raises KeyError for an unknown name and ImportError when a backend's dependencies are missing.
     """
+    return backend_class(name)()
+
+
+def _configured(name: str | None) -> str:
     if name is None:
         try:
             from django.conf import settings
@@ -29,5 +43,4 @@ def get_backend(name: str | None = None) -> Backend:
             name = os.environ.get("WARPDRILL_BACKEND", "emulator")
     if name not in BACKENDS:
         raise KeyError(f"unknown backend {name!r} (choose from {', '.join(BACKENDS)})")
-    module_name, _, class_name = BACKENDS[name].rpartition(".")
-    return getattr(importlib.import_module(module_name), class_name)()
+    return name
