@@ -124,6 +124,24 @@ DATABASES["default"].setdefault("CONN_MAX_AGE", env.int("DB_CONN_MAX_AGE", defau
 DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
+# Caches, one per process (Django's local-memory backend): what they hold is keyed by immutable
+# problem versions (id and content hash), so a process never serves stale entries and nothing
+# needs to be shared or invalidated. "default": rendered statements (problems.markdown);
+# "packages": parsed problem packages (problems.services.version_package), a few KiB each.
+# https://docs.djangoproject.com/en/6.0/topics/cache/#local-memory-caching
+CACHES = {
+    "default": {
+        "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+        "LOCATION": "warpdrill-default",
+    },
+    "packages": {
+        "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+        "LOCATION": "warpdrill-packages",
+        "TIMEOUT": None,  # never expires: the key changes with the content
+        "OPTIONS": {"MAX_ENTRIES": 512},  # about 5 MiB of pickles at most; the bank has a dozen versions
+    },
+}
+
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},

@@ -18,6 +18,8 @@ from markdown_it import MarkdownIt
 from markdown_it.common.utils import escapeHtml
 from mdit_py_plugins.dollarmath import dollarmath_plugin
 
+from .services import version_package
+
 # Bump when the renderer's output changes, so cached HTML of older renderings is ignored.
 RENDERER_VERSION = 1
 CACHE_TIMEOUT_S = 24 * 3600
@@ -48,7 +50,7 @@ def render_statement(version, language: str) -> SafeString:
 
     Cached per (version, language): versions are immutable, so the key never goes stale.
     """
-    statements = version.package().statement
+    statements = version_package(version).statement
     lang = "ko" if (language or "").startswith("ko") and "ko" in statements else "en"
     key = f"statement:v{RENDERER_VERSION}:{version.pk}:{version.content_hash[:16]}:{lang}"
     html = cache.get(key)

@@ -1,12 +1,13 @@
-"""Writes of the problems app: importing packages as problem versions."""
+"""Services of the problems app: importing packages as problem versions, and reading them back parsed."""
 from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
 
+from django.core.cache import caches
 from django.db import transaction
 
-from problems.core.package import PackageError, ProblemPackage, load_package
+from problems.core.package import PackageError, ProblemPackage, load_package, parse_package
 
 from .models import Problem, ProblemVersion
 
@@ -71,6 +72,30 @@ def import_bank(root: str | Path) -> list[ImportOutcome | PackageError]:
     return outcomes
 
 
+# The cache alias of parsed packages (settings.CACHES): bounded, per process.
+PACKAGE_CACHE = "packages"
+# Bump when ProblemPackage's fields change, so pickles of the old class are not read back.
+PACKAGE_CACHE_FORMAT = 1
+
+
+def version_package(version: ProblemVersion) -> ProblemPackage:
+    """The parsed package of `version`, parsed once and then read from the package cache.
+
+    Parsing problem.yaml costs milliseconds per request; a ProblemVersion never changes once
+    imported, and a changed package becomes a new version with a new content hash, so the key
+    (version id and content hash) never goes stale and nothing needs invalidating. The cache
+    (`settings.CACHES["packages"]`, Django's local-memory backend) is bounded and hands every
+    caller its own unpickled copy: a caller that changes the package changes nobody else's.
+    """
+    key = f"package:f{PACKAGE_CACHE_FORMAT}:{version.pk}:{version.content_hash}"
+    cache = caches[PACKAGE_CACHE]
+    package = cache.get(key)
+    if package is None:
+        package = parse_package(version.files)
+        cache.set(key, package)
+    return package
+
+
 def resolve_package(path_or_slug: str) -> ProblemPackage:
     """A package from a folder path, a slug under problems/bank/, or a slug in the database.
 
@@ -84,5 +109,5 @@ def resolve_package(path_or_slug: str) -> ProblemPackage:
         return load_package(bank)
     problem = Problem.objects.filter(slug=path_or_slug).select_related("current_version").first()
     if problem and problem.current_version:
-        return problem.current_version.package()
+        return version_package(problem.current_version)
     raise PackageError(path_or_slug, "no package folder or problem with this slug")

@@ -19,6 +19,7 @@ from grader.models import Submission
 from .markdown import render_statement
 from .templatetags.warpdrill import topic_label
 from .models import Problem
+from .services import version_package
 
 class SubmitForm(forms.Form):
     """A kernel and, for problems that let the student choose it, the launch expressions."""
@@ -71,7 +72,7 @@ def problem_list(request):
 def problem_detail(request, slug):
     """The statement and the editor. POST submits; an error re-renders the form with the source kept."""
     problem = get_object_or_404(published_problems().select_related("current_version"), slug=slug)
-    package = problem.current_version.package()
+    package = version_package(problem.current_version)
     error, status = None, 200
     if request.method == "POST":
         if not request.user.is_authenticated:
