@@ -1,15 +1,18 @@
-"""Caching on the read paths: parsed packages per problem version."""
+"""Caching on the read paths: parsed packages per problem version, and the live partial's ETag."""
 from unittest import mock
 
 import pytest
 from django.core.cache import caches
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
+from grader import actions
 from problems import services
 from problems.core.package import parse_package
 from tests.packages import tiny_package_files
 
-from .conftest import import_files
+from .conftest import graded_result, import_files
 
 pytestmark = pytest.mark.django_db
 
@@ -32,6 +35,9 @@ def count_parses():
 def detail_url(problem):
     return reverse("problems:detail", args=[problem.slug])
 
+
+def live_url(submission):
+    return reverse("grader:submission-live", args=[submission.pk])
 
 
 # ---- parsed packages ------------------------------------------------------------------------------
@@ -89,3 +95,73 @@ def test_resolve_package_by_database_slug_uses_the_cache(problem, count_parses):
     assert services.resolve_package("tiny-add").slug == "tiny-add"
     assert services.resolve_package("tiny-add").slug == "tiny-add"
     assert count_parses.call_count == 1
+
+
+# ---- the live partial's conditional GET ------------------------------------------------------------
+
+def test_live_partial_answers_304_while_nothing_changed(problem, alice, alice_client, make_submission):
+    """A poll with the ETag of the last answer gets 304 with no body and no rendering, after four small queries."""
+    submission = make_submission(alice, problem)
+    first = alice_client.get(live_url(submission))
+    assert first.status_code == 200
+    assert first["ETag"]
+    assert "no-cache" in first["Cache-Control"] and "private" in first["Cache-Control"]
+    with CaptureQueriesContext(connection) as queries:
+        again = alice_client.get(live_url(submission), HTTP_IF_NONE_MATCH=first["ETag"])
+    assert again.status_code == 304
+    assert again.content == b""
+    assert not [t.name for t in again.templates]
+    # The session, the user, the role (instructors see more) and the validator columns: the
+    # submission's source and result are not read.
+    sql = [q["sql"] for q in queries.captured_queries]
+    assert len(sql) <= 4, sql
+    assert not any('"grader_submission"."source"' in q or '"grader_submission"."result"' in q for q in sql), sql
+
+
+def test_live_partial_changes_with_progress_and_verdict(problem, alice, alice_client, make_submission):
+    """Progress and the verdict change the ETag: the next poll gets the new partial, not 304."""
+    submission = make_submission(alice, problem)
+    queued = alice_client.get(live_url(submission))
+    actions.start_grading(submission.pk, "dummy")
+    actions.record_progress(submission.pk, "running", 1, 2)
+    running = alice_client.get(live_url(submission), HTTP_IF_NONE_MATCH=queued["ETag"])
+    assert running.status_code == 200
+    assert "Running test 2 of 2" in running.content.decode()
+    assert running["ETag"] != queued["ETag"]
+    actions.finish_grading(submission.pk, graded_result())
+    graded = alice_client.get(live_url(submission), HTTP_IF_NONE_MATCH=running["ETag"])
+    assert graded.status_code == 200
+    html = graded.content.decode()
+    assert 'data-status="GRADED"' in html and "hx-get" not in html  # the final partial stops polling
+    assert alice_client.get(live_url(submission), HTTP_IF_NONE_MATCH=graded["ETag"]).status_code == 304
+
+
+def test_live_partial_etag_differs_by_language(problem, alice, alice_client, make_submission):
+    """The partial is translated: a Korean page never revalidates an English copy."""
+    submission = make_submission(alice, problem)
+    english = alice_client.get(live_url(submission))
+    korean = alice_client.get(live_url(submission), HTTP_ACCEPT_LANGUAGE="ko", HTTP_IF_NONE_MATCH=english["ETag"])
+    assert korean.status_code == 200
+    assert korean["ETag"] != english["ETag"]
+
+
+def test_live_partial_etag_confirms_nothing_to_another_student(problem, alice, alice_client, bob_client,
+                                                               make_submission):
+    """Another student sending the owner's ETag gets 404, never a 304 that would confirm the submission."""
+    submission = make_submission(alice, problem)
+    etag = alice_client.get(live_url(submission))["ETag"]
+    assert bob_client.get(live_url(submission), HTTP_IF_NONE_MATCH=etag).status_code == 404
+    assert bob_client.get(live_url(submission), HTTP_IF_NONE_MATCH="*").status_code == 404
+
+
+def test_instructor_gets_own_etag(problem, alice, alice_client, instructor, make_submission):
+    """An instructor sees hidden details in the partial, so a student's ETag does not validate the instructor's copy."""
+    from django.test import Client
+
+    submission = make_submission(alice, problem, graded_result())
+    etag = alice_client.get(live_url(submission))["ETag"]
+    ivy = Client()
+    ivy.force_login(instructor)
+    response = ivy.get(live_url(submission), HTTP_IF_NONE_MATCH=etag)
+    assert response.status_code == 200
+    assert response["ETag"] != etag
