@@ -7,7 +7,8 @@ command line comes from sandbox.build_command and they are started by pool.Child
 layers as every other box: namespaces, no network, the sandbox user (as root), read-only /usr,
 no /etc, no project, rlimits set by prlimit and the seccomp filter. What a CUDA process needs
 besides: the /dev/nvidia* nodes and /sys (gpu=True), the dynamic loader's cache
-(/etc/ld.so.cache: the CUDA libraries under /usr/local/cuda are found through it), the Python
+(/etc/ld.so.cache: the CUDA libraries under /usr/local/cuda are found through it) and
+/etc/alternatives (where /usr/local/cuda often points), the Python
 environment read-only, and this package's folder alone, read-only, as the code to run. A child
 sees one work folder of its own, read-write, at /box (its result FIFO and the sanitizer's log).
 A GPU child has no address-space limit (a CUDA context maps tens of GiB of virtual memory); a
@@ -32,6 +33,8 @@ CHILD_MODULE = "grader.core.gpu.child"
 GPU_NODES = ("/dev/nvidiactl", "/dev/nvidia-uvm", "/dev/nvidia-uvm-tools", "/dev/nvidia-modeset")
 PASSED_ENV = ("CUDA_VISIBLE_DEVICES", "CUDA_DEVICE_ORDER", "NVIDIA_VISIBLE_DEVICES", "LD_LIBRARY_PATH", "CUDA_HOME")
 LOADER_CACHE = "/etc/ld.so.cache"
+# /usr/local/cuda is often a link through the alternatives system (/etc/alternatives/cuda).
+ETC_READ = (LOADER_CACHE, "/etc/alternatives")
 # Limits of a child's box. Its processes and threads: CUDA starts a few threads, compute-sanitizer
 # a few dozen. Open files: a context opens the device nodes many times over.
 CHILD_PROCESSES = 256
@@ -97,6 +100,17 @@ def _python_dirs() -> list[str]:
     return sorted(d for d in keep if not any(d != o and d.startswith(o + "/") for o in keep))
 
 
+def _library_dirs() -> list[str]:
+    """LD_LIBRARY_PATH's folders outside /usr (CUDA libraries installed elsewhere, e.g. under /opt)."""
+    dirs = []
+    for entry in os.environ.get("LD_LIBRARY_PATH", "").split(os.pathsep):
+        real = os.path.realpath(entry) if entry else ""
+        if real and os.path.isdir(real) and not (real == "/usr" or real.startswith("/usr/")) and real != "/":
+            if not (real == str(PROJECT_ROOT) or real.startswith(str(PROJECT_ROOT) + "/")):
+                dirs.append(real)
+    return sorted(set(dirs))
+
+
 def child_launch(workdir: Path, child_args: list[str], prefix: list[str] | None = None, *,
                  gpu: bool = True) -> Launch:
     """How to start `python -m grader.core.gpu.child CHILD_ARGS`, behind `prefix` (compute-sanitizer).
@@ -119,9 +133,8 @@ def child_launch(workdir: Path, child_args: list[str], prefix: list[str] | None 
         return Launch([a.replace("{box}", box) for a in argv], env, box, box)
     box = sandbox.WORK_PATH
     code = f"{CODE_PATH}/grader"
-    binds = {folder: folder for folder in _python_dirs()}
-    if os.path.exists(LOADER_CACHE):
-        binds[LOADER_CACHE] = LOADER_CACHE
+    binds = {folder: folder for folder in (*_python_dirs(), *_library_dirs())}
+    binds.update({path: path for path in ETC_READ if os.path.exists(path)})
     binds.update({
         str(PROJECT_ROOT / "grader" / "__init__.py"): f"{code}/__init__.py",
         str(PROJECT_ROOT / "grader" / "core" / "__init__.py"): f"{code}/core/__init__.py",

@@ -1,0 +1,219 @@
+#!/usr/bin/env python3
+"""Submit-to-verdict through the real queue: Django's write path, the broker, a Celery worker.
+
+    python3 bench/queue_bench.py --backend gpu --concurrency 1,4 [--json out.json]
+
+Sets up a throw-away site (SQLite database and folder broker under a temporary directory,
+unless DATABASE_URL / CELERY_BROKER_URL are set), imports problems/bank, then for each worker
+concurrency N starts `celery -A config worker -Q <queue> -c N --prefetch-multiplier 1` (the
+production worker's settings: late acks, one message at a time per process) and measures:
+
+- sequential: one submission at a time (a new source each: a unique comment defeats the compile
+  cache), the next sent when the previous has its verdict: submit-to-verdict p50/p95, split into
+  queue wait (created -> started, from the submission's own timestamps) and grading;
+- burst: every source of the bank twice, submitted at once: gradings per minute of the worker;
+- hang: a kernel that never returns, then a correct one: the hang is stopped at the problem's
+  limit (TIME_LIMIT or DEADLOCK) and the next submission on the same worker is ACCEPTED.
+
+Every verdict is checked against the one the bank declares; the last line printed is one JSON
+object with the figures.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import signal
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import uuid
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+FINAL = {"GRADED"}
+
+
+def percentile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    if not ordered:
+        return float("nan")
+    k = (len(ordered) - 1) * q
+    lo, hi = int(k), min(int(k) + 1, len(ordered) - 1)
+    return ordered[lo] + (ordered[hi] - ordered[lo]) * (k - lo)
+
+
+def setup_env(args) -> dict[str, str]:
+    work = Path(tempfile.mkdtemp(prefix="warpdrill-queue-bench-"))
+    env = dict(os.environ)
+    env.setdefault("DATABASE_URL", f"sqlite:///{work / 'db.sqlite3'}")
+    env.setdefault("WARPDRILL_VAR_DIR", str(work / "var"))
+    env.update({
+        "DJANGO_SETTINGS_MODULE": "config.settings",
+        "WARPDRILL_BACKEND": args.backend,
+        "WARPDRILL_GPU_WORKERS": "true" if args.backend == "gpu" else "false",
+        "WARPDRILL_SUBMISSIONS_PER_MINUTE": "0",  # one bench user submits far more than a student may
+        "WARPDRILL_CACHE_DIR": str(work / "cache"),
+        "PYTHONPATH": os.pathsep.join([str(ROOT), env.get("PYTHONPATH", "")]).strip(os.pathsep),
+    })
+    return env
+
+
+def manage(env, *argv) -> None:
+    subprocess.run([sys.executable, "manage.py", *argv], cwd=ROOT, env=env, check=True,
+                   stdout=subprocess.DEVNULL)
+
+
+def start_worker(env, queue: str, concurrency: int, log_path: Path) -> subprocess.Popen:
+    log = open(log_path, "wb")
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "celery", "-A", "config", "worker", "-Q", queue, "-c", str(concurrency),
+         "--prefetch-multiplier", "1", "-P", "prefork", "--loglevel", "INFO", "-n", f"bench{uuid.uuid4().hex[:6]}@%h"],
+        cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline:
+        if b" ready." in log_path.read_bytes():
+            return proc
+        if proc.poll() is not None:
+            raise SystemExit(f"the worker exited: {log_path.read_text()[-3000:]}")
+        time.sleep(0.2)
+    raise SystemExit("the worker did not become ready in 120 s")
+
+
+def stop_worker(proc: subprocess.Popen) -> None:
+    try:
+        os.killpg(proc.pid, signal.SIGTERM)
+        proc.wait(timeout=60)
+    except (ProcessLookupError, subprocess.TimeoutExpired):
+        try:
+            os.killpg(proc.pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--backend", default="gpu", choices=["gpu", "emulator"])
+    parser.add_argument("--concurrency", default="1", help="worker pool sizes to measure, e.g. 1,4")
+    parser.add_argument("--sequential", type=int, default=0, help="sources in the sequential pass (0: every one)")
+    parser.add_argument("--burst-passes", type=int, default=2, help="passes over the bank in the burst")
+    parser.add_argument("--json", help="also write the figures here")
+    parser.add_argument("--logs", help="copy the worker logs into this folder")
+    args = parser.parse_args()
+
+    env = setup_env(args)
+    os.environ.update(env)
+    sys.path.insert(0, str(ROOT))
+    manage(env, "migrate", "--noinput")
+    manage(env, "import_problems")
+    import django
+
+    django.setup()
+    from django.contrib.auth import get_user_model
+
+    from grader import actions
+    from grader.core.verdicts import Verdict
+    from grader.models import Submission
+    from grader.routing import grading_queue
+    from problems.models import Problem
+
+    user, _ = get_user_model().objects.get_or_create(username="queue-bench")
+    problems = {p.slug: p for p in Problem.objects.all()}
+    cases = []  # (slug, name, source, expected verdict)
+    hang = None
+    for slug, problem in sorted(problems.items()):
+        package = problem.current_version.package()
+        cases.append((slug, "solution.cu", package.solution, "ACCEPTED"))
+        for wrong in package.wrong:
+            if wrong.verdict in (Verdict.DEADLOCK, Verdict.TIME_LIMIT):
+                hang = hang or (slug, f"wrong/{wrong.name}", wrong.source, str(wrong.verdict))
+                continue
+            cases.append((slug, f"wrong/{wrong.name}", wrong.source, str(wrong.verdict)))
+
+    def submit(slug: str, source: str) -> int:
+        return actions.create_submission(user, problems[slug], source + f"\n// bench {uuid.uuid4()}\n").pk
+
+    def wait(ids: list[int], timeout_s: float = 600) -> dict[int, Submission]:
+        deadline = time.monotonic() + timeout_s
+        while time.monotonic() < deadline:
+            rows = {s.pk: s for s in Submission.objects.filter(pk__in=ids)}
+            if all(rows[i].status in FINAL for i in ids):
+                return rows
+            time.sleep(0.02)
+        raise SystemExit(f"submissions {ids} got no verdict in {timeout_s} s")
+
+    def row(sub: Submission, case, wall_s: float) -> dict:
+        return {"case": f"{case[0]}/{case[1]}", "expected": case[3], "verdict": sub.verdict,
+                "ok": sub.verdict == case[3], "total_s": round(wall_s, 3),
+                "queue_s": round((sub.started_at - sub.created_at).total_seconds(), 3),
+                "grading_s": round((sub.finished_at - sub.started_at).total_seconds(), 3)}
+
+    results = {"date": time.strftime("%Y-%m-%d"), "backend": args.backend, "queue": grading_queue(),
+               "broker": env.get("CELERY_BROKER_URL", "filesystem://"), "sources": len(cases)}
+    work_logs = Path(tempfile.mkdtemp(prefix="warpdrill-queue-bench-logs-"))
+    for concurrency in [int(c) for c in args.concurrency.split(",")]:
+        log_path = work_logs / f"worker-c{concurrency}.log"
+        worker = start_worker(env, grading_queue(), concurrency, log_path)
+        part: dict = {}
+        try:
+            warm = [submit(cases[k][0], cases[k][2]) for k in range(concurrency)]  # each pool process once
+            wait(warm)
+            seq_cases = cases[: args.sequential] if args.sequential else cases
+            rows = []
+            for case in seq_cases:
+                started = time.monotonic()
+                sub_id = submit(case[0], case[2])
+                sub = wait([sub_id])[sub_id]
+                rows.append(row(sub, case, time.monotonic() - started))
+                print(f"c{concurrency} seq {rows[-1]['case']:58s} {rows[-1]['total_s']:6.3f}s queue "
+                      f"{rows[-1]['queue_s']:.3f} {sub.verdict}{'' if rows[-1]['ok'] else ' (expected ' + case[3] + ')'}",
+                      flush=True)
+            totals = [r["total_s"] for r in rows]
+            part["sequential"] = {
+                "n": len(rows), "p50_s": round(percentile(totals, 0.5), 3), "p95_s": round(percentile(totals, 0.95), 3),
+                "queue_p50_s": round(percentile([r["queue_s"] for r in rows], 0.5), 3),
+                "grading_p50_s": round(percentile([r["grading_s"] for r in rows], 0.5), 3),
+                "as_declared": sum(r["ok"] for r in rows), "rows": rows}
+            burst = cases * args.burst_passes
+            started = time.monotonic()
+            ids = [submit(case[0], case[2]) for case in burst]
+            subs = wait(ids)
+            wall = time.monotonic() - started
+            burst_rows = [row(subs[i], case, 0.0) for i, case in zip(ids, burst)]
+            part["burst"] = {"n": len(ids), "wall_s": round(wall, 2), "per_minute": round(len(ids) / wall * 60, 1),
+                             "as_declared": sum(r["ok"] for r in burst_rows),
+                             "wrong": [r for r in burst_rows if not r["ok"]][:10]}
+            print(f"c{concurrency} burst: {len(ids)} in {wall:.1f} s = {part['burst']['per_minute']}/min, "
+                  f"{part['burst']['as_declared']} as declared", flush=True)
+            if hang:
+                started = time.monotonic()
+                hung_id = submit(hang[0], hang[2])
+                hung = wait([hung_id])[hung_id]
+                hung_s = time.monotonic() - started
+                good_case = next(c for c in cases if c[0] == hang[0] and c[1] == "solution.cu")
+                good_id = submit(good_case[0], good_case[2])
+                good = wait([good_id])[good_id]
+                part["hang"] = {"case": f"{hang[0]}/{hang[1]}", "verdict": hung.verdict, "s": round(hung_s, 2),
+                                "next": good.verdict, "next_ok": good.verdict == "ACCEPTED"}
+                print(f"c{concurrency} hang: {part['hang']}", flush=True)
+        finally:
+            stop_worker(worker)
+        results[f"workers_{concurrency}"] = part
+    if args.logs:
+        shutil.copytree(work_logs, args.logs, dirs_exist_ok=True)
+    summary = {f"c{c}": {"p50_s": results[f"workers_{c}"]["sequential"]["p50_s"],
+                         "p95_s": results[f"workers_{c}"]["sequential"]["p95_s"],
+                         "per_minute": results[f"workers_{c}"]["burst"]["per_minute"]}
+               for c in [int(c) for c in args.concurrency.split(",")]}
+    results["summary"] = summary
+    if args.json:
+        Path(args.json).write_text(json.dumps(results, indent=1))
+    print(json.dumps({k: v for k, v in results.items() if not k.startswith("workers_")}))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
