@@ -188,16 +188,25 @@ if CELERY_BROKER_URL.startswith("filesystem://"):
         "processed_folder": str(_queue_dir / "processed"),
         "control_folder": str(_queue_dir / "control"),
         "store_processed": False,
+        # kombu polls a folder queue (1 s by default): the wait before a worker sees a submission.
+        "polling_interval": env.float("CELERY_POLLING_INTERVAL", default=0.1),
     }
 else:
     # https://docs.celeryq.dev/en/stable/getting-started/backends-and-brokers/redis.html#visibility-timeout
     # A message whose worker died unacknowledged is delivered again once the visibility timeout has
-    # passed, found by a scan every unacked_restore_interval x unacked_restore_throttle seconds (kombu's
-    # 10 x 10 by default: up to 100 s more). Fault tests make all three short.
+    # passed, found by a scan every unacked_restore_interval x unacked_restore_throttle seconds.
+    # A live worker never holds a grading message longer than the task's hard time limit
+    # (CELERY_TASK_TIME_LIMIT below; a retry waits at most 4 s, and with one prefetched message per
+    # pool process a message starts at once), so the timeout is that limit plus a margin: any
+    # shorter and a long but healthy grading would be delivered twice. The scan runs every 10 s
+    # (kombu's default is every 100 s; one small Redis query). A whole worker that dies is recovered
+    # from in at most ~370 s with the defaults (it was ~700 s). Fault tests make all of these short.
     CELERY_BROKER_TRANSPORT_OPTIONS = {
-        "visibility_timeout": env.int("CELERY_VISIBILITY_TIMEOUT", default=600),
+        "visibility_timeout": env.int(
+            "CELERY_VISIBILITY_TIMEOUT",
+            default=env.int("CELERY_TASK_TIME_LIMIT", default=300) + env.int("WARPDRILL_REDELIVERY_MARGIN_S", default=60)),
         "unacked_restore_interval": env.int("CELERY_UNACKED_RESTORE_INTERVAL", default=10),
-        "unacked_restore_throttle": env.int("CELERY_UNACKED_RESTORE_THROTTLE", default=10),
+        "unacked_restore_throttle": env.int("CELERY_UNACKED_RESTORE_THROTTLE", default=1),
     }
 CELERY_TASK_SERIALIZER = "json"
 CELERY_RESULT_SERIALIZER = "json"
