@@ -21,7 +21,8 @@ outside in:
 - A seccomp filter (grader/seccomp.py) refusing system calls no compiler or kernel needs.
 - From outside: a wall-clock limit that kills bubblewrap's process group (the box's PID namespace
   dies with it), stdout/stderr read through pipes and capped with an "output truncated" note,
-  and, for runs without an address-space limit, a watchdog on the box's resident memory.
+  a watchdog on what the box writes to its work directory (bytes and entries: the one writable
+  host folder), and, for runs without an address-space limit, a watchdog on its resident memory.
 
 If bubblewrap is missing or cannot set up a box, `run_sandboxed` raises SandboxUnavailableError
 (a PlatformError: the submission is retried, never charged), unless WARPDRILL_ALLOW_UNSAFE_SANDBOX=1,
@@ -63,6 +64,12 @@ BOX_UID = 1000  # the command's uid and gid as seen inside the box
 DEFAULT_PROCESSES = 64  # processes + threads of one box (the emulator uses up to 9 threads)
 DEFAULT_OPEN_FILES = 64
 DEFAULT_TMP_BYTES = 64 << 20  # /tmp and /dev/shm are tmpfs, i.e. memory: each is capped
+# The work directory is on the host's disk. RLIMIT_FSIZE caps each file, not their number, so the
+# box's additions to it are capped as a whole: bytes allocated and entries (files, folders) created.
+DEFAULT_DISK_BYTES = 256 << 20
+DEFAULT_DISK_ENTRIES = 1024
+DISK_MAX_DEPTH = 8  # folders nested deeper than this in the work directory stop the box (see _DiskWatch)
+DISK_CHECK_S = 0.1  # how often the work directory is measured while the box runs
 PAGE_BYTES = os.sysconf("SC_PAGE_SIZE")
 KILL_DRAIN_S = 5.0  # after a kill, how long the pipes may take to close
 STRAGGLER_S = 0.5  # after the command exits, how long its leftovers may hold the pipes (unsafe mode)
@@ -87,6 +94,7 @@ class SandboxResult:
     sandboxed: bool = True  # False only under WARPDRILL_ALLOW_UNSAFE_SANDBOX=1 without bwrap
     truncated: bool = False  # True when stdout or stderr went past the cap
     memory_exceeded: bool = False  # True when the resident-memory watchdog killed the box
+    disk_exceeded: bool = False  # True when the box wrote past its disk limit and was killed
 
 
 @dataclass(frozen=True)
@@ -101,6 +109,8 @@ class Limits:
     open_files: int = DEFAULT_OPEN_FILES
     tmp_bytes: int = DEFAULT_TMP_BYTES  # size of /tmp and of /dev/shm, each
     rss_bytes: int | None = None  # resident memory of the whole box, watched from outside
+    disk_bytes: int | None = None  # bytes the box may add to its work directory, watched from outside
+    disk_entries: int | None = None  # files and folders the box may add there
 
     def prlimit_args(self, with_nproc: bool = True) -> list[str]:
         def value(v) -> str:
@@ -311,6 +321,8 @@ def run_sandboxed(
     tmp_bytes: int = DEFAULT_TMP_BYTES,
     output_cap: int = OUTPUT_CAP,
     rss_bytes: int | None = None,
+    disk_bytes: int | None = DEFAULT_DISK_BYTES,
+    disk_entries: int | None = DEFAULT_DISK_ENTRIES,
 ) -> SandboxResult:
     """Run `argv` (paths as seen inside the sandbox) with `workdir` bound read-write at WORK_PATH.
 
@@ -323,13 +335,17 @@ def run_sandboxed(
     bytes each. `gpu=True` adds the NVIDIA device nodes and the /sys entries CUDA reads.
     `rss_bytes` caps the resident memory of the whole box, checked ten times a second from
     outside: for runs that cannot have an address-space limit (ThreadSanitizer's shadow memory).
+    `disk_bytes` (bytes allocated) and `disk_entries` (files and folders) cap what the box adds to
+    `workdir` in all, checked every DISK_CHECK_S from outside (None: unchecked); past either, or
+    with folders nested deeper than DISK_MAX_DEPTH, the box is killed and `disk_exceeded` is set.
+    A box may overshoot the byte cap by what it writes in DISK_CHECK_S.
     Raises SandboxUnavailableError when bubblewrap cannot run and unsafe mode is off.
     """
     workdir = Path(workdir).resolve()
     full_env = {"PATH": "/usr/bin:/bin", "HOME": "/tmp", "LANG": "C.UTF-8", "LC_ALL": "C.UTF-8"}
     full_env.update(env or {})
     limits = Limits(time_limit_s, time_limit_s if cpu_s is None else cpu_s, memory_bytes, file_bytes,
-                    processes, open_files, tmp_bytes, rss_bytes)
+                    processes, open_files, tmp_bytes, rss_bytes, disk_bytes, disk_entries)
     if bwrap_works():
         return _run(argv, workdir, limits, full_env, ro_binds, gpu, output_cap)
     if os.environ.get(UNSAFE_ENV) == "1":
@@ -343,6 +359,7 @@ def run_sandboxed(
 
 def _run(argv, workdir: Path, limits: Limits, env: dict, ro_binds, gpu: bool, output_cap: int) -> SandboxResult:
     prepare(workdir, ro_binds)
+    disk = _DiskWatch.for_limits(workdir, limits)
     started_r, started_w = os.pipe()
     filter_fd = seccomp.program_fd()
     try:
@@ -359,12 +376,12 @@ def _run(argv, workdir: Path, limits: Limits, env: dict, ro_binds, gpu: bool, ou
         if filter_fd is not None:
             os.close(filter_fd)
     try:
-        end = _collect(proc, start + limits.time_s, output_cap, started_r, limits.rss_bytes)
+        end = _collect(proc, start + limits.time_s, output_cap, started_r, limits.rss_bytes, disk)
     finally:
         os.close(started_r)
     elapsed = time.monotonic() - start
     scrub(workdir)
-    if not end.started and not end.timed_out and not end.memory_exceeded:
+    if not end.started and not end.timed_out and not end.memory_exceeded and not end.disk_exceeded:
         # The box's first process reports before starting the command: without it, the box never existed.
         raise SandboxUnavailableError(f"bubblewrap could not set up the sandbox: {end.err.text.strip()[:500]}")
     return end.result(proc.returncode, elapsed, True)
@@ -395,10 +412,11 @@ def _run_unsafe(argv, workdir: Path, limits: Limits, env: dict, ro_binds: dict, 
     if Path(PRLIMIT).exists():
         cmd = [PRLIMIT, *limits.prlimit_args(with_nproc=False), "--", *cmd]
     run_env = {k: v.replace(WORK_PATH + "/", f"{workdir}/") for k, v in env.items()}
+    disk = _DiskWatch.for_limits(workdir, limits)
     start = time.monotonic()
     proc = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                             cwd=workdir, env=run_env, start_new_session=True)
-    end = _collect(proc, start + limits.time_s, output_cap, None, limits.rss_bytes)
+    end = _collect(proc, start + limits.time_s, output_cap, None, limits.rss_bytes, disk)
     scrub(workdir)
     return end.result(proc.returncode, time.monotonic() - start, False)
 
@@ -434,16 +452,17 @@ class _Ending:
     started: bytes  # what the box's first process wrote to the started pipe
     timed_out: bool
     memory_exceeded: bool
+    disk_exceeded: bool = False
 
     def result(self, returncode: int, elapsed: float, sandboxed: bool) -> SandboxResult:
         return SandboxResult(returncode, self.out.text, self.err.text, self.timed_out, elapsed, sandboxed,
-                             bool(self.out.dropped or self.err.dropped), self.memory_exceeded)
+                             bool(self.out.dropped or self.err.dropped), self.memory_exceeded, self.disk_exceeded)
 
 
 def _collect(proc: subprocess.Popen, deadline: float, cap: int, started_fd: int | None,
-             rss_bytes: int | None) -> _Ending:
+             rss_bytes: int | None, disk: _DiskWatch | None = None) -> _Ending:
     """Read stdout/stderr (capped) until both close, killing the process group at `deadline`
-    (or when the box's resident memory passes `rss_bytes`).
+    (or when the box's resident memory passes `rss_bytes`, or its work directory passes `disk`).
 
     The pipes close only when every process that holds them is gone, so this also waits out the
     box's last process.
@@ -454,8 +473,9 @@ def _collect(proc: subprocess.Popen, deadline: float, cap: int, started_fd: int 
     sel.register(proc.stderr, selectors.EVENT_READ, err)
     if started_fd is not None:
         sel.register(started_fd, selectors.EVENT_READ, None)
-    timed_out = memory_exceeded = False
+    timed_out = memory_exceeded = disk_exceeded = False
     killed_at = exited_at = None
+    next_disk_check = time.monotonic() + DISK_CHECK_S
     streams = 2  # stdout and stderr still open; the started pipe is read only while they are
     try:
         while streams:
@@ -473,7 +493,13 @@ def _collect(proc: subprocess.Popen, deadline: float, cap: int, started_fd: int 
                 memory_exceeded = True
                 _kill_group(proc)
                 killed_at = now
-            busy = killed_at is not None or exited_at is not None or rss_bytes is not None
+            if disk is not None and killed_at is None and exited_at is None and now >= next_disk_check:
+                next_disk_check = now + DISK_CHECK_S
+                if disk.exceeded():
+                    disk_exceeded = True
+                    _kill_group(proc)
+                    killed_at = now
+            busy = killed_at is not None or exited_at is not None or rss_bytes is not None or disk is not None
             wait = 0.1 if busy else max(0.0, min(deadline - now, 0.5))
             for key, _ in sel.select(wait):
                 data = os.read(key.fd, 65536)
@@ -500,7 +526,71 @@ def _collect(proc: subprocess.Popen, deadline: float, cap: int, started_fd: int 
         timed_out = True
         _kill_group(proc)
         proc.wait()
-    return _Ending(out, err, bytes(started), timed_out, memory_exceeded)
+    if disk is not None and not (timed_out or memory_exceeded or disk_exceeded) and disk.exceeded():
+        disk_exceeded = True  # written between the last check and the exit: still past the cap
+    return _Ending(out, err, bytes(started), timed_out, memory_exceeded, disk_exceeded)
+
+
+@dataclass
+class _DiskWatch:
+    """What a box may add to its work directory, measured against what was there at the start.
+
+    The directory is walked without following links, counting allocated bytes (st_blocks, so a
+    sparse file counts what it really uses) and entries. The walk stops as soon as a cap is passed,
+    so a box that creates a million files costs the worker one cap's worth of work per check.
+    Folders deeper than DISK_MAX_DEPTH count as passing the cap: no run needs them, and a walk
+    that followed them would need ever longer paths (past PATH_MAX, where it would see nothing).
+    """
+
+    root: str
+    max_bytes: int | None  # allocated bytes allowed in all: those at the start plus the cap
+    max_entries: int | None  # entries allowed in all
+
+    @classmethod
+    def for_limits(cls, workdir: Path, limits: Limits) -> _DiskWatch | None:
+        """A watch over `workdir` with the limits' caps on top of what it holds now; None without caps."""
+        if limits.disk_bytes is None and limits.disk_entries is None:
+            return None
+        used, entries, _ = directory_usage(workdir)
+        return cls(str(workdir), None if limits.disk_bytes is None else used + limits.disk_bytes,
+                   None if limits.disk_entries is None else entries + limits.disk_entries)
+
+    def exceeded(self) -> bool:
+        used, entries, too_deep = directory_usage(self.root, self.max_bytes, self.max_entries)
+        return (too_deep or (self.max_bytes is not None and used > self.max_bytes)
+                or (self.max_entries is not None and entries > self.max_entries))
+
+
+def directory_usage(root: str | Path, stop_bytes: int | None = None,
+                    stop_entries: int | None = None) -> tuple[int, int, bool]:
+    """(bytes allocated, entries, nested deeper than DISK_MAX_DEPTH) under `root`, links not followed.
+
+    Bytes are st_blocks × 512 of every file and folder below `root` (not `root` itself). The walk
+    stops early, with counts past the cap, once `stop_bytes` or `stop_entries` is passed. Entries
+    that vanish during the walk are skipped; a folder that cannot be read counts as empty.
+    """
+    used = entries = 0
+    todo = [(str(root), 0)]
+    while todo:
+        path, depth = todo.pop()
+        try:
+            with os.scandir(path) as it:
+                for entry in it:
+                    try:
+                        st = entry.stat(follow_symlinks=False)
+                    except OSError:
+                        continue
+                    used += st.st_blocks * 512
+                    entries += 1
+                    if stat.S_ISDIR(st.st_mode):
+                        if depth + 1 > DISK_MAX_DEPTH:
+                            return used, entries, True
+                        todo.append((entry.path, depth + 1))
+                    if (stop_bytes is not None and used > stop_bytes) or (stop_entries is not None and entries > stop_entries):
+                        return used, entries, False
+        except OSError:
+            continue
+    return used, entries, False
 
 
 def _tree_rss(root: int) -> int:

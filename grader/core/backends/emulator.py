@@ -122,6 +122,9 @@ class EmulatorBackend(Backend):
             log = toolchain.clean_log(res.stderr + res.stdout)
             if res.timed_out:
                 return False, [CompileMessage(None, None, "error", "compilation took too long")], log, False
+            if res.disk_exceeded:
+                limit = f"{sandbox.DEFAULT_DISK_BYTES >> 20} MiB"
+                return False, [CompileMessage(None, None, "error", f"the compiler wrote more than {limit} of files")], log, False
             if res.returncode != 0 or not (tmpdir / "kernel.bin").exists():
                 messages = toolchain.parse_messages(res.stderr)
                 if not messages:
@@ -186,6 +189,7 @@ class EmulatorBackend(Backend):
                     rss_bytes=(2 << 30) + 8 * total if variant == "tsan" else None,
                     ro_binds={str(handle.binaries[variant]): SANDBOX_BINARY},
                     env=env, file_bytes=max(256 << 20, 2 * total), cpu_s=(request.time_limit_s + GRACE_S) * self.workers,
+                    disk_bytes=jobs.disk_allowance(outputs),
                 )
                 if res.returncode == EXIT_RERUN_FIBERS and not fibers:
                     fibers = True
@@ -199,8 +203,14 @@ class EmulatorBackend(Backend):
                 keep.append(workdir)
 
     def _outcome(self, build: Build, request: RunRequest, workdir: Path, res: sandbox.SandboxResult, outputs) -> RunOutcome:
-        result = jobs.read_result(workdir)
         log = _read_capped(workdir / "printf.log")
+        if res.disk_exceeded:
+            # Killed by the sandbox's disk watchdog: whatever result file is there is not believed.
+            message = (f"The run wrote more than {jobs.disk_allowance(outputs) >> 20} MiB of files "
+                       "(its disk limit) and was stopped.")
+            return RunOutcome(RunStatus.FAULT, log=log, time_s=res.time_s, message=message,
+                              diagnostics=[Diagnostic(DiagnosticKind.CUDA_ERROR, message, test=request.test_name or None)])
+        result = jobs.read_result(workdir)
         if res.timed_out and result is not None and result.get("status") != "timeout":
             # The binary never ended by itself: whatever result file is there, its own code did not
             # finish writing it (student code may have written one), so it is not believed.

@@ -2,7 +2,7 @@
 
 Python writes the inputs as raw .bin files and a small text job file into the run's work
 directory; the binary writes `result.json` (status and diagnostics), `<file>.out` for every
-OUT/INOUT buffer and `printf.log`. The kernel's printf goes to a capped buffer, never to stdout,
+OUT/INOUT buffer and `printf.log`, and nothing more than `disk_allowance` in all. The kernel's printf goes to a capped buffer, never to stdout,
 so it cannot forge a result.
 """
 from __future__ import annotations
@@ -81,6 +81,18 @@ def write_job(
             job.append(f"scalar {arg.name} {np.array(value).astype(dtype).tobytes().hex()}")
     (workdir / "job.txt").write_text("\n".join(job) + "\n")
     return outputs
+
+
+# What a run may write to its work directory beyond its `<file>.out` files: printf.log (capped
+# at 64 KiB by the runtime), result.json and ThreadSanitizer's reports (tsan.<pid>).
+RUN_DISK_SLACK_BYTES = 64 << 20
+
+
+def disk_allowance(outputs: dict[str, tuple[str, tuple, np.dtype]]) -> int:
+    """Bytes a run may add to its work directory: one `.out` copy of every OUT/INOUT buffer
+    (`outputs` as write_job returns it) plus RUN_DISK_SLACK_BYTES. The sandbox stops a run past it."""
+    return RUN_DISK_SLACK_BYTES + sum(int(np.prod(shape, dtype=np.int64)) * np.dtype(dtype).itemsize
+                                      for _file, shape, dtype in outputs.values())
 
 
 def read_outputs(workdir: Path, outputs: dict) -> dict[str, np.ndarray]:
