@@ -112,3 +112,80 @@ def test_submission_that_kills_every_worker_is_given_up_after_max_tries(student,
     import_package(parse_package(tiny_package_files()))  # the instructor fixes the harness: a new version
     pk = submit(student, "tiny-add", SOLUTION)
     assert poll(student, pk, graded, 120, fault_workers.all)["verdict"] == "ACCEPTED"
+
+
+# ---- the compiler goes away after the emulator runtime was built ---------------------------
+
+# The compiler the worker uses: a wrapper under /usr (the sandbox sees only /usr), so that a test can
+# take it away while the worker runs, after the runtime library was built with it.
+CXX_WRAPPER = '#!/bin/sh\nexec /usr/bin/g++ "$@"\n'
+# What g++ prints when one of its own parts is gone.
+CXX_BROKEN = ("#!/bin/sh\necho \"g++: fatal error: cannot execute 'cc1plus': execvp: No such file or directory\" >&2\n"
+              "echo 'compilation terminated.' >&2\nexit 1\n")
+
+
+@pytest.fixture
+def usr_compiler():
+    """A folder under /usr/local/lib holding `g++`, a working wrapper of /usr/bin/g++; removed after."""
+    import os
+    import shutil
+    import tempfile
+    from pathlib import Path
+
+    parent = Path("/usr/local/lib")
+    if not os.access(parent, os.W_OK):
+        pytest.skip("needs to write under /usr/local/lib (the sandbox only sees /usr)")
+    folder = Path(tempfile.mkdtemp(prefix="wd-test-cxx-", dir=parent))
+    folder.chmod(0o755)
+    cxx = folder / "g++"
+    cxx.write_text(CXX_WRAPPER)
+    cxx.chmod(0o755)
+    yield cxx
+    shutil.rmtree(folder, ignore_errors=True)
+
+
+def test_compiler_removed_after_the_runtime_was_built_is_a_platform_fault(tiny_problem, student, fault_workers,
+                                                                           clean_broker, usr_compiler):
+    """The worker builds the runtime and grades one submission; then its compiler is deleted. The next
+    submission is 'not graded, retrying' and ends INTERNAL_ERROR naming the compiler, never COMPILE_ERROR."""
+    fault_workers("a", env={"WARPDRILL_CXX": str(usr_compiler)})
+    first = submit(student, "tiny-add", SOLUTION)
+    assert poll(student, first, graded, 120, fault_workers.all)["verdict"] == "ACCEPTED"
+
+    usr_compiler.unlink()
+    pk = submit(student, "tiny-add", SOLUTION + "// a new source: not in the binary cache\n")
+    data = poll(student, pk, retrying, 90, fault_workers.all)
+    assert data["verdict"] is None and not Submission.objects.get(pk=pk).counts_as_attempt
+    data = poll(student, pk, graded, 120, fault_workers.all)
+    assert data["verdict"] == "INTERNAL_ERROR" and "compiler" in data["message"], dump(fault_workers.all)
+    row = Submission.objects.get(pk=pk)
+    assert not row.counts_as_attempt and row.tries == tasks.MAX_RETRIES + 1
+    assert [v for sid, v in all_graded(fault_workers.all, wait_for=[pk]) if sid == pk] == ["INTERNAL_ERROR"]
+
+
+def test_broken_toolchain_is_a_platform_fault_but_a_students_error_is_not(usr_compiler, monkeypatch, tmp_path):
+    """A compiler that still exists but cannot compile anything (its cc1plus gone) raises PlatformError
+    instead of giving COMPILE_ERROR; with a working toolchain, an error that names no line of the student's
+    (a kernel the harness cannot call) is still the student's COMPILE_ERROR."""
+    import shutil
+
+    from grader.core.backends.emulator import EmulatorBackend
+    from grader.core.emulator import toolchain
+    from grader.core.errors import PlatformError
+    from grader.core.pipeline import judge
+    from grader.core.verdicts import Verdict
+
+    monkeypatch.setattr(toolchain, "CXX", str(usr_compiler))
+    built = toolchain.default_cache_dir() / f"runtime-{toolchain.runtime_hash()}"
+    if (built / ".done-fast").exists():  # building it takes about 25 s on two cores
+        shutil.copytree(built, tmp_path / built.name)
+    backend = EmulatorBackend(cache_dir=tmp_path, workers=1)
+    package = parse_package(tiny_package_files())
+    wrong_signature = SOLUTION.replace("int n)", "int n, int extra)")
+    result = judge(package, wrong_signature, backend)
+    assert result.verdict is Verdict.COMPILE_ERROR
+    assert all(m.line is None for m in result.compile.messages if m.severity == "error"), result.compile.messages
+
+    usr_compiler.write_text(CXX_BROKEN)
+    with pytest.raises(PlatformError, match="compiler"):
+        judge(package, SOLUTION + "// not cached\n", backend)

@@ -111,14 +111,13 @@ class EmulatorBackend(Backend):
         if final.exists():
             handle.binaries[variant] = final
             return True, [], "", True
+        missing = toolchain.missing_compiler()
+        if missing:  # the runtime was built, then the compiler went away: the platform's fault
+            raise PlatformError(missing)
         with tempfile.TemporaryDirectory(prefix="wd-cc-") as tmp:
             tmpdir = Path(tmp)
             (tmpdir / "kernel.cpp").write_text(handle.text)
-            res = sandbox.run_sandboxed(
-                toolchain.compile_argv(variant, "kernel.cpp", "kernel.bin"), tmpdir, COMPILE_TIME_LIMIT_S,
-                memory_bytes=4 << 30,
-                ro_binds={str(toolchain.INCLUDE_DIR): toolchain.SANDBOX_INCLUDE, str(runtime.lib_dir): toolchain.SANDBOX_LIB},
-            )
+            res = self._compile_in_box(tmpdir, variant, runtime)
             log = toolchain.clean_log(res.stderr + res.stdout)
             if res.timed_out:
                 return False, [CompileMessage(None, None, "error", "compilation took too long")], log, False
@@ -127,6 +126,9 @@ class EmulatorBackend(Backend):
                 return False, [CompileMessage(None, None, "error", f"the compiler wrote more than {limit} of files")], log, False
             if res.returncode != 0 or not (tmpdir / "kernel.bin").exists():
                 messages = toolchain.parse_messages(res.stderr)
+                if not toolchain.names_student_line(messages) and not self._toolchain_works(variant, runtime):
+                    raise PlatformError("the C++ compiler on this worker cannot build a trivial program; "
+                                        "its toolchain is incomplete")
                 if not messages:
                     messages = [CompileMessage(None, None, "error", "compilation failed (see the log)")]
                 return False, messages, log, False
@@ -137,6 +139,23 @@ class EmulatorBackend(Backend):
         handle.binaries[variant] = final
         warnings = [m for m in toolchain.parse_messages(res.stderr) if m.severity == "warning" and m.line]
         return True, warnings, log, False
+
+    def _compile_in_box(self, workdir: Path, variant: str, runtime: toolchain.Runtime, source: str = "kernel.cpp",
+                        output: str = "kernel.bin") -> sandbox.SandboxResult:
+        """g++ on workdir/`source` inside the sandbox, linked with the runtime, to workdir/`output`."""
+        return sandbox.run_sandboxed(
+            toolchain.compile_argv(variant, source, output), workdir, COMPILE_TIME_LIMIT_S,
+            memory_bytes=4 << 30,
+            ro_binds={str(toolchain.INCLUDE_DIR): toolchain.SANDBOX_INCLUDE, str(runtime.lib_dir): toolchain.SANDBOX_LIB},
+        )
+
+    def _toolchain_works(self, variant: str, runtime: toolchain.Runtime) -> bool:
+        """True when toolchain.PROBE_SOURCE compiles and links as a student's code would: asked when a
+        failed compile names no line of the student's, to tell a broken toolchain from their error."""
+        with tempfile.TemporaryDirectory(prefix="wd-probe-cc-") as tmp:
+            (Path(tmp) / "probe.cpp").write_text(toolchain.PROBE_SOURCE)
+            res = self._compile_in_box(Path(tmp), variant, runtime, "probe.cpp", "probe.bin")
+            return res.returncode == 0 and (Path(tmp) / "probe.bin").exists()
 
     # ---- run ----
 

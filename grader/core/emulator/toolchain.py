@@ -107,6 +107,30 @@ def build_runtime(cache_dir: Path, variant: str = "fast") -> Runtime:
     return Runtime(digest, lib_dir)
 
 
+# A translation unit that compiles and links whenever the toolchain works: it defines the two
+# functions the runtime calls and nothing else. Used to tell a broken toolchain from a student's
+# error when a failed compile names no line of the student's code.
+PROBE_SOURCE = ('extern "C" void wd_user_setup(void* const*) {}\n'
+                'extern "C" void wd_user_thread() {}\n')
+
+
+def missing_compiler() -> str | None:
+    """Why the C++ compiler cannot be started on this worker (user-safe), or None when it is there.
+
+    Only checks that CXX is an executable file: a compiler whose own parts are gone (cc1plus, as,
+    ld, a library) is found by compiling PROBE_SOURCE instead.
+    """
+    if not (os.path.isfile(CXX) and os.access(CXX, os.X_OK)):
+        return f"the C++ compiler ({CXX}) is not available on this worker"
+    return None
+
+
+def names_student_line(messages: list[CompileMessage]) -> bool:
+    """True when a compile error points at a line of the student's code: the student's failure,
+    whatever else went wrong."""
+    return any(m.line is not None and m.severity == "error" for m in messages)
+
+
 def compile_argv(variant: str, source_name: str, output_name: str) -> list[str]:
     """The g++ command line, with paths as seen inside the sandbox."""
     flags = VARIANTS[variant]
