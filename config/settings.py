@@ -6,6 +6,7 @@ Production sets DATABASE_URL, CELERY_BROKER_URL (or REDIS_URL), SECRET_KEY, ALLO
 """
 import os
 import sys
+from datetime import timedelta
 from pathlib import Path
 
 import environ
@@ -46,6 +47,7 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "rest_framework",
     "rest_framework.authtoken",
+    "axes",
     "problems",
     "grader",
 ]
@@ -150,6 +152,31 @@ AUTH_PASSWORD_VALIDATORS = [
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "problems:list"
 LOGOUT_REDIRECT_URL = "problems:list"
+
+# Brute-force limits on logging in (the form, the admin, /api/v1/token): django-axes.
+# https://django-axes.readthedocs.io/en/latest/4_configuration.html
+# Its backend comes first and refuses locked-out credentials before any password is checked.
+AUTHENTICATION_BACKENDS = [
+    "config.login_limits.LoginLimitBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
+# Failures are counted per username *and* address: a classroom behind one NAT address is not locked
+# out by one student's typos, and nobody can lock a student out from elsewhere by guessing wrong.
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_FAILURE_LIMIT = env.int("LOGIN_FAILURE_LIMIT", default=5)
+AXES_COOLOFF_TIME = timedelta(minutes=env.int("LOGIN_COOLOFF_MINUTES", default=15))
+# A failure during the lockout does not restart the cool-off, so "try again in 15 minutes" holds.
+AXES_RESET_COOL_OFF_ON_FAILURE_DURING_LOCKOUT = False
+AXES_RESET_ON_SUCCESS = True  # a successful login forgets the earlier failures
+AXES_DISABLE_ACCESS_LOG = True  # only failures are stored, not a row per successful login
+AXES_HANDLER = "axes.handlers.database.AxesDatabaseHandler"  # shared by every web process
+# Behind this many reverse proxies (1 behind platform/nginx.conf) the client's address is read from
+# the right of X-Forwarded-For; 0 (the default) uses REMOTE_ADDR, so a client cannot spoof it.
+WARPDRILL_TRUSTED_PROXIES = env.int("WARPDRILL_TRUSTED_PROXIES", default=0)
+AXES_CLIENT_IP_CALLABLE = "config.login_limits.client_ip"
+# The views render lockouts themselves (the form with its message, the API as {"error": ...}),
+# so axes's middleware, which would replace their responses with its own page, is not installed.
+SILENCED_SYSTEM_CHECKS = ["axes.W002"]
 
 LANGUAGE_CODE = "en"
 LANGUAGES = [("en", "English"), ("ko", "한국어")]

@@ -1,4 +1,4 @@
-"""The JSON API (v1): list problems, submit a kernel, poll a submission.
+"""The JSON API (v1): get a token, list problems, submit a kernel, poll a submission.
 
 Errors are JSON objects {"error": "..."}. The core's user-safe errors are mapped to HTTP statuses
 in one place, `http_status_for`, which the HTML views use too.
@@ -10,11 +10,13 @@ from django.core.exceptions import RequestDataTooBig
 from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext as _
 from rest_framework import status
+from rest_framework.authtoken.views import ObtainAuthToken
 from rest_framework.exceptions import APIException, ValidationError
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from grader import actions
+from config.login_limits import is_locked_out, lockout_message
 from grader.core.errors import WarpDrillError
 from problems.accounts import is_instructor
 
@@ -67,6 +69,20 @@ class WarpDrillAPIView(APIView):
                 body["fields"] = exc.detail
             response.data = body
         return response
+
+
+class TokenView(WarpDrillAPIView, ObtainAuthToken):
+    """POST /api/v1/token with username and password: {"token": ...}.
+
+    DRF's obtain_auth_token with the API's error format: 400 {"error": ...} for wrong or missing
+    credentials, 429 {"error": ...} while django-axes has the username locked out from this address
+    (the correct password is refused then too).
+    """
+
+    def handle_exception(self, exc):
+        if is_locked_out(self.request):
+            return Response({"error": lockout_message()}, status=status.HTTP_429_TOO_MANY_REQUESTS)
+        return super().handle_exception(exc)
 
 
 def published_problems():

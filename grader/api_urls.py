@@ -1,12 +1,11 @@
 """JSON API v1 (mounted at /api/v1/)."""
 from django.urls import path
-from rest_framework.authtoken.views import obtain_auth_token
 
 from . import api
 
 app_name = "api"
 urlpatterns = [
-    path("token", obtain_auth_token, name="token"),
+    path("token", api.TokenView.as_view(), name="token"),
     path("problems", api.ProblemListView.as_view(), name="problems"),
     path("problems/<slug:slug>/submissions", api.ProblemSubmissionsView.as_view(), name="problem-submissions"),
     path("submissions", api.SubmissionListView.as_view(), name="submissions"),
