@@ -257,9 +257,9 @@ CELERY_TASK_ROUTES = ("grader.routing.route_task",)
 CELERY_TASK_ALWAYS_EAGER = env.bool("CELERY_TASK_ALWAYS_EAGER", default=False)
 CELERY_BEAT_SCHEDULE = {
     # Re-queue submissions stuck in QUEUED/RUNNING (a lost message, a dead worker). Every
-    # WARPDRILL_SWEEP_EVERY_S seconds (fault tests make it short).
+    # WARPDRILL_SWEEP_EVERY_S seconds (fault tests make it short); one indexed query each time.
     "sweep-stuck-submissions": {"task": "grader.tasks.sweep_stuck_submissions",
-                                "schedule": env.float("WARPDRILL_SWEEP_EVERY_S", default=60.0)},
+                                "schedule": env.float("WARPDRILL_SWEEP_EVERY_S", default=30.0)},
 }
 
 # --- Judge ----------------------------------------------------------------------------

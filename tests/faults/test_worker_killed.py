@@ -4,8 +4,9 @@ Three ways back, each tested on its own:
 - only the pool process dies: the worker's main process sees it (WorkerLostError) and, with
   reject_on_worker_lost, puts the message back at once;
 - the whole worker is SIGKILLed (Redis): the message it held unacknowledged becomes visible again
-  after the broker's visibility timeout (CELERY_VISIBILITY_TIMEOUT, short here) and another worker
-  takes it;
+  after the broker's visibility timeout and another worker takes it. The timeout is derived from the
+  task's hard time limit (CELERY_TASK_TIME_LIMIT + WARPDRILL_REDELIVERY_MARGIN_S, both short here),
+  the longest a live worker can hold the message;
 - the whole worker is SIGKILLed and the message is out of reach (a visibility timeout of an hour):
   the sweeper (beat, every WARPDRILL_SWEEP_EVERY_S) re-queues the submission once it has been stuck
   for WARPDRILL_STUCK_AFTER_S.
@@ -57,10 +58,11 @@ def test_pool_process_killed_is_put_back_and_graded_once(slow_problem, student, 
 @redis_only
 def test_worker_killed_message_redelivered_after_visibility_timeout(slow_problem, student, fault_workers,
                                                                       clean_broker):
-    """SIGKILL of the whole worker: after the visibility timeout another worker gets the message."""
-    # Scan for unacknowledged messages every second (kombu's default: every 100 s).
-    env = {"CELERY_VISIBILITY_TIMEOUT": "8", "CELERY_UNACKED_RESTORE_INTERVAL": "1",
-           "CELERY_UNACKED_RESTORE_THROTTLE": "1"}
+    """SIGKILL of the whole worker: after the visibility timeout, derived from the task's hard time
+    limit (12 + 1 s here; no CELERY_VISIBILITY_TIMEOUT given), another worker gets the message."""
+    # Scan for unacknowledged messages every second (the settings' default: every 10 s).
+    env = {"CELERY_TASK_TIME_LIMIT": "12", "CELERY_TASK_SOFT_TIME_LIMIT": "11", "WARPDRILL_REDELIVERY_MARGIN_S": "1",
+           "CELERY_UNACKED_RESTORE_INTERVAL": "1"}
     first = fault_workers("a", env=env)
     pk = submit(student, "slow-add", SOLUTION)
     poll(student, pk, running, 60, fault_workers.all)
@@ -92,3 +94,9 @@ def test_worker_killed_submission_requeued_by_the_sweeper(slow_problem, student,
     assert time.monotonic() - killed < 60  # long before the hour-long visibility timeout
     assert "re-queued 1 stuck submission(s)" in second.output(), dump(fault_workers.all)
     assert_graded_once(pk, fault_workers.all)
+
+
+@redis_only
+def test_visibility_timeout_outlasts_the_longest_healthy_grading(settings):
+    """Redelivery never races a live worker: the broker waits longer than a task's hard time limit."""
+    assert settings.CELERY_BROKER_TRANSPORT_OPTIONS["visibility_timeout"] > settings.CELERY_TASK_TIME_LIMIT
