@@ -122,9 +122,20 @@ def reset_database(url: str) -> None:
 
 
 def flush_broker(url: str) -> None:
+    """Empty the load test's Redis database; refuse one that another client is connected to.
+
+    A second worker on the same database (another engineer's run on this machine) would take half
+    of the grading messages and drop them (its database has no such submissions): the sweeper
+    would re-send them after WARPDRILL_STUCK_AFTER_S, and submit-to-verdict would measure that.
+    """
     import redis
 
-    redis.Redis.from_url(url).flushdb()
+    client = redis.Redis.from_url(url)
+    db = client.connection_pool.connection_kwargs.get("db", 0)
+    others = [c for c in client.client_list() if int(c.get("db", -1)) == db and c.get("cmd") != "client|list"]
+    if others:
+        raise SystemExit(f"{len(others)} other client(s) use Redis database {db}; pick a free one with --broker")
+    client.flushdb()
 
 
 def manage(env, *argv: str) -> None:
@@ -381,6 +392,8 @@ def database_figures(usernames: set[str]) -> list[dict]:
     for r in rows:
         compiled = (r["result"] or {}).get("compile") or {}
         out.append({"pk": r["pk"], "status": r["status"], "verdict": r["verdict"], "tries": r["tries"],
+                    # Queued again long after it was created: re-sent by the sweeper (a lost message).
+                    "requeued": bool(r["queued_at"] and (r["queued_at"] - r["created_at"]).total_seconds() > 60),
                     "queue_wait_s": (r["started_at"] - r["queued_at"]).total_seconds()
                     if r["started_at"] and r["queued_at"] else None,
                     "to_verdict_s": (r["finished_at"] - r["created_at"]).total_seconds() if r["finished_at"] else None,
@@ -503,6 +516,7 @@ def main() -> int:
         "wrong_verdicts_by_kind": dict(wrong_kinds),
         "correct_submissions_time_limit": wrong_kinds.get("ACCEPTED -> TIME_LIMIT", 0),
         "retried_or_redelivered": sum(1 for r in rows if r["tries"] > 1),
+        "requeued_by_sweeper": sum(1 for r in rows if r["requeued"] and r["tries"] <= 1),
         "cached_compiles": sum(1 for r in graded if r["cached_compile"]),
         "queue_wait_s": summary([r["queue_wait_s"] for r in rows if r["queue_wait_s"] is not None]),
         "grading_s": summary([r["grading_s"] for r in graded if r["grading_s"] is not None], digits=2),
@@ -540,6 +554,9 @@ def print_table(result: dict, rec: Recorder, lost, phantom, wrong_verdicts) -> N
     print(f"submissions {result['submissions']}, graded {result['graded']}, lost {len(lost)}, phantom {len(phantom)}, "
           f"wrong verdicts {len(wrong_verdicts)} {result['wrong_verdicts_by_kind'] or ''}, errors {result['errors']}, "
           f"{result['graded_per_min']} graded/min")
+    if result["requeued_by_sweeper"]:
+        print(f"  {result['requeued_by_sweeper']} submission(s) re-sent by the sweeper: their first message never reached "
+              "this worker (another consumer on the same Redis database?); submit-to-verdict includes that wait")
     load = result["machine_load"]
     print(f"machine load average (1 min): {load['before_1_5_15min'][0]} before, {load['during_mean_1min']} mean and "
           f"{load['during_max_1min']} max during the run")
