@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
 # GPU worker: one Celery worker per visible GPU, each consuming queue "gpu" with
 # CUDA_VISIBLE_DEVICES set to its GPU, prefetch 1 and late acks (config/settings.py).
-# GPU_WORKER_CONCURRENCY pool processes per GPU (default 1); each holds its own warm CUDA child.
+# GPU_WORKER_CONCURRENCY pool processes per GPU (default 2, the best measured on an H200); each
+# holds its own warm children (a CUDA context, NVRTC, sanitizer spares).
 # If any worker exits, the others are stopped and the script fails, so the container restarts.
 set -euo pipefail
 
 export WARPDRILL_BACKEND=gpu
-per_gpu="${GPU_WORKER_CONCURRENCY:-1}"
+per_gpu="${GPU_WORKER_CONCURRENCY:-2}"
 
 if [ -n "${CUDA_VISIBLE_DEVICES:-}" ]; then
   IFS=',' read -r -a gpus <<<"$CUDA_VISIBLE_DEVICES"

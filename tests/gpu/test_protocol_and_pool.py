@@ -223,3 +223,27 @@ def test_a_job_interrupted_midway_never_hands_its_answer_to_the_next_one(fake_ba
     out = fake_backend.run(fake_build("copy"), request())
     assert out.status is RunStatus.OK and out.outputs["y"].size == 8
     assert fake_backend.pool.main is not child
+
+
+@pytest.mark.parametrize("static, dynamic, ran", [
+    (0, 0, ["memcheck", "synccheck"]),  # no shared memory: racecheck has nothing to look at
+    (1024, 0, ["memcheck", "racecheck", "synccheck"]),
+    (0, 256, ["memcheck", "racecheck", "synccheck"]),
+    (None, 0, ["memcheck", "racecheck", "synccheck"]),  # unknown: run it
+])
+def test_racecheck_runs_only_on_kernels_with_shared_memory(static, dynamic, ran):
+    backend = GpuBackend(arch="sm_90", pool=ChildPool(factory=lambda tool: Child(tool, fake=True)))
+    seen = []
+
+    def sanitize(tools, job, arrays, limit_s):  # records which tools would have run
+        seen.extend(str(t) for t in tools)
+        return {}, ""
+
+    backend._sanitize = sanitize
+    build = fake_build("copy")
+    build.handle.shared_static_bytes = static
+    req = RunRequest(launch=LaunchConfig((1, 1, 1), (32, 1, 1), dynamic), time_limit_s=1.0, check=True,
+                     checks=("memcheck", "racecheck", "synccheck"),
+                     inputs={"x": np.zeros(8, np.float32), "y": np.empty(8, np.float32), "n": 8})
+    assert backend.run(build, req).status is RunStatus.OK
+    assert sorted(seen) == ran

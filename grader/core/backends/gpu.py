@@ -60,6 +60,7 @@ class GpuHandle:
     cubin: np.ndarray  # uint8
     entry: str  # the kernel's symbol
     compiler: str = "nvcc"  # "nvrtc" or "nvcc": which compiler made the cubin
+    shared_static_bytes: int | None = None  # ptxas's static __shared__ bytes (None: unknown)
     faults_located: bool = False  # memcheck already ran after a fault of this build
 
 
@@ -145,7 +146,8 @@ class GpuBackend(Backend):
         if not result.compile.ok:
             return Build(compile=result.compile, resources=None)
         handle = GpuHandle(source=source, spec=spec, cubin=np.frombuffer(result.cubin, dtype=np.uint8),
-                           entry=result.entry, compiler=result.compiler)
+                           entry=result.entry, compiler=result.compiler,
+                           shared_static_bytes=resources.shared_static_bytes if resources.source else None)
         return Build(compile=result.compile, resources=resources, handle=handle)
 
     def _nvrtc_version(self) -> str:
@@ -372,6 +374,9 @@ class GpuBackend(Backend):
         # else every tool this worker runs (WARPDRILL_GPU_CHECKS).
         named = getattr(request, "checks", None)
         tools = tuple(Tool(str(c)) for c in named) if named else self.checks
+        if Tool.RACECHECK in tools and handle.shared_static_bytes == 0 and not request.launch.shared_bytes:
+            # racecheck looks for hazards on shared memory only: a kernel with none cannot have one.
+            tools = tuple(t for t in tools if t is not Tool.RACECHECK)
         if not tools:
             return RunOutcome(status=RunStatus.OK)
         started = time.monotonic()
