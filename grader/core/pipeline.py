@@ -17,6 +17,7 @@ import numpy as np
 
 from problems.core.package import ProblemPackage, TestCaseSpec
 
+from . import messages as M
 from .backends.base import ArgRole, Backend, Build, KernelSpec, LaunchConfig, RunOutcome, RunRequest, RunStatus
 from .compare import compare_output
 from .errors import LaunchConfigError, PlatformError
@@ -67,19 +68,34 @@ def launch_expressions(package: ProblemPackage, source: str, choice: LaunchChoic
     return (fields["block"] or t.block, fields["grid"] or t.grid, fields["shared_bytes"] or t.shared_bytes)
 
 
-def _fail(verdict: Verdict, message: str, backend: str, compile_result: CompileResult | None = None) -> JudgeResult:
-    return JudgeResult(verdict=verdict, compile=compile_result, backend=backend, message=message)
+def _fail(verdict: Verdict, template: str, params: dict, backend: str,
+          compile_result: CompileResult | None = None) -> JudgeResult:
+    return JudgeResult(verdict=verdict, compile=compile_result, backend=backend, message_template=template,
+                       message_params=params)
+
+
+def _refused(template: str, params: dict, backend: str) -> JudgeResult:
+    """COMPILE_ERROR before compiling: the reason is the summary, the one compile message and the log."""
+    message = CompileMessage(None, None, "error", "", message_template=template, message_params=params)
+    return _fail(Verdict.COMPILE_ERROR, template, params, backend,
+                 CompileResult(ok=False, messages=[message], log=message.message))
+
+
+def static_check_reason(source: str) -> tuple[str, dict] | None:
+    """Why the source is refused before compiling, as (template, params), or None."""
+    if not source.strip():
+        return M.SOURCE_EMPTY, {}
+    if len(source.encode("utf-8", "replace")) > MAX_SOURCE_BYTES:
+        return M.SOURCE_TOO_LARGE, {"kib": MAX_SOURCE_BYTES // 1024}
+    if "\0" in source:
+        return M.SOURCE_NUL, {}
+    return None
 
 
 def static_check(source: str) -> str | None:
-    """Why the source is refused before compiling, or None."""
-    if not source.strip():
-        return "The source is empty."
-    if len(source.encode("utf-8", "replace")) > MAX_SOURCE_BYTES:
-        return f"The source is larger than {MAX_SOURCE_BYTES // 1024} KiB."
-    if "\0" in source:
-        return "The source contains a NUL byte."
-    return None
+    """Why the source is refused before compiling (English), or None."""
+    reason = static_check_reason(source)
+    return M.render(*reason) if reason else None
 
 
 def run_case_verdict(outcome: RunOutcome, expected: dict[str, np.ndarray], atol: float, rtol: float):
@@ -107,9 +123,32 @@ def run_case_verdict(outcome: RunOutcome, expected: dict[str, np.ndarray], atol:
     verdicts = [*diag_verdicts, Verdict.WRONG_ANSWER if mismatch else Verdict.ACCEPTED]
     message = ""
     if mismatch:
-        message = (f"{mismatch.output}{mismatch.index}: expected {mismatch.expected}, got {mismatch.got} "
-                   f"({mismatch.count} element(s) differ)")
+        message = M.render(*_mismatch_message(mismatch))
     return worst(verdicts), message, mismatch
+
+
+def _mismatch_message(mismatch) -> tuple[str, dict]:
+    return M.MISMATCH, {"output": mismatch.output, "index": str(mismatch.index), "expected": mismatch.expected,
+                        "got": mismatch.got, "count": mismatch.count}
+
+
+def _case_message(message: str, outcome: RunOutcome, mismatch) -> tuple[str, dict]:
+    """(template, params) of a test case's message: a mismatch, a diagnostic's own message (maybe after a
+    CUDA error name), or one of the backends' short outcome messages. ("", {}) when it is none of ours."""
+    if not message:
+        return "", {}
+    if mismatch is not None:
+        return _mismatch_message(mismatch)
+    for d in outcome.diagnostics:
+        if not d.message_template:
+            continue
+        if d.message == message:
+            return d.message_template, d.message_params
+        error, _, rest = message.partition(": ")
+        if rest == d.message and error.replace("_", "").isalnum():
+            return M.ERROR_PREFIXED, {"error": error, "message": M.text(d.message_template, **d.message_params)}
+    found = M.recognise(message, (M.OUTCOME_TIME_LIMIT, M.OUTCOME_KILLED, M.OUTCOME_DEADLOCK, *M.LAUNCH_REASONS))
+    return found or ("", {})
 
 
 def judge(
@@ -130,10 +169,9 @@ def judge(
     """
     progress = progress or (lambda stage, done, total: None)
     name = backend.name
-    refusal = static_check(source)
+    refusal = static_check_reason(source)
     if refusal:
-        return _fail(Verdict.COMPILE_ERROR, refusal, name,
-                     CompileResult(ok=False, messages=[CompileMessage(None, None, "error", refusal)], log=refusal))
+        return _refused(*refusal, name)
 
     exprs = launch_expressions(package, source, launch_choice)
     launches: list[LaunchConfig] = []
@@ -141,17 +179,16 @@ def judge(
         for test in package.tests:
             launches.append(build_launch(*exprs, test.params))
     except LaunchConfigError as exc:
-        msg = f"Invalid launch configuration: {exc}"
-        return _fail(Verdict.COMPILE_ERROR, msg, name,
-                     CompileResult(ok=False, messages=[CompileMessage(None, None, "error", msg)], log=msg))
+        return _refused(M.INVALID_LAUNCH, {"error": str(exc)}, name)
 
     progress("compiling", 0, len(package.tests))
     build = backend.compile(source, package.kernel)
     try:
         if not build.compile.ok:
             first = next((m for m in build.compile.messages if m.severity == "error"), None)
-            where = f" (line {first.line})" if first and first.line else ""
-            return _fail(Verdict.COMPILE_ERROR, f"Compilation failed{where}.", name, build.compile)
+            if first and first.line:
+                return _fail(Verdict.COMPILE_ERROR, M.COMPILATION_FAILED_AT, {"line": first.line}, name, build.compile)
+            return _fail(Verdict.COMPILE_ERROR, M.COMPILATION_FAILED, {}, name, build.compile)
         # Backends without a ptxas report (the emulator) get one from nvcc, computed while the
         # test cases run: every submission shows its resources and occupancy, GPU or not.
         report = _PtxasReport(source, package.kernel, target_cc) if build.resources is None and backend.wants_ptxas_report else None
@@ -184,7 +221,8 @@ def judge(
         verdicts = [t.verdict for t in result.tests]
         verdicts += [DIAGNOSTIC_VERDICT[d.kind] for d in result.diagnostics if DIAGNOSTIC_VERDICT.get(d.kind)]
         result.verdict = worst(verdicts)
-        result.message = _summary(result)
+        result.message_template, result.message_params = _summary(result)
+        result.message = M.render(result.message_template, result.message_params)
         return result
     finally:
         backend.close(build)
@@ -203,12 +241,15 @@ def _run_case(package, harness, backend, build: Build, test, launch, secret, res
     started = time.monotonic()
     refused = launch_problem(launch)
     if refused:
+        reason = M.launch_reason(refused)
+        template, params = (reason["template"], reason["params"]) if isinstance(reason, dict) else ("", {})
         diag = Diagnostic(kind=DiagnosticKind.LAUNCH_ERROR, message=refused, test=test.name,
                           detail={"grid": list(launch.grid), "block": list(launch.block),
-                                  "shared_bytes": launch.shared_bytes})
+                                  "shared_bytes": launch.shared_bytes},
+                          message_template=template, message_params=params)
         _add_diagnostics(result, [diag], test.name)
         return TestResult(name=test.name, sample=test.sample, verdict=Verdict.RUNTIME_ERROR, message=refused,
-                          params=dict(test.params))
+                          params=dict(test.params), message_template=template, message_params=params)
     inputs = _inputs(package, harness, test, secret)
     expected = harness.reference({k: (v.copy() if isinstance(v, np.ndarray) else v) for k, v in inputs.items()})
     wanted = {a.name for a in package.kernel.args if a.role in (ArgRole.OUT, ArgRole.INOUT)}
@@ -219,10 +260,11 @@ def _run_case(package, harness, backend, build: Build, test, launch, secret, res
     if outcome.status is RunStatus.INTERNAL:
         raise PlatformError(outcome.message or f"backend failed on test {test.name}")
     verdict, message, mismatch = run_case_verdict(outcome, expected, package.atol, package.rtol)
+    template, params = _case_message(message, outcome, mismatch)
     _add_diagnostics(result, outcome.diagnostics, test.name)
     return TestResult(name=test.name, sample=test.sample, verdict=verdict, message=message, mismatch=mismatch,
                       time_s=round(outcome.time_s or time.monotonic() - started, 4), params=dict(test.params),
-                      output_log=outcome.log)
+                      output_log=outcome.log, message_template=template, message_params=params)
 
 
 def _add_diagnostics(result: JudgeResult, diagnostics: list[Diagnostic], test_name: str) -> None:
@@ -277,16 +319,19 @@ def _resources(build: Build, launch: LaunchConfig, target_cc: str):
     return res
 
 
-def _summary(result: JudgeResult) -> str:
-    passed = sum(t.verdict is Verdict.ACCEPTED for t in result.tests)
-    text = f"{passed}/{len(result.tests)} test cases passed."
+def _summary(result: JudgeResult) -> tuple[str, dict]:
+    """(template, params) of the verdict's summary; it quotes the first diagnostic that explains the verdict."""
+    counts = {"passed": sum(t.verdict is Verdict.ACCEPTED for t in result.tests), "total": len(result.tests)}
     if result.verdict is Verdict.ACCEPTED:
-        return f"All {len(result.tests)} test cases passed."
+        return M.SUMMARY_ALL_PASSED, {"total": counts["total"]}
     first = next((d for d in result.diagnostics if DIAGNOSTIC_VERDICT.get(d.kind) == result.verdict), None)
-    if first:
-        where = f" (line {first.line})" if first.line else ""
-        return f"{text} {first.message}{where}"
-    return text
+    if first is None:
+        return M.SUMMARY_PASSED, counts
+    # A diagnostic without a template (text we cannot name) is quoted as its English text.
+    quoted = M.text(first.message_template, **first.message_params) if first.message_template else first.message
+    if first.line:
+        return M.SUMMARY_PASSED_WITH_LINE, {**counts, "diagnostic": quoted, "line": first.line}
+    return M.SUMMARY_PASSED_WITH, {**counts, "diagnostic": quoted}
 
 
 def judge_bare(source: str, spec: KernelSpec, launch: LaunchConfig, inputs: dict, backend: Backend,

@@ -8,7 +8,18 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
+from .messages import render
 from .verdicts import DiagnosticKind, Verdict
+
+# Every message below is stored twice: `message`, the English text (all that results stored before
+# templates existed have), and `message_template` + `message_params` (grader/core/messages.py), from
+# which the site renders it in the reader's language. An empty template means "show `message`".
+
+
+def _rendered(obj) -> None:
+    """Fill `message` from the template when only the template was given."""
+    if obj.message_template and not obj.message:
+        obj.message = render(obj.message_template, obj.message_params)
 
 
 @dataclass
@@ -16,12 +27,17 @@ class Diagnostic:
     """One finding about the student's code, located in the student's source."""
 
     kind: DiagnosticKind  # what was found
-    message: str  # one or two sentences a student can act on
+    message: str = ""  # one or two sentences a student can act on (English; rendered from the template when empty)
     line: int | None = None  # 1-based line in the student's source, when known
     block: tuple[int, int, int] | None = None  # blockIdx of (one of) the threads involved
     thread: tuple[int, int, int] | None = None  # threadIdx of (one of) the threads involved
     test: str | None = None  # name of the test case it was found on
     detail: dict[str, Any] = field(default_factory=dict)  # kind-specific: other line, threads, address
+    message_template: str = ""  # the message's template in grader/core/messages.py ("" for text we cannot name)
+    message_params: dict[str, Any] = field(default_factory=dict)  # its parameters (nested messages allowed)
+
+    def __post_init__(self):
+        _rendered(self)
 
     def to_dict(self) -> dict:
         d = asdict(self)
@@ -45,7 +61,12 @@ class CompileMessage:
     line: int | None  # 1-based line in the student's source; None when it is in our code
     column: int | None
     severity: str  # "error" | "warning" | "note"
-    message: str
+    message: str  # the compiler's words, or ours in English
+    message_template: str = ""  # for messages we write: the template in grader/core/messages.py
+    message_params: dict[str, Any] = field(default_factory=dict)  # its parameters
+
+    def __post_init__(self):
+        _rendered(self)
 
     def to_dict(self) -> dict:
         return asdict(self)
@@ -107,6 +128,11 @@ class TestResult:
     mismatch: Mismatch | None = None
     params: dict[str, Any] = field(default_factory=dict)  # the case's sizes, e.g. {"n": 1025}
     output_log: str = ""  # the kernel's printf output, capped
+    message_template: str = ""  # the message's template in grader/core/messages.py ("" for text we cannot name)
+    message_params: dict[str, Any] = field(default_factory=dict)  # its parameters
+
+    def __post_init__(self):
+        _rendered(self)
 
     def to_dict(self) -> dict:
         return {
@@ -118,6 +144,8 @@ class TestResult:
             "mismatch": self.mismatch.to_dict() if self.mismatch else None,
             "params": self.params,
             "output_log": self.output_log,
+            "message_template": self.message_template,
+            "message_params": self.message_params,
         }
 
     @classmethod
@@ -131,6 +159,8 @@ class TestResult:
             mismatch=Mismatch(**d["mismatch"]) if d.get("mismatch") else None,
             params=d.get("params", {}),
             output_log=d.get("output_log", ""),
+            message_template=d.get("message_template", ""),
+            message_params=d.get("message_params", {}),
         )
 
     def public_dict(self) -> dict:
@@ -175,6 +205,11 @@ class JudgeResult:
     resources: Resources | None = None
     backend: str = ""  # "emulator" | "gpu" | "dummy"
     message: str = ""  # a summary sentence (and for INTERNAL_ERROR, what broke)
+    message_template: str = ""  # the summary's template in grader/core/messages.py ("" for text we cannot name)
+    message_params: dict[str, Any] = field(default_factory=dict)  # its parameters (the quoted diagnostic nested)
+
+    def __post_init__(self):
+        _rendered(self)
 
     def to_dict(self) -> dict:
         return {
@@ -185,6 +220,8 @@ class JudgeResult:
             "resources": self.resources.to_dict() if self.resources else None,
             "backend": self.backend,
             "message": self.message,
+            "message_template": self.message_template,
+            "message_params": self.message_params,
         }
 
     @classmethod
@@ -197,4 +234,6 @@ class JudgeResult:
             resources=Resources.from_dict(d.get("resources")),
             backend=d.get("backend", ""),
             message=d.get("message", ""),
+            message_template=d.get("message_template", ""),
+            message_params=d.get("message_params", {}),
         )

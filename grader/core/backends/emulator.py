@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ... import sandbox
+from .. import messages as M
 from ..emulator import jobs, toolchain
 from ..emulator.rewrite import rewrite
 from ..errors import PlatformError
@@ -90,7 +91,8 @@ class EmulatorBackend(Backend):
         start = time.monotonic()
         rewritten = rewrite(source, spec.name)
         if rewritten.problems:
-            messages = [CompileMessage(p.line, None, "error", p.message) for p in rewritten.problems]
+            messages = [CompileMessage(p.line, None, "error", p.message, *M.compile_message(p.message))
+                        for p in rewritten.problems]
             log = "\n".join(f"{STUDENT_FILE}:{p.line}: error: {p.message}" for p in rewritten.problems)
             return Build(compile=CompileResult(ok=False, messages=messages, log=log, time_s=time.monotonic() - start))
         text = (f'#line 1 "{STUDENT_FILE}"\n' + rewritten.text + '\n#line 1 "<warpdrill harness>"\n'
@@ -120,17 +122,20 @@ class EmulatorBackend(Backend):
             res = self._compile_in_box(tmpdir, variant, runtime)
             log = toolchain.clean_log(res.stderr + res.stdout)
             if res.timed_out:
-                return False, [CompileMessage(None, None, "error", "compilation took too long")], log, False
+                return False, [CompileMessage(None, None, "error", "", M.COMPILE_TOO_LONG)], log, False
             if res.disk_exceeded:
                 limit = f"{sandbox.DEFAULT_DISK_BYTES >> 20} MiB"
-                return False, [CompileMessage(None, None, "error", f"the compiler wrote more than {limit} of files")], log, False
+                return False, [CompileMessage(None, None, "error", "", M.COMPILE_DISK_LIMIT, {"limit": limit})], log, False
             if res.returncode != 0 or not (tmpdir / "kernel.bin").exists():
                 messages = toolchain.parse_messages(res.stderr)
                 if not toolchain.names_student_line(messages) and not self._toolchain_works(variant, runtime):
                     raise PlatformError("the C++ compiler on this worker cannot build a trivial program; "
                                         "its toolchain is incomplete")
                 if not messages:
-                    messages = [CompileMessage(None, None, "error", "compilation failed (see the log)")]
+                    messages = [CompileMessage(None, None, "error", "", M.COMPILE_FAILED_SEE_LOG)]
+                for m in messages:
+                    if m.line is None:  # a line of ours (the harness): a message we wrote, the compiler's inside
+                        m.message_template, m.message_params = M.compile_message(m.message)
                 return False, messages, log, False
             final.parent.mkdir(parents=True, exist_ok=True)
             staging = final.parent / f".kernel.bin.{os.getpid()}"
@@ -165,9 +170,10 @@ class EmulatorBackend(Backend):
             raise PlatformError("run() needs a successful build")
         problem = launch_problem(request.launch)
         if problem:
-            diag = Diagnostic(DiagnosticKind.LAUNCH_ERROR, f"The launch was refused: {problem}.", test=request.test_name or None,
+            diag = Diagnostic(DiagnosticKind.LAUNCH_ERROR, test=request.test_name or None,
                               detail={"grid": list(request.launch.grid), "block": list(request.launch.block),
-                                      "shared_bytes": request.launch.shared_bytes})
+                                      "shared_bytes": request.launch.shared_bytes},
+                              message_template=M.LAUNCH_REFUSED, message_params={"reason": M.launch_reason(problem)})
             return RunOutcome(RunStatus.LAUNCH_ERROR, diagnostics=[diag], message=problem)
         outcome = self._run_once(build, request, "fast", start_aligned=False)
         if request.check and outcome.status is RunStatus.OK:
@@ -225,10 +231,9 @@ class EmulatorBackend(Backend):
         log = _read_capped(workdir / "printf.log")
         if res.disk_exceeded:
             # Killed by the sandbox's disk watchdog: whatever result file is there is not believed.
-            message = (f"The run wrote more than {jobs.disk_allowance(outputs) >> 20} MiB of files "
-                       "(its disk limit) and was stopped.")
-            return RunOutcome(RunStatus.FAULT, log=log, time_s=res.time_s, message=message,
-                              diagnostics=[Diagnostic(DiagnosticKind.CUDA_ERROR, message, test=request.test_name or None)])
+            diag = Diagnostic(DiagnosticKind.CUDA_ERROR, test=request.test_name or None, message_template=M.DISK_LIMIT,
+                              message_params={"mib": jobs.disk_allowance(outputs) >> 20})
+            return RunOutcome(RunStatus.FAULT, log=log, time_s=res.time_s, message=diag.message, diagnostics=[diag])
         result = jobs.read_result(workdir)
         if res.timed_out and result is not None and result.get("status") != "timeout":
             # The binary never ended by itself: whatever result file is there, its own code did not
@@ -236,30 +241,32 @@ class EmulatorBackend(Backend):
             result = None
         if result is None:
             if res.timed_out:
-                diag = Diagnostic(DiagnosticKind.TIMEOUT, f"The kernel ran past the time limit of {request.time_limit_s:g} s.",
-                                  test=request.test_name or None)
+                diag = Diagnostic(DiagnosticKind.TIMEOUT, test=request.test_name or None, message_template=M.TIME_LIMIT,
+                                  message_params={"limit": f"{request.time_limit_s:g}"})
                 return RunOutcome(RunStatus.TIMEOUT, diagnostics=[diag], log=log, time_s=res.time_s, message="time limit")
             if res.returncode in (-9, 137):
                 # Killed by the kernel's rlimits: memory or CPU time.
                 return RunOutcome(RunStatus.TIMEOUT, log=log, time_s=res.time_s,
                                   message="the run was killed (CPU time or memory limit)",
-                                  diagnostics=[Diagnostic(DiagnosticKind.TIMEOUT, "The run was killed at its CPU-time or memory limit.",
-                                                          test=request.test_name or None)])
+                                  diagnostics=[Diagnostic(DiagnosticKind.TIMEOUT, test=request.test_name or None,
+                                                          message_template=M.KILLED_CPU_OR_MEMORY)])
             killed = _signal_of(res.returncode)
             if killed in (signal.SIGXCPU, signal.SIGXFSZ) or killed in FAULT_SIGNALS:
                 # The box's rlimits or the student's own code (which shares the process) ended it
                 # before the runtime could report: the student's fault, not the platform's.
-                what = {signal.SIGXCPU: "its CPU-time limit", signal.SIGXFSZ: "its file-size limit"}.get(
-                    killed, f"{killed.name} (e.g. memory exhausted or the runtime's state overwritten)")
+                what = {signal.SIGXCPU: M.text(M.KILLED_BY["cpu"]), signal.SIGXFSZ: M.text(M.KILLED_BY["file"])}.get(
+                    killed, M.text(M.KILLED_BY["signal"], signal=killed.name))
                 status = RunStatus.TIMEOUT if killed is signal.SIGXCPU else RunStatus.FAULT
                 kind = DiagnosticKind.TIMEOUT if killed is signal.SIGXCPU else DiagnosticKind.CUDA_ERROR
-                message = f"The run was killed at {what} before it could report."
-                return RunOutcome(status, log=log, time_s=res.time_s, message=message,
-                                  diagnostics=[Diagnostic(kind, message, test=request.test_name or None)])
+                diag = Diagnostic(kind, test=request.test_name or None, message_template=M.KILLED_BEFORE_REPORT,
+                                  message_params={"what": what})
+                return RunOutcome(status, log=log, time_s=res.time_s, message=diag.message, diagnostics=[diag])
             return RunOutcome(RunStatus.INTERNAL, log=log, time_s=res.time_s,
                               message=f"the emulator exited with status {res.returncode} without a result: {res.stderr[-1000:]}")
         status = STATUS.get(result.get("status"), RunStatus.INTERNAL)
         diags = jobs.diagnostics_from(result, request.test_name)
+        for d in diags:  # the runtime writes English; name its messages so the site can translate them
+            d.message_template, d.message_params = M.runtime_message(d.message) or ("", {})
         outcome = RunOutcome(status, diagnostics=diags, log=log, time_s=float(result.get("time_s", res.time_s)),
                              message=result.get("message", ""))
         if status is RunStatus.OK:
@@ -267,8 +274,8 @@ class EmulatorBackend(Backend):
         elif status is RunStatus.FAULT and result.get("fault"):
             self._locate_fault(build, outcome, result["fault"])
         if "output truncated" in log[-100:]:
-            outcome.diagnostics.append(Diagnostic(DiagnosticKind.NOTE, "printf output was truncated at 64 KiB.",
-                                                  test=request.test_name or None))
+            outcome.diagnostics.append(Diagnostic(DiagnosticKind.NOTE, test=request.test_name or None,
+                                                  message_template=M.PRINTF_TRUNCATED))
         return outcome
 
     def _locate_fault(self, build: Build, outcome: RunOutcome, fault: dict) -> None:

@@ -22,6 +22,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from .. import messages as M
 from ..errors import PlatformError
 from ..gpu import protocol
 from ..gpu.cache import CompileCache
@@ -143,6 +144,9 @@ class GpuBackend(Backend):
         if result is None:
             result = compile_cubin(source, spec, arch, cache=self.cache)
         resources = resources_of(result)
+        for m in result.compile.messages:  # ours (the signature check, limits) get a template; the compiler's stay
+            if m.line is None and not m.message_template:
+                m.message_template, m.message_params = M.compile_message(m.message)
         if not result.compile.ok:
             return Build(compile=result.compile, resources=None)
         handle = GpuHandle(source=source, spec=spec, cubin=np.frombuffer(result.cubin, dtype=np.uint8),
@@ -254,7 +258,7 @@ class GpuBackend(Backend):
         diagnostics = []
         if reply.get("log_dropped"):
             log_text += f"\n[printf output truncated: {reply['log_dropped']} more bytes dropped]"
-            diagnostics.append(Diagnostic(kind=DiagnosticKind.NOTE, message="The kernel's printf output was truncated."))
+            diagnostics.append(Diagnostic(kind=DiagnosticKind.NOTE, message_template=M.PRINTF_TRUNCATED_GPU))
         common = dict(log=log_text, time_s=float(reply.get("time_s", 0.0)))
         if status == "ok":
             for arg in handle.spec.args:
@@ -270,14 +274,18 @@ class GpuBackend(Backend):
             text = reply.get("message", "")
             hint = err.hint if err else text
             message = f"{name}: {text.split(': ', 1)[-1]}" if text else name
+            # The hint is one of ours (translated); an unknown error's text is the driver's own.
+            said = {"message_template": M.CUDA_ERROR,
+                    "message_params": {"error": name, "hint": M.text(err.hint) if err else text}}
             if status == "launch_error":
                 launch = request.launch
                 diagnostics.append(Diagnostic(kind=DiagnosticKind.LAUNCH_ERROR, message=f"{name}: {hint}",
                                               detail={"cuda_error": name, "grid": list(launch.grid),
-                                                      "block": list(launch.block), "shared_bytes": launch.shared_bytes}))
+                                                      "block": list(launch.block), "shared_bytes": launch.shared_bytes},
+                                              **said))
                 return RunOutcome(status=RunStatus.LAUNCH_ERROR, diagnostics=diagnostics, message=message, **common)
             diagnostics.append(Diagnostic(kind=DiagnosticKind.CUDA_ERROR, message=f"{name}: {hint}",
-                                          detail={"cuda_error": name}))
+                                          detail={"cuda_error": name}, **said))
             return RunOutcome(status=RunStatus.FAULT, diagnostics=diagnostics, message=message, **common)
         return RunOutcome(status=RunStatus.INTERNAL, message=reply.get("message") or f"GPU child: {reply}", **common)
 
@@ -287,18 +295,20 @@ class GpuBackend(Backend):
         """The child was killed at the limit. The emulator re-runs the case: a proven deadlock makes
         it DEADLOCK; a divergent barrier or warp-mask error it finds is attached (the pipeline then
         grades SYNC_ERROR, which explains the hang); otherwise it stays a TIMEOUT."""
-        killed = f"The kernel ran past the {request.time_limit_s:g} s limit and was stopped."
-        timeout = Diagnostic(kind=DiagnosticKind.TIMEOUT, message=killed, detail={"limit_s": request.time_limit_s})
+        stopped = M.text(M.TIME_LIMIT_STOPPED, limit=f"{request.time_limit_s:g}")
+        killed = M.render(stopped["template"], stopped["params"])
+        timeout = Diagnostic(kind=DiagnosticKind.TIMEOUT, detail={"limit_s": request.time_limit_s},
+                             message_template=stopped["template"], message_params=stopped["params"])
         proof = self._emulator_explains(handle, request) if self.prove_deadlocks else None
         if proof is not None and proof.status is RunStatus.DEADLOCK:
-            note = Diagnostic(kind=DiagnosticKind.NOTE, message=f"{killed} The CPU emulator proves a barrier that "
-                              "can never complete on the same test case.")
+            note = Diagnostic(kind=DiagnosticKind.NOTE, message_template=M.GPU_DEADLOCK_PROVEN,
+                              message_params={"killed": stopped})
             return RunOutcome(status=RunStatus.DEADLOCK, diagnostics=[*proof.diagnostics, note], time_s=elapsed,
                               message=proof.message or "deadlock", log=proof.log)
         found = [d for d in (proof.diagnostics if proof else []) if d.kind in SYNC_FINDINGS]
         if found:
-            note = Diagnostic(kind=DiagnosticKind.NOTE, message=f"{killed} On the same test case the CPU emulator "
-                              "finds the synchronisation error reported here.")
+            note = Diagnostic(kind=DiagnosticKind.NOTE, message_template=M.GPU_SYNC_FOUND,
+                              message_params={"killed": stopped})
             return RunOutcome(status=RunStatus.TIMEOUT, diagnostics=[timeout, *found, note], time_s=elapsed,
                               message=killed)
         return RunOutcome(status=RunStatus.TIMEOUT, diagnostics=[timeout], time_s=elapsed, message=killed)
@@ -391,8 +401,8 @@ class GpuBackend(Backend):
                 return RunOutcome(status=RunStatus.INTERNAL, message=f"compute-sanitizer {tool}: {report.platform_error}")
             diagnostics += report.diagnostics
             if reply is None:
-                diagnostics.append(Diagnostic(kind=DiagnosticKind.NOTE, message=f"The {tool} pass did not finish "
-                                              f"within {request.time_limit_s:g} s and was stopped."))
+                diagnostics.append(Diagnostic(kind=DiagnosticKind.NOTE, message_template=M.SANITIZER_UNFINISHED,
+                                              message_params={"tool": str(tool), "limit": f"{request.time_limit_s:g}"}))
                 status = RunStatus.TIMEOUT
             elif reply.get("status") == "internal":
                 return RunOutcome(status=RunStatus.INTERNAL, message=f"{tool}: {reply.get('message')}")

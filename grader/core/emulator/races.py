@@ -13,6 +13,7 @@ import shutil
 import tempfile
 from pathlib import Path
 
+from .. import messages as M
 from ..backends.base import RunStatus
 from ..results import Diagnostic
 from ..verdicts import DiagnosticKind
@@ -96,17 +97,19 @@ def to_diagnostics(races: list[dict], test: str) -> list[Diagnostic]:
             continue
         seen.add(key)
         kind = _hazard(now, before)
-        target = ""
-        if where:
-            target = f" on {where['space']} {where['array']}[{where['index']}]"
         names = {"RAW": "read-after-write", "WAR": "write-after-read", "WAW": "write-after-write"}
-        message = (f"Data race ({names[kind]}){target}: line {now['line']} ({now['op']}) and line {before['line']} "
-                   f"({before['op']}) are not ordered by a barrier")
-        if now.get("thread") and before.get("thread"):
-            message += f" (threads {now['thread']} and {before['thread']} of block {now['block']})"
+        params = {"hazard": M.word(names[kind]), "line": now["line"], "access": M.word(now["op"]),
+                  "other_line": before["line"], "other_access": M.word(before["op"])}
+        if where:
+            params.update(space=M.word(where["space"]), array=where["array"], index=where["index"])
+        threads = bool(now.get("thread") and before.get("thread"))
+        if threads:
+            params.update(thread=str(now["thread"]), other_thread=str(before["thread"]), block=str(now["block"]))
+        template = {(False, False): M.RACE, (True, False): M.RACE_ON, (False, True): M.RACE_THREADS,
+                    (True, True): M.RACE_ON_THREADS}[(bool(where), threads)]
         diags.append(Diagnostic(
-            DiagnosticKind.RACE, message + ".", line=now["line"], block=now.get("block"), thread=now.get("thread"),
-            test=test or None,
+            DiagnosticKind.RACE, line=now["line"], block=now.get("block"), thread=now.get("thread"),
+            test=test or None, message_template=template, message_params=params,
             detail={"hazard": kind, "other_line": before["line"], "other_thread": before.get("thread"),
                     "other_block": before.get("block"), "access": now["op"], "other_access": before["op"], **where},
         ))
@@ -121,8 +124,8 @@ def check_races(backend, build, request) -> list[Diagnostic]:
     if "tsan" not in handle.binaries:
         ok, _messages, log, _cached = backend._build_variant(handle, "tsan")
         if not ok:
-            return [Diagnostic(DiagnosticKind.NOTE, "The race check could not be built; races were not checked.",
-                               test=request.test_name or None, detail={"log": log[-2000:]})]
+            return [Diagnostic(DiagnosticKind.NOTE, test=request.test_name or None, detail={"log": log[-2000:]},
+                               message_template=M.RACE_CHECK_NOT_BUILT)]
     env = {"TSAN_OPTIONS": "log_path=/box/tsan halt_on_error=0 exitcode=0 report_signal_unsafe=0 "
                            "history_size=4 detect_deadlocks=0 report_thread_leaks=0 io_sync=0"}
     outcome, workdir = backend._run_tsan(build, request, env)
@@ -132,12 +135,13 @@ def check_races(backend, build, request) -> list[Diagnostic]:
         diags = to_diagnostics(races, request.test_name)
         if outcome.status is not RunStatus.OK and not races:
             # A race run that was killed or crashed proves nothing: say so rather than stay silent.
-            diags.append(Diagnostic(DiagnosticKind.NOTE,
-                                    f"The race check did not finish ({outcome.status}: {outcome.message or 'no detail'}); "
-                                    "races were not checked.", test=request.test_name or None))
+            diags.append(Diagnostic(DiagnosticKind.NOTE, test=request.test_name or None,
+                                    message_template=M.RACE_CHECK_UNFINISHED,
+                                    message_params={"status": str(outcome.status),
+                                                    "detail": outcome.message or "no detail"}))
         if not races and "ThreadSanitizer" in text and "data race" not in text:
-            diags.append(Diagnostic(DiagnosticKind.NOTE, "ThreadSanitizer reported a problem; races may be incomplete.",
-                                    test=request.test_name or None, detail={"log": text[:2000]}))
+            diags.append(Diagnostic(DiagnosticKind.NOTE, test=request.test_name or None, detail={"log": text[:2000]},
+                                    message_template=M.RACE_CHECK_INCOMPLETE))
         return diags
     finally:
         shutil.rmtree(workdir, ignore_errors=True)

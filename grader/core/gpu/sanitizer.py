@@ -22,6 +22,7 @@ import re
 from dataclasses import dataclass, field
 from enum import StrEnum
 
+from .. import messages as M
 from ..results import Diagnostic
 from ..verdicts import DiagnosticKind
 from .nvcc import STUDENT_FILE
@@ -118,16 +119,20 @@ def _memcheck(record: Record) -> Diagnostic | None:
         detail = {"space": space, "access": verb, "size": size, "tool": "memcheck"}
         if where and line is None:
             detail["location"] = where
+        params = {"space": space, "access": M.word(verb), "size": size}
         if "misaligned" in lowered:
-            return Diagnostic(kind=DiagnosticKind.MISALIGNED,
-                              message=f"Misaligned {space} {verb} of {size} bytes.", detail=detail, **common)
-        message = f"Out-of-bounds {space} {verb} of {size} bytes"
+            return Diagnostic(kind=DiagnosticKind.MISALIGNED, message_template=M.MISALIGNED, message_params=params,
+                              detail=detail, **common)
+        template = M.OUT_OF_BOUNDS
         if near := _NEAREST.search(text):
             detail.update(distance=int(near.group(1)), side=near.group(2), allocation=int(near.group(3)))
-            message += f": {near.group(1)} bytes {near.group(2)} a {near.group(3)}-byte buffer"
-        return Diagnostic(kind=DiagnosticKind.OUT_OF_BOUNDS, message=message + ".", detail=detail, **common)
+            template = M.OUT_OF_BOUNDS_NEAR
+            params.update(distance=int(near.group(1)), side=M.text(M.OUT_OF_BOUNDS_NEAR_SIDE[near.group(2)]),
+                          allocation=int(near.group(3)))
+        return Diagnostic(kind=DiagnosticKind.OUT_OF_BOUNDS, message_template=template, message_params=params,
+                          detail=detail, **common)
     if "stack overflow" in lowered:
-        return Diagnostic(kind=DiagnosticKind.STACK_OVERFLOW, message="A thread overflowed its stack.",
+        return Diagnostic(kind=DiagnosticKind.STACK_OVERFLOW, message_template=M.STACK_OVERFLOW,
                           detail={"tool": "memcheck"}, **common)
     if "misaligned" in lowered:
         return Diagnostic(kind=DiagnosticKind.MISALIGNED, message=record.head, detail={"tool": "memcheck"}, **common)
@@ -145,18 +150,19 @@ def _racecheck(record: Record) -> Diagnostic | None:
     accesses = [a.lower() for a in _RACE_ACCESS.findall(text)]
     hazard = re.search(r"\b(RAW|WAR|WAW)\b", text)
     if len(accesses) >= 2 and len(lines) >= 2:
-        message = f"Shared-memory race: a {accesses[0]} (line {lines[0]}) and a {accesses[1]} (line {lines[1]}) are not ordered by a barrier."
+        template, params = M.SHARED_RACE_LINES, {"access": M.word(accesses[0]), "line": lines[0],
+                                                 "other_access": M.word(accesses[1]), "other_line": lines[1]}
     elif hazard:
-        message = f"Shared-memory {hazard.group(1)} hazard: threads access the same location without a barrier between."
+        template, params = M.SHARED_HAZARD, {"hazard": hazard.group(1)}
     else:
-        message = "Shared-memory race: two threads access the same location without a barrier between."
+        template, params = M.SHARED_RACE, {}
     detail = {"tool": "racecheck", "severity": severity, "lines": lines}
     if hazard:
         detail["hazard"] = hazard.group(1)
     if m := re.search(r"\[(\d+) hazards?\]", text):
         detail["hazards"] = int(m.group(1))
-    return Diagnostic(kind=DiagnosticKind.RACE, message=message, line=line, block=_ids(text, _BLOCK),
-                      thread=_ids(text, _THREAD), detail=detail)
+    return Diagnostic(kind=DiagnosticKind.RACE, message_template=template, message_params=params, line=line,
+                      block=_ids(text, _BLOCK), thread=_ids(text, _THREAD), detail=detail)
 
 
 def _synccheck(record: Record) -> Diagnostic | None:
@@ -166,11 +172,10 @@ def _synccheck(record: Record) -> Diagnostic | None:
     line, _, _ = _where(text)
     common = dict(line=line, block=_ids(text, _BLOCK), thread=_ids(text, _THREAD))
     if "Invalid arguments" in text or "mask" in text.lower():
-        return Diagnostic(kind=DiagnosticKind.WARP_MASK, message=f"Warp synchronisation error: {record.head}",
-                          detail={"tool": "synccheck"}, **common)
-    scope = "warp" if "in warp" in text else "block"
-    return Diagnostic(kind=DiagnosticKind.DIVERGENT_BARRIER,
-                      message=f"Divergent barrier: threads of one {scope} reached __syncthreads() on different paths.",
+        return Diagnostic(kind=DiagnosticKind.WARP_MASK, message_template=M.WARP_SYNC_ERROR,
+                          message_params={"sanitizer": record.head}, detail={"tool": "synccheck"}, **common)
+    template = M.DIVERGENT_BARRIER_WARP if "in warp" in text else M.DIVERGENT_BARRIER_BLOCK
+    return Diagnostic(kind=DiagnosticKind.DIVERGENT_BARRIER, message_template=template,
                       detail={"tool": "synccheck", "sanitizer": record.head}, **common)
 
 

@@ -1,0 +1,346 @@
+"""Every sentence the judge says to a student, as a template with named parameters.
+
+The core is plain Python, so it never translates. A message the judge writes is stored three
+ways: `message` (the English text, what old results and the API show), `message_template` (one of
+the constants below, the msgid of the Korean catalogue) and `message_params` (its parameters:
+line numbers, sizes, thread ids, CUDA error names, exactly as they are). The Django side renders
+`gettext(template) % params` in the reader's language through `render(..., translate=gettext)`.
+
+A parameter may itself be a message, ``{"template": ..., "params": {...}}``, or a list of them
+(joined with "; "): the summary quotes a diagnostic, a deadlock lists groups of threads, an access
+is a translated word. Templates of text that other modules write (the emulator's C++ runtime,
+nvcc's signature check, the launch checks) are recognised from their English with `recognise`.
+
+`gettext_noop` marks a template for extraction and returns it unchanged. It is a plain function
+of this module (no Django here) that bears the name makemessages already extracts (Django's
+makemessages has no option for another keyword), so the Korean catalogue is refreshed with
+
+    .venv/bin/python manage.py makemessages -l ko && .venv/bin/python manage.py compilemessages -l ko
+
+Every template must be translated (tests/grader/test_messages.py checks the compiled catalogue),
+and a template must write a literal percent sign as ``%%``.
+"""
+from __future__ import annotations
+
+import re
+from typing import Any, Callable, Iterable
+
+
+def gettext_noop(template: str) -> str:
+    """Mark `template` for makemessages; it is translated where it is shown (never here)."""
+    return template
+
+
+def _identity(text: str) -> str:
+    return text
+
+
+def text(template: str, **params: Any) -> dict:
+    """A message as a parameter of another message."""
+    return {"template": template, "params": params}
+
+
+def render(template: str, params: dict | None = None, translate: Callable[[str], str] = _identity) -> str:
+    """`template` % `params`, nested messages rendered first, each through `translate` (English without)."""
+    values = {key: _render_value(value, translate) for key, value in (params or {}).items()}
+    return translate(template) % values
+
+
+def _render_value(value: Any, translate: Callable[[str], str]) -> Any:
+    if isinstance(value, dict) and "template" in value:
+        return render(value["template"], value.get("params") or {}, translate)
+    if isinstance(value, list):
+        return "; ".join(str(_render_value(v, translate)) for v in value)
+    return value
+
+
+def word(value: str) -> Any:
+    """A closed-set word of a tool's report ("read", "shared", ...) as a translatable message; other text as is."""
+    return text(WORDS[value]) if value in WORDS else value
+
+
+# ---- recognising text written elsewhere ----
+
+_PARAM = re.compile(r"%\\\((\w+)\\\)s")
+
+
+def _pattern(template: str) -> re.Pattern:
+    seen: set[str] = set()
+
+    def group(m: re.Match) -> str:
+        name = m.group(1)
+        if name in seen:
+            return f"(?P={name})"
+        seen.add(name)
+        return f"(?P<{name}>.+?)"
+
+    return re.compile(_PARAM.sub(group, re.escape(template.replace("%%", "%"))), re.DOTALL)
+
+
+_PATTERNS: dict[str, re.Pattern] = {}
+
+
+def recognise(message: str, templates: Iterable[str]) -> tuple[str, dict] | None:
+    """(template, params) of the first template whose English is exactly `message`, else None.
+
+    Parameters come back as the strings they were in the message.
+    """
+    for template in templates:
+        pattern = _PATTERNS.get(template) or _PATTERNS.setdefault(template, _pattern(template))
+        if m := pattern.fullmatch(message):
+            return template, m.groupdict()
+    return None
+
+
+# ---- words inside messages ----
+
+WORDS = {
+    "read": gettext_noop("read"),
+    "write": gettext_noop("write"),
+    "atomic": gettext_noop("atomic"),
+    "shared": gettext_noop("shared memory"),
+    "global": gettext_noop("global memory"),
+    "read-after-write": gettext_noop("read-after-write"),
+    "write-after-read": gettext_noop("write-after-read"),
+    "write-after-write": gettext_noop("write-after-write"),
+}
+
+# ---- the pipeline ----
+
+SOURCE_EMPTY = gettext_noop("The source is empty.")
+SOURCE_TOO_LARGE = gettext_noop("The source is larger than %(kib)s KiB.")
+SOURCE_NUL = gettext_noop("The source contains a NUL byte.")
+INVALID_LAUNCH = gettext_noop("Invalid launch configuration: %(error)s")
+COMPILATION_FAILED = gettext_noop("Compilation failed.")
+COMPILATION_FAILED_AT = gettext_noop("Compilation failed (line %(line)s).")
+MISMATCH = gettext_noop("%(output)s%(index)s: expected %(expected)s, got %(got)s (%(count)s element(s) differ)")
+SUMMARY_ALL_PASSED = gettext_noop("All %(total)s test cases passed.")
+SUMMARY_PASSED = gettext_noop("%(passed)s/%(total)s test cases passed.")
+SUMMARY_PASSED_WITH = gettext_noop("%(passed)s/%(total)s test cases passed. %(diagnostic)s")
+SUMMARY_PASSED_WITH_LINE = gettext_noop("%(passed)s/%(total)s test cases passed. %(diagnostic)s (line %(line)s)")
+ERROR_PREFIXED = gettext_noop("%(error)s: %(message)s")
+
+# ---- launches refused as CUDA would (grader/core/launch.py writes these) ----
+
+LAUNCH_REFUSED = gettext_noop("The launch was refused: %(reason)s.")
+LAUNCH_REASONS = (
+    gettext_noop("cudaErrorInvalidConfiguration: a grid or block dimension is zero or negative"),
+    gettext_noop("cudaErrorInvalidConfiguration: %(threads)s threads per block (the limit is %(limit)s)"),
+    gettext_noop("cudaErrorInvalidConfiguration: blockDim.%(axis)s = %(value)s exceeds %(limit)s"),
+    gettext_noop("cudaErrorInvalidConfiguration: gridDim.%(axis)s = %(value)s exceeds %(limit)s"),
+    gettext_noop("cudaErrorInvalidValue: negative dynamic shared memory size"),
+    gettext_noop("cudaErrorInvalidValue: %(bytes)s bytes of dynamic shared memory exceed %(limit)s without the "
+       "cudaFuncAttributeMaxDynamicSharedMemorySize opt-in"),
+)
+
+# ---- compile stage: what we write, never what the compiler printed ----
+
+COMPILE_TOO_LONG = gettext_noop("compilation took too long")
+COMPILE_DISK_LIMIT = gettext_noop("the compiler wrote more than %(limit)s of files")
+COMPILE_FAILED_SEE_LOG = gettext_noop("compilation failed (see the log)")
+COMPILE_TIME_LIMIT = gettext_noop("Compilation took longer than %(limit)s s and was stopped "
+                        "(a huge template instantiation or #pragma unroll?).")
+COMPILE_MESSAGES = (
+    # grader/core/gpu/nvcc.py: the signature check compiled after the student's code
+    gettext_noop("the kernel must be declared at file scope as %(signature)s"),
+    gettext_noop("the kernel must be declared at file scope as %(signature)s (compiler: %(compiler)s)"),
+    gettext_noop("'%(name)s' is not a __global__ kernel (found no kernel of that name)"),
+    gettext_noop("more than one kernel is named '%(name)s'"),
+    gettext_noop("nvcc failed without an error message (see the log)"),
+    # grader/core/emulator/toolchain.py: the harness could not call the kernel
+    gettext_noop("the kernel cannot be called with the expected arguments: %(compiler)s"),
+    # grader/core/emulator/rewrite.py: what the emulator refuses before compiling
+    gettext_noop("no __global__ function named '%(name)s' was found"),
+    gettext_noop("kernel launches (<<<...>>>) are not allowed: the harness launches your kernel"),
+    gettext_noop("inline assembly (asm) is not allowed"),
+    gettext_noop("__attribute__ is not allowed"),
+    gettext_noop("attributes ([[...]]) are not allowed"),
+    gettext_noop("token pasting (##) is not allowed"),
+    gettext_noop("the preprocessor directive #%(name)s is not allowed"),
+    gettext_noop("#include of '%(header)s' is not allowed here (allowed: %(allowed)s)"),
+    gettext_noop("extern declarations are not allowed (except `extern __shared__`)"),
+    gettext_noop("file-scope __shared__ variables are not supported: declare the array inside the kernel"),
+    gettext_noop("__shared__ variable '%(name)s' cannot have an initializer (CUDA forbids it)"),
+    gettext_noop("cannot understand this __shared__ declaration; write it as `__shared__ float name[SIZE];`"),
+    gettext_noop("'%(name)s' is reserved for the emulator's runtime: choose another name"),
+    gettext_noop("'%(name)s' is not available in kernels (no file, process or host access)"),
+    gettext_noop("goto is not allowed"),
+    gettext_noop("#pragma GCC dependency is not allowed"),
+    gettext_noop("a backslash at the end of a line (or outside a string) is only allowed in #define"),
+    gettext_noop("digraphs (%%: <: :> <%% %%>) are not allowed: write # [ ] { }"),
+    COMPILE_TIME_LIMIT,
+)
+
+# ---- running: limits ----
+
+TIME_LIMIT = gettext_noop("The kernel ran past the time limit of %(limit)s s.")
+TIME_LIMIT_STOPPED = gettext_noop("The kernel ran past the %(limit)s s limit and was stopped.")
+KILLED_CPU_OR_MEMORY = gettext_noop("The run was killed at its CPU-time or memory limit.")
+KILLED_BEFORE_REPORT = gettext_noop("The run was killed at %(what)s before it could report.")
+KILLED_BY = {
+    "cpu": gettext_noop("its CPU-time limit"),
+    "file": gettext_noop("its file-size limit"),
+    "signal": gettext_noop("%(signal)s (e.g. memory exhausted or the runtime's state overwritten)"),
+}
+DISK_LIMIT = gettext_noop("The run wrote more than %(mib)s MiB of files (its disk limit) and was stopped.")
+PRINTF_TRUNCATED = gettext_noop("printf output was truncated at 64 KiB.")
+PRINTF_TRUNCATED_GPU = gettext_noop("The kernel's printf output was truncated.")
+# Short outcome messages the emulator backend gives a test case.
+OUTCOME_TIME_LIMIT = gettext_noop("time limit")
+OUTCOME_KILLED = gettext_noop("the run was killed (CPU time or memory limit)")
+OUTCOME_DEADLOCK = gettext_noop("deadlock")
+
+# ---- the emulator's runtime (grader/core/emulator/src/*.cpp writes these in result.json) ----
+
+RUNTIME_TIMEOUT = gettext_noop("The kernel ran past the time limit of %(limit)s s; thread %(thread)s of block %(block)s "
+                     "was looping on line %(line)s.")
+RUNTIME_SKIPPED_BARRIER = gettext_noop(
+    "Divergent __syncthreads() on line %(line)s: in warp %(warp)s of block %(block)s lanes %(arrived)s reached it "
+    "while lanes %(skipped)s (e.g. thread %(thread)s) skipped it and exited. The condition around a barrier must be "
+    "the same for the whole block.")
+RUNTIME_DIVERGENT_BARRIERS = gettext_noop(
+    "Divergent __syncthreads(): in block %(block)s threads wait at barriers on lines %(lines)s at the same time "
+    "(e.g. thread %(thread)s on line %(line)s, thread %(other_thread)s on line %(other_line)s). A barrier must be "
+    "reached by every live thread of the block through the same call.")
+RUNTIME_WARP_EXITED = gettext_noop(
+    "Warp operation on line %(line)s (block %(block)s, warp %(warp)s) names lanes in its mask %(mask)s that exited "
+    "without reaching it (exited lanes %(exited)s). On a GPU this is undefined and may hang.")
+RUNTIME_WARP_MISMATCH = gettext_noop(
+    "Lanes of one warp meet at different warp operations or with different masks: lane %(lane)s at line %(line)s "
+    "with mask %(mask)s, lane %(other_lane)s at line %(other_line)s with mask %(other_mask)s (block %(block)s).")
+RUNTIME_TOO_MUCH_SHARED = gettext_noop(
+    "Too much shared data: __shared__ '%(array)s' on line %(line)s brings the kernel's static shared memory to "
+    "%(bytes)s bytes; the limit is 49152 bytes (48 KiB) per block.")
+RUNTIME_DEADLOCK_PROVEN = gettext_noop("Deadlock in block %(block)s: %(waiting)s, and no other thread can ever arrive there.")
+RUNTIME_DEADLOCK_SPINNING = gettext_noop("Deadlock in block %(block)s: %(waiting)s, while %(spinning)s without making progress.")
+RUNTIME_DEADLOCK_SPINNING_GRID = gettext_noop(
+    "Deadlock in block %(block)s: %(waiting)s, while %(spinning)s without making progress. If they wait for another "
+    "block: CUDA does not guarantee that blocks run concurrently.")
+# One group of threads in a deadlock report: where they wait or spin.
+RUNTIME_GROUPS = (
+    gettext_noop("1 thread %(thread)s waits at the barrier on line %(line)s"),
+    gettext_noop("%(count)s threads (e.g. %(thread)s) wait at the barrier on line %(line)s"),
+    gettext_noop("1 thread %(thread)s waits at the warp operation on line %(line)s"),
+    gettext_noop("%(count)s threads (e.g. %(thread)s) wait at the warp operation on line %(line)s"),
+    gettext_noop("1 thread %(thread)s spins in the loop on line %(line)s"),
+    gettext_noop("%(count)s threads (e.g. %(thread)s) spin in the loop on line %(line)s"),
+)
+# What the runtime's fault handler says (the kind comes with it; `access` is read or write).
+RUNTIME_FAULTS = (
+    gettext_noop("stack overflow (a thread used more than its 64 KiB stack: deep recursion or a huge local array)"),
+    gettext_noop("illegal address: %(access)s of extern __shared__ '%(array)s' but the launch gave 0 bytes of dynamic shared "
+       "memory"),
+    gettext_noop("out-of-bounds %(access)s of global buffer '%(array)s' at index %(index)s (valid indices are 0 to %(last)s)"),
+    gettext_noop("out-of-bounds %(access)s of shared array '%(array)s' at index %(index)s (valid indices are 0 to %(last)s)"),
+    gettext_noop("illegal address: %(access)s through a null pointer (address %(address)s)"),
+    gettext_noop("illegal address: %(access)s at %(address)s, outside every buffer and shared array"),
+    gettext_noop("integer division by zero (on a GPU the result would be undefined, not a trap)"),
+    gettext_noop("device-side assert triggered (cudaErrorAssert)"),
+    gettext_noop("trap or illegal instruction (cudaErrorIllegalInstruction)"),
+)
+RUNTIME_MESSAGES = (RUNTIME_TIMEOUT, RUNTIME_SKIPPED_BARRIER, RUNTIME_DIVERGENT_BARRIERS, RUNTIME_WARP_EXITED,
+                    RUNTIME_WARP_MISMATCH, RUNTIME_TOO_MUCH_SHARED, RUNTIME_DEADLOCK_SPINNING_GRID,
+                    RUNTIME_DEADLOCK_SPINNING, RUNTIME_DEADLOCK_PROVEN, *RUNTIME_FAULTS)
+
+# ---- the emulator's race check (grader/core/emulator/races.py) ----
+
+RACE = gettext_noop("Data race (%(hazard)s): line %(line)s (%(access)s) and line %(other_line)s (%(other_access)s) are not "
+          "ordered by a barrier.")
+RACE_ON = gettext_noop("Data race (%(hazard)s) on %(space)s %(array)s[%(index)s]: line %(line)s (%(access)s) and line "
+             "%(other_line)s (%(other_access)s) are not ordered by a barrier.")
+RACE_THREADS = gettext_noop("Data race (%(hazard)s): line %(line)s (%(access)s) and line %(other_line)s (%(other_access)s) are "
+                  "not ordered by a barrier (threads %(thread)s and %(other_thread)s of block %(block)s).")
+RACE_ON_THREADS = gettext_noop("Data race (%(hazard)s) on %(space)s %(array)s[%(index)s]: line %(line)s (%(access)s) and line "
+                     "%(other_line)s (%(other_access)s) are not ordered by a barrier (threads %(thread)s and "
+                     "%(other_thread)s of block %(block)s).")
+RACE_CHECK_NOT_BUILT = gettext_noop("The race check could not be built; races were not checked.")
+RACE_CHECK_UNFINISHED = gettext_noop("The race check did not finish (%(status)s: %(detail)s); races were not checked.")
+RACE_CHECK_INCOMPLETE = gettext_noop("ThreadSanitizer reported a problem; races may be incomplete.")
+
+# ---- the GPU backend and compute-sanitizer (grader/core/backends/gpu.py, grader/core/gpu/sanitizer.py) ----
+
+CUDA_ERROR = gettext_noop("%(error)s: %(hint)s")
+GPU_DEADLOCK_PROVEN = gettext_noop("%(killed)s The CPU emulator proves a barrier that can never complete on the same test case.")
+GPU_SYNC_FOUND = gettext_noop("%(killed)s On the same test case the CPU emulator finds the synchronisation error reported here.")
+SANITIZER_UNFINISHED = gettext_noop("The %(tool)s pass did not finish within %(limit)s s and was stopped.")
+MISALIGNED = gettext_noop("Misaligned %(space)s %(access)s of %(size)s bytes.")
+OUT_OF_BOUNDS = gettext_noop("Out-of-bounds %(space)s %(access)s of %(size)s bytes.")
+OUT_OF_BOUNDS_NEAR = gettext_noop("Out-of-bounds %(space)s %(access)s of %(size)s bytes: %(distance)s bytes %(side)s a "
+                        "%(allocation)s-byte buffer.")
+OUT_OF_BOUNDS_NEAR_SIDE = {"before": gettext_noop("before"), "after": gettext_noop("after")}
+STACK_OVERFLOW = gettext_noop("A thread overflowed its stack.")
+SHARED_RACE_LINES = gettext_noop("Shared-memory race: a %(access)s (line %(line)s) and a %(other_access)s (line %(other_line)s) "
+                       "are not ordered by a barrier.")
+SHARED_HAZARD = gettext_noop("Shared-memory %(hazard)s hazard: threads access the same location without a barrier between.")
+SHARED_RACE = gettext_noop("Shared-memory race: two threads access the same location without a barrier between.")
+WARP_SYNC_ERROR = gettext_noop("Warp synchronisation error: %(sanitizer)s")
+DIVERGENT_BARRIER_WARP = gettext_noop("Divergent barrier: threads of one warp reached __syncthreads() on different paths.")
+DIVERGENT_BARRIER_BLOCK = gettext_noop("Divergent barrier: threads of one block reached __syncthreads() on different paths.")
+# The hints of grader/core/gpu/cuda_errors.py, one per CUresult the child can meet (a test keeps them equal).
+CUDA_HINTS = (
+    gettext_noop("A thread read or wrote memory outside every allocation (check your index bounds)."),
+    gettext_noop("A thread accessed memory at an address not aligned to the access size."),
+    gettext_noop("The kernel stopped with an exception (a trap, or a fault the GPU could not attribute)."),
+    gettext_noop("An assert() in the kernel failed."),
+    gettext_noop("The kernel executed an illegal instruction."),
+    gettext_noop("A thread overflowed its call stack (deep or unbounded recursion?)."),
+    gettext_noop("The kernel jumped to an invalid program counter."),
+    gettext_noop("An instruction was used on memory of the wrong address space."),
+    gettext_noop("The kernel ran past the driver's watchdog."),
+    gettext_noop("The block needs more registers (or other resources) than one SM has for it: use fewer threads per block or "
+       "fewer registers."),
+    gettext_noop("The launch was refused: a grid/block dimension or the dynamic shared memory size is out of range."),
+    gettext_noop("More blocks than can be resident at once for a cooperative launch."),
+    gettext_noop("The launch needs more memory than the GPU has (local memory per thread x threads?)."),
+    gettext_noop("The kernel uses a feature this GPU does not support."),
+)
+
+
+def templates() -> list[str]:
+    """Every template of this module (for the catalogue test): constants, tuples and dicts of them."""
+    found: list[str] = []
+    for name, value in globals().items():
+        if not name.isupper():
+            continue
+        values = value.values() if isinstance(value, dict) else value if isinstance(value, tuple) else (value,)
+        found += [v for v in values if isinstance(v, str) and v not in found]
+    return found
+
+
+# ---- helpers the backends share ----
+
+def runtime_message(message: str) -> tuple[str, dict] | None:
+    """(template, params) of a message the emulator's runtime wrote, or None when it is not one of ours.
+
+    The access of a fault and the groups of a deadlock become nested, translatable messages.
+    """
+    found = recognise(message, RUNTIME_MESSAGES)
+    if found is None:
+        return None
+    template, params = found
+    if "access" in params:
+        params["access"] = word(params["access"])
+    for key in ("waiting", "spinning"):
+        if key in params:
+            groups = []
+            for part in params[key].split("; "):
+                group = recognise(part, RUNTIME_GROUPS)
+                if group is None:
+                    return None
+                groups.append(text(group[0], **group[1]))
+            params[key] = groups
+    if template == RUNTIME_DIVERGENT_BARRIERS:
+        params["lines"] = params["lines"].replace(" and ", ", ")
+    return template, params
+
+
+def launch_reason(reason: str) -> Any:
+    """A launch refusal of grader/core/launch.py as a nested message (the text itself when unknown)."""
+    found = recognise(reason, LAUNCH_REASONS)
+    return text(found[0], **found[1]) if found else reason
+
+
+def compile_message(message: str) -> tuple[str, dict]:
+    """(template, params) of a compile-stage message we wrote; ("", {}) for the compiler's own words."""
+    return recognise(message, (COMPILE_TOO_LONG, COMPILE_FAILED_SEE_LOG, COMPILE_DISK_LIMIT, *COMPILE_MESSAGES)) \
+        or ("", {})
