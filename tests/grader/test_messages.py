@@ -1,0 +1,216 @@
+"""grader/core/messages.py: every template is translated, renders, and names the text it stands for.
+
+The catalogue is read with the standard library (no Django): the compiled locale/ko .mo file.
+The emulator cases run real kernels, so a change of the runtime's wording that no template
+matches any more fails here instead of silently showing English.
+"""
+from __future__ import annotations
+
+import gettext
+import re
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from grader.core import messages as M
+from grader.core.backends.base import ArgRole, ArgSpec, KernelSpec, LaunchConfig, RunRequest
+from grader.core.gpu import cuda_errors, nvcc
+from grader.core.launch import launch_problem
+from grader.core.results import Diagnostic, JudgeResult
+from grader.core.verdicts import DiagnosticKind, Verdict
+
+CATALOGUE = Path(__file__).resolve().parents[2] / "locale" / "ko" / "LC_MESSAGES" / "django.mo"
+PARAM = re.compile(r"%\((\w+)\)s")
+
+
+@pytest.fixture(scope="module")
+def korean() -> dict[str, str]:
+    with CATALOGUE.open("rb") as f:
+        return gettext.GNUTranslations(f)._catalog
+
+
+@pytest.mark.parametrize("template", M.templates())
+def test_every_template_has_a_korean_translation_with_its_parameters(template, korean):
+    """Each template is in the compiled Korean catalogue, in Korean, with the same parameters, and renders."""
+    assert korean.get(template), f"no Korean translation in {CATALOGUE.name}: {template!r}"
+    names = sorted(set(PARAM.findall(template)))
+    assert sorted(set(PARAM.findall(korean[template]))) == names
+    if re.search(r"[A-Za-z]{3}", PARAM.sub("", template)):  # words, not only parameters and punctuation
+        assert re.search(r"[가-힣]", korean[template])
+    M.render(template, {name: "X" for name in names}, lambda s: korean.get(s, s))
+
+
+def test_templates_found_by_the_module_scan():
+    """templates() sees constants, tuples and dicts (a template forgotten there would escape the test above)."""
+    found = M.templates()
+    assert M.SUMMARY_PASSED_WITH_LINE in found and M.RUNTIME_GROUPS[0] in found
+    assert M.KILLED_BY["signal"] in found and M.WORDS["read"] in found and len(found) > 100
+
+
+def test_cuda_hints_are_the_gpu_tables_hints():
+    """The translated hints are exactly those of grader/core/gpu/cuda_errors.py."""
+    assert set(M.CUDA_HINTS) == {e.hint for e in cuda_errors.ERRORS}
+
+
+def test_nested_messages_render_in_the_given_language():
+    """A parameter that is a message is translated too; lists are joined with '; '."""
+    nested = M.text(M.TIME_LIMIT_STOPPED, limit="2")
+    table = {M.SUMMARY_PASSED_WITH: "[%(passed)s|%(total)s] %(diagnostic)s", M.TIME_LIMIT_STOPPED: "T%(limit)s"}
+    assert M.render(M.SUMMARY_PASSED_WITH, {"passed": 0, "total": 1, "diagnostic": nested},
+                    lambda s: table.get(s, s)) == "[0|1] T2"
+    assert M.render("%(x)s", {"x": [M.text("a"), M.text("b")]}) == "a; b"
+
+
+def test_diagnostic_renders_english_and_round_trips():
+    """A Diagnostic built from a template gets its English message; to_dict/from_dict keep the template;
+    an old stored dict without the fields still loads."""
+    d = Diagnostic(DiagnosticKind.TIMEOUT, message_template=M.TIME_LIMIT, message_params={"limit": "2"})
+    assert d.message == "The kernel ran past the time limit of 2 s."
+    assert Diagnostic.from_dict(d.to_dict()) == d
+    old = {"kind": "race", "message": "old words", "line": 3, "block": None, "thread": None, "test": None,
+           "detail": {}}
+    loaded = Diagnostic.from_dict(old)
+    assert loaded.message == "old words" and loaded.message_template == ""
+    result = JudgeResult.from_dict({"verdict": "ACCEPTED", "message": "All 1 test cases passed."})
+    assert result.verdict is Verdict.ACCEPTED and result.message_template == ""
+
+
+@pytest.mark.parametrize("launch", [
+    LaunchConfig((1, 1, 1), (0, 1, 1)),
+    LaunchConfig((1, 1, 1), (2048, 1, 1)),
+    LaunchConfig((1, 1, 1), (1, 1, 128)),
+    LaunchConfig((1, 70000, 1), (32, 1, 1)),
+    LaunchConfig((1, 1, 1), (32, 1, 1), -1),
+    LaunchConfig((1, 1, 1), (32, 1, 1), 64 * 1024),
+])
+def test_launch_refusals_are_recognised(launch):
+    """Every refusal grader/core/launch.py writes has a template."""
+    reason = M.launch_reason(launch_problem(launch))
+    assert isinstance(reason, dict) and M.render(reason["template"], reason["params"]) == launch_problem(launch)
+
+
+def test_signature_check_message_is_recognised():
+    """nvcc's failed static_assert of the signature check becomes our translatable message."""
+    spec = KernelSpec("add", (ArgSpec("c", ArgRole.OUT, "float32"), ArgSpec("n", ArgRole.SCALAR, "int32")))
+    log = f'{nvcc.CHECK_FILE}(14): error: static assertion failed with "the kernel must be declared ..."'
+    [message] = nvcc.parse_messages(log, spec)
+    template, params = M.compile_message(message.message)
+    assert template == M.COMPILE_MESSAGES[0]
+    assert params == {"signature": "__global__ void add(float* c, int n)"}
+    assert M.compile_message("expected ';' before 'if'") == ("", {})  # the compiler's words stay
+
+
+def test_emulator_static_check_messages_are_recognised():
+    """What the emulator's rewriter refuses (grader/core/emulator/rewrite.py) comes back as our templates."""
+    from grader.core.emulator.rewrite import rewrite
+
+    source = ("#pragma GCC dependency \"x\"\n__global__ void k(int* out) {\n  asm(\"nop\");\n  goto end;\n"
+              "  FILE* f = fopen(\"x\", \"r\");\n  out[0] <: 0 :> = 1;\nend:;\n}\n")
+    problems = rewrite(source, "k").problems
+    assert len(problems) >= 4
+    for p in problems:
+        template, params = M.compile_message(p.message)
+        assert template in M.COMPILE_MESSAGES and M.render(template, params) == p.message
+
+
+# ---- the emulator's runtime texts, from real runs ----
+
+ONE_ARG = KernelSpec("k", (ArgSpec("out", ArgRole.OUT, "int32"),))
+RUNTIME_CASES = {
+    "skipped barrier": ("""__global__ void k(int* out) {
+    __shared__ int s[256];
+    int t = threadIdx.x;
+    s[t] = 1;
+    __syncthreads();
+    for (int stride = blockDim.x / 2; stride > 0; stride >>= 1) {
+        if (t < stride) {
+            s[t] += s[t + stride];
+            __syncthreads();
+        }
+    }
+    if (t == 0) out[0] = s[0];
+}""", 256, DiagnosticKind.DIVERGENT_BARRIER),
+    "two barriers": ("""__global__ void k(int* out) {
+    int t = threadIdx.x;
+    if (t % 2) {
+        __syncthreads();
+    } else {
+        __syncthreads();
+    }
+    out[t] = 1;
+}""", 64, DiagnosticKind.DIVERGENT_BARRIER),
+    "deadlock": ("""__global__ void k(int* out) {
+    int t = threadIdx.x;
+    if (t < 16) __syncwarp();
+    else __syncthreads();
+    out[t] = 1;
+}""", 32, DiagnosticKind.DEADLOCK),
+    "warp mask": ("""__global__ void k(int* out) {
+    if (threadIdx.x != 0) return;
+    out[0] = __ballot_sync(0xffffffff, 1);
+}""", 32, DiagnosticKind.WARP_MASK),
+    "out of bounds": ("""__global__ void k(int* out) {
+    out[threadIdx.x + 64] = 1;
+}""", 64, DiagnosticKind.OUT_OF_BOUNDS),
+}
+
+
+@pytest.fixture(scope="module")
+def emulator():
+    from grader.core.backends.emulator import EmulatorBackend
+
+    backend = EmulatorBackend()
+    if backend.check():
+        pytest.skip("the emulator cannot run here: " + "; ".join(backend.check()))
+    return backend
+
+
+@pytest.mark.parametrize("case", list(RUNTIME_CASES))
+def test_emulator_runtime_messages_have_templates(case, emulator):
+    """The runtime's English for each kind of finding matches a template, and Korean differs from it."""
+    source, threads, kind = RUNTIME_CASES[case]
+    build = emulator.compile(source, ONE_ARG)
+    try:
+        assert build.compile.ok, build.compile.log
+        outcome = emulator.run(build, RunRequest(LaunchConfig((1, 1, 1), (threads, 1, 1)),
+                                                 {"out": np.zeros(threads, np.int32)}, time_limit_s=5.0))
+    finally:
+        emulator.close(build)
+    found = [d for d in outcome.diagnostics if d.kind is kind]
+    assert found, outcome
+    for d in found:
+        assert d.message_template in M.RUNTIME_MESSAGES, d.message
+        if d.message_template != M.RUNTIME_DIVERGENT_BARRIERS:  # its line list is written "5, 7" there
+            assert M.render(d.message_template, d.message_params) == d.message
+
+
+# ---- the GPU backend's texts, without a GPU ----
+
+def test_gpu_fault_and_sanitizer_findings_have_templates():
+    """A CUDA fault's hint and compute-sanitizer's findings are built from templates (English unchanged)."""
+    from grader.core.backends.gpu import GpuBackend
+    from grader.core.gpu.sanitizer import Tool, parse_report
+
+    backend = GpuBackend(arch="sm_90", prove_deadlocks=False)
+    try:
+        outcome = backend._outcome({"status": "fault", "error": "CUDA_ERROR_ILLEGAL_ADDRESS",
+                                    "message": "cuCtxSynchronize failed: an illegal memory access was encountered"},
+                                   {}, None, None)
+    finally:
+        backend.shutdown()
+    [fault] = outcome.diagnostics
+    assert fault.message_template == M.CUDA_ERROR and fault.message.startswith("CUDA_ERROR_ILLEGAL_ADDRESS: A thread")
+
+    memcheck = ("========= Invalid __global__ write of size 4 bytes\n"
+                "=========     at k(float *)+0x90 in /box/kernel.cu:7\n"
+                "=========     by thread (31,0,0) in block (4,0,0)\n"
+                "=========     Address 0x7f00 is 4 bytes after the nearest allocation at 0x7e00 of size 256 bytes\n")
+    [oob] = parse_report(Tool.MEMCHECK, memcheck).diagnostics
+    assert oob.message_template == M.OUT_OF_BOUNDS_NEAR
+    assert oob.message == "Out-of-bounds __global__ write of 4 bytes: 4 bytes after a 256-byte buffer."
+    racecheck = ("========= Error: Race reported between Write access at 0x1f0 in /box/kernel.cu:12:k(float *)\n"
+                 "=========     and Read access at 0x200 in /box/kernel.cu:14:k(float *) [4 hazards]\n")
+    [race] = parse_report(Tool.RACECHECK, racecheck).diagnostics
+    assert race.message_template == M.SHARED_RACE_LINES
+    assert race.message == "Shared-memory race: a write (line 12) and a read (line 14) are not ordered by a barrier."
