@@ -3,6 +3,12 @@
 `public_result` is the one place that decides what a student may see of a JudgeResult: hidden
 test cases keep only their name, verdict and time (TestResult.public_dict), and diagnostics
 found on hidden cases lose their kind-specific details (addresses, indices, sizes).
+
+The judge's messages carry `message` (English) and `message_template` + `message_params`
+(grader/core/messages.py). The page passes `translate=gettext` and reads every message in the
+request's language; the API keeps `message` in English (stable for scripts) and passes the template
+and parameters on, so a client can render them itself. A result stored before templates existed
+has none: its English `message` is shown.
 """
 from __future__ import annotations
 
@@ -10,6 +16,7 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from rest_framework import serializers
 
+from grader.core.messages import render
 from grader.core.pipeline import LaunchChoice
 from grader.core.results import JudgeResult
 
@@ -51,37 +58,66 @@ def _hidden_diagnostic_message(kind: str) -> str:
     return _("%(kind)s on a hidden test (details of hidden tests are not shown).") % {"kind": label}
 
 
-def public_result(result: JudgeResult | None, full: bool) -> dict:
+def localized(item: dict, translate) -> dict:
+    """`item` (a dict with message, message_template, message_params) with its message in the
+    language of `translate`; unchanged without a translator or a template, or when the translation
+    does not fit the parameters (then the English message stays)."""
+    template = item.get("message_template")
+    if translate is None or not template:
+        return item
+    try:
+        item["message"] = render(template, item.get("message_params") or {}, translate)
+    except (KeyError, ValueError, TypeError):
+        pass
+    return item
+
+
+def _without_template(item: dict) -> dict:
+    item.update(message_template="", message_params={})
+    return item
+
+
+def public_result(result: JudgeResult | None, full: bool, translate=None) -> dict:
     """The parts of a result a viewer may see. `full` (instructors) keeps hidden cases' details.
 
     For students, a diagnostic found on a hidden test keeps its kind, line and test name; its
     message, thread ids and details (which carry indices and sizes) are replaced, and it is dropped
     when a sample test already shows the same kind at the same line. A summary message quoting a
-    hidden test's diagnostic is replaced the same way.
+    hidden test's diagnostic is replaced the same way (and loses its template and parameters).
+    With `translate` (gettext), messages with a template are rendered in the active language.
     """
     if result is None:
         return {"tests": [], "diagnostics": [], "compile": None, "resources": None, "message": "",
-                "verdict": ""}
+                "message_template": "", "message_params": {}, "verdict": ""}
     hidden = {t.name for t in result.tests if not t.sample}
-    diagnostics, shown, message = [], set(), result.message
-    items = [d.to_dict() for d in result.diagnostics]
+    summary = localized({"message": result.message, "message_template": result.message_template,
+                         "message_params": result.message_params}, translate)
+    diagnostics, shown, message = [], set(), summary["message"]
+    items = [localized(d.to_dict(), translate) for d in result.diagnostics]
     on_hidden = [not full and (d.get("test") or "").removesuffix(" (check)") in hidden for d in items]
     for item, is_hidden in sorted(zip(items, on_hidden), key=lambda pair: pair[1]):  # samples first
         if is_hidden:
             if item["message"] and item["message"] in message:
                 message = message.replace(item["message"], _hidden_diagnostic_message(item["kind"]))
+                _without_template(summary)  # its parameters quote the hidden diagnostic
             if (item["kind"], item["line"]) in shown:
                 continue
-            item.update(message=_hidden_diagnostic_message(item["kind"]), block=None, thread=None, detail={})
+            _without_template(item).update(message=_hidden_diagnostic_message(item["kind"]), block=None,
+                                           thread=None, detail={})
         shown.add((item["kind"], item["line"]))
         diagnostics.append(item)
+    compile_result = result.compile.to_dict() if result.compile else None
+    if compile_result:
+        compile_result["messages"] = [localized(m, translate) for m in compile_result["messages"]]
     return {
         "verdict": str(result.verdict),
-        "tests": [t.to_dict() if full else t.public_dict() for t in result.tests],
+        "tests": [localized(t.to_dict() if full else t.public_dict(), translate) for t in result.tests],
         "diagnostics": diagnostics,
-        "compile": result.compile.to_dict() if result.compile else None,
+        "compile": compile_result,
         "resources": result.resources.to_dict() if result.resources else None,
         "message": message,
+        "message_template": summary["message_template"],
+        "message_params": summary["message_params"],
     }
 
 
@@ -108,6 +144,8 @@ def submission_payload(submission: Submission, full: bool, request=None) -> dict
         "compile": result["compile"],
         "resources": result["resources"],
         "message": result["message"],
+        "message_template": result["message_template"],
+        "message_params": result["message_params"],
         "created_at": submission.created_at.isoformat() if submission.created_at else None,
         "finished_at": submission.finished_at.isoformat() if submission.finished_at else None,
     }

@@ -8,7 +8,7 @@ from django.core.paginator import Paginator
 from django.http import Http404
 from django.shortcuts import get_object_or_404, render
 from django.urls import NoReverseMatch, reverse
-from django.utils.translation import get_language
+from django.utils.translation import get_language, gettext
 from django.views.decorators.cache import cache_control
 from django.views.decorators.http import condition
 
@@ -45,7 +45,7 @@ def calculator_url(resources: dict | None) -> str:
 def submission_context(submission: Submission, user) -> dict:
     """Everything the submission page and its live partial show, with hidden data already removed."""
     full = is_instructor(user)
-    result = public_result(submission.judge_result(), full)
+    result = public_result(submission.judge_result(), full, translate=gettext)  # in the reader's language
     source_lines = submission.source.splitlines()
 
     def quote(line):
