@@ -60,8 +60,14 @@ class ProblemVersion(models.Model):
         return f"{self.problem.slug} v{self.number}"
 
     def package(self) -> ProblemPackage:
-        """Parse the stored files (they were valid when imported)."""
+        """The parsed package (the stored files were valid when imported): from the package cache
+        for a saved version (problems.services.version_package), parsed here for an unsaved one."""
         cached = getattr(self, "_package", None)
         if cached is None:
-            cached = self._package = parse_package(self.files)
+            if self.pk is not None:
+                from problems.services import version_package  # services imports these models
+
+                cached = self._package = version_package(self)
+            else:
+                cached = self._package = parse_package(self.files)
         return cached

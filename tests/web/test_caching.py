@@ -165,3 +165,14 @@ def test_instructor_gets_own_etag(problem, alice, alice_client, instructor, make
     response = ivy.get(live_url(submission), HTTP_IF_NONE_MATCH=etag)
     assert response.status_code == 200
     assert response["ETag"] != etag
+
+
+def test_submitting_reads_the_cached_package(problem, alice, count_parses):
+    """ProblemVersion.package() on rows loaded afresh (as the submit path and the worker load them)
+    reads the package cache: one parse for any number of submissions of the same version."""
+    from problems.models import Problem
+
+    for _ in range(3):
+        fresh = Problem.objects.select_related("current_version").get(pk=problem.pk)
+        actions.create_submission(alice, fresh, "__global__ void k() {}\n")
+    assert count_parses.call_count == 1
