@@ -75,6 +75,8 @@ def submission_context(submission: Submission, user) -> dict:
         "result": result,
         "tests": tests,
         "passed_count": sum(1 for t in tests if t["verdict"] == "ACCEPTED"),
+        # Every test case of the version: after a hang the rest are not run, and count as not passed.
+        "tests_total": max(len(tests), submission.progress_total or 0),
         "mismatch": mismatch,
         "compile_messages": compile_messages,
         "compile_log": result["compile"]["log"] if result["compile"] and not result["compile"]["ok"] else "",

@@ -221,7 +221,7 @@ def judge(
         verdicts = [t.verdict for t in result.tests]
         verdicts += [DIAGNOSTIC_VERDICT[d.kind] for d in result.diagnostics if DIAGNOSTIC_VERDICT.get(d.kind)]
         result.verdict = worst(verdicts)
-        result.message_template, result.message_params = _summary(result)
+        result.message_template, result.message_params = _summary(result, len(package.tests))
         result.message = M.render(result.message_template, result.message_params)
         return result
     finally:
@@ -319,9 +319,12 @@ def _resources(build: Build, launch: LaunchConfig, target_cc: str):
     return res
 
 
-def _summary(result: JudgeResult) -> tuple[str, dict]:
-    """(template, params) of the verdict's summary; it quotes the first diagnostic that explains the verdict."""
-    counts = {"passed": sum(t.verdict is Verdict.ACCEPTED for t in result.tests), "total": len(result.tests)}
+def _summary(result: JudgeResult, total: int) -> tuple[str, dict]:
+    """(template, params) of the verdict's summary; it quotes the first diagnostic that explains the verdict.
+
+    `total` is the number of test cases of the package: cases not run after a hang count as not passed.
+    """
+    counts = {"passed": sum(t.verdict is Verdict.ACCEPTED for t in result.tests), "total": max(total, len(result.tests))}
     if result.verdict is Verdict.ACCEPTED:
         return M.SUMMARY_ALL_PASSED, {"total": counts["total"]}
     first = next((d for d in result.diagnostics if DIAGNOSTIC_VERDICT.get(d.kind) == result.verdict), None)

@@ -85,6 +85,9 @@ def test_run_statuses_map_to_verdicts(status, kind, verdict):
     assert result.verdict is verdict
     if verdict in (Verdict.DEADLOCK, Verdict.TIME_LIMIT):
         assert len(result.tests) == 1
+        # The cases not run after the hang still count: "0/N", not "0/1".
+        assert len(PACKAGE.tests) > 1
+        assert result.message.startswith(f"0/{len(PACKAGE.tests)} test cases passed."), result.message
 
 
 def test_platform_fault_raises_instead_of_charging_the_student():

@@ -76,14 +76,14 @@ def test_gpu_timeout_summary_and_test_message_in_korean(problem, alice, alice_cl
         return outcome
 
     result = judge(problem.current_version.package(), SOURCE, DummyBackend(run_fn=run))
-    assert result.message == "0/1 test cases passed. The kernel ran past the 5 s limit and was stopped."
+    assert result.message == "0/2 test cases passed. The kernel ran past the 5 s limit and was stopped."
     submission = make_submission(alice, problem, result)
 
     page = _page(alice_client, submission)
-    assert "테스트 케이스 1개 중 0개를 통과했습니다. 커널이 제한 시간 5초를 넘겨 중단되었습니다." in page
+    assert "테스트 케이스 2개 중 0개를 통과했습니다. 커널이 제한 시간 5초를 넘겨 중단되었습니다." in page
     assert page.count("커널이 제한 시간 5초를 넘겨 중단되었습니다.") >= 3  # summary, test row, diagnostic
     english = html_lib.unescape(alice_client.get(submission.get_absolute_url()).content.decode())
-    assert "0/1 test cases passed. The kernel ran past the 5 s limit and was stopped." in english
+    assert "0/2 test cases passed. The kernel ran past the 5 s limit and was stopped." in english
 
 
 def test_our_compile_message_in_korean(problem, alice, alice_client, make_submission):
