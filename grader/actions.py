@@ -1,4 +1,4 @@
-"""The one write path of submissions: create, start, progress, finish, retry.
+"""The one write path of submissions: create, start, progress, finish, retry, rejudge.
 
 Views, the API, management commands and tasks all call these. Each change locks the row,
 saves with `update_fields`, and enqueues only after the transaction commits.
@@ -169,6 +169,44 @@ def give_up(submission_id: int, reason: str) -> None:
     """After the last retry: INTERNAL_ERROR, which never counts as an attempt."""
     result = JudgeResult(verdict=Verdict.INTERNAL_ERROR, message=_("Not graded: %(reason)s. This does not count as an attempt; an instructor can rejudge it.") % {"reason": reason})
     finish_grading(submission_id, result)
+
+
+def rejudge(submission_ids) -> int:
+    """Send graded submissions back to the queue to be graded again. Returns how many were queued.
+
+    Each submission keeps its user, source, launch choice and problem version (it is judged against
+    the version it was submitted to, not the problem's current one); its verdict, result, progress,
+    backend and tries are cleared and it becomes QUEUED, then is enqueued after commit. Only GRADED
+    submissions are rejudged: one that is QUEUED, RETRYING, COMPILING or RUNNING is skipped (it is
+    on its way to a verdict already, and a second message would grade it twice at once), and so is
+    an id that does not exist. Skipped = the number of distinct ids - the result.
+    Each row is locked and checked in its own transaction, so a worker that finishes meanwhile is
+    seen; call it outside a transaction or inside one that commits (the messages go on commit).
+    """
+    ids = list(dict.fromkeys(submission_ids))  # each once, in the given order
+    queued = 0
+    for pk in ids:
+        with transaction.atomic():
+            submission = Submission.objects.select_for_update().filter(pk=pk).first()
+            if submission is None or submission.status != Status.GRADED:
+                continue
+            submission.status = Status.QUEUED
+            submission.verdict = ""
+            submission.result = None
+            submission.progress_done = 0
+            submission.backend = ""
+            # A fresh budget of grading starts: rejudging one that ended INTERNAL_ERROR after
+            # MAX_TRIES interrupted runs must not give up at once.
+            submission.tries = 0
+            submission.queued_at = timezone.now()
+            submission.started_at = None
+            submission.finished_at = None
+            submission.save(update_fields=["status", "verdict", "result", "progress_done", "backend", "tries",
+                                           "queued_at", "started_at", "finished_at"])
+            enqueue(submission)
+        queued += 1
+    log.info("rejudge: %d of %d submissions queued", queued, len(ids))
+    return queued
 
 
 def requeue_stuck(now=None) -> list[int]:
