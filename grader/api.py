@@ -2,16 +2,24 @@
 
 Errors are JSON objects {"error": "..."}. The core's user-safe errors are mapped to HTTP statuses
 in one place, `http_status_for`, which the HTML views use too.
+
+Authentication: `Authorization: Token <key>` (the key from POST /api/v1/token), with `Bearer` accepted
+as an alias since most HTTP clients send that; or the browser's session cookie, which needs the CSRF
+token on writes. Token comes first so that a missing or bad credential is a 401 with
+`WWW-Authenticate: Token` (DRF takes the header from the first class).
 """
 from __future__ import annotations
 
 from django.conf import settings
 from django.core.exceptions import RequestDataTooBig
+from django.http import Http404, JsonResponse
 from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext as _
+from django.views.decorators.csrf import csrf_exempt
 from rest_framework import status
+from rest_framework.authentication import SessionAuthentication, TokenAuthentication
 from rest_framework.authtoken.views import ObtainAuthToken
-from rest_framework.exceptions import APIException, ValidationError
+from rest_framework.exceptions import APIException, NotAuthenticated, ValidationError
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
@@ -49,8 +57,20 @@ def _first_message(detail) -> str:
     return str(detail)
 
 
+class BearerTokenAuthentication(TokenAuthentication):
+    """`Authorization: Bearer <key>`: the same tokens as `Token <key>`, under the scheme most clients use."""
+
+    keyword = "Bearer"
+
+
 class WarpDrillAPIView(APIView):
-    """Base view: every error becomes {"error": "..."} with the right status."""
+    """Base view: every error becomes {"error": "..."} with the right status.
+
+    A request without credentials (or with an unknown scheme) gets 401 with a message naming the
+    scheme; a bad key gets 401 "Invalid token."; both carry `WWW-Authenticate: Token`.
+    """
+
+    authentication_classes = [TokenAuthentication, BearerTokenAuthentication, SessionAuthentication]
 
     def handle_exception(self, exc):
         if isinstance(exc, WarpDrillError):
@@ -61,14 +81,26 @@ class WarpDrillAPIView(APIView):
             message = _("The request body is larger than %(kib)d KiB; a source may have at most %(max)d KiB.") % {
                 "kib": limit_kib, "max": settings.WARPDRILL_MAX_SOURCE_BYTES // 1024}
             return Response({"error": message}, status=status.HTTP_413_REQUEST_ENTITY_TOO_LARGE)
+        if isinstance(exc, Http404):
+            # One body for every missing object, whoever's it would be (get_object_or_404 names the model).
+            return Response({"error": _("Not found.")}, status=status.HTTP_404_NOT_FOUND)
         response = super().handle_exception(exc)  # also turns Http404/PermissionDenied into responses
         if response is not None and isinstance(response.data, (dict, list)) and "error" not in response.data:
             detail = exc.detail if isinstance(exc, APIException) else response.data
             body = {"error": _first_message(detail)}
             if isinstance(exc, ValidationError) and isinstance(exc.detail, dict):
                 body["fields"] = exc.detail
+            if isinstance(exc, NotAuthenticated):
+                body["error"] = _("Authentication credentials were not provided: send the header "
+                                  "'Authorization: Token <key>' (POST /api/v1/token gives the key).")
             response.data = body
         return response
+
+
+@csrf_exempt  # it changes nothing, and a token client's POST to a wrong path should read this, not a CSRF page
+def not_found(request, path=""):
+    """Any path under /api/v1/ that names no endpoint: 404 {"error": "Not found."} for every method."""
+    return JsonResponse({"error": _("Not found.")}, status=404)
 
 
 class TokenView(WarpDrillAPIView, ObtainAuthToken):
@@ -117,12 +149,11 @@ class SubmissionDetailView(WarpDrillAPIView):
     """GET /api/v1/submissions/<id>: status, progress and the result a student may see."""
 
     def get(self, request, pk):
-        submission = get_object_or_404(
-            Submission.objects.select_related("problem_version__problem"), pk=pk
-        )
+        # Another user's submission is a 404 like a missing id (as on the HTML page), so the API
+        # does not tell which ids exist.
         instructor = is_instructor(request.user)
-        if submission.user_id != request.user.pk and not instructor:
-            return Response({"error": _("This is another user's submission.")}, status=status.HTTP_403_FORBIDDEN)
+        rows = Submission.objects.select_related("problem_version__problem")
+        submission = get_object_or_404(rows if instructor else rows.filter(user=request.user), pk=pk)
         return Response(submission_payload(submission, full=instructor, request=request))
 
 

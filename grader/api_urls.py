@@ -1,5 +1,5 @@
 """JSON API v1 (mounted at /api/v1/)."""
-from django.urls import path
+from django.urls import path, re_path
 
 from . import api
 
@@ -10,4 +10,7 @@ urlpatterns = [
     path("problems/<slug:slug>/submissions", api.ProblemSubmissionsView.as_view(), name="problem-submissions"),
     path("submissions", api.SubmissionListView.as_view(), name="submissions"),
     path("submissions/<int:pk>", api.SubmissionDetailView.as_view(), name="submission"),
+    # Last: anything else under /api/v1/ is a JSON 404, not Django's HTML page. Unnamed on purpose,
+    # since it is not a route of its own (tests/access/test_ownership.py lists the named ones).
+    re_path(r"^(?P<path>.*)$", api.not_found),
 ]

@@ -38,10 +38,20 @@ class LaunchSerializer(serializers.Serializer):
         return super().to_internal_value(data)
 
 
+class StringField(serializers.CharField):
+    """A CharField that takes only a JSON string: DRF's CharField turns 5 into "5", and a number
+    is never a kernel's source (it is a client's mistake, better refused than graded)."""
+
+    def to_internal_value(self, data):
+        if not isinstance(data, str):
+            self.fail("invalid")
+        return super().to_internal_value(data)
+
+
 class SubmissionCreateSerializer(serializers.Serializer):
     """POST body: {"source": "...", "launch": {"block", "grid", "shared_bytes"}}."""
 
-    source = serializers.CharField(allow_blank=False, trim_whitespace=False)
+    source = StringField(allow_blank=False, trim_whitespace=False)
     launch = LaunchSerializer(required=False)
 
     def launch_choice(self) -> LaunchChoice:
