@@ -259,3 +259,42 @@ def test_tail_guard_return_before_barrier_is_legal(run):
     assert out.status is RunStatus.OK
     assert out.diagnostics == []
     assert out.outputs["out"][:50].tolist() == list(range(49, -1, -1))
+
+
+def test_barrier_reached_by_half_a_warp_after_an_earlier_barrier_is_divergent(run):
+    """`if (threadIdx.x < 16) __syncthreads();` in the tree loop: lanes 16-31 passed the first
+    barrier, skip this one and exit while lanes 0-15 wait at it. DIVERGENT_BARRIER naming both halves."""
+    src = """__global__ void k(int* out) {
+    __shared__ int s[256];
+    int t = threadIdx.x;
+    s[t] = 1;
+    __syncthreads();
+    for (int stride = blockDim.x / 2; stride > 0; stride >>= 1) {
+        if (t < stride) s[t] += s[t + stride];
+        if (threadIdx.x < 16) { __syncthreads(); }
+    }
+    if (t == 0) out[0] = s[0];
+}"""
+    out = run(src, ONE_ARG, (1, 1, 1), (256, 1, 1), {"out": np.zeros(1, np.int32)})
+    assert "divergent_barrier" in kinds(out)
+    found = next(d for d in out.diagnostics if d.kind.value == "divergent_barrier")
+    assert found.line == 8
+    assert found.detail["arrived_lanes"] == "0x0000ffff" and found.detail["skipped_lanes"] == "0xffff0000"
+
+
+def test_whole_warps_leaving_after_a_barrier_are_legal(run):
+    """Warps 4-7 pass the first barrier and exit; warps 0-3 meet at a second one: no diagnostic
+    (exited threads do not take part in a barrier, and no warp is split)."""
+    src = """__global__ void k(int* out) {
+    __shared__ int s[256];
+    int t = threadIdx.x;
+    s[t] = t;
+    __syncthreads();
+    if (t >= 128) return;
+    s[t] += s[t + 128];
+    __syncthreads();
+    out[t] = s[127 - t];
+}"""
+    out = run(src, ONE_ARG, (1, 1, 1), (256, 1, 1), {"out": np.zeros(128, np.int32)})
+    assert out.status is RunStatus.OK
+    assert out.diagnostics == []

@@ -134,10 +134,11 @@ void set_thread_ctx(const Thread& t, long quantum) {
 
 std::string mask_hex(unsigned m);
 
-// Lanes that reached this barrier site in an earlier round, then skipped it this round and exited
-// while other lanes of their warp arrived: the barrier sits in a condition that differs inside a
-// warp (e.g. `if (t < stride) { ...; __syncthreads(); }`). Exits before any arrival, such as a
-// tail guard `if (i >= n) return;`, and whole warps leaving are legal and not reported.
+// Lanes that had already passed a barrier, then skipped this one and exited while other lanes of
+// their warp arrived: the barrier sits in a condition that differs inside a warp (e.g.
+// `if (t < stride) { ...; __syncthreads(); }`, or `if (threadIdx.x < 16) __syncthreads();` in a
+// loop after an earlier barrier). Exits before any barrier, such as a tail guard
+// `if (i >= n) return;` at the top, and whole warps leaving are legal and not reported.
 void check_skipped_barrier(Block& b, int site) {
   int n = static_cast<int>(b.threads.size());
   for (int w0 = 0; w0 < n; w0 += 32) {
@@ -151,7 +152,7 @@ void check_skipped_barrier(Block& b, int site) {
         arrived |= 1u << j;
         line = t.line;
         if (!example) example = &t;
-      } else if (t.state == kExited && t.exit_generation == b.barrier_generation && t.last_site == site) {
+      } else if (t.state == kExited && t.exit_generation == b.barrier_generation && t.last_site != 0) {
         skipped |= 1u << j;
         if (!skipper) skipper = &t;
       }
