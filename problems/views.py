@@ -87,7 +87,7 @@ def problem_detail(request, slug):
             else:
                 return redirect(submission)
         else:
-            error, status = _("The form was incomplete; please check the fields."), 400
+            error, status = _form_error(form), 400
         initial = {k: request.POST.get(k, "") for k in ("source", "block", "grid", "shared_bytes")}
     else:
         initial = _initial_form(request.user, problem, package)
@@ -104,6 +104,16 @@ def problem_detail(request, slug):
         "recent": _recent(request.user, problem),
     }
     return render(request, "problems/detail.html", context, status=status)
+
+
+def _form_error(form) -> str:
+    """What to tell the student about an invalid form. Django refuses NUL characters (pasted binary
+    data) with its own error; name them rather than calling the form incomplete."""
+    source_errors = form.errors.as_data().get("source", [])
+    if any(e.code == "null_characters_not_allowed" for e in source_errors):
+        return _("The source contains null characters (\\0), which a kernel cannot contain; "
+                 "this often comes from pasting binary data. Remove them and submit again.")
+    return _("The form was incomplete; please check the fields.")
 
 
 def _initial_form(user, problem, package) -> dict:

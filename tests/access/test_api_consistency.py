@@ -164,9 +164,6 @@ def test_submit_form_keeps_code_with_null_characters(canary, page):
     assert PRIVATE_MARKER in response.content.decode() and "garbage" in response.content.decode()
 
 
-# The submit form's handler is problems/views.py (problem_detail), which this change does not own;
-# the fix is described in its report. Remove the marker when it lands.
-@pytest.mark.xfail(strict=True, reason="problems/views.py still says 'The form was incomplete' for NUL characters")
 @pytest.mark.parametrize("language, needle", [("en", "null characters"), ("ko", "null 문자")])
 def test_submit_form_names_null_characters(canary, page, language, needle):
     """The error names the NUL characters (in the reader's language), not 'the form was incomplete'."""

@@ -29,7 +29,7 @@ ROUTES = {
     "api:problems": "logged in",
     "api:problem-submissions": "logged in (POST)",
     "api:submissions": "logged in: own submissions",
-    "api:submission": "owner or instructor (others: 403)",
+    "api:submission": "owner or instructor (others: 404)",
     "practice:home": "logged in: own progress",
     "practice:start": "logged in, POST with CSRF token",
     "practice:question": "owner (others: 404)",
@@ -84,12 +84,12 @@ def test_logged_out_visitors_are_sent_to_log_in(alices, page, api):
 
 
 def test_another_student_cannot_open_a_submission(alices, page, api):
-    """Bob gets 404 for Alice's submission page and its live part, 403 from the API."""
+    """Bob gets 404 for Alice's submission page, its live part and its API URL."""
     pk = alices["submission"].pk
     assert page("bob").get(f"/submissions/{pk}/").status_code == 404
     assert page("bob").get(f"/submissions/{pk}/live/").status_code == 404
     response = api("bob").get(f"/api/v1/submissions/{pk}")
-    assert response.status_code == 403 and PRIVATE_MARKER not in body(response)
+    assert response.status_code == 404 and PRIVATE_MARKER not in body(response)
     assert page("alice").get(f"/submissions/{pk}/").status_code == 200
 
 

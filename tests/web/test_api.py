@@ -132,11 +132,11 @@ def test_hidden_test_details_never_in_json(problem, alice, alice_api, make_submi
     assert set(hidden) == {"name", "sample", "verdict", "time_s"}
 
 
-def test_other_student_gets_403(problem, alice, bob_api, make_submission):
-    """Bob may not read Alice's submission through the API."""
+def test_other_student_gets_404(problem, alice, bob_api, make_submission):
+    """Bob may not read Alice's submission through the API: 404, as for an id that does not exist."""
     submission = make_submission(alice, problem, graded_result())
     response = bob_api.get(f"/api/v1/submissions/{submission.pk}")
-    assert response.status_code == 403
+    assert response.status_code == 404
     assert SOURCE not in response.content.decode() and "error" in response.json()
 
 
