@@ -195,9 +195,10 @@ if DEBUG:
     STATIC_ROOT.mkdir(exist_ok=True)
 
 REST_FRAMEWORK = {
+    # Token first: an unauthenticated request gets 401 with WWW-Authenticate: Token (not 403).
     "DEFAULT_AUTHENTICATION_CLASSES": [
-        "rest_framework.authentication.SessionAuthentication",
         "rest_framework.authentication.TokenAuthentication",
+        "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
 }
