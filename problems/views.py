@@ -117,9 +117,10 @@ def _form_error(form) -> str:
 
 
 def _initial_form(user, problem, package) -> dict:
-    """The editor starts from the student's last submission, else the starter; launch from the package."""
-    initial = {"source": package.starter, "block": package.launch.block, "grid": package.launch.grid,
-               "shared_bytes": package.launch.shared_bytes}
+    """The editor starts from the student's last submission, else the starter. The launch fields
+    start empty (their placeholders show the problem's launch), so that a `// launch:` line in the
+    source applies unless the student fills a field; the last submission's own fields are kept."""
+    initial = {"source": package.starter, "block": "", "grid": "", "shared_bytes": ""}
     if user.is_authenticated:
         last = (Submission.objects.filter(user=user, problem_version__problem=problem)
                 .only("source", "launch_block", "launch_grid", "launch_shared_bytes").first())

@@ -149,12 +149,31 @@ def test_rate_limit_message_keeps_source(problem, alice, alice_client, make_subm
     assert Submission.objects.count() == 1
 
 
-def test_launch_inputs_prefilled_for_student_chosen_launch(choose_problem, alice_client):
-    """When the student chooses the launch, block/grid/shared inputs are shown, pre-filled from the package."""
+def test_launch_inputs_show_the_package_launch_as_placeholders(choose_problem, alice_client):
+    """When the student chooses the launch, block/grid/shared inputs are shown empty, with the
+    package's launch as placeholders, so that a `// launch:` line in the source can apply."""
     html = alice_client.get(detail_url(choose_problem)).content.decode()
-    assert 'name="block" value="128"' in html
-    assert 'name="grid" value="ceil_div(n, 128)"' in html
-    assert 'name="shared_bytes" value="0"' in html
+    assert 'name="block" value="" placeholder="128"' in html
+    assert 'name="grid" value="" placeholder="ceil_div(n, 128)"' in html
+    assert 'name="shared_bytes" value="" placeholder="0"' in html
+
+
+def test_a_launch_comment_applies_when_the_fields_are_left_empty(choose_problem, alice, alice_client):
+    """The page's form as first shown (empty fields) plus a `// launch:` line: the comment's launch
+    is the one graded, and the next visit keeps the fields empty."""
+    from grader.core.pipeline import LaunchChoice, launch_expressions
+    from grader.models import Submission
+
+    source = "// launch: block=64 grid=ceil_div(n, 64)\n__global__ void k() {}\n"
+    response = alice_client.post(detail_url(choose_problem), {"source": source, "block": "", "grid": "",
+                                                               "shared_bytes": ""})
+    assert response.status_code in (200, 302)
+    submission = Submission.objects.get(user=alice)
+    choice = LaunchChoice(submission.launch_block, submission.launch_grid, submission.launch_shared_bytes)
+    package = choose_problem.current_version.package()
+    assert launch_expressions(package, submission.source, choice)[:2] == ("64", "ceil_div(n, 64)")
+    html = alice_client.get(detail_url(choose_problem)).content.decode()
+    assert 'name="block" value="" placeholder="128"' in html
 
 
 def test_fixed_launch_has_no_inputs(problem, alice_client):
