@@ -121,7 +121,9 @@ def launch_problem(launch: LaunchConfig, max_dynamic_shared: int = 48 * 1024) ->
     above 48 KiB needs an opt-in (cudaFuncSetAttribute) which the harness does not make.
     """
     if min(launch.block) < 1 or min(launch.grid) < 1:
-        return "cudaErrorInvalidConfiguration: a grid or block dimension is zero or negative"
+        grid, block = ",".join(map(str, launch.grid)), ",".join(map(str, launch.block))
+        return (f"cudaErrorInvalidConfiguration: a grid or block dimension is zero or negative "
+                f"(grid ({grid}), block ({block}))")
     if launch.threads_per_block > MAX_THREADS_PER_BLOCK:
         return (
             f"cudaErrorInvalidConfiguration: {launch.threads_per_block} threads per block "

@@ -124,7 +124,8 @@ ERROR_PREFIXED = gettext_noop("%(error)s: %(message)s")
 
 LAUNCH_REFUSED = gettext_noop("The launch was refused: %(reason)s.")
 LAUNCH_REASONS = (
-    gettext_noop("cudaErrorInvalidConfiguration: a grid or block dimension is zero or negative"),
+    gettext_noop("cudaErrorInvalidConfiguration: a grid or block dimension is zero or negative "
+                 "(grid (%(grid)s), block (%(block)s))"),
     gettext_noop("cudaErrorInvalidConfiguration: %(threads)s threads per block (the limit is %(limit)s)"),
     gettext_noop("cudaErrorInvalidConfiguration: blockDim.%(axis)s = %(value)s exceeds %(limit)s"),
     gettext_noop("cudaErrorInvalidConfiguration: gridDim.%(axis)s = %(value)s exceeds %(limit)s"),

@@ -41,6 +41,7 @@ def test_division_by_zero_is_a_clear_error():
     [
         (LaunchConfig((1, 1, 1), (1025, 1, 1)), "1025 threads per block"),
         (LaunchConfig((0, 1, 1), (32, 1, 1)), "cudaErrorInvalidConfiguration"),
+        (LaunchConfig((0, 1, 1), (128, 1, 1)), "(grid (0,1,1), block (128,1,1))"),  # the evaluated launch
         (LaunchConfig((1, 1, 1), (1, 1, 65)), "blockDim.z"),
         (LaunchConfig((1, 70000, 1), (32, 1, 1)), "gridDim.y"),
         (LaunchConfig((1, 1, 1), (32, 1, 1), 64 * 1024), "cudaErrorInvalidValue"),
