@@ -69,9 +69,9 @@ def test_solution_wrong_and_syntax_error_get_their_verdicts(tiny_problem, alice,
 
 
 def test_another_student_cannot_read_a_submission(tiny_problem, alice, make_student):
-    """Bob gets 403 for Alice's submission through the API."""
+    """Bob gets 404 for Alice's submission through the API, as for an id that does not exist."""
     created = submit(alice, tiny_package_files()["solution.cu"])
     bob = APIClient()
     bob.force_authenticate(make_student("bob"))
-    assert bob.get(created["url"]).status_code == 403
+    assert bob.get(created["url"]).status_code == 404
     assert alice.get(created["url"]).status_code == 200
