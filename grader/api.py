@@ -108,8 +108,11 @@ class TokenView(WarpDrillAPIView, ObtainAuthToken):
 
     DRF's obtain_auth_token with the API's error format: 400 {"error": ...} for wrong or missing
     credentials, 429 {"error": ...} while django-axes has the username locked out from this address
-    (the correct password is refused then too).
+    (the correct password is refused then too). An Authorization header is ignored here: a
+    client holding a stale token must still be able to get a new one.
     """
+
+    authentication_classes = ()
 
     def handle_exception(self, exc):
         if is_locked_out(self.request):

@@ -42,6 +42,21 @@ def calculator_url(resources: dict | None) -> str:
     return f"{base}?{urlencode(query)}"
 
 
+def launch_used(submission: Submission) -> dict | None:
+    """The launch expressions a submission is graded with ({"block", "grid", "shared_bytes"}):
+    the problem's, or for a student-chosen launch the form's fields, else its `// launch:` line,
+    else the problem's (grader.core.pipeline.launch_expressions). None when the package cannot be read."""
+    from grader.core.pipeline import LaunchChoice, launch_expressions
+
+    try:
+        package = submission.problem_version.package()
+    except Exception:  # a version that no longer parses: the page still shows everything else
+        return None
+    choice = LaunchChoice(submission.launch_block, submission.launch_grid, submission.launch_shared_bytes)
+    block, grid, shared = launch_expressions(package, submission.source, choice)
+    return {"block": block, "grid": grid, "shared_bytes": "" if str(shared).strip() in ("", "0") else shared}
+
+
 def submission_context(submission: Submission, user) -> dict:
     """Everything the submission page and its live partial show, with hidden data already removed."""
     full = is_instructor(user)
@@ -71,6 +86,7 @@ def submission_context(submission: Submission, user) -> dict:
     resources = result["resources"]
     return {
         "submission": submission,
+        "launch_used": launch_used(submission),
         "problem": submission.problem_version.problem,
         "result": result,
         "tests": tests,

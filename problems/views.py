@@ -89,6 +89,8 @@ def problem_detail(request, slug):
         else:
             error, status = _form_error(form), 400
         initial = {k: request.POST.get(k, "") for k in ("source", "block", "grid", "shared_bytes")}
+        # NUL characters cannot round-trip through HTML (browsers show U+FFFD): keep the code without them.
+        initial["source"] = initial["source"].replace("\x00", "")
     else:
         initial = _initial_form(request.user, problem, package)
     context = {
@@ -118,16 +120,15 @@ def _form_error(form) -> str:
 
 def _initial_form(user, problem, package) -> dict:
     """The editor starts from the student's last submission, else the starter. The launch fields
-    start empty (their placeholders show the problem's launch), so that a `// launch:` line in the
-    source applies unless the student fills a field; the last submission's own fields are kept."""
+    always start empty (their placeholders show the problem's launch), so that a `// launch:` line
+    in the source applies unless the student fills a field now: fields carried over from an
+    earlier submission would silently override it. Each submission page shows the launch used."""
     initial = {"source": package.starter, "block": "", "grid": "", "shared_bytes": ""}
     if user.is_authenticated:
         last = (Submission.objects.filter(user=user, problem_version__problem=problem)
-                .only("source", "launch_block", "launch_grid", "launch_shared_bytes").first())
+                .only("source").first())
         if last is not None:
             initial["source"] = last.source
-            for field in ("block", "grid", "shared_bytes"):
-                initial[field] = getattr(last, f"launch_{field}") or initial[field]
     return initial
 
 

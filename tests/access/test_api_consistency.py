@@ -162,6 +162,14 @@ def test_submit_form_keeps_code_with_null_characters(canary, page):
     response = page("alice").post("/problems/canary-add/", {"source": NUL_SOURCE})
     assert response.status_code == 400 and not Submission.objects.exists()
     assert PRIVATE_MARKER in response.content.decode() and "garbage" in response.content.decode()
+    assert "\x00" not in response.content.decode()  # kept without the NULs, so it can be sent again as is
+
+
+def test_a_stale_authorization_header_does_not_block_getting_a_new_token(canary, users):
+    """POST /api/v1/token reads only the body: an old or wrong token in the header is ignored."""
+    client = with_header("Bearer not-a-real-key")
+    response = client.post("/api/v1/token", {"username": "alice", "password": "pass-1234-word"}, format="json")
+    assert response.status_code == 200 and response.json()["token"]
 
 
 @pytest.mark.parametrize("language, needle", [("en", "null characters"), ("ko", "null 문자")])

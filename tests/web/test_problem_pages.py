@@ -160,7 +160,7 @@ def test_launch_inputs_show_the_package_launch_as_placeholders(choose_problem, a
 
 def test_a_launch_comment_applies_when_the_fields_are_left_empty(choose_problem, alice, alice_client):
     """The page's form as first shown (empty fields) plus a `// launch:` line: the comment's launch
-    is the one graded, and the next visit keeps the fields empty."""
+    is the one graded, the submission page shows it, and the next visit keeps the fields empty."""
     from grader.core.pipeline import LaunchChoice, launch_expressions
     from grader.models import Submission
 
@@ -172,8 +172,23 @@ def test_a_launch_comment_applies_when_the_fields_are_left_empty(choose_problem,
     choice = LaunchChoice(submission.launch_block, submission.launch_grid, submission.launch_shared_bytes)
     package = choose_problem.current_version.package()
     assert launch_expressions(package, submission.source, choice)[:2] == ("64", "ceil_div(n, 64)")
+    page = alice_client.get(submission.get_absolute_url()).content.decode()
+    assert "&lt;&lt;&lt;ceil_div(n, 64), 64&gt;&gt;&gt;" in page
     html = alice_client.get(detail_url(choose_problem)).content.decode()
     assert 'name="block" value="" placeholder="128"' in html
+
+
+def test_fields_of_an_earlier_submission_are_not_carried_over(choose_problem, alice, alice_client):
+    """After a submission through the fields, the next visit shows them empty again: carried-over
+    fields would silently override a `// launch:` line written later. Its page shows the fields' launch."""
+    from grader.models import Submission
+
+    alice_client.post(detail_url(choose_problem), {"source": "__global__ void k() {}\n", "block": "32",
+                                                    "grid": "ceil_div(n, 32)", "shared_bytes": ""})
+    html = alice_client.get(detail_url(choose_problem)).content.decode()
+    assert 'name="block" value="" placeholder="128"' in html and 'name="grid" value="" placeholder=' in html
+    page = alice_client.get(Submission.objects.get(user=alice).get_absolute_url()).content.decode()
+    assert "&lt;&lt;&lt;ceil_div(n, 32), 32&gt;&gt;&gt;" in page
 
 
 def test_fixed_launch_has_no_inputs(problem, alice_client):
