@@ -124,3 +124,15 @@ def test_hidden_diagnostic_params_never_reach_a_student(problem, alice, alice_cl
     assert data["message_template"] == M.SUMMARY_PASSED_WITH_LINE
     sample = next(d for d in data["diagnostics"] if d["test"] == "small")
     assert sample["message_template"] in M.RUNTIME_FAULTS and sample["message"].startswith("out-of-bounds")
+
+
+def test_diagnostic_labels_are_translated():
+    """The labels on diagnostics (pills) and the topic names have Korean forms."""
+    from django.utils import translation
+
+    from problems.templatetags.warpdrill import DIAGNOSTIC_LABELS
+
+    with translation.override("ko"):
+        for kind in ("divergent_barrier", "deadlock", "race", "stack_overflow", "out_of_bounds"):
+            label = str(DIAGNOSTIC_LABELS[kind])
+            assert label and not any("a" <= ch.lower() <= "z" for ch in label), (kind, label)
