@@ -38,12 +38,12 @@ FINAL = {"GRADED"}
 
 
 def percentile(values: list[float], q: float) -> float:
-    ordered = sorted(values)
-    if not ordered:
+    """The q-quantile with linear interpolation (statistics.quantiles, inclusive), NaN when empty."""
+    if not values:
         return float("nan")
-    k = (len(ordered) - 1) * q
-    lo, hi = int(k), min(int(k) + 1, len(ordered) - 1)
-    return ordered[lo] + (ordered[hi] - ordered[lo]) * (k - lo)
+    if len(values) == 1:
+        return values[0]
+    return statistics.quantiles(values, n=100, method="inclusive")[round(q * 100) - 1]
 
 
 def setup_env(args) -> dict[str, str]:

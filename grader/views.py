@@ -86,7 +86,6 @@ def submission_context(submission: Submission, user) -> dict:
     resources = result["resources"]
     return {
         "submission": submission,
-        "launch_used": launch_used(submission),
         "problem": submission.problem_version.problem,
         "result": result,
         "tests": tests,
@@ -114,7 +113,9 @@ def submission_context(submission: Submission, user) -> dict:
 def submission_detail(request, pk):
     """A submission: status while it is graded (live), then verdict, tests, errors and resources."""
     submission = _visible_submission(request, pk)
-    return render(request, "grader/submission.html", submission_context(submission, request.user))
+    # The launch is in the page's header only, never in the live partial that is polled.
+    context = {**submission_context(submission, request.user), "launch_used": launch_used(submission)}
+    return render(request, "grader/submission.html", context)
 
 
 # What the live partial shows changes only with these columns (the source never changes; the

@@ -193,37 +193,38 @@ class ChildPool:
 
     def main_child(self) -> Child:
         """The warm main child, started now if there is none (it may still be starting)."""
-        if self.main is not None and (self.main.busy or not self.main.alive()):
-            self.main.kill()
-            self.main = None
-        if self.main is None:
-            self.main = self._factory(None)
-        return self.main
+        return self._warm("main", lambda: self._factory(None))
 
     def retire_main(self, restart: bool = True) -> None:
         """Kill the main child (hung, broken or used by another submission) and start its successor."""
-        if self.main is not None:
-            self.main.kill()
-            self.main = None
-        if restart:
-            self.main_child()
+        self._retire("main", self.main_child if restart else None)
 
     def compiler_child(self) -> Child:
         """The warm NVRTC compiler child, started now if there is none (it may still be starting)."""
-        if self.compiler is not None and (self.compiler.busy or not self.compiler.alive()):
-            self.compiler.kill()
-            self.compiler = None
-        if self.compiler is None:
-            self.compiler = self._compiler_factory()
-        return self.compiler
+        return self._warm("compiler", self._compiler_factory)
 
     def retire_compiler(self, restart: bool = True) -> None:
         """Kill the compiler child (a compile past its limit, or a crash) and start its successor."""
-        if self.compiler is not None:
-            self.compiler.kill()
-            self.compiler = None
-        if restart:
-            self.compiler_child()
+        self._retire("compiler", self.compiler_child if restart else None)
+
+    def _warm(self, slot: str, factory: Callable[[], Child]) -> Child:
+        """The child in `slot` ("main" or "compiler"); a busy or dead one is replaced by factory()."""
+        child = getattr(self, slot)
+        if child is not None and (child.busy or not child.alive()):
+            child.kill()
+            child = None
+        if child is None:
+            child = factory()
+            setattr(self, slot, child)
+        return child
+
+    def _retire(self, slot: str, start: Callable[[], Child] | None) -> None:
+        child = getattr(self, slot)
+        if child is not None:
+            child.kill()
+            setattr(self, slot, None)
+        if start is not None:
+            start()
 
     def take_sanitizer(self, tool: Tool) -> Child:
         """A warm one-shot child under `tool` (the caller kills it when done); successors start now."""
