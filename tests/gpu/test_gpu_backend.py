@@ -70,7 +70,9 @@ def test_output_buffers_start_poisoned(gpu):
 
 
 def test_illegal_address_is_a_fault_with_its_cuda_name_and_the_next_run_is_healthy(gpu):
-    out = run(gpu, kernel("    y[i + (1 << 28)] = x[i];\n"))
+    # Near address 0, never mapped ("y + 1 GiB" sometimes lands in the shared/local window on an
+    # H200: CUDA_ERROR_INVALID_ADDRESS_SPACE).
+    out = run(gpu, kernel("    *(float*)(16 + 4 * (size_t)i) = x[i];\n"))
     assert out.status is RunStatus.FAULT and "CUDA_ERROR_ILLEGAL_ADDRESS" in out.message
     assert any(d.kind is DiagnosticKind.CUDA_ERROR for d in out.diagnostics)
     assert run(gpu, kernel("    if (i < n) y[i] = x[i];\n")).status is RunStatus.OK
@@ -144,3 +146,20 @@ def test_every_shipped_problem_gets_its_declared_verdict_on_the_gpu(gpu, folder,
     got = judge(package, source, gpu).verdict
     allowed = {want, Verdict.TIME_LIMIT} if want is Verdict.DEADLOCK else {want}
     assert got in allowed
+
+
+def test_one_sanitizer_child_gives_each_check_its_own_report(gpu):
+    """The tools' children serve check after check; a clean kernel checked right after a racy or
+    divergent one reports nothing of theirs (fence.py)."""
+    racy = kernel("    __shared__ float s[256];\n    s[t] = x[i];\n    y[i] = s[(t + 1) % 256];\n")
+    divergent = kernel("    __shared__ float s[256];\n    s[t] = x[i];\n"
+                       "    if (t % 2) { __syncthreads(); } else { __syncthreads(); }\n    y[i] = s[255 - t];\n")
+    clean = kernel("    __shared__ float s[256];\n    s[t] = x[i];\n    __syncthreads();\n    y[i] = s[255 - t];\n")
+    run(gpu, clean, check=True)
+    children = {tool: gpu.pool.children[tool] for tool in ("memcheck", "racecheck", "synccheck")}
+    for _ in range(3):
+        assert {d.kind for d in run(gpu, racy, check=True).diagnostics} == {DiagnosticKind.RACE}
+        assert [d for d in run(gpu, clean, check=True).diagnostics if d.kind is not DiagnosticKind.NOTE] == []
+        assert {d.kind for d in run(gpu, divergent, check=True).diagnostics} == {DiagnosticKind.DIVERGENT_BARRIER}
+        assert [d for d in run(gpu, clean, check=True).diagnostics if d.kind is not DiagnosticKind.NOTE] == []
+    assert all(gpu.pool.children[tool] is child for tool, child in children.items())  # the same children

@@ -11,6 +11,7 @@ from grader.core.backends.base import ArgRole, ArgSpec, Build, KernelSpec, Launc
 from grader.core.backends.gpu import GpuBackend, GpuHandle
 from grader.core.gpu import protocol
 from grader.core.gpu.pool import Child, ChildPool
+from grader.core.gpu.sanitizer import Tool
 from grader.core.results import CompileResult
 from grader.core.verdicts import DiagnosticKind
 
@@ -217,9 +218,10 @@ def test_a_job_interrupted_midway_never_hands_its_answer_to_the_next_one(fake_ba
     leaves the child busy; the next run gets a fresh child, not the stale answer."""
     fake_backend.run(fake_build("copy"), request())
     child = fake_backend.pool.main
-    child.send({"op": "run", "entry": "copy", "args": [], "scalars": {}, "grid": [1, 1, 1], "block": [1, 1, 1],
-                "shared": 0, "job": 99}, {"__cubin__": np.zeros(4, np.uint8)}, time.monotonic() + 5)
-    child.busy = True  # as request() leaves it when interrupted after send()
+    # request() interrupted after its submit(): the answer is left in the pipe, the child busy.
+    child.submit({"op": "run", "entry": "copy", "args": [], "scalars": {}, "grid": [1, 1, 1], "block": [1, 1, 1],
+                  "shared": 0}, {"__cubin__": np.zeros(4, np.uint8)}, time.monotonic() + 5)
+    assert child.busy
     out = fake_backend.run(fake_build("copy"), request())
     assert out.status is RunStatus.OK and out.outputs["y"].size == 8
     assert fake_backend.pool.main is not child
@@ -247,3 +249,85 @@ def test_racecheck_runs_only_on_kernels_with_shared_memory(static, dynamic, ran)
                      inputs={"x": np.zeros(8, np.float32), "y": np.empty(8, np.float32), "n": 8})
     assert backend.run(build, req).status is RunStatus.OK
     assert sorted(seen) == ran
+
+
+# ---- long-lived sanitizer children (fake ones write compute-sanitizer's records themselves) ----
+
+
+def check_request(checks=("racecheck",), limit=2.0):
+    return RunRequest(launch=LaunchConfig((1, 1, 1), (32, 1, 1)), time_limit_s=limit, check=True, checks=checks,
+                      inputs={"x": np.arange(8, dtype=np.float32), "y": np.empty(8, np.float32), "n": 8})
+
+
+def test_a_sanitizer_child_serves_many_checks_and_each_gets_only_its_own_records(fake_backend):
+    clean = fake_backend.run(fake_build("copy"), check_request())
+    assert clean.status is RunStatus.OK and clean.diagnostics == []
+    child = fake_backend.pool.children["racecheck"]
+    racy = fake_backend.run(fake_build("race"), check_request())
+    assert [(d.kind, d.line) for d in racy.diagnostics] == [(DiagnosticKind.RACE, 7)]
+    # The next job on the same child starts after the race's fence, whose tail (a second
+    # record) is dropped: it reports nothing, and never the earlier job's race.
+    after = fake_backend.run(fake_build("copy"), check_request())
+    assert after.status is RunStatus.OK and after.diagnostics == []
+    assert fake_backend.pool.children["racecheck"] is child and child.jobs == 3 and child.alive()
+
+
+def test_each_tool_has_its_own_child_and_fence(fake_backend):
+    out = fake_backend.run(fake_build("race"), check_request(("memcheck", "racecheck", "synccheck")))
+    assert [(d.kind, d.detail["tool"]) for d in out.diagnostics] == [(DiagnosticKind.RACE, "racecheck")]
+    assert set(fake_backend.pool.children) >= {"memcheck", "racecheck", "synccheck"}
+    again = fake_backend.run(fake_build("copy"), check_request(("memcheck", "racecheck", "synccheck")))
+    assert again.diagnostics == []
+    assert all(fake_backend.pool.children[t].jobs == 2 for t in ("memcheck", "racecheck", "synccheck"))
+
+
+def test_a_job_without_a_fence_is_read_to_the_end_of_the_log_and_its_child_replaced(fake_backend):
+    fake_backend.run(fake_build("copy"), check_request())
+    first = fake_backend.pool.children["racecheck"]
+    out = fake_backend.run(fake_build("nofence"), check_request())
+    assert out.status is RunStatus.OK and out.diagnostics == []
+    assert first.proc.poll() is not None  # finished, then removed from the pool
+    assert fake_backend.pool.children["racecheck"] is not first  # its successor is already starting
+    assert fake_backend.run(fake_build("race"), check_request()).diagnostics[0].kind is DiagnosticKind.RACE
+
+
+def test_a_sanitizer_child_is_replaced_after_its_jobs(child_sandbox):
+    backend = GpuBackend(arch="sm_90", prove_deadlocks=False,
+                         pool=ChildPool(factory=lambda tool: Child(tool, fake=True), sanitizer_jobs=2))
+    try:
+        backend.run(fake_build("copy"), check_request())
+        first = backend.pool.children["racecheck"]
+        backend.run(fake_build("race"), check_request())
+        assert backend.pool.children["racecheck"] is not first and first.proc.poll() is not None
+        assert backend.run(fake_build("copy"), check_request()).diagnostics == []
+    finally:
+        backend.shutdown()
+
+
+def test_a_hang_under_a_sanitizer_is_killed_and_the_tool_gets_a_fresh_child(fake_backend):
+    fake_backend.run(fake_build("copy"), check_request())
+    first = fake_backend.pool.children["racecheck"]
+    out = fake_backend.run(fake_build("hang"), check_request(limit=0.3))
+    assert out.status is RunStatus.TIMEOUT
+    assert any(d.message_params.get("tool") == "racecheck" for d in out.diagnostics)
+    assert first.proc.poll() is not None
+    assert fake_backend.run(fake_build("copy"), check_request()).status is RunStatus.OK
+
+
+def test_a_job_that_used_up_the_print_limit_is_not_waited_for(child_sandbox):
+    """compute-sanitizer prints nothing, fences included, past its print limit: the cut gives up
+    at once instead of waiting for a fence that cannot come."""
+    child = Child(Tool.SYNCCHECK, fake=True, jobs=1)
+    try:
+        child.wait_ready()
+        records = "".join("========= Barrier error detected. Divergent thread(s) in warp.\n"
+                          f"=========     at k+0x30 in kernel.cu:5\n=========     by thread ({t},0,0) in block (0,0,0)\n"
+                          for t in range(child.print_limit))
+        with open(child.workdir / "sanitizer.log", "a") as f:
+            f.write(records)
+        started = time.monotonic()
+        assert child.job_log("0123456789abcdef", wait_s=5.0) is None
+        assert time.monotonic() - started < 1.0
+        assert child.rest_of_log().count("Barrier error") == child.print_limit
+    finally:
+        child.kill()

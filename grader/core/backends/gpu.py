@@ -9,7 +9,8 @@ run(): the job goes to a warm child process that already holds a CUDA context (g
 gpu/child.py). A hang is ended by killing the child at the wall-clock limit; a sticky CUDA
 error ends the child too; either way a fresh child is started at once (otherwise the warm
 child serves submission after submission, buffers zeroed between jobs). Check runs (RunRequest
-.check) go to one-shot children under compute-sanitizer, the tools in parallel. This process
+.check) go to warm children under compute-sanitizer, one per tool, the tools in parallel; each
+child serves many checks, its log cut into per-job reports at fences (gpu/fence.py). This process
 never imports PyCUDA and never touches CUDA: only the children do.
 """
 from __future__ import annotations
@@ -24,7 +25,7 @@ import numpy as np
 
 from .. import messages as M
 from ..errors import PlatformError
-from ..gpu import protocol
+from ..gpu import fence, protocol
 from ..gpu.cache import CompileCache
 from ..gpu.cuda_errors import classify
 from ..gpu.isolation import compute_sanitizer, gpu_nodes, sandboxed
@@ -43,7 +44,7 @@ log = logging.getLogger(__name__)
 
 TRANSFER_GRACE_S = 1.0  # on top of the time limit: copies in and out, a module load
 TRANSFER_BYTES_PER_S = 2e9  # pessimistic host<->device copy rate, for large buffers
-SANITIZER_EXIT_S = 10.0  # after answering, a sanitizer child writes its summary and exits
+SANITIZER_EXIT_S = 10.0  # a sanitizer child asked to finish writes its summary and exits
 # How long the emulator may look for a deadlock after a GPU hang: it needs a couple of seconds
 # of spinning threads making no progress before it calls a wait hopeless.
 EMULATOR_PROOF_LIMITS_S = (2.0, 10.0)
@@ -121,10 +122,17 @@ class GpuBackend(Backend):
         return self._arch
 
     def prepare(self) -> None:
-        """Start the warm children (GPU context, NVRTC) at worker start, not at the first submission."""
+        """Start the warm children (GPU context, NVRTC, one per sanitizer tool) at worker start,
+        not at the first submission."""
         self.pool.main_child()
         if self.use_nvrtc:
             self.pool.compiler_child()
+        if compute_sanitizer():
+            for tool in self.checks:
+                try:
+                    self.pool.sanitizer_child(tool)
+                except ChildStartError as exc:  # reported again, as a platform fault, by the first check
+                    log.warning("no warm %s child: %s", tool, exc)
 
     def compile(self, source: str, spec: KernelSpec) -> Build:
         """NVRTC in the compiler child, or nvcc when NVRTC refuses the source or is unavailable.
@@ -342,40 +350,59 @@ class GpuBackend(Backend):
     # ---- compute-sanitizer ----
 
     def _sanitize(self, tools: tuple[Tool, ...], job: dict, arrays: dict[str, np.ndarray], limit_s: float):
-        """Run the job under each tool at once (one one-shot child each). Returns
-        ({tool: (reply or None, log)}, platform error or ""). A late tool is killed; its reply is None."""
+        """Run the job under each tool at once, each in the pool's warm child for that tool.
+
+        Returns ({tool: (reply or None, this job's part of the tool's log)}, platform error or "").
+        A late tool's child is killed (its reply is None, its log what it wrote). A child whose
+        log could not be cut at this job's fence (no fence: it broke, or its print limit ran out)
+        is finished and its whole remaining log read; it is replaced, as is one that has
+        served its SANITIZER_JOBS jobs.
+        """
         children = {}
         started = time.monotonic()
         try:
             for tool in tools:
-                children[tool] = self.pool.take_sanitizer(tool)
+                children[tool] = self.pool.sanitizer_child(tool)
             for child in children.values():
                 child.wait_ready()
         except ChildStartError as exc:
-            for child in children.values():
-                child.kill()
+            for tool in children:
+                self.pool.retire_sanitizer(tool)
             return {}, str(exc)
         timings = {"ready_s": time.monotonic() - started}
         deadline = self._deadline(limit_s, arrays)
         results, error = {}, ""
-        for child in children.values():
-            try:
-                child.send(job, arrays, deadline)
-            except (protocol.ProtocolError, OSError) as exc:
-                error = error or f"{child.tool}: could not send the job ({exc})"
+        nonces = {tool: fence.new_nonce() for tool in children}
+        sent = {}
         for tool, child in children.items():
-            reply = None
             try:
-                reply, _ = child.receive(deadline)
+                child.submit(dict(job, fence=nonces[tool]), arrays, deadline)
+                sent[tool] = child
+            except (protocol.ProtocolError, OSError) as exc:
+                error = error or f"{tool}: could not send the job ({exc})"
+                self.pool.retire_sanitizer(tool)
+        for tool, child in sent.items():
+            reply, text, keep = None, None, False
+            try:
+                reply, _ = child.answer(deadline)
                 timings[f"{tool}_reply_s"] = time.monotonic() - started
-                child.wait_exit(SANITIZER_EXIT_S)
-                timings[f"{tool}_exit_s"] = time.monotonic() - started
+                if reply.get("fenced"):
+                    text = child.job_log(nonces[tool])
+                    keep = text is not None
+                if text is None:  # no fence: read the log to its end
+                    child.finish(SANITIZER_EXIT_S)
+                    text = child.rest_of_log()
+                timings[f"{tool}_log_s"] = time.monotonic() - started
             except protocol.DeadlineError:
-                pass
+                text = child.rest_of_log()
             except (EOFError, protocol.ProtocolError, OSError) as exc:
                 error = error or f"{tool}: the child died ({exc}); {child.stderr_tail()}"
-            results[tool] = (reply, child.sanitizer_log())
-            child.kill()
+                text = child.rest_of_log()
+            results[tool] = (reply, text)
+            if not keep:
+                self.pool.retire_sanitizer(tool)
+            elif child.jobs >= self.pool.sanitizer_jobs:
+                self.pool.retire_sanitizer(tool)  # its successor starts now, not at the next check
         self.last_check = {k: round(v, 3) for k, v in timings.items()}
         return results, error
 

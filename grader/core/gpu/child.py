@@ -1,14 +1,17 @@
 """The GPU child: a process that owns one CUDA context and runs kernels from cubins, one job at a time.
 
-    python -m grader.core.gpu.child --result-path FIFO [--once] [--fake | --compiler]
+    python -m grader.core.gpu.child --result-path FIFO [--sanitizer TOOL] [--fake [--fake-log PATH] | --compiler]
 
 Started by the judge (pool.py) with `subprocess`, never forked from a process that touched CUDA.
 It creates its context at start, says "ready", then reads jobs (protocol frames) on stdin and
 answers on the FIFO at --result-path. The kernel's printf goes to fd 1, which is redirected to an
 in-memory file and returned, capped, as the job's log: it can never reach the result channel.
 After a sticky CUDA error (illegal address, trap, ...) the context is unusable, so the child
-answers and exits; the judge starts a fresh one. `--once` answers one job and exits (the
-sanitizer passes, which need a process of their own). `--fake` runs no GPU code (tests on CPU).
+answers and exits; the judge starts a fresh one. `--sanitizer TOOL` is a child that runs under
+compute-sanitizer's TOOL: after each job, before answering, it leaves the job's fence in the
+tool's log (fence.py), so that the judge can cut the one log of many jobs into their reports.
+`--fake` runs no GPU code (tests on CPU); with `--sanitizer` it writes the records a real tool
+would (a fence, a race for the entry "race") to `--fake-log`.
 `--compiler` makes a compiler child instead: no CUDA context, NVRTC loaded once, "compile" jobs
 (nvrtc.py); a compile that never ends is killed from outside like a hung kernel.
 
@@ -27,7 +30,7 @@ import time
 
 import numpy as np
 
-from . import protocol
+from . import fence, protocol
 from .cuda_errors import classify, is_platform_fault
 
 LOG_CAP = 16 * 1024  # bytes of the kernel's printf output returned per job
@@ -77,6 +80,7 @@ class CudaRunner:
         self.device = drv.Device(0)
         self.context = self.device.make_context()
         self.modules: dict[str, object] = {}
+        self._fence_out = None  # 4 bytes the fence kernels write to (allocated on first use)
 
     def hello(self) -> dict:
         import pycuda
@@ -86,10 +90,26 @@ class CudaRunner:
                 "pid": os.getpid(), "pycuda": pycuda.VERSION_TEXT}
 
     def close(self) -> None:
-        """Destroy the context cleanly (a one-shot child under compute-sanitizer exits after this)."""
+        """Destroy the context cleanly (a sanitizer child asked to finish exits after this)."""
         self.modules.clear()
         self.context.pop()
         self.context.detach()
+
+    def fence(self, tool: str, nonce: str) -> None:
+        """Make `tool` report this job's fence (fence.py). Raises drv.Error or RuntimeError when
+        the fence could not be made: the log then cannot be cut, and the child must end."""
+        if tool == "memcheck":
+            libcuda = ctypes.CDLL("libcuda.so.1")  # the driver PyCUDA already loaded
+            if libcuda.cuCtxSetLimit(ctypes.c_int(fence.INVALID_LIMIT), ctypes.c_size_t(0)) == 0:
+                raise RuntimeError("cuCtxSetLimit accepted an invalid limit: no fence")
+            return
+        name, block = fence.entry(tool, nonce)
+        if self._fence_out is None:
+            self._fence_out = self.drv.mem_alloc(4)
+        module = self.drv.module_from_buffer(fence.ptx(tool, nonce).encode())
+        module.get_function(name)(self._fence_out, block=block, grid=(1, 1, 1))
+        self.context.synchronize()
+        del module  # unloaded: a fresh one is JIT-compiled per job (its name carries the nonce)
 
     def _function(self, cubin: np.ndarray, entry: str):
         digest = hashlib.sha256(cubin.tobytes()).hexdigest()
@@ -178,8 +198,32 @@ class FakeRunner:
     """No GPU: copies every IN/INOUT buffer to the outputs, or misbehaves on request. For tests.
 
     Entry names drive it: "hang" sleeps forever, "crash" exits, "sticky" reports an illegal
-    address (and the child exits), "print" writes to fd 1 as a kernel's printf would.
+    address (and the child exits), "print" writes to fd 1 as a kernel's printf would. With a
+    `log_path` (a fake sanitizer child) it writes records in compute-sanitizer's format there:
+    "race" adds a racecheck hazard at kernel.cu:7, "nofence" leaves no fence after the job.
     """
+
+    def __init__(self, log_path: str | None = None):
+        self.log_path = log_path
+        if log_path:
+            self._log("========= COMPUTE-SANITIZER\n")
+
+    def _log(self, text: str) -> None:
+        with open(self.log_path, "a") as f:
+            f.write(text)
+
+    def fence(self, tool: str, nonce: str) -> None:
+        if self._entry == "nofence":
+            raise RuntimeError("no fence (asked for by the test)")
+        if tool == "memcheck":
+            self._log('========= Program hit CUDA_ERROR_INVALID_VALUE (error 1) due to "invalid argument" on CUDA '
+                      f"API call to {fence.MEMCHECK_API}.\n=========\n")
+            return
+        name, _ = fence.entry(tool, nonce)
+        for _ in range(2):  # a fence may make several records
+            self._log("========= Error: Potential WAW hazard detected at __shared__ 0x0 in block (0,0,0) :\n"
+                      f"=========     Write Thread (0,0,0) at {name}+0x70\n"
+                      f"=========     Write Thread (32,0,0) at {name}+0x70\n=========\n")
 
     def close(self) -> None:
         pass
@@ -187,8 +231,13 @@ class FakeRunner:
     def hello(self) -> dict:
         return {"op": "ready", "ok": True, "device": "fake", "cc": "9.0", "pid": os.getpid(), "pycuda": ""}
 
+    _entry = ""
+
     def run(self, job: dict, arrays: dict[str, np.ndarray]):
-        entry = job["entry"]
+        entry = self._entry = job["entry"]
+        if entry == "race" and self.log_path:
+            self._log("========= Error: Race reported between Write access at k(float *)+0x90 in kernel.cu:7\n"
+                      "=========     and Read access at k(float *)+0xa0 in kernel.cu:7 [32 hazards]\n=========\n")
         if entry == "hang":
             while True:
                 time.sleep(3600)
@@ -230,15 +279,18 @@ class CompilerRunner:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m grader.core.gpu.child")
     parser.add_argument("--result-path", required=True, help="FIFO the judge reads results from")
-    parser.add_argument("--once", action="store_true", help="answer one job, then exit")
+    parser.add_argument("--sanitizer", choices=("memcheck", "racecheck", "synccheck"),
+                        help="runs under this compute-sanitizer tool: fence its log after each job")
     parser.add_argument("--fake", action="store_true", help="run no GPU code (tests)")
+    parser.add_argument("--fake-log", help="with --fake --sanitizer: write the tool's records here")
     parser.add_argument("--compiler", action="store_true", help="compile with NVRTC instead of running kernels")
     args = parser.parse_args(argv)
     _die_with_parent()
     result_fd = os.open(args.result_path, os.O_WRONLY)
     capture = PrintfCapture()
     try:
-        runner = CompilerRunner() if args.compiler else FakeRunner() if args.fake else CudaRunner()
+        runner = (CompilerRunner() if args.compiler else FakeRunner(args.fake_log if args.sanitizer else None)
+                  if args.fake else CudaRunner())
     except Exception as exc:  # no GPU, no PyCUDA, driver error: the platform's fault
         protocol.write_frame(result_fd, {"op": "ready", "ok": False, "message": f"{type(exc).__name__}: {exc}"})
         return 3
@@ -247,6 +299,11 @@ def main(argv: list[str] | None = None) -> int:
         try:
             job, arrays = protocol.read_frame(0)
         except EOFError:
+            if args.sanitizer:  # asked to finish: end the context cleanly, the tool then ends its log
+                try:
+                    runner.close()
+                except Exception:
+                    pass
             break
         if job.get("op") != getattr(runner, "op", "run"):
             break
@@ -254,16 +311,18 @@ def main(argv: list[str] | None = None) -> int:
             reply, outputs, healthy = runner.run(job, arrays)
         except Exception as exc:  # a bug of ours or a malformed job: never the student's fault
             reply, outputs, healthy = _result("internal", message=f"child: {type(exc).__name__}: {exc}"), {}, False
+        if args.sanitizer and healthy:
+            # Before answering: once the judge has the answer, the fence is already in the log.
+            try:
+                runner.fence(args.sanitizer, str(job.get("fence", "")))
+                reply["fenced"] = True
+            except Exception as exc:  # the log cannot be cut: this child ends after answering
+                reply["fence_error"] = f"{type(exc).__name__}: {exc}"
+                healthy = False
         reply["log"], reply["log_dropped"] = capture.take()
         reply["job"] = job.get("job")
         protocol.write_frame(result_fd, reply, outputs)
         if not healthy:
-            break
-        if args.once:
-            try:
-                runner.close()
-            except Exception:
-                pass
             break
     sys.stderr.flush()
     # Skip interpreter teardown: PyCUDA's context cleanup can fail noisily on a context that a

@@ -3,9 +3,11 @@
 A `Child` is one process (grader.core.gpu.child, possibly under compute-sanitizer) with a pipe
 for jobs (its stdin) and a FIFO for results. A `ChildPool` keeps one warm "main" child per
 worker (context already created, so a run costs a job round trip, not a process start), one
-warm compiler child (NVRTC loaded, no context: nvrtc.py) and warm one-shot children per
-sanitizer tool once checks have been asked for; a used, hung or broken
-child is killed and a fresh one started at once, so that the next submission finds one ready.
+warm compiler child (NVRTC loaded, no context: nvrtc.py) and one warm child per sanitizer tool.
+A sanitizer child serves job after job too: after each one it leaves a fence in the tool's log
+(fence.py) and the judge cuts the job's report off there (`Child.job_log`); it is replaced
+after SANITIZER_JOBS jobs, or as soon as its log cannot be cut. A used, hung or broken child is
+killed and a fresh one started at once, so that the next submission finds one ready.
 Children are started with `subprocess` (fork+exec), never forked from a process that holds a
 CUDA context; this process never touches CUDA at all.
 """
@@ -25,15 +27,18 @@ import numpy as np
 
 from . import protocol
 from .isolation import child_launch, compute_sanitizer
-from .sanitizer import Tool, tool_options
+from .sanitizer import Tool, count_records, cut_job, drop_fences, print_limit, tool_options
 
 log = logging.getLogger(__name__)
 
 START_TIMEOUT_S = float(os.environ.get("WARPDRILL_GPU_START_TIMEOUT", "60"))
-# Warm one-shot children kept per sanitizer tool. A child under compute-sanitizer takes longer
-# to start than a submission takes to compile and run, so with back-to-back submissions one
-# spare is often still starting when it is needed; two are not.
-SANITIZER_SPARES = int(os.environ.get("WARPDRILL_GPU_SANITIZER_SPARES", "2"))
+# Jobs a sanitizer child serves before it is replaced: bounds its log, its print limit
+# (sanitizer.tool_options) and whatever the tool accumulates. Starting one costs 0.5-1.4 s.
+SANITIZER_JOBS = int(os.environ.get("WARPDRILL_GPU_SANITIZER_JOBS", "100"))
+# How long a job's fence may take to appear in the log after the child answered (it is
+# normally there already). Past it, the child is finished and its whole log read instead.
+FENCE_WAIT_S = 3.0
+POLL_S = 0.002
 STDERR_CAP = 4096
 
 
@@ -44,7 +49,8 @@ class ChildStartError(Exception):
 class Child:
     """One child process and its channels. Not thread-safe; one job at a time."""
 
-    def __init__(self, tool: Tool | None = None, *, fake: bool = False, compiler: bool = False):
+    def __init__(self, tool: Tool | None = None, *, fake: bool = False, compiler: bool = False,
+                 jobs: int = SANITIZER_JOBS):
         self.tool = tool
         self.compiler = compiler
         kind = "compiler" if compiler else (tool or "main")
@@ -56,18 +62,20 @@ class Child:
         self.result_fd = os.open(fifo, os.O_RDONLY | os.O_NONBLOCK)
         args = ["--result-path", "{box}/result.fifo"]
         if tool is not None:
-            args.append("--once")
+            args += ["--sanitizer", str(tool)]
         if compiler:
             args.append("--compiler")
         elif fake:
             args.append("--fake")
+            if tool is not None:
+                args += ["--fake-log", "{box}/sanitizer.log"]
         prefix = None
-        if tool is not None:
+        if tool is not None and not fake:
             sanitizer = compute_sanitizer()
             if sanitizer is None:
                 self._cleanup()
                 raise ChildStartError("compute-sanitizer is not installed on this worker")
-            prefix = [sanitizer, *tool_options(tool, "{box}/sanitizer.log")]
+            prefix = [sanitizer, *tool_options(tool, "{box}/sanitizer.log", jobs)]
         self._stderr = open(self.workdir / "stderr.txt", "w+b")
         try:
             launch = child_launch(self.workdir, args, prefix, gpu=not compiler)
@@ -93,6 +101,10 @@ class Child:
         # Celery soft time limit, say) leaves an answer in the pipe that belongs to no one: such
         # a child is replaced, never asked again.
         self.busy = False
+        self.log_offset = 0  # bytes of the sanitizer's log already cut into jobs' reports
+        self.log_records = 0  # records in those bytes: compute-sanitizer prints at most print_limit
+        self.print_limit = print_limit(tool, jobs) if tool is not None else 0
+        self.last_fence = ""  # the nonce of the previous job's fence (its tail may follow the cut)
 
     # ---- lifecycle ----
 
@@ -118,6 +130,15 @@ class Child:
             return True
         except subprocess.TimeoutExpired:
             return False
+
+    def finish(self, timeout_s: float) -> bool:
+        """Ask the child to end (end of its job stream) and wait up to `timeout_s` for it to exit;
+        under compute-sanitizer, the tool has then written all of its log. True if it exited."""
+        try:
+            self.proc.stdin.close()
+        except OSError:
+            pass
+        return self.wait_exit(timeout_s)
 
     def kill(self) -> None:
         """SIGKILL the child's whole process group (sanitizer and Python alike); the driver frees its context."""
@@ -148,27 +169,60 @@ class Child:
         Raises protocol.DeadlineError when the result is late (the caller kills the child) and
         EOFError/ProtocolError/BrokenPipeError when the child died or spoke nonsense.
         """
+        self.submit(job, arrays, deadline)
+        return self.answer(deadline)
+
+    def submit(self, job: dict, arrays: dict[str, np.ndarray], deadline: float) -> None:
+        """The first half of request(): number the job and send it. Raises as request() does."""
         self.jobs += 1
-        job = dict(job, job=self.jobs)
         self.busy = True
-        self.send(job, arrays, deadline)
-        header, outputs = self.receive(deadline)
+        protocol.write_frame_by(self.proc.stdin.fileno(), dict(job, job=self.jobs), arrays, deadline, self.alive)
+
+    def answer(self, deadline: float) -> tuple[dict, dict[str, np.ndarray]]:
+        """The second half of request(): the answer to the job submitted last. Raises as request() does."""
+        header, outputs = protocol.read_frame_by(self.result_fd, deadline, self.alive)
         if header.get("job") != self.jobs:
             raise protocol.ProtocolError(f"answer to job {header.get('job')} received for job {self.jobs}")
         self.busy = False
         return header, outputs
 
-    def send(self, job: dict, arrays: dict[str, np.ndarray], deadline: float) -> None:
-        protocol.write_frame_by(self.proc.stdin.fileno(), job, arrays, deadline, self.alive)
-
-    def receive(self, deadline: float) -> tuple[dict, dict[str, np.ndarray]]:
-        return protocol.read_frame_by(self.result_fd, deadline, self.alive)
-
-    def sanitizer_log(self) -> str:
+    def _log_bytes(self) -> bytes:
+        """The sanitizer's log from the last cut on (b"" before the tool created it)."""
         try:
-            return (self.workdir / "sanitizer.log").read_text(errors="replace")
+            with open(self.workdir / "sanitizer.log", "rb") as f:
+                f.seek(self.log_offset)
+                return f.read()
         except OSError:
-            return ""
+            return b""
+
+    def job_log(self, nonce: str, wait_s: float = FENCE_WAIT_S) -> str | None:
+        """This job's part of the sanitizer's log: the records before fence `nonce`, without the
+        rest of the previous job's fence. Waits up to `wait_s` for the fence; None if it did not
+        come, or cannot come because the job used up the tool's print limit (the caller then
+        finishes the child and reads `rest_of_log`)."""
+        deadline = time.monotonic() + wait_s
+        while True:
+            data = self._log_bytes()
+            # Cut at a line end: a multi-byte character is never split.
+            # surrogateescape: the characters map back to exactly the bytes they came from.
+            text = data[:data.rfind(b"\n") + 1].decode("utf-8", "surrogateescape")
+            cut = cut_job(self.tool, text, nonce)
+            if cut is not None:
+                report, consumed = cut
+                self.log_offset += len(text[:consumed].encode("utf-8", "surrogateescape"))
+                self.log_records += count_records(text[:consumed])
+                previous, self.last_fence = self.last_fence, nonce
+                report = report.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
+                return drop_fences(self.tool, report, (previous,))
+            if (time.monotonic() >= deadline or not self.alive()
+                    or self.log_records + count_records(text) >= self.print_limit):
+                return None
+            time.sleep(POLL_S)
+
+    def rest_of_log(self) -> str:
+        """Everything the tool wrote after the last cut (once the child has exited: all of it)."""
+        text = self._log_bytes().decode("utf-8", "replace")
+        return drop_fences(self.tool, text, (self.last_fence,)) if self.tool is not None else text
 
     def stderr_tail(self) -> str:
         try:
@@ -180,16 +234,24 @@ class Child:
 
 
 class ChildPool:
-    """Warm children of one worker: a main child for runs and spares for each sanitizer tool."""
+    """Warm children of one worker: a main child for runs, a compiler child, one child per sanitizer tool."""
 
-    def __init__(self, factory: Callable[[Tool | None], Child] = Child, spares_per_tool: int = SANITIZER_SPARES,
-                 compiler_factory: Callable[[], Child] | None = None):
+    def __init__(self, factory: Callable[[Tool | None], Child] = Child,
+                 compiler_factory: Callable[[], Child] | None = None, sanitizer_jobs: int = SANITIZER_JOBS):
         self._factory = factory
         self._compiler_factory = compiler_factory or (lambda: Child(compiler=True))
-        self.spares_per_tool = max(0, spares_per_tool)
-        self.main: Child | None = None
-        self.compiler: Child | None = None
-        self.spares: dict[Tool, list[Child]] = {}
+        self.sanitizer_jobs = max(1, sanitizer_jobs)
+        if factory is Child:
+            self._factory = lambda tool: Child(tool, jobs=self.sanitizer_jobs)
+        self.children: dict[str, Child] = {}  # by slot: "main", "compiler", or a tool's name
+
+    @property
+    def main(self) -> Child | None:
+        return self.children.get("main")
+
+    @property
+    def compiler(self) -> Child | None:
+        return self.children.get("compiler")
 
     def main_child(self) -> Child:
         """The warm main child, started now if there is none (it may still be starting)."""
@@ -207,49 +269,37 @@ class ChildPool:
         """Kill the compiler child (a compile past its limit, or a crash) and start its successor."""
         self._retire("compiler", self.compiler_child if restart else None)
 
+    def sanitizer_child(self, tool: Tool) -> Child:
+        """The warm child under `tool`, started now if there is none (it may still be starting).
+        One that has served `sanitizer_jobs` jobs is replaced first."""
+        child = self.children.get(str(tool))
+        if child is not None and child.jobs >= self.sanitizer_jobs:
+            self._retire(str(tool), None)
+        return self._warm(str(tool), lambda: self._factory(tool))
+
+    def retire_sanitizer(self, tool: Tool, restart: bool = True) -> None:
+        """Kill the child under `tool` (its log could not be cut, it hung or broke) and start its successor."""
+        self._retire(str(tool), (lambda: self.sanitizer_child(tool)) if restart else None)
+
     def _warm(self, slot: str, factory: Callable[[], Child]) -> Child:
-        """The child in `slot` ("main" or "compiler"); a busy or dead one is replaced by factory()."""
-        child = getattr(self, slot)
+        """The child in `slot`; a busy or dead one is replaced by factory()."""
+        child = self.children.get(slot)
         if child is not None and (child.busy or not child.alive()):
             child.kill()
             child = None
         if child is None:
             child = factory()
-            setattr(self, slot, child)
+            self.children[slot] = child
         return child
 
     def _retire(self, slot: str, start: Callable[[], Child] | None) -> None:
-        child = getattr(self, slot)
+        child = self.children.pop(slot, None)
         if child is not None:
             child.kill()
-            setattr(self, slot, None)
         if start is not None:
             start()
 
-    def take_sanitizer(self, tool: Tool) -> Child:
-        """A warm one-shot child under `tool` (the caller kills it when done); successors start now."""
-        spares = self.spares.setdefault(tool, [])
-        child = None
-        while spares and child is None:
-            candidate = spares.pop(0)  # the oldest: the most likely to be ready
-            if candidate.alive():
-                child = candidate
-            else:
-                candidate.kill()
-        if child is None:
-            child = self._factory(tool)
-        while len(spares) < self.spares_per_tool:
-            try:
-                spares.append(self._factory(tool))
-            except ChildStartError as exc:
-                log.warning("no spare %s child: %s", tool, exc)
-                break
-        return child
-
     def close(self) -> None:
-        for child in [self.main, self.compiler, *(c for spares in self.spares.values() for c in spares)]:
-            if child is not None:
-                child.kill()
-        self.main = None
-        self.compiler = None
-        self.spares = {}
+        for child in self.children.values():
+            child.kill()
+        self.children = {}

@@ -24,6 +24,7 @@ from enum import StrEnum
 
 from .. import messages as M
 from ..results import Diagnostic
+from . import fence
 from ..verdicts import DiagnosticKind
 from .nvcc import STUDENT_FILE
 
@@ -36,13 +37,40 @@ class Tool(StrEnum):
     SYNCCHECK = "synccheck"  # divergent barriers, invalid warp-sync masks
 
 
-def tool_options(tool: Tool, log_file: str) -> list[str]:
-    """compute-sanitizer's options for `tool`, writing its report to `log_file`."""
-    options = ["--tool", str(tool), "--log-file", log_file, "--print-limit", "100", "--show-backtrace", "no"]
+# Records one job may print. memcheck's first fault ends the context (and the child); racecheck
+# prints one analysis record per pair of racing instructions; synccheck one per thread at a
+# divergent barrier, so a few blocks' worth.
+JOB_RECORDS = {Tool.MEMCHECK: 100, Tool.RACECHECK: 100, Tool.SYNCCHECK: 1024}
+# Records one fence makes (fence.py), measured on an H200: memcheck's failed API call, one;
+# racecheck's race, one analysis record; synccheck's barrier, one per thread (two).
+FENCE_RECORDS = {Tool.MEMCHECK: 1, Tool.RACECHECK: 1, Tool.SYNCCHECK: 2}
+
+
+def print_limit(tool: Tool, jobs: int = 1) -> int:
+    """compute-sanitizer's --print-limit for a child that serves `jobs` jobs under `tool`.
+
+    The limit counts every record of the process's life, fences included: it leaves the last
+    of `jobs` jobs JOB_RECORDS of its own. A job that prints more uses up the limit; its fence
+    is then never printed, and the judge reads its report to the end of the log instead.
+    """
+    return JOB_RECORDS[tool] + FENCE_RECORDS[tool] * max(1, jobs)
+
+
+def tool_options(tool: Tool, log_file: str, jobs: int = 1) -> list[str]:
+    """compute-sanitizer's options for `tool`, writing its report to `log_file` (see print_limit)."""
+    options = ["--tool", str(tool), "--log-file", log_file, "--print-limit", str(print_limit(tool, jobs)),
+               "--show-backtrace", "no"]
     if tool is Tool.RACECHECK:
-        # "all" adds the per-hazard lines that carry thread and block ids to the analysis lines.
-        options += ["--racecheck-report", "all"]
+        # One record per pair of racing instructions with both lines ("analysis"), not one per
+        # hazardous byte and thread pair ("all": thousands for one racy block, which would use
+        # up the print limit of a long-lived child at once).
+        options += ["--racecheck-report", "analysis"]
     return options
+
+
+def count_records(log: str) -> int:
+    """How many records begin in `log` (the tool's own header line included)."""
+    return sum(1 for line in log.splitlines() if _RECORD_START.match(line))
 
 
 _RECORD_START = re.compile(r"^========= (?=\S)(.*)$")
@@ -83,6 +111,60 @@ class SanitizerReport:
     diagnostics: list[Diagnostic]
     platform_error: str = ""  # non-empty when the sanitizer could not check (not the student's fault)
     records: int = 0  # records parsed, ignored ones included
+
+
+def cut_job(tool: Tool, log: str, nonce: str) -> tuple[str, int] | None:
+    """Cut one job's report off the front of a long-lived child's log (fence.py).
+
+    `log` is what the tool wrote since the previous cut; `nonce` names this job's fence. Returns
+    (the text before the fence, how many characters of `log` the cut consumed: through the
+    fence's lines seen so far), or None while the fence is not (completely) in `log`. Only
+    complete lines are looked at: the tool may be writing the last one.
+    """
+    complete = log[:log.rfind("\n") + 1]
+    position = 0
+    head_at = -1  # where the record being read started
+    head = ""
+    body: list[str] = []
+    for line in complete.splitlines(keepends=True):
+        stripped = line.rstrip("\n")
+        if (m := _RECORD_START.match(stripped)) and not _CONTINUATION.match(stripped):
+            if head_at >= 0 and fence.is_fence(str(tool), head, "\n".join([head, *body]), nonce):
+                return log[:head_at], position
+            head_at, head, body = position, m.group(1).strip(), []
+        elif head_at >= 0:
+            body.append(stripped)
+        position += len(line)
+    if head_at >= 0 and fence.is_fence(str(tool), head, "\n".join([head, *body]), nonce):
+        # A fence whose last line may still be coming: memcheck's is complete with its head; a
+        # kernel fence is recognised by the kernel name on a continuation line, already here.
+        return log[:head_at], position
+    return None
+
+
+def drop_fences(tool: Tool, log: str, nonces: tuple[str, ...]) -> str:
+    """`log` without the records of the fences named by `nonces` (a fence can make several
+    records, and the rest of an earlier job's fence starts the next job's text)."""
+    kept: list[str] = []
+    record: list[str] = []
+
+    def flush() -> None:
+        if record:
+            head = _RECORD_START.match(record[0]).group(1).strip()
+            text = "\n".join(record)
+            if not any(fence.is_fence(str(tool), head, text, nonce) for nonce in nonces if nonce):
+                kept.extend(record)
+            record.clear()
+
+    for line in log.splitlines():
+        if _RECORD_START.match(line) and not _CONTINUATION.match(line):
+            flush()
+            record.append(line)
+        elif record:
+            record.append(line)
+        # continuation lines before any record belong to a fence cut earlier: dropped
+    flush()
+    return "\n".join(kept) + ("\n" if kept else "")
 
 
 def split_records(log: str) -> list[Record]:
