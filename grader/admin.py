@@ -7,6 +7,9 @@ from django.contrib import admin, messages
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
+from grader.core.verdicts import Verdict
+from problems.templatetags.warpdrill import verdict_label
+
 from . import actions
 from .models import Submission
 
@@ -15,16 +18,33 @@ from .models import Submission
 SUBMITTED_FIELDS = ("user", "problem_version", "source", "launch_block", "launch_grid", "launch_shared_bytes")
 
 
+class VerdictListFilter(admin.SimpleListFilter):
+    """Filter by verdict, offered under the labels the site shows (the model's choices are the codes)."""
+
+    title = Submission._meta.get_field("verdict").verbose_name
+    # The parameter Django's own choices filter used, so that bookmarked filtered lists keep working.
+    parameter_name = "verdict__exact"
+
+    def lookups(self, request, model_admin):
+        return [(verdict.value, verdict_label(verdict.value)) for verdict in Verdict]
+
+    def queryset(self, request, queryset):
+        if self.value():
+            return queryset.filter(verdict=self.value())
+        return queryset
+
+
 @admin.register(Submission)
 class SubmissionAdmin(admin.ModelAdmin):
-    list_display = ("id", "user", "problem_version", "status", "verdict", "backend", "tries", "created_at", "finished_at")
-    list_filter = ("status", "verdict", "backend", "problem_version__problem")
+    list_display = ("id", "user", "problem_version", "status", "verdict_shown", "backend", "tries", "created_at",
+                    "finished_at")
+    list_filter = ("status", VerdictListFilter, "backend", "problem_version__problem")
     search_fields = ("user__username", "problem_version__problem__slug", "problem_version__problem__title_en")
     date_hierarchy = "created_at"
     list_select_related = ("user", "problem_version__problem")
     raw_id_fields = ("user", "problem_version")
     # Grading state belongs to grader.actions (the one write path): shown, never edited here.
-    readonly_fields = ("status", "verdict", "progress_done", "progress_total", "result", "backend", "tries",
+    readonly_fields = ("status", "verdict_shown", "progress_done", "progress_total", "result", "backend", "tries",
                        "created_at", "queued_at", "started_at", "finished_at")
     fieldsets = (
         (None, {"fields": ("user", "problem_version", "source")}),
@@ -32,6 +52,11 @@ class SubmissionAdmin(admin.ModelAdmin):
         (_("Grading"), {"fields": readonly_fields}),
     )
     actions = ["rejudge_selected"]
+
+    @admin.display(description=_("Verdict"), ordering="verdict")
+    def verdict_shown(self, obj):
+        """The verdict's label, as on the site's own pages (None, shown as a dash, until graded)."""
+        return verdict_label(obj.verdict) if obj.verdict else None
 
     def get_readonly_fields(self, request, obj=None):
         if request.user.is_superuser:
