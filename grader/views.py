@@ -113,8 +113,12 @@ def submission_context(submission: Submission, user) -> dict:
 def submission_detail(request, pk):
     """A submission: status while it is graded (live), then verdict, tests, errors and resources."""
     submission = _visible_submission(request, pk)
-    # The launch is in the page's header only, never in the live partial that is polled.
-    context = {**submission_context(submission, request.user), "launch_used": launch_used(submission)}
+    # The launch and the owner's actions are in the page's header only, never in the live partial
+    # that is polled (its ETag does not vary by user). "Edit and resubmit" opens the editor of
+    # whoever is logged in and submits under their account: an instructor reading a student's
+    # submission is not offered it.
+    context = {**submission_context(submission, request.user), "launch_used": launch_used(submission),
+               "is_owner": submission.user_id == request.user.pk}
     return render(request, "grader/submission.html", context)
 
 
