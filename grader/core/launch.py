@@ -3,7 +3,8 @@
 A problem (or a student, where the problem allows it) gives the block and grid as short
 arithmetic expressions such as ``"16, 16"`` and ``"ceil_div(w, 16), ceil_div(h, 16)"``.
 They are parsed with `ast` and evaluated over integers only: no attribute access, no calls
-but the few functions below, so a hostile expression cannot run code.
+but the few functions below, so a hostile expression cannot run code. An expression that cannot
+be evaluated raises LaunchExpressionError, whose message is a template of grader/core/messages.py.
 """
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ import ast
 import operator
 import re
 
+from . import messages as M
 from .backends.base import LaunchConfig
 from .errors import LaunchConfigError
 
@@ -22,13 +24,25 @@ MAX_BLOCK_DIM = (1024, 1024, 64)
 MAX_GRID_DIM = (2**31 - 1, 65535, 65535)
 
 
+class LaunchExpressionError(LaunchConfigError):
+    """A launch expression cannot be evaluated. Its text is the English of `message_template` with
+    `message_params` (grader/core/messages.py), so the site can show it in the reader's language."""
+
+    def __init__(self, template: str, **params):
+        super().__init__(M.render(template, params))
+        self.message_template = template  # a template of grader/core/messages.py
+        self.message_params = params  # its parameters (a nested message for a field's error)
+
+
 def _ceil_div(a: int, b: int) -> int:
     if b == 0:
-        raise LaunchConfigError("ceil_div(a, b) with b = 0")
+        raise LaunchExpressionError(M.LAUNCH_CEIL_DIV_ZERO)
     return -(-a // b)
 
 
 FUNCTIONS = {"ceil_div": _ceil_div, "cdiv": _ceil_div, "min": min, "max": max}
+# How many arguments each function takes: (at least, exactly or None for "any number from there").
+ARITY = {"ceil_div": (2, 2), "cdiv": (2, 2), "min": (2, None), "max": (2, None)}
 
 BINARY = {
     ast.Add: operator.add,
@@ -47,52 +61,62 @@ def _eval(node: ast.AST, names: dict[str, int]) -> int:
         return node.value
     if isinstance(node, ast.Name):
         if node.id not in names:
-            known = ", ".join(sorted(names)) or "none"
-            raise LaunchConfigError(f"unknown name '{node.id}' (known sizes: {known})")
+            if not names:
+                raise LaunchExpressionError(M.LAUNCH_UNKNOWN_NAME_NO_SIZES, name=node.id)
+            raise LaunchExpressionError(M.LAUNCH_UNKNOWN_NAME, name=node.id, known=", ".join(sorted(names)))
         return int(names[node.id])
     if isinstance(node, ast.BinOp) and type(node.op) in BINARY:
         left, right = _eval(node.left, names), _eval(node.right, names)
         if type(node.op) in (ast.FloorDiv, ast.Div, ast.Mod) and right == 0:
-            raise LaunchConfigError("division by zero in a launch expression")
+            raise LaunchExpressionError(M.LAUNCH_DIVISION_BY_ZERO)
+        if type(node.op) in (ast.LShift, ast.RShift) and right < 0:
+            raise LaunchExpressionError(M.LAUNCH_SHIFT_NEGATIVE)  # Python raises ValueError for these
         if type(node.op) is ast.LShift and right > 62:
-            raise LaunchConfigError("shift too large in a launch expression")
+            raise LaunchExpressionError(M.LAUNCH_SHIFT_TOO_LARGE)
         result = BINARY[type(node.op)](left, right)
         if abs(result) > 2**63:
-            raise LaunchConfigError("launch expression value is too large")
+            raise LaunchExpressionError(M.LAUNCH_VALUE_TOO_LARGE)
         return result
     if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
         return -_eval(node.operand, names)
     if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in FUNCTIONS:
-        if node.keywords or not node.args:
-            raise LaunchConfigError(f"{node.func.id}() takes positional arguments only")
-        return FUNCTIONS[node.func.id](*[_eval(a, names) for a in node.args])
-    raise LaunchConfigError(
-        "only integers, sizes, + - * / % << >>, parentheses and ceil_div/min/max are allowed"
-    )
+        function = node.func.id
+        if node.keywords or any(isinstance(a, ast.Starred) for a in node.args):
+            raise LaunchExpressionError(M.LAUNCH_POSITIONAL_ONLY, function=function)
+        # A wrong count would raise TypeError inside min() or _ceil_div(): a platform fault, not the student's.
+        least, most = ARITY[function]
+        if len(node.args) < least or (most is not None and len(node.args) > most):
+            template = M.LAUNCH_TWO_ARGUMENTS if most is not None else M.LAUNCH_TWO_OR_MORE_ARGUMENTS
+            raise LaunchExpressionError(template, function=function, count=len(node.args))
+        return FUNCTIONS[function](*[_eval(a, names) for a in node.args])
+    raise LaunchExpressionError(M.LAUNCH_NOT_ALLOWED)
 
 
 def evaluate_dims(expression: str, names: dict[str, int], what: str) -> tuple[int, int, int]:
     """Evaluate ``"x[, y[, z]]"`` to a 3-tuple of ints (missing dimensions are 1).
 
-    `what` names the field in error messages ("block", "grid"). Raises LaunchConfigError with
-    a message that says what is expected.
+    `what` names the field in error messages ("block", "grid"). Raises LaunchExpressionError
+    (LAUNCH_FIELD_ERROR: the field, and a nested message that says what is expected).
     """
+    def error(template: str, **params) -> LaunchExpressionError:
+        return LaunchExpressionError(M.LAUNCH_FIELD_ERROR, field=what, error=M.text(template, **params))
+
     text = str(expression).strip()
     if not text:
-        raise LaunchConfigError(f"{what}: empty expression (expected e.g. '256' or '16, 16')")
+        raise error(M.LAUNCH_EMPTY)
     if len(text) > MAX_EXPRESSION_CHARS:
-        raise LaunchConfigError(f"{what}: expression longer than {MAX_EXPRESSION_CHARS} characters")
+        raise error(M.LAUNCH_TOO_LONG, limit=MAX_EXPRESSION_CHARS)
     try:
         tree = ast.parse(f"({text},)", mode="eval")
     except SyntaxError:
-        raise LaunchConfigError(f"{what}: cannot parse '{text}' (expected e.g. 'ceil_div(n, 256)')") from None
+        raise error(M.LAUNCH_UNPARSABLE, text=text) from None
     elements = tree.body.elts if isinstance(tree.body, ast.Tuple) else [tree.body]
     if not 1 <= len(elements) <= 3:
-        raise LaunchConfigError(f"{what}: give 1 to 3 dimensions, got {len(elements)}")
+        raise error(M.LAUNCH_DIMENSIONS, count=len(elements))
     try:
         values = [_eval(e, names) for e in elements]
-    except LaunchConfigError as exc:
-        raise LaunchConfigError(f"{what}: {exc}") from None
+    except LaunchExpressionError as exc:
+        raise error(exc.message_template, **exc.message_params) from None
     while len(values) < 3:
         values.append(1)
     return tuple(values)  # type: ignore[return-value]
@@ -103,7 +127,7 @@ def build_launch(block: str, grid: str, shared_bytes: str | int, names: dict[str
 
     The values are NOT checked against CUDA's limits here: an invalid launch is the student's
     error and is reported by the backend as the runtime would (cudaErrorInvalidConfiguration).
-    Raises LaunchConfigError for expressions that cannot be evaluated.
+    Raises LaunchExpressionError (a LaunchConfigError) for expressions that cannot be evaluated.
     """
     names = dict(names)
     b = evaluate_dims(block, names, "block")

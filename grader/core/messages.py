@@ -9,7 +9,7 @@ line numbers, sizes, thread ids, CUDA error names, exactly as they are). The Dja
 A parameter may itself be a message, ``{"template": ..., "params": {...}}``, or a list of them
 (joined with "; "): the summary quotes a diagnostic, a deadlock lists groups of threads, an access
 is a translated word. Templates of text that other modules write (the emulator's C++ runtime,
-nvcc's signature check, the launch checks) are recognised from their English with `recognise`.
+nvcc's signature check, the launch refusals) are recognised from their English with `recognise`.
 
 `gettext_noop` marks a template for extraction and returns it unchanged. It is a plain function
 of this module (no Django here) that bears the name makemessages already extracts (Django's
@@ -114,11 +114,43 @@ INVALID_LAUNCH = gettext_noop("Invalid launch configuration: %(error)s")
 COMPILATION_FAILED = gettext_noop("Compilation failed.")
 COMPILATION_FAILED_AT = gettext_noop("Compilation failed (line %(line)s).")
 MISMATCH = gettext_noop("%(output)s%(index)s: expected %(expected)s, got %(got)s (%(count)s element(s) differ)")
+# The summary names the test case that explains the verdict and why; the page states the count of
+# passed test cases once, above it (an ACCEPTED result has no summary: the count says it all).
+SUMMARY_TEST = gettext_noop("Test %(test)s: %(reason)s")
+SUMMARY_TEST_AT_LINE = gettext_noop("Test %(test)s: %(reason)s (line %(line)s)")
+SUMMARY_HIDDEN_TEST = gettext_noop("Test %(test)s failed (a hidden test: its details are not shown).")
+SUMMARY_TEST_FAILED = gettext_noop("Test %(test)s failed.")
+# Summaries of results stored before that, which began with the count: kept so that they still read in Korean.
 SUMMARY_ALL_PASSED = gettext_noop("All %(total)s test cases passed.")
 SUMMARY_PASSED = gettext_noop("%(passed)s/%(total)s test cases passed.")
 SUMMARY_PASSED_WITH = gettext_noop("%(passed)s/%(total)s test cases passed. %(diagnostic)s")
 SUMMARY_PASSED_WITH_LINE = gettext_noop("%(passed)s/%(total)s test cases passed. %(diagnostic)s (line %(line)s)")
 ERROR_PREFIXED = gettext_noop("%(error)s: %(message)s")
+# The message of a test case not run because an earlier one hung, by the verdict of the one that hung.
+NOT_RUN_AFTER = {
+    "TIME_LIMIT": gettext_noop("Skipped because test %(test)s ran past the time limit."),
+    "DEADLOCK": gettext_noop("Skipped because test %(test)s deadlocked."),
+}
+
+# ---- launch expressions that cannot be evaluated (grader/core/launch.py raises these) ----
+
+LAUNCH_FIELD_ERROR = gettext_noop("%(field)s: %(error)s")  # field: block, grid or shared_bytes
+LAUNCH_EMPTY = gettext_noop("empty expression (expected e.g. '256' or '16, 16')")
+LAUNCH_TOO_LONG = gettext_noop("expression longer than %(limit)s characters")
+LAUNCH_UNPARSABLE = gettext_noop("cannot parse '%(text)s' (expected e.g. 'ceil_div(n, 256)')")
+LAUNCH_DIMENSIONS = gettext_noop("give 1 to 3 dimensions, got %(count)s")
+LAUNCH_UNKNOWN_NAME = gettext_noop("unknown name '%(name)s' (known sizes: %(known)s)")
+LAUNCH_UNKNOWN_NAME_NO_SIZES = gettext_noop("unknown name '%(name)s' (the test case has no sizes)")
+LAUNCH_CEIL_DIV_ZERO = gettext_noop("ceil_div(a, b) with b = 0")
+LAUNCH_DIVISION_BY_ZERO = gettext_noop("division by zero in a launch expression")
+LAUNCH_SHIFT_TOO_LARGE = gettext_noop("shift too large in a launch expression")
+LAUNCH_SHIFT_NEGATIVE = gettext_noop("negative shift in a launch expression")
+LAUNCH_VALUE_TOO_LARGE = gettext_noop("launch expression value is too large")
+LAUNCH_POSITIONAL_ONLY = gettext_noop("%(function)s() takes positional arguments only")
+LAUNCH_TWO_ARGUMENTS = gettext_noop("%(function)s() takes 2 arguments, got %(count)s")
+LAUNCH_TWO_OR_MORE_ARGUMENTS = gettext_noop("%(function)s() takes at least 2 arguments, got %(count)s")
+LAUNCH_NOT_ALLOWED = gettext_noop("only integers, sizes, + - * / %% << >>, parentheses and ceil_div/min/max are "
+                                  "allowed")
 
 # ---- launches refused as CUDA would (grader/core/launch.py writes these) ----
 

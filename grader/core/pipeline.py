@@ -21,9 +21,9 @@ from . import messages as M
 from .backends.base import ArgRole, Backend, Build, KernelSpec, LaunchConfig, RunOutcome, RunRequest, RunStatus
 from .compare import compare_output
 from .errors import LaunchConfigError, PlatformError
-from .launch import build_launch, launch_problem, parse_launch_comment
+from .launch import LaunchExpressionError, build_launch, launch_problem, parse_launch_comment
 from .results import CompileMessage, CompileResult, Diagnostic, JudgeResult, TestResult
-from .verdicts import DIAGNOSTIC_VERDICT, DiagnosticKind, Verdict, worst
+from .verdicts import DIAGNOSTIC_VERDICT, HANGS, NOT_RUN, DiagnosticKind, Verdict, worst
 
 log = logging.getLogger(__name__)
 
@@ -75,10 +75,10 @@ def _fail(verdict: Verdict, template: str, params: dict, backend: str,
 
 
 def _refused(template: str, params: dict, backend: str) -> JudgeResult:
-    """COMPILE_ERROR before compiling: the reason is the summary, the one compile message and the log."""
+    """COMPILE_ERROR before compiling: the reason is the summary and the one compile message. The log
+    stays empty: no compiler ran, and a log is shown as it is (it would be English on every page)."""
     message = CompileMessage(None, None, "error", "", message_template=template, message_params=params)
-    return _fail(Verdict.COMPILE_ERROR, template, params, backend,
-                 CompileResult(ok=False, messages=[message], log=message.message))
+    return _fail(Verdict.COMPILE_ERROR, template, params, backend, CompileResult(ok=False, messages=[message]))
 
 
 def static_check_reason(source: str) -> tuple[str, dict] | None:
@@ -99,7 +99,11 @@ def static_check(source: str) -> str | None:
 
 
 def run_case_verdict(outcome: RunOutcome, expected: dict[str, np.ndarray], atol: float, rtol: float):
-    """(verdict, message, mismatch) of one run: a fault first, else diagnostics, else the comparison."""
+    """(verdict, message, mismatch) of one run: a fault first, else diagnostics, else the comparison.
+
+    The message explains the verdict: a SYNC_ERROR's is its finding, even when the output differs too
+    (the mismatch is kept: the page shows it below as a consequence, not as the reason).
+    """
     diag_verdicts = [DIAGNOSTIC_VERDICT[d.kind] for d in outcome.diagnostics if DIAGNOSTIC_VERDICT.get(d.kind)]
     status_verdict = {
         RunStatus.DEADLOCK: Verdict.DEADLOCK,
@@ -120,11 +124,13 @@ def run_case_verdict(outcome: RunOutcome, expected: dict[str, np.ndarray], atol:
         mismatch = compare_output(name, exp, outcome.outputs[name], atol, rtol)
         if mismatch:
             break
-    verdicts = [*diag_verdicts, Verdict.WRONG_ANSWER if mismatch else Verdict.ACCEPTED]
+    verdict = worst([*diag_verdicts, Verdict.WRONG_ANSWER if mismatch else Verdict.ACCEPTED])
     message = ""
-    if mismatch:
+    if verdict is Verdict.SYNC_ERROR:
+        message = next(d.message for d in outcome.diagnostics if DIAGNOSTIC_VERDICT.get(d.kind) is verdict)
+    elif mismatch:
         message = M.render(*_mismatch_message(mismatch))
-    return worst(verdicts), message, mismatch
+    return verdict, message, mismatch
 
 
 def _mismatch_message(mismatch) -> tuple[str, dict]:
@@ -137,7 +143,7 @@ def _case_message(message: str, outcome: RunOutcome, mismatch) -> tuple[str, dic
     CUDA error name), or one of the backends' short outcome messages. ("", {}) when it is none of ours."""
     if not message:
         return "", {}
-    if mismatch is not None:
+    if mismatch is not None and message == M.render(*_mismatch_message(mismatch)):
         return _mismatch_message(mismatch)
     for d in outcome.diagnostics:
         if not d.message_template:
@@ -178,7 +184,9 @@ def judge(
     try:
         for test in package.tests:
             launches.append(build_launch(*exprs, test.params))
-    except LaunchConfigError as exc:
+    except LaunchExpressionError as exc:
+        return _refused(M.INVALID_LAUNCH, {"error": M.text(exc.message_template, **exc.message_params)}, name)
+    except LaunchConfigError as exc:  # raised elsewhere without a template: quoted as its English text
         return _refused(M.INVALID_LAUNCH, {"error": str(exc)}, name)
 
     progress("compiling", 0, len(package.tests))
@@ -194,16 +202,18 @@ def judge(
         report = _PtxasReport(source, package.kernel, target_cc) if build.resources is None and backend.wants_ptxas_report else None
         result = JudgeResult(verdict=Verdict.ACCEPTED, compile=build.compile, backend=name)
         harness = package.load_harness()
-        stop = False
+        hung = None
         for k, (test, launch) in enumerate(zip(package.tests, launches)):
             progress("running", k, len(package.tests))
             test_result = _run_case(package, harness, backend, build, test, launch, seed_secret, result)
             result.tests.append(test_result)
-            if test_result.verdict in (Verdict.DEADLOCK, Verdict.TIME_LIMIT):
-                stop = True  # the remaining cases would only wait for the same hang
+            if test_result.verdict in HANGS:
+                hung = test_result  # the remaining cases would only wait for the same hang
                 break
         progress("running", len(result.tests), len(package.tests))
-        if run_checks and package.checks and backend.supports_sanitizers and not stop:
+        if hung is not None:
+            result.tests += [_not_run(test, hung) for test in package.tests[len(result.tests):]]
+        if run_checks and package.checks and backend.supports_sanitizers and hung is None:
             progress("checking", len(package.tests), len(package.tests))
             test = package.smallest_test()
             launch = launches[package.tests.index(test)]
@@ -218,11 +228,11 @@ def judge(
         if report is not None:
             build.resources = report.wait()
         result.resources = _resources(build, launches[0], target_cc)
-        verdicts = [t.verdict for t in result.tests]
+        verdicts = [t.verdict for t in result.tests if t.verdict is not NOT_RUN]
         verdicts += [DIAGNOSTIC_VERDICT[d.kind] for d in result.diagnostics if DIAGNOSTIC_VERDICT.get(d.kind)]
         result.verdict = worst(verdicts)
-        result.message_template, result.message_params = _summary(result, len(package.tests))
-        result.message = M.render(result.message_template, result.message_params)
+        result.message_template, result.message_params = _summary(result)
+        result.message = M.render(result.message_template, result.message_params) if result.message_template else ""
         return result
     finally:
         backend.close(build)
@@ -265,6 +275,12 @@ def _run_case(package, harness, backend, build: Build, test, launch, secret, res
     return TestResult(name=test.name, sample=test.sample, verdict=verdict, message=message, mismatch=mismatch,
                       time_s=round(outcome.time_s or time.monotonic() - started, 4), params=dict(test.params),
                       output_log=outcome.log, message_template=template, message_params=params)
+
+
+def _not_run(test: TestCaseSpec, hung: TestResult) -> TestResult:
+    """The row of a test case not run because `hung` (an earlier case) hung: it names that case."""
+    return TestResult(name=test.name, sample=test.sample, verdict=NOT_RUN, params=dict(test.params),
+                      message_template=M.NOT_RUN_AFTER[str(hung.verdict)], message_params={"test": hung.name})
 
 
 def _add_diagnostics(result: JudgeResult, diagnostics: list[Diagnostic], test_name: str) -> None:
@@ -319,22 +335,33 @@ def _resources(build: Build, launch: LaunchConfig, target_cc: str):
     return res
 
 
-def _summary(result: JudgeResult, total: int) -> tuple[str, dict]:
-    """(template, params) of the verdict's summary; it quotes the first diagnostic that explains the verdict.
+def _summary(result: JudgeResult) -> tuple[str, dict]:
+    """(template, params) of the verdict's summary: the test case that explains the verdict and why
+    (("", {}) for ACCEPTED). The count of passed cases is not repeated here: the page states it.
 
-    `total` is the number of test cases of the package: cases not run after a hang count as not passed.
+    The reason is the first diagnostic that implies the verdict (a finding of the check pass names
+    its test "<name> (check)"), else the first case with the verdict, by its own message. A hidden
+    case's message is never quoted (it holds its values); a diagnostic is, as the site replaces a
+    hidden case's diagnostic wherever it is quoted (grader/serializers.py).
     """
-    counts = {"passed": sum(t.verdict is Verdict.ACCEPTED for t in result.tests), "total": max(total, len(result.tests))}
     if result.verdict is Verdict.ACCEPTED:
-        return M.SUMMARY_ALL_PASSED, {"total": counts["total"]}
+        return "", {}
     first = next((d for d in result.diagnostics if DIAGNOSTIC_VERDICT.get(d.kind) == result.verdict), None)
-    if first is None:
-        return M.SUMMARY_PASSED, counts
-    # A diagnostic without a template (text we cannot name) is quoted as its English text.
-    quoted = M.text(first.message_template, **first.message_params) if first.message_template else first.message
-    if first.line:
-        return M.SUMMARY_PASSED_WITH_LINE, {**counts, "diagnostic": quoted, "line": first.line}
-    return M.SUMMARY_PASSED_WITH, {**counts, "diagnostic": quoted}
+    if first is not None:
+        # A diagnostic without a template (text we cannot name) is quoted as its English text.
+        reason = M.text(first.message_template, **first.message_params) if first.message_template else first.message
+        if first.line:
+            return M.SUMMARY_TEST_AT_LINE, {"test": first.test, "reason": reason, "line": first.line}
+        return M.SUMMARY_TEST, {"test": first.test, "reason": reason}
+    case = next((t for t in result.tests if t.verdict is result.verdict), None)
+    if case is None:
+        return "", {}
+    if not case.sample:
+        return M.SUMMARY_HIDDEN_TEST, {"test": case.name}
+    if not case.message:
+        return M.SUMMARY_TEST_FAILED, {"test": case.name}
+    reason = M.text(case.message_template, **case.message_params) if case.message_template else case.message
+    return M.SUMMARY_TEST, {"test": case.name, "reason": reason}
 
 
 def judge_bare(source: str, spec: KernelSpec, launch: LaunchConfig, inputs: dict, backend: Backend,

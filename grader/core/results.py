@@ -9,7 +9,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from .messages import render
-from .verdicts import DiagnosticKind, Verdict
+from .verdicts import NOT_RUN, DiagnosticKind, NotRun, Verdict
 
 # Every message below is stored twice: `message`, the English text (all that results stored before
 # templates existed have), and `message_template` + `message_params` (grader/core/messages.py), from
@@ -122,7 +122,7 @@ class TestResult:
 
     name: str  # test case name from problem.yaml
     sample: bool  # sample cases show their details; hidden ones show only the verdict
-    verdict: Verdict
+    verdict: Verdict | NotRun  # NOT_RUN: skipped after an earlier case hung (its message says which)
     time_s: float = 0.0  # wall-clock seconds of the run (excluding compilation)
     message: str = ""  # short explanation for a failure
     mismatch: Mismatch | None = None
@@ -153,7 +153,7 @@ class TestResult:
         return cls(
             name=d["name"],
             sample=d["sample"],
-            verdict=Verdict(d["verdict"]),
+            verdict=NOT_RUN if d["verdict"] == NOT_RUN else Verdict(d["verdict"]),
             time_s=d.get("time_s", 0.0),
             message=d.get("message", ""),
             mismatch=Mismatch(**d["mismatch"]) if d.get("mismatch") else None,
@@ -164,10 +164,15 @@ class TestResult:
         )
 
     def public_dict(self) -> dict:
-        """What a student may see: hidden cases lose everything but name and verdict."""
+        """What a student may see: hidden cases lose everything but name and verdict. A hidden case that
+        was not run keeps its message too: it names only the earlier case that hung, which is public."""
         if self.sample:
             return self.to_dict()
-        return {"name": self.name, "sample": False, "verdict": str(self.verdict), "time_s": self.time_s}
+        public = {"name": self.name, "sample": False, "verdict": str(self.verdict), "time_s": self.time_s}
+        if self.verdict is NOT_RUN:
+            public.update(message=self.message, message_template=self.message_template,
+                          message_params=self.message_params)
+        return public
 
 
 @dataclass

@@ -36,6 +36,19 @@ SEVERITY = [
 ]
 
 
+class NotRun(StrEnum):
+    """A test case's outcome when it has no verdict: never a whole submission's (so never a `Verdict`,
+    whose values the Submission model stores)."""
+
+    NOT_RUN = "NOT_RUN"  # not run: an earlier test case hung (TIME_LIMIT or DEADLOCK) and judging stopped there
+
+
+NOT_RUN = NotRun.NOT_RUN
+
+# The test cases after a hang would only wait for the same hang: judging stops at these verdicts.
+HANGS = (Verdict.TIME_LIMIT, Verdict.DEADLOCK)
+
+
 def worst(verdicts) -> Verdict:
     """Return the most severe verdict of an iterable (ACCEPTED for an empty one)."""
     ranked = sorted(verdicts, key=SEVERITY.index)

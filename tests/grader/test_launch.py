@@ -62,3 +62,44 @@ def test_launch_comment_is_read_from_source():
     src = "// launch: block=(16, 16) grid=(ceil_div(w, 16), ceil_div(h, 16))\n__global__ void k() {}\n"
     assert parse_launch_comment(src) == {"block": "16, 16", "grid": "ceil_div(w, 16), ceil_div(h, 16)"}
     assert parse_launch_comment("__global__ void k() {}") == {}
+
+
+@pytest.mark.parametrize("expr", ["min(5)", "max(n)", "ceil_div(n)", "ceil_div(n, 2, 3)", "cdiv(*n)", "1 << -1",
+                                  "n >> -2"])
+def test_wrong_argument_counts_and_negative_shifts_are_the_students_error(expr):
+    """A call with the wrong number of arguments or a negative shift is a LaunchConfigError that says
+    so (Python's own TypeError or ValueError would have been a platform fault)."""
+    with pytest.raises(LaunchConfigError, match=r"argument|shift"):
+        evaluate_dims(expr, {"n": 4}, "grid")
+
+
+@pytest.mark.parametrize(
+    ("block", "grid", "english", "korean"),
+    [
+        ("256", "ceil_div(n, zz)", "grid: unknown name 'zz' (known sizes: block_x, block_y, block_z, n)",
+         "grid: 알 수 없는 이름 'zz' (쓸 수 있는 크기: block_x, block_y, block_z, n)"),
+        ("", "1", "block: empty expression (expected e.g. '256' or '16, 16')",
+         "block: 식이 비어 있습니다 (예: '256' 또는 '16, 16')"),
+        ("256", "n ** 2", "grid: only integers, sizes, + - * / % << >>, parentheses and ceil_div/min/max are allowed",
+         "grid: 정수, 크기, + - * / % << >>, 괄호와 ceil_div/min/max만 쓸 수 있습니다"),
+        ("256", "1, 2, 3, 4", "grid: give 1 to 3 dimensions, got 4", "grid: 차원은 1~3개여야 하는데 4개입니다"),
+        ("min(n)", "1", "block: min() takes at least 2 arguments, got 1",
+         "block: min()에는 인수가 2개 이상 필요한데 1개입니다"),
+    ],
+)
+def test_expression_errors_are_templates_rendered_in_both_languages(block, grid, english, korean):
+    """The error is its template's English, and the same template and parameters read in Korean."""
+    import gettext
+    from pathlib import Path
+
+    from grader.core import messages as M
+    from grader.core.launch import LaunchExpressionError
+
+    with pytest.raises(LaunchExpressionError) as caught:
+        build_launch(block, grid, "0", {"n": 5})
+    assert str(caught.value) == english
+    assert caught.value.message_template == M.LAUNCH_FIELD_ERROR
+    catalogue = Path(__file__).resolve().parents[2] / "locale" / "ko" / "LC_MESSAGES" / "django.mo"
+    with catalogue.open("rb") as f:
+        ko = gettext.GNUTranslations(f).gettext
+    assert M.render(caught.value.message_template, caught.value.message_params, ko) == korean

@@ -7,7 +7,7 @@ from grader.core.backends.dummy import DummyBackend
 from grader.core.errors import PlatformError
 from grader.core.pipeline import LaunchChoice, case_seed, judge, launch_expressions
 from grader.core.results import Diagnostic, JudgeResult
-from grader.core.verdicts import DiagnosticKind, Verdict
+from grader.core.verdicts import NOT_RUN, DiagnosticKind, Verdict
 from problems.core.package import parse_package
 from tests.packages import PROBLEM_YAML, tiny_package_files
 
@@ -81,13 +81,15 @@ def test_run_statuses_map_to_verdicts(status, kind, verdict):
     def fails(source, spec, request):
         return RunOutcome(status=status, diagnostics=[Diagnostic(kind, "boom", line=2)], message="boom")
 
-    result = judge(PACKAGE, "x", DummyBackend(fails))
+    runs = []
+    result = judge(PACKAGE, "x", DummyBackend(lambda *args: runs.append(args) or fails(*args)))
     assert result.verdict is verdict
+    assert result.message == "Test small: boom (line 2)"  # no count: the page states it once
     if verdict in (Verdict.DEADLOCK, Verdict.TIME_LIMIT):
-        assert len(result.tests) == 1
-        # The cases not run after the hang still count: "0/N", not "0/1".
-        assert len(PACKAGE.tests) > 1
-        assert result.message.startswith(f"0/{len(PACKAGE.tests)} test cases passed."), result.message
+        # The cases after the hang are not run, but listed: every case of the package has a row.
+        assert len(runs) == 1 and len(PACKAGE.tests) > 1
+        assert [t.verdict for t in result.tests] == [verdict, NOT_RUN]
+        assert result.tests[1].name == "tail" and "test small" in result.tests[1].message
 
 
 def test_platform_fault_raises_instead_of_charging_the_student():
