@@ -6,11 +6,14 @@ saves with `update_fields`, and enqueues only after the transaction commits.
 from __future__ import annotations
 
 import logging
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from datetime import timedelta
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
-from django.db import transaction
+from django.db import DatabaseError, connection, transaction
 from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -115,12 +118,83 @@ def _send(submission_id: int) -> None:
                   submission_id, type(exc).__name__, exc)
 
 
-def start_grading(submission_id: int, backend: str) -> Submission | None:
-    """Claim a submission for grading. None when it is gone or already graded (idempotent re-delivery)."""
+# The grading lock: a PostgreSQL session-level advisory lock per submission, held by the process
+# that grades it from the claim to the end of the run. PostgreSQL ends a session whose process died
+# (its socket closes) and frees its locks with it, so the lock says "a live process is grading this"
+# at once, which no status or timestamp can: a message put back at once after its pool process was
+# killed, and a duplicate arriving while the grader is alive, find the same row in RUNNING.
+# Two-key form: (GRADING_LOCK_SPACE, submission id) keeps these apart from any other advisory lock.
+# https://www.postgresql.org/docs/current/explicit-locking.html#ADVISORY-LOCKS
+GRADING_LOCK_SPACE = 0x5744  # "WD"
+# How long a message waits for the lock before it counts the holder as live: PostgreSQL needs a
+# moment to notice that a killed process's socket closed, and a re-delivery can be that quick.
+GRADING_LOCK_WAIT_S = 2.0
+
+
+def _lock_key(submission_id: int) -> tuple[int, int]:
+    # Both keys are int4; an id past 2**31 - 1 shares a lock with a far smaller one, which only
+    # makes one of two unrelated messages wait for the sweeper (the steal rule in start_grading).
+    return GRADING_LOCK_SPACE, submission_id % 2**31
+
+
+@contextmanager
+def grading_lock(submission_id: int) -> Iterator[bool]:
+    """Hold the submission's grading lock for the block; yields whether it was got within
+    GRADING_LOCK_WAIT_S.
+
+    Call outside any transaction. The lock belongs to this thread's database session: it is freed
+    when the block ends, or by PostgreSQL when the process dies. Databases without advisory locks
+    (SQLite, for development) always yield True: there, as before, only a stored verdict stops a
+    duplicate from grading.
+    """
+    if connection.vendor != "postgresql":
+        yield True
+        return
+    key = _lock_key(submission_id)
+    deadline = time.monotonic() + GRADING_LOCK_WAIT_S
+    with connection.cursor() as cursor:
+        while True:
+            cursor.execute("SELECT pg_try_advisory_lock(%s, %s)", key)
+            held = cursor.fetchone()[0]
+            if held or time.monotonic() >= deadline:
+                break
+            time.sleep(0.1)
+    try:
+        yield held
+    finally:
+        if held:
+            try:
+                with connection.cursor() as cursor:
+                    cursor.execute("SELECT pg_advisory_unlock(%s, %s)", key)
+            except DatabaseError:
+                # The session is gone (a database restart), and its locks went with it. Close the
+                # broken connection so that the next task opens a fresh one.
+                log.exception("submission %s: the grading lock could not be released", submission_id)
+                connection.close()
+
+
+def start_grading(submission_id: int, backend: str, lock_held: bool = True) -> Submission | None:
+    """Claim a submission for grading: COMPILING, one more try, a fresh started_at.
+
+    Call inside `grading_lock(submission_id)`, passing what it yielded as `lock_held`. None when
+    the submission is gone or already graded (an idempotent re-delivery), or when another live
+    process holds the lock (a duplicate message while it is graded): the caller must then not grade.
+    A holder whose grading started more than WARPDRILL_STUCK_AFTER_S ago is hung or on a machine
+    that vanished without closing its connection (the sweeper's notion of stuck: no healthy
+    grading runs that long, see CELERY_TASK_TIME_LIMIT), so it is graded without the lock then.
+    """
+    deadline = timezone.now() - timedelta(seconds=settings.WARPDRILL_STUCK_AFTER_S)
     with transaction.atomic():
         submission = Submission.objects.select_for_update().filter(pk=submission_id).first()
         if submission is None or submission.status == Status.GRADED:
+            log.info("submission %s: already graded or gone; duplicate message ignored", submission_id)
             return None
+        if not lock_held:
+            if submission.started_at is None or submission.started_at >= deadline:
+                log.info("submission %s: being graded by another worker; duplicate message ignored", submission_id)
+                return None
+            log.warning("submission %s: its grader has held it since %s; grading it again", submission_id,
+                        submission.started_at.isoformat())
         submission.status = Status.COMPILING
         submission.backend = backend
         submission.tries += 1

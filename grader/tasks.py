@@ -24,54 +24,73 @@ MAX_TRIES = 6
 def grade_submission(self, submission_id: int) -> str | None:
     """Grade one submission: claim it, run the judge, store the verdict.
 
-    Idempotent: a re-delivered message for a graded submission does nothing. A platform fault
-    (PlatformError, or any unexpected exception: a broken harness, the soft time limit) marks it
-    'not graded, retrying' and retries with backoff; after the last retry, or after MAX_TRIES
-    starts, it is stored as INTERNAL_ERROR, which never counts as an attempt.
+    Idempotent: a re-delivered message for a graded submission does nothing, and so does a
+    duplicate that arrives while another live process grades it (the grading lock, see
+    actions.grading_lock). A platform fault (PlatformError, or any unexpected exception: a broken
+    harness, the soft time limit) marks it 'not graded, retrying' and retries with backoff; after
+    the last retry, or after MAX_TRIES starts, it is stored as INTERNAL_ERROR, which never counts
+    as an attempt.
     """
     try:
         backend = get_backend()
     except Exception as exc:  # a worker that cannot load its backend must not leave the row QUEUED
         log.exception("submission %s: the judge backend cannot be loaded", submission_id)
         return _retry_or_give_up(self, submission_id, "the judge backend cannot be loaded on this worker", exc)
-    submission = actions.start_grading(submission_id, backend.name)
-    if submission is None:
-        log.info("submission %s: already graded or gone; duplicate message ignored", submission_id)
-        return None
-    if submission.tries > MAX_TRIES:
-        actions.give_up(submission_id, f"grading was interrupted {submission.tries - 1} times")
-        return "INTERNAL_ERROR"
+    with actions.grading_lock(submission_id) as lock_held:
+        submission = actions.start_grading(submission_id, backend.name, lock_held=lock_held)
+        if submission is None:
+            return None
+        if submission.tries > MAX_TRIES:
+            actions.give_up(submission_id, f"grading was interrupted {submission.tries - 1} times")
+            return "INTERNAL_ERROR"
+        try:
+            result = _judge(submission, backend)
+        except Exception as exc:
+            if isinstance(exc, PlatformError):
+                reason = str(exc)  # user-safe by the error hierarchy's contract
+            else:
+                # A bug of the platform, not of the student: its text may hold paths or hidden data.
+                log.exception("submission %s: unexpected error while grading", submission_id)
+                reason = "an internal error of the grader"
+            if _give_up_or_mark_retrying(self, submission_id, reason):
+                return "INTERNAL_ERROR"
+            fault = exc
+        else:
+            actions.finish_grading(submission_id, result)
+            return result.verdict.value
+    # The retry is sent only now that the lock is released, so that its message finds it free.
+    raise self.retry(exc=fault, countdown=2 ** self.request.retries)
+
+
+def _judge(submission, backend):
+    """Run the judge on a claimed submission, reporting progress through the write path."""
     package = submission.problem_version.package()
     choice = LaunchChoice(submission.launch_block, submission.launch_grid, submission.launch_shared_bytes)
-    try:
-        result = judge(
-            package,
-            submission.source,
-            backend,
-            launch_choice=choice,
-            seed_secret=settings.WARPDRILL_SEED_SECRET,
-            progress=lambda stage, done, total: actions.record_progress(submission_id, stage, done, total),
-            target_cc=settings.WARPDRILL_TARGET_CC,
-        )
-    except Exception as exc:
-        if isinstance(exc, PlatformError):
-            reason = str(exc)  # user-safe by the error hierarchy's contract
-        else:
-            # A bug of the platform, not of the student: its text may hold paths or hidden data.
-            log.exception("submission %s: unexpected error while grading", submission_id)
-            reason = "an internal error of the grader"
-        return _retry_or_give_up(self, submission_id, reason, exc)
-    actions.finish_grading(submission_id, result)
-    return result.verdict.value
+    return judge(
+        package,
+        submission.source,
+        backend,
+        launch_choice=choice,
+        seed_secret=settings.WARPDRILL_SEED_SECRET,
+        progress=lambda stage, done, total: actions.record_progress(submission.pk, stage, done, total),
+        target_cc=settings.WARPDRILL_TARGET_CC,
+    )
 
 
 def _retry_or_give_up(task, submission_id: int, reason: str, exc: Exception) -> str:
     """Show 'not graded, retrying' and retry with backoff; after the last retry, INTERNAL_ERROR."""
+    if _give_up_or_mark_retrying(task, submission_id, reason):
+        return "INTERNAL_ERROR"
+    raise task.retry(exc=exc, countdown=2 ** task.request.retries)
+
+
+def _give_up_or_mark_retrying(task, submission_id: int, reason: str) -> bool:
+    """After the last retry store INTERNAL_ERROR and return True; else show 'not graded, retrying'."""
     if task.request.retries >= MAX_RETRIES:
         actions.give_up(submission_id, reason)
-        return "INTERNAL_ERROR"
+        return True
     actions.mark_retrying(submission_id, reason)
-    raise task.retry(exc=exc, countdown=2 ** task.request.retries)
+    return False
 
 
 @shared_task
