@@ -20,10 +20,11 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from grader.core.errors import BadRequestError, LaunchConfigError
-from grader.core.launch import build_launch
+from grader.core import messages as M
+from grader.core.launch import LaunchExpressionError, build_launch
 from grader.core.pipeline import LaunchChoice, launch_expressions, static_check
 from grader.core.results import JudgeResult
-from grader.core.verdicts import Verdict
+from grader.core.verdicts import NOT_RUN, Verdict
 
 from .models import Status, Submission
 
@@ -52,7 +53,10 @@ def validate_submission(problem, source: str, choice: LaunchChoice | None) -> No
             try:
                 build_launch(*exprs, test.params)
             except LaunchConfigError as exc:
-                raise LaunchConfigError(_("Launch configuration: %(error)s") % {"error": exc}) from None
+                # An expression's error is a message template: the reader gets it in their language.
+                reason = (M.render(exc.message_template, exc.message_params, _)
+                          if isinstance(exc, LaunchExpressionError) else str(exc))
+                raise LaunchConfigError(_("Launch configuration: %(error)s") % {"error": reason}) from None
 
 
 def check_rate_limit(user) -> None:
@@ -223,7 +227,7 @@ def finish_grading(submission_id: int, result: JudgeResult) -> bool:
         submission.status = Status.GRADED
         submission.verdict = result.verdict.value
         submission.result = result.to_dict()
-        submission.progress_done = len(result.tests)
+        submission.progress_done = sum(1 for test in result.tests if test.verdict is not NOT_RUN)  # tests that ran
         submission.finished_at = timezone.now()
         submission.save(update_fields=["status", "verdict", "result", "progress_done", "finished_at"])
     # One line per final verdict: fault tests count these to prove a submission is graded once.

@@ -165,6 +165,7 @@ def test_not_run_rows_on_the_page_in_both_languages(judged, three_tests, alice, 
     """The page has a row for each of the three tests: the hung one with its verdict, the other two
     'Not run' with the reason and no time, in English and in Korean."""
     submission = make_submission(alice, three_tests, judged("hang"), source=KERNELS["hang"])
+    assert submission.progress_done == 1  # the tests that ran, not the rows
     english = rows(page(alice_client, submission))
     assert list(english) == ["small", "tail", "mid"]
     assert "Time limit" in english["small"] and "ms" in english["small"]

@@ -1,4 +1,6 @@
 """The problem list and the problem page: statement, editor, submitting, errors that keep the source."""
+import html as html_lib
+
 import pytest
 from django.test import Client, override_settings
 from django.urls import reverse
@@ -218,3 +220,14 @@ def test_student_launch_is_stored(choose_problem, alice_client, django_capture_o
     submission = Submission.objects.get()
     assert (submission.launch_block, submission.launch_grid, submission.launch_shared_bytes) == \
         ("64", "ceil_div(n, 64)", "256")
+
+
+def test_bad_launch_expression_is_explained_in_korean(choose_problem, alice_client):
+    """The refusal's reason is a message template: a Korean reader gets it in Korean, not English inside Korean."""
+    alice_client.cookies["django_language"] = "ko"
+    response = alice_client.post(detail_url(choose_problem), {
+        "source": SOURCE, "block": "256", "grid": "ceil_div(m, 256)", "shared_bytes": "0"}, HTTP_ACCEPT_LANGUAGE="ko")
+    html = html_lib.unescape(response.content.decode())
+    assert response.status_code == 400
+    assert "launch 설정:" in html and "알 수 없는 이름 'm'" in html
+    assert "unknown name" not in html
