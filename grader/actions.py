@@ -35,8 +35,41 @@ class RateLimitError(BadRequestError):
     """The user submitted too often."""
 
 
+class FixedLaunchError(LaunchConfigError):
+    """A launch was chosen for a problem whose launch is fixed.
+
+    `fields` names the chosen fields as the API spells them ("launch.block", ...), in the
+    order block, grid, shared_bytes.
+    """
+
+    def __init__(self, message: str, fields: tuple[str, ...]):
+        super().__init__(message)
+        self.fields = fields
+
+
+def refuse_fixed_launch(package, choice: LaunchChoice | None) -> None:
+    """Raise FixedLaunchError when `choice` sets any field (after stripping) and the problem's
+    launch is fixed. Such a choice used to be stored and then ignored by the grader, so the
+    submission showed a launch it was never run with."""
+    if package.launch.student_chooses or choice is None:
+        return
+    chosen = tuple(f"launch.{name}" for name in ("block", "grid", "shared_bytes")
+                   if str(getattr(choice, name) or "").strip())
+    if not chosen:
+        return
+    t = package.launch
+    fixed = f"{t.grid}, {t.block}" + (f", {t.shared_bytes}" if str(t.shared_bytes).strip() not in ("", "0") else "")
+    message = ngettext(
+        "%(fields)s: this problem's launch is fixed (<<<%(launch)s>>>), so it cannot be chosen; submit without it.",
+        "%(fields)s: this problem's launch is fixed (<<<%(launch)s>>>), so they cannot be chosen; submit without them.",
+        len(chosen),
+    ) % {"fields": ", ".join(chosen), "launch": fixed}
+    raise FixedLaunchError(message, chosen)
+
+
 def validate_submission(problem, source: str, choice: LaunchChoice | None) -> None:
-    """Refuse what cannot be graded, before anything is saved. Raises BadRequestError."""
+    """Refuse what cannot be graded, before anything is saved. Raises BadRequestError: among
+    others FixedLaunchError for a launch chosen where the problem's is fixed."""
     if problem.current_version is None:
         raise BadRequestError(_("This problem has no published version yet."))
     if len(source.encode("utf-8", "replace")) > settings.WARPDRILL_MAX_SOURCE_BYTES:
@@ -47,6 +80,7 @@ def validate_submission(problem, source: str, choice: LaunchChoice | None) -> No
     if refusal:
         raise BadRequestError(refusal)
     package = problem.current_version.package()
+    refuse_fixed_launch(package, choice)
     if package.launch.student_chooses:
         exprs = launch_expressions(package, source, choice)
         for test in package.tests:

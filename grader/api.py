@@ -63,6 +63,16 @@ def _first_message(detail) -> str:
     return str(detail)
 
 
+def error_response(exc: WarpDrillError) -> Response:
+    """The JSON answer to a user-safe error: {"error": ...} with its status; a launch chosen for a
+    fixed-launch problem names the fields in `fields` as a 400 for a bad body does
+    ({"launch": {"block": [message]}})."""
+    body = {"error": str(exc)}
+    if isinstance(exc, actions.FixedLaunchError):
+        body["fields"] = {"launch": {name.removeprefix("launch."): [str(exc)] for name in exc.fields}}
+    return Response(body, status=http_status_for(exc))
+
+
 class BearerTokenAuthentication(TokenAuthentication):
     """`Authorization: Bearer <key>`: the same tokens as `Token <key>`, under the scheme most clients use."""
 
@@ -80,7 +90,7 @@ class WarpDrillAPIView(APIView):
 
     def handle_exception(self, exc):
         if isinstance(exc, WarpDrillError):
-            return Response({"error": str(exc)}, status=http_status_for(exc))
+            return error_response(exc)
         if isinstance(exc, RequestDataTooBig):
             # Django refuses to read a body over DATA_UPLOAD_MAX_MEMORY_SIZE; say so in JSON.
             limit_kib = settings.DATA_UPLOAD_MAX_MEMORY_SIZE // 1024
