@@ -6,6 +6,7 @@ saves with `update_fields`, and enqueues only after the transaction commits.
 from __future__ import annotations
 
 import logging
+import math
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -32,7 +33,12 @@ log = logging.getLogger(__name__)
 
 
 class RateLimitError(BadRequestError):
-    """The user submitted too often."""
+    """The user submitted too often; `retry_after` is the whole seconds (at least 1) until the
+    next submission is allowed."""
+
+    def __init__(self, message: str, retry_after: int):
+        super().__init__(message)
+        self.retry_after = retry_after
 
 
 class FixedLaunchError(LaunchConfigError):
@@ -93,19 +99,30 @@ def validate_submission(problem, source: str, choice: LaunchChoice | None) -> No
                 raise LaunchConfigError(_("Launch configuration: %(error)s") % {"error": reason}) from None
 
 
-def check_rate_limit(user) -> None:
-    """At most WARPDRILL_SUBMISSIONS_PER_MINUTE submissions per user per minute."""
+def check_rate_limit(user, now=None) -> None:
+    """At most WARPDRILL_SUBMISSIONS_PER_MINUTE submissions per user in any 60 seconds.
+
+    Raises RateLimitError, whose `retry_after` counts whole seconds from `now` (default: the
+    current time) until the oldest of the user's last `limit` submissions has left the window.
+    One query of at most `limit` timestamps.
+    """
     limit = settings.WARPDRILL_SUBMISSIONS_PER_MINUTE
-    since = timezone.now() - timedelta(minutes=1)
-    if limit and Submission.objects.filter(user=user, created_at__gte=since).count() >= limit:
-        raise RateLimitError(
-            ngettext(
-                "You can submit %(n)d time a minute. Please wait a moment and try again.",
-                "You can submit %(n)d times a minute. Please wait a moment and try again.",
-                limit,
-            )
-            % {"n": limit}
-        )
+    if not limit:
+        return
+    now = now or timezone.now()
+    window = timedelta(minutes=1)
+    recent = list(Submission.objects.filter(user=user, created_at__gte=now - window)
+                  .order_by("-created_at").values_list("created_at", flat=True)[:limit])
+    if len(recent) < limit:
+        return
+    # The window counts submissions at or after now - 60 s, so the limit-th newest stops counting
+    # only once it is strictly older than that: the first whole second past that moment.
+    retry_after = max(1, math.floor((recent[-1] + window - now).total_seconds()) + 1)
+    per_minute = ngettext("You can submit %(n)d time a minute.", "You can submit %(n)d times a minute.", limit) % {
+        "n": limit}
+    again = ngettext("Try again in %(seconds)d second.", "Try again in %(seconds)d seconds.", retry_after) % {
+        "seconds": retry_after}
+    raise RateLimitError(f"{per_minute} {again}", retry_after)
 
 
 def create_submission(user, problem, source: str, choice: LaunchChoice | None = None) -> Submission:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import hashlib
 
+from axes.helpers import get_cool_off
 from django.conf import settings
 from django.core.exceptions import RequestDataTooBig
 from django.http import Http404, JsonResponse
@@ -64,13 +65,16 @@ def _first_message(detail) -> str:
 
 
 def error_response(exc: WarpDrillError) -> Response:
-    """The JSON answer to a user-safe error: {"error": ...} with its status; a launch chosen for a
-    fixed-launch problem names the fields in `fields` as a 400 for a bad body does
-    ({"launch": {"block": [message]}})."""
+    """The JSON answer to a user-safe error: {"error": ...} with its status; a rate limit adds
+    `Retry-After` (seconds), and a launch chosen for a fixed-launch problem names the fields in
+    `fields` as a 400 for a bad body does ({"launch": {"block": [message]}})."""
     body = {"error": str(exc)}
+    headers = {}
+    if isinstance(exc, actions.RateLimitError):
+        headers["Retry-After"] = str(exc.retry_after)
     if isinstance(exc, actions.FixedLaunchError):
         body["fields"] = {"launch": {name.removeprefix("launch."): [str(exc)] for name in exc.fields}}
-    return Response(body, status=http_status_for(exc))
+    return Response(body, status=http_status_for(exc), headers=headers)
 
 
 class BearerTokenAuthentication(TokenAuthentication):
@@ -124,15 +128,20 @@ class TokenView(WarpDrillAPIView, ObtainAuthToken):
 
     DRF's obtain_auth_token with the API's error format: 400 {"error": ...} for wrong or missing
     credentials, 429 {"error": ...} while django-axes has the username locked out from this address
-    (the correct password is refused then too). An Authorization header is ignored here: a
-    client holding a stale token must still be able to get a new one.
+    (the correct password is refused then too), with `Retry-After` in seconds. An Authorization
+    header is ignored here: a client holding a stale token must still be able to get a new one.
     """
 
     authentication_classes = ()
 
     def handle_exception(self, exc):
         if is_locked_out(self.request):
-            return Response({"error": lockout_message()}, status=status.HTTP_429_TOO_MANY_REQUESTS)
+            # The whole cool-off, as the message says: exact for the attempt that locked it, an upper
+            # bound for later ones (a failure during the lockout does not restart it).
+            cool_off = get_cool_off()
+            headers = {"Retry-After": str(int(cool_off.total_seconds()))} if cool_off else {}
+            return Response({"error": lockout_message()}, status=status.HTTP_429_TOO_MANY_REQUESTS,
+                            headers=headers)
         return super().handle_exception(exc)
 
 
