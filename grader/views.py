@@ -1,6 +1,7 @@
 """Submission pages: one submission (updating live through htmx), and the list of mine."""
 from __future__ import annotations
 
+from datetime import timedelta
 from urllib.parse import urlencode
 
 from django.contrib.auth.decorators import login_required
@@ -8,6 +9,7 @@ from django.core.paginator import Paginator
 from django.http import Http404
 from django.shortcuts import get_object_or_404, render
 from django.urls import NoReverseMatch, reverse
+from django.utils import timezone
 from django.utils.translation import get_language, gettext
 from django.views.decorators.cache import cache_control
 from django.views.decorators.http import condition
@@ -117,8 +119,9 @@ def submission_detail(request, pk):
     # that is polled (its ETag does not vary by user). "Edit and resubmit" opens the editor of
     # whoever is logged in and submits under their account: an instructor reading a student's
     # submission is not offered it.
+    is_owner = submission.user_id == request.user.pk
     context = {**submission_context(submission, request.user), "launch_used": launch_used(submission),
-               "is_owner": submission.user_id == request.user.pk}
+               "is_owner": is_owner, "others_submissions": not is_owner}
     return render(request, "grader/submission.html", context)
 
 
@@ -164,11 +167,17 @@ def submission_live(request, pk):
 
 @login_required
 def submission_list(request):
-    """My submissions, newest first; instructors may add ?all=1 to see everyone's."""
+    """My submissions, newest first; instructors may add ?all=1 to see everyone's.
+
+    `others_submissions` (here: everyone's, on the detail page: someone else's) keeps the nav from
+    marking "My submissions" as the current page."""
     show_all = is_instructor(request.user) and request.GET.get("all") == "1"
     rows = Submission.objects.select_related("problem_version__problem", "user").defer("source", "result")
     if not show_all:
         rows = rows.filter(user=request.user)
     page = Paginator(rows, PAGE_SIZE).get_page(request.GET.get("page"))
+    # Submitted less than a minute before this reads "just now": timesince would say "0 minutes".
+    just_now_after = timezone.now() - timedelta(minutes=1)
     return render(request, "grader/list.html", {"page": page, "show_all": show_all,
-                                                "can_show_all": is_instructor(request.user)})
+                                                "can_show_all": is_instructor(request.user),
+                                                "others_submissions": show_all, "just_now_after": just_now_after})
