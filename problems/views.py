@@ -92,7 +92,7 @@ def problem_detail(request, slug):
         # NUL characters cannot round-trip through HTML (browsers show U+FFFD): keep the code without them.
         initial["source"] = initial["source"].replace("\x00", "")
     else:
-        initial = _initial_form(request.user, problem, package)
+        initial = _initial_form(request.user, problem, package, request.GET.get("from", ""))
     context = {
         "problem": problem,
         "package": package,
@@ -118,17 +118,30 @@ def _form_error(form) -> str:
     return _("The form was incomplete; please check the fields.")
 
 
-def _initial_form(user, problem, package) -> dict:
+def _initial_form(user, problem, package, reopen: str = "") -> dict:
     """The editor starts from the student's last submission, else the starter. The launch fields
-    always start empty (their placeholders show the problem's launch), so that a `// launch:` line
-    in the source applies unless the student fills a field now: fields carried over from an
-    earlier submission would silently override it. Each submission page shows the launch used."""
-    initial = {"source": package.starter, "block": "", "grid": "", "shared_bytes": ""}
-    if user.is_authenticated:
-        last = (Submission.objects.filter(user=user, problem_version__problem=problem)
-                .only("source").first())
-        if last is not None:
-            initial["source"] = last.source
+    start empty (their placeholders show the problem's launch), so that a `// launch:` line in the
+    source applies unless the student fills a field now: fields carried over from an earlier
+    submission would silently override it. Each submission page shows the launch used.
+
+    `reopen` is the `?from=` parameter of "Edit and resubmit": the id of one of the student's own
+    submissions of this problem, whose source and stored launch fields are filled in, so that
+    submitting it unchanged is graded with the same launch; the page then says so
+    (`from_submission`). Any other value, including another user's id, is ignored."""
+    initial = {"source": package.starter, "block": "", "grid": "", "shared_bytes": "", "from_submission": None}
+    if not user.is_authenticated:
+        return initial
+    mine = Submission.objects.filter(user=user, problem_version__problem=problem)
+    # Only plain ASCII digits that fit a bigint ("²" is isdigit() but not int()-able).
+    wanted = int(reopen) if reopen.isascii() and reopen.isdigit() and len(reopen) < 19 else None
+    reopened = mine.filter(pk=wanted).first() if wanted is not None else None
+    if reopened is not None:
+        initial.update(source=reopened.source, block=reopened.launch_block, grid=reopened.launch_grid,
+                       shared_bytes=reopened.launch_shared_bytes, from_submission=reopened.pk)
+        return initial
+    last = mine.only("source").first()
+    if last is not None:
+        initial["source"] = last.source
     return initial
 
 

@@ -231,3 +231,69 @@ def test_bad_launch_expression_is_explained_in_korean(choose_problem, alice_clie
     assert response.status_code == 400
     assert "launch 설정:" in html and "알 수 없는 이름 'm'" in html
     assert "unknown name" not in html
+
+
+def test_edit_and_resubmit_reopens_the_source_and_launch_it_was_graded_with(choose_problem, alice, alice_client):
+    """'Edit and resubmit' links to the problem page with ?from=<id>: the editor holds that
+    submission's source and the launch fields its stored launch, with a note that they beat a
+    `// launch:` line; posting the page unchanged is graded with the same launch."""
+    from grader.views import launch_used
+
+    source = "__global__ void k(float* c, int n) { c[blockIdx.x * 128 + threadIdx.x] = 1; } // first\n"
+    alice_client.post(detail_url(choose_problem), {"source": source, "block": "128", "grid": "ceil_div(n, 128)",
+                                                    "shared_bytes": ""})
+    first = Submission.objects.get(user=alice)
+    alice_client.post(detail_url(choose_problem), {"source": "__global__ void k() {} // later\n"})
+    page = alice_client.get(first.get_absolute_url()).content.decode()
+    assert f'href="{detail_url(choose_problem)}?from={first.pk}#submit-form"' in page
+
+    response = alice_client.get(detail_url(choose_problem), {"from": first.pk})
+    html = response.content.decode()
+    assert response.status_code == 200
+    assert "// first" in html and "// later" not in html
+    assert 'name="block" value="128" placeholder="128"' in html
+    assert 'name="grid" value="ceil_div(n, 128)" placeholder=' in html
+    assert 'name="shared_bytes" value="" placeholder="0"' in html
+    assert 'id="launch-from-submission"' in html and f"submission #{first.pk}" in html
+
+    # Submitting the reopened form unchanged: the same launch as the first time.
+    alice_client.post(detail_url(choose_problem), {"source": source, "block": "128", "grid": "ceil_div(n, 128)",
+                                                    "shared_bytes": ""})
+    again = Submission.objects.filter(user=alice).first()
+    assert again.pk != first.pk and launch_used(again) == launch_used(first)
+
+    # A plain visit keeps today's behaviour: the latest source, empty fields, no note.
+    html = alice_client.get(detail_url(choose_problem)).content.decode()
+    assert 'name="block" value="" placeholder="128"' in html and 'id="launch-from-submission"' not in html
+
+
+def test_reopening_a_submission_graded_by_its_launch_comment_leaves_the_fields_empty(choose_problem, alice,
+                                                                                     alice_client):
+    """A submission graded by its `// launch:` line (fields empty) reopens with empty fields and no
+    note: the line in the source applies again, as it did."""
+    source = "// launch: block=64 grid=ceil_div(n, 64)\n__global__ void k() {}\n"
+    alice_client.post(detail_url(choose_problem), {"source": source, "block": "", "grid": "", "shared_bytes": ""})
+    first = Submission.objects.get(user=alice)
+    html = alice_client.get(detail_url(choose_problem), {"from": first.pk}).content.decode()
+    assert "// launch: block=64" in html
+    assert 'name="block" value="" placeholder="128"' in html and 'id="launch-from-submission"' not in html
+
+
+@pytest.mark.parametrize("param", ["other-user", "other-problem", "not-a-number", "²", "9" * 40])
+def test_from_anything_but_an_own_submission_of_this_problem_is_ignored(param, problem, choose_problem, alice,
+                                                                        bob, alice_client, make_submission):
+    """?from= naming bob's submission (or one of another problem, or nonsense) shows alice the page
+    of a plain visit: her own latest source, empty fields, nothing of bob's."""
+    bobs = make_submission(bob, choose_problem, source=SOURCE.replace("i <= n", "i < n /* bob-secret */"))
+    Submission.objects.filter(pk=bobs.pk).update(launch_block="bob_block", launch_grid="bob_grid")
+    other = make_submission(alice, problem, source=SOURCE.replace("i <= n", "i < n /* other-problem */"))
+    make_submission(alice, choose_problem, source=SOURCE.replace("i <= n", "i < n /* alice-latest */"))
+    value = {"other-user": str(bobs.pk), "other-problem": str(other.pk)}.get(param, param)
+
+    response = alice_client.get(detail_url(choose_problem), {"from": value})
+    html = response.content.decode()
+    assert response.status_code == 200
+    assert "/* alice-latest */" in html
+    assert "bob-secret" not in html and "other-problem" not in html and "bob_block" not in html
+    assert 'name="block" value="" placeholder="128"' in html and 'id="launch-from-submission"' not in html
+
