@@ -3,6 +3,7 @@
 import { highlightCode, classHighlighter } from "@lezer/highlight";
 import { parser as cppParser } from "@lezer/cpp";
 import { cudaWordKind } from "./cuda.js";
+import { clearSentDraft } from "./draft.js";
 
 const MATH_DELIMITERS = [
   { left: "\\[", right: "\\]", display: true },
@@ -49,6 +50,9 @@ function enhance(root) {
 
 function init() {
   enhance(document);
+  // A submission page reached by submitting: the draft it came from has arrived.
+  const sent = document.querySelector("[data-draft-sent-key]");
+  if (sent) clearSentDraft(sent.dataset.draftSentKey);
   // After an outerHTML swap the event's element is the detached old one: enhance the document
   // (both steps skip what they already did).
   document.body.addEventListener("htmx:afterSettle", () => enhance(document));

@@ -9,6 +9,7 @@ import { EditorState, Prec } from "@codemirror/state";
 import { Decoration, EditorView, MatchDecorator, ViewPlugin, keymap, placeholder } from "@codemirror/view";
 import { indentWithTab } from "@codemirror/commands";
 import { CUDA_WORD_RE, cudaWordKind } from "./cuda.js";
+import { keepDraft } from "./draft.js";
 
 const cudaMarks = {
   keyword: Decoration.mark({ class: "cm-cuda-keyword" }),
@@ -45,6 +46,7 @@ function mountEditor(host) {
   const form = host.closest("form");
   const textarea = form && form.querySelector("textarea[name=source]");
   if (!textarea) return null;
+  let draftChanged = () => {};
   const view = new EditorView({
     parent: host,
     state: EditorState.create({
@@ -61,12 +63,15 @@ function mountEditor(host) {
         placeholder(host.dataset.placeholder || ""),
         EditorView.contentAttributes.of({ "aria-label": textarea.getAttribute("aria-label") || "Kernel source" }),
         EditorView.updateListener.of((update) => {
-          if (update.docChanged) textarea.value = update.state.doc.toString();
+          if (!update.docChanged) return;
+          textarea.value = update.state.doc.toString();
+          draftChanged();
         }),
       ],
     }),
   });
   host.classList.add("ready");
+  draftChanged = keepDraft(form, view);
   // Belt and braces: the textarea is already in sync, but copy once more right before posting.
   form.addEventListener("submit", () => {
     textarea.value = view.state.doc.toString();

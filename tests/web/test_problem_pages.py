@@ -297,3 +297,14 @@ def test_from_anything_but_an_own_submission_of_this_problem_is_ignored(param, p
     assert "bob-secret" not in html and "other-problem" not in html and "bob_block" not in html
     assert 'name="block" value="" placeholder="128"' in html and 'id="launch-from-submission"' not in html
 
+
+def test_problem_form_carries_the_draft_key_and_a_hidden_notice(choose_problem, alice, alice_client):
+    """The browser keeps an unsent draft under the user and the problem; the restore notice and its
+    discard button are rendered by the server (in the reader's language) and hidden until a draft
+    is restored; a refused submit marks the re-rendered text as unsent."""
+    html = alice_client.get(detail_url(choose_problem)).content.decode()
+    assert f'data-draft-key="{alice.pk}:{choose_problem.slug}"' in html
+    assert 'id="draft-notice" role="status" hidden' in html and 'id="draft-discard"' in html
+    assert "data-draft-unsent" not in html
+    refused = alice_client.post(detail_url(choose_problem), {"source": "   "}).content.decode()
+    assert "data-draft-unsent" in refused

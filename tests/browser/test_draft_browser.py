@@ -1,0 +1,167 @@
+"""An unsent draft on the problem page survives a reload (switching the page language) in a real browser.
+
+Debian's Chromium driven by Playwright against pytest-django's live server. Submissions are graded
+in-process by the dummy backend (eager tasks), so no worker or broker message is involved.
+"""
+from __future__ import annotations
+
+import os
+import re
+from pathlib import Path
+
+import pytest
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
+
+ROOT = Path(__file__).resolve().parents[2]
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
+                 "--no-first-run", "--disable-sync", "--disable-quic"]
+SLUG = "vector-add-tail"
+DRAFT = "__global__ void vector_add(const float* a, const float* b, float* c, int n) { /* my unsent draft */ }"
+SHOTS = os.environ.get("WARPDRILL_SCREENSHOTS")  # a folder to save screenshots in, when set
+# Storage that refuses everything: reading localStorage throws, as with storage disabled.
+NO_STORAGE = """Object.defineProperty(window, "localStorage", {
+  get() { throw new DOMException("The operation is insecure.", "SecurityError"); } });"""
+# Storage that is full: every write throws.
+FULL_STORAGE = """Storage.prototype.setItem = function () {
+  throw new DOMException("The quota has been exceeded.", "QuotaExceededError"); };"""
+
+
+@pytest.fixture
+def browser():
+    if not os.path.exists(CHROMIUM):
+        pytest.skip(f"{CHROMIUM} is not installed")
+    if not (ROOT / "static" / "build" / "editor.js").exists():
+        pytest.skip("front-end not built: run `npm ci && npm run build`")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
+        yield browser
+        browser.close()
+
+
+@pytest.fixture
+def student(transactional_db, settings, django_user_model, monkeypatch):
+    """The bank's 'vector-add-tail' (the student chooses the launch), a student, and in-process grading."""
+    from config.celery import app
+    from grader.core.backends.registry import get_backend
+    from problems.core.package import load_package
+    from problems.services import import_package
+
+    # Playwright's sync API runs an event loop in this thread; the live server's ORM calls are in its own thread.
+    monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+    import_package(load_package(ROOT / "problems" / "bank" / SLUG))
+    settings.WARPDRILL_BACKEND = "dummy"
+    get_backend.cache_clear()
+    eager = app.conf.task_always_eager
+    app.conf.task_always_eager = True
+    yield django_user_model.objects.create_user(username="drafter", password="draft-pass-123")
+    app.conf.task_always_eager = eager
+    get_backend.cache_clear()
+
+
+def shot(page, name):
+    if SHOTS:
+        page.screenshot(path=os.path.join(SHOTS, f"{name}.png"), full_page=True)
+
+
+def logged_in_page(browser, live_server, init_script: str | None = None):
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    if init_script:
+        context.add_init_script(init_script)
+    page = context.new_page()
+    page.errors = []
+    page.on("pageerror", lambda exc: page.errors.append(str(exc)))
+    page.goto(f"{live_server.url}/accounts/login/")
+    page.fill("input[name=username]", "drafter")
+    page.fill("input[name=password]", "draft-pass-123")
+    page.click("main button[type=submit]")
+    page.wait_for_url(f"{live_server.url}/")
+    return page
+
+
+def open_problem(page, live_server):
+    page.goto(f"{live_server.url}/problems/{SLUG}/")
+    page.locator("#editor .cm-content").wait_for(state="visible")
+
+
+def replace_source(page, text: str):
+    page.locator("#editor .cm-content").click()
+    page.keyboard.press("Control+A")
+    page.keyboard.press("Delete")
+    page.keyboard.insert_text(text)
+
+
+def switch_language(page, code: str):
+    page.click(f"form.lang-switch button[value={code}]")
+    page.wait_for_selector(f"html[lang={code}]")
+    page.locator("#editor .cm-content").wait_for(state="visible")
+
+
+def stored_draft(page, user) -> str | None:
+    return page.evaluate("key => window.localStorage.getItem(key)", f"warpdrill:draft:v1:{user.pk}:{SLUG}")
+
+
+def test_draft_survives_a_language_switch_can_be_discarded_and_is_cleared_by_submitting(student, live_server,
+                                                                                         browser):
+    """Type a kernel and a block size, switch to Korean: the page comes back with both and the
+    notice; discard brings back what the server filled in; a draft restored again and submitted is
+    gone afterwards, and the next visit shows no notice."""
+    page = logged_in_page(browser, live_server)
+    open_problem(page, live_server)
+    notice = page.locator("#draft-notice")
+    assert notice.is_hidden()
+    starter = page.locator("textarea[name=source]").input_value()
+    assert "TODO" in starter
+
+    replace_source(page, DRAFT)
+    page.fill("input[name=block]", "64")
+    switch_language(page, "ko")
+    assert "my unsent draft" in page.locator("#editor .cm-content").inner_text()
+    assert page.locator("textarea[name=source]").input_value() == DRAFT  # what the form would post
+    assert page.locator("input[name=block]").input_value() == "64"
+    assert notice.is_visible() and "Restored your unsent draft" in notice.inner_text()
+    shot(page, "draft-restored")
+
+    page.click("#draft-discard")
+    assert notice.is_hidden()
+    assert page.locator("textarea[name=source]").input_value() == starter
+    assert page.locator("input[name=block]").input_value() == ""
+    assert stored_draft(page, student) is None
+
+    replace_source(page, DRAFT)
+    page.fill("input[name=block]", "64")
+    page.fill("input[name=grid]", "ceil_div(n, 64)")
+    switch_language(page, "en")
+    assert notice.is_visible() and page.locator("textarea[name=source]").input_value() == DRAFT
+    assert stored_draft(page, student) is not None
+
+    page.locator("#editor .cm-content").click()
+    page.keyboard.press("Control+Enter")
+    page.wait_for_url(re.compile(r".*/submissions/\d+/$"))
+    page.locator("#submission-live").wait_for()
+    assert stored_draft(page, student) is None
+
+    open_problem(page, live_server)
+    assert notice.is_hidden()
+    assert page.locator("textarea[name=source]").input_value() == DRAFT  # the server's: the last submission
+    assert page.errors == []
+
+
+@pytest.mark.parametrize("broken", [NO_STORAGE, FULL_STORAGE], ids=["disabled", "full"])
+def test_editor_works_when_storage_is_disabled_or_full(broken, student, live_server, browser):
+    """Without usable storage there is no draft, but typing, switching language and submitting work
+    and raise nothing."""
+    page = logged_in_page(browser, live_server, init_script=broken)
+    open_problem(page, live_server)
+    replace_source(page, DRAFT)
+    assert page.locator("textarea[name=source]").input_value() == DRAFT
+    switch_language(page, "ko")
+    assert page.locator("#draft-notice").is_hidden()
+    replace_source(page, DRAFT)
+    page.locator("#editor .cm-content").click()
+    page.keyboard.press("Control+Enter")
+    page.wait_for_url(re.compile(r".*/submissions/\d+/$"))
+    assert page.errors == []
