@@ -18,11 +18,13 @@ BASE_DIR = Path(__file__).resolve().parent.parent
 # to var/test/, so a running development site and worker never see test data or tasks.
 # Each test run gets its own folder (inherited by the worker processes it starts through the
 # environment), so concurrent test runs never share a database file or a queue.
+# WARPDRILL_VAR_DIR moves the state elsewhere (a second site in the same checkout, a benchmark's
+# throw-away site): its database, embedded broker and caches.
 TESTING = "pytest" in sys.modules or "WARPDRILL_TESTING" in os.environ
 if TESTING:
     VAR_DIR = BASE_DIR / "var" / "test" / os.environ.setdefault("WARPDRILL_TEST_RUN_ID", str(os.getpid()))
 else:
-    VAR_DIR = BASE_DIR / "var"
+    VAR_DIR = Path(os.environ.get("WARPDRILL_VAR_DIR") or BASE_DIR / "var").resolve()
 VAR_DIR.mkdir(parents=True, exist_ok=True)
 
 env = environ.Env()
