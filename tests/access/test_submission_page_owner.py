@@ -16,19 +16,23 @@ from .conftest import SOURCES, body
 
 pytestmark = pytest.mark.django_db
 
-BUTTON_HREF = 'href="/problems/canary-add/#submit-form"'
 BUTTON_TEXT = "Edit and resubmit"
 
 
+def button_href(submission) -> str:
+    """The button reopens that submission in the problem's editor (source and launch)."""
+    return f'href="/problems/canary-add/?from={submission.pk}#submit-form"'
+
+
 def offers_resubmit(html: str) -> bool:
-    return BUTTON_HREF in html or BUTTON_TEXT in html
+    return "/problems/canary-add/?from=" in html or BUTTON_TEXT in html
 
 
 def test_owner_is_offered_edit_and_resubmit(page, graded):
     """Alice's own submission page has the button, linking to the problem's editor (in Korean too)."""
     url = f"/submissions/{graded['wrong_on_hidden'].pk}/"
     html = body(page("alice").get(url))
-    assert BUTTON_HREF in html and BUTTON_TEXT in html
+    assert button_href(graded["wrong_on_hidden"]) in html and BUTTON_TEXT in html
     assert "고쳐서 다시 제출" in body(page("alice").get(url, HTTP_ACCEPT_LANGUAGE="ko"))
 
 
@@ -55,7 +59,7 @@ def test_instructor_on_their_own_submission_is_offered_the_button(page, users, c
     with django_capture_on_commit_callbacks(execute=False):
         sub = actions.create_submission(users[who], canary, SOURCES["wrong_on_hidden"])
     html = body(page(who).get(f"/submissions/{sub.pk}/"))
-    assert BUTTON_HREF in html and BUTTON_TEXT in html
+    assert button_href(sub) in html and BUTTON_TEXT in html
     assert '<a href="/submissions/">My submissions</a>' in html
 
 
@@ -66,7 +70,7 @@ def test_submission_pages_offer_no_other_owner_only_action_to_instructors(page, 
 
     def actions_on(html):
         links = set(re.findall(r'<a [^>]*href="([^"]+)"', html)) | set(re.findall(r"<form[^>]*>", html))
-        return links - {"/submissions/", "/submissions/?all=1", "/problems/canary-add/#submit-form"}
+        return {link for link in links if "?from=" not in link} - {"/submissions/", "/submissions/?all=1"}
 
     assert actions_on(body(page("ivy").get(url))) == actions_on(body(page("alice").get(url)))
     assert "<form" not in body(page("ivy").get(f"{url}live/"))
