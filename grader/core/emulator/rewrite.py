@@ -8,6 +8,9 @@ as plain C++17 against the emulator's runtime:
   `T (&name)[dims] = *::wd::shared_var<T[dims]>(SITE, "name", __LINE__);`
 - `extern __shared__ T name[];` becomes `T* const name = ::wd::dynamic_shared<T>("name");`
 - a `main` function is renamed so that a whole program still compiles.
+- `return;` in the kernel's body becomes `return ::wd::detail::kernel_exit(__LINE__);`, so the
+  scheduler knows where a thread left: lanes that skip a barrier and exit *after* it while their
+  warp waits there are a divergent barrier, a tail guard `if (i >= n) return;` above it is not.
 
 No newline is ever added or removed, so line N of the compiled file is line N of the student's.
 The checks are defence in depth; the sandbox is the security boundary.
@@ -352,6 +355,8 @@ def rewrite(source: str, kernel_name: str) -> Rewritten:
     site = 0
     found_kernel = False
     prev_global = False
+    kernel_head = False  # between the kernel's name and its body (or the `;` of a declaration)
+    body_depth = None  # the brace depth outside the kernel's body while inside it
     for i, tok in enumerate(tokens):
         if tok.kind == "pp":
             _check_directive(tok, problems)
@@ -378,10 +383,13 @@ def rewrite(source: str, kernel_name: str) -> Rewritten:
                 prev_global = True
             elif text == kernel_name and prev_global and i + 1 < len(tokens) and tokens[i + 1].text == "(":
                 found_kernel = True
+                kernel_head = True
             if text == "extern":
                 nxt = [t.text for t in tokens[i + 1:i + 4]]
                 if "__shared__" not in nxt:
                     problems.append(Problem(tok.line, "extern declarations are not allowed (except `extern __shared__`)"))
+            if text == "return" and body_depth is not None and i + 1 < len(tokens) and tokens[i + 1].text == ";":
+                edits.append((tok.start, tok.end, "return ::wd::detail::kernel_exit(__LINE__)"))
             if text == "main" and depth == 0 and i + 1 < len(tokens) and tokens[i + 1].text == "(":
                 edits.append((tok.start, tok.end, "wd_student_main"))
             if text == "__shared__":
@@ -396,12 +404,18 @@ def rewrite(source: str, kernel_name: str) -> Rewritten:
                     edits.append((s, e, new))
                     site += used
         elif text == "{":
+            if kernel_head:
+                body_depth, kernel_head = depth, False
             depth += 1
             prev_global = False
         elif text == "}":
             depth -= 1
+            if depth == body_depth:
+                body_depth = None
         elif text == ";":
             prev_global = False
+            if kernel_head and depth == 0:
+                kernel_head = False  # a declaration: its definition comes later
         elif text == "<" and i + 2 < len(tokens) and tokens[i + 1].text == "<" and tokens[i + 2].text == "<" \
                 and tokens[i + 1].start == tok.end and tokens[i + 2].start == tok.end + 1:
             problems.append(Problem(tok.line, "kernel launches (<<<...>>>) are not allowed: the harness launches your kernel"))

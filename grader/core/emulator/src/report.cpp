@@ -60,12 +60,12 @@ std::string ids_json(uint3 v) {
   return b;
 }
 
-void add_diag(Diag d) {
+void add_diag(Diag d, bool refine) {
   std::lock_guard<std::mutex> lock(g_diag_mutex);
   for (auto& old : g_diags) {
     if (old.key == d.key) {
       // Keep the report from the lowest block so parallel runs give the same diagnostics.
-      if (d.order < old.order) old = std::move(d);
+      if (d.order < old.order || (refine && d.order == old.order)) old = std::move(d);
       return;
     }
   }

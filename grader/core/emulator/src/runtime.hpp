@@ -59,7 +59,9 @@ struct Diag {
   std::string key;  // deduplication key
   unsigned long long order = 0;  // linear block id, to keep the lowest block on duplicates
 };
-void add_diag(Diag d);
+// Keeps one diagnostic per key, from the lowest block. `refine`: `d` is a better wording of a report
+// this block already made under the same key, and replaces it unless a lower block's is kept.
+void add_diag(Diag d, bool refine = false);
 [[noreturn]] void finish(const char* status, const std::string& message, std::vector<Diag> fatal);
 void write_result_and_exit_from_signal(const char* json_tail);
 std::string json_str(const std::string& s);

@@ -47,6 +47,7 @@ struct Thread {
   int last_line = 0;
   int last_site = 0;  // the barrier site this thread last arrived at (0: none yet)
   unsigned long long exit_generation = ~0ULL;  // barrier generation during which it exited
+  int exit_line = 0;  // the line of the `return;` it left the kernel by (0: it ran to the end)
   WD_TSAN_ONLY(void* tsan = nullptr;)
 };
 
@@ -95,6 +96,16 @@ struct Block {
   int at_warp = 0;  // threads waiting in a warp operation
   unsigned long long barrier_generation = 0;
   char barrier_sync[2];  // TSan sync objects, one per barrier generation parity
+  // Once live threads have met at different barriers (the first time in this block): the site
+  // each thread waited at then (0: none), the sites every thread reached from then on, and the
+  // report as first written, so that at the end of the block it can name the barrier that only
+  // some threads reach (refine_divergence).
+  bool diverged = false;
+  std::vector<int> div_site;
+  std::map<int, std::vector<char>> reached;
+  std::map<int, int> site_line;
+  std::string div_sites_json;
+  Diag divergence;
   char warp_sync[32];  // TSan sync objects, one per warp
 };
 
@@ -134,12 +145,13 @@ void set_thread_ctx(const Thread& t, long quantum) {
 
 std::string mask_hex(unsigned m);
 
-// Lanes that had already passed a barrier, then skipped this one and exited while other lanes of
-// their warp arrived: the barrier sits in a condition that differs inside a warp (e.g.
-// `if (t < stride) { ...; __syncthreads(); }`, or `if (threadIdx.x < 16) __syncthreads();` in a
-// loop after an earlier barrier). Exits before any barrier, such as a tail guard
-// `if (i >= n) return;` at the top, and whole warps leaving are legal and not reported.
-void check_skipped_barrier(Block& b, int site) {
+// Lanes that skipped this barrier and exited while other lanes of their warp arrived: the barrier
+// sits in a condition that differs inside a warp (e.g. `if (t < stride) { ...; __syncthreads(); }`
+// in a loop, or `if (threadIdx.x < 16) __syncthreads();` with the other lanes running on to the
+// end of the kernel). Lanes count as skipping it when they had already passed a barrier, or when
+// they left the kernel after the barrier's line (by its end or a later `return;`). A tail guard
+// `if (i >= n) return;` above the first barrier, and whole warps leaving, are legal and silent.
+void check_skipped_barrier(Block& b, int barrier_line) {
   int n = static_cast<int>(b.threads.size());
   for (int w0 = 0; w0 < n; w0 += 32) {
     unsigned arrived = 0, skipped = 0;
@@ -152,7 +164,8 @@ void check_skipped_barrier(Block& b, int site) {
         arrived |= 1u << j;
         line = t.line;
         if (!example) example = &t;
-      } else if (t.state == kExited && t.exit_generation == b.barrier_generation && t.last_site != 0) {
+      } else if (t.state == kExited && t.exit_generation == b.barrier_generation &&
+                 (t.last_site != 0 || t.exit_line == 0 || t.exit_line > barrier_line)) {
         skipped |= 1u << j;
         if (!skipper) skipper = &t;
       }
@@ -177,13 +190,80 @@ void check_skipped_barrier(Block& b, int site) {
   }
 }
 
+// At the end of a block that diverged: when exactly one of the barriers the threads met at was
+// not reached by all of them afterwards, while the others were, that barrier is the divergent one
+// (e.g. `if (threadIdx.x < 16) __syncthreads();` next to a correct barrier in a loop: lanes 16-31
+// go past line 8 to the barrier on line 12, which every thread reaches). Rewrite the first report to
+// name it; otherwise (an if/else with a barrier in each branch) the report stays as written.
+void refine_divergence(Block& b) {
+  int n = static_cast<int>(b.threads.size());
+  std::map<int, bool> partial;  // site met at the divergence -> some of those threads never reached it
+  for (int i = 0; i < n; ++i)
+    if (b.div_site[i]) partial[b.div_site[i]] = false;
+  for (auto& [s, p] : partial) {
+    const auto& r = b.reached[s];
+    for (int i = 0; i < n && !p; ++i) p = b.div_site[i] && !r[i];
+  }
+  int x = 0, partial_count = 0;
+  for (auto& [s, p] : partial)
+    if (p) x = s, partial_count++;
+  if (partial_count != 1) return;
+  int line = b.site_line[x];
+  // The clearest example: a warp split between that barrier and another one.
+  const Thread* waiter = nullptr;
+  const Thread* passer = nullptr;
+  unsigned arrived = 0, passed = 0;
+  int warp = -1;
+  for (int w0 = 0; w0 < n && warp < 0; w0 += 32) {
+    arrived = passed = 0;
+    for (int j = 0; j < 32 && w0 + j < n; ++j) {
+      int s = b.div_site[w0 + j];
+      if (s == x) arrived |= 1u << j;
+      else if (s) passed |= 1u << j;
+    }
+    if (arrived && passed) {
+      warp = w0 / 32;
+      waiter = &b.threads[w0 + __builtin_ctz(arrived)];
+      passer = &b.threads[w0 + __builtin_ctz(passed)];
+    }
+  }
+  if (warp < 0) {
+    for (auto& t : b.threads) {
+      if (b.div_site[t.linear] == x && !waiter) waiter = &t;
+      if (b.div_site[t.linear] && b.div_site[t.linear] != x && !passer) passer = &t;
+    }
+  }
+  int other_line = b.site_line[b.div_site[passer->linear]];
+  std::string where = std::to_string(line), other = std::to_string(other_line);
+  Diag d = b.divergence;
+  std::string who = warp >= 0 ? "in warp " + std::to_string(warp) + " of block " + tid_str(b.bid) + " lanes " +
+                                    mask_hex(arrived) + " wait at it while lanes " + mask_hex(passed) + " (e.g. thread " +
+                                    tid_str(passer->tid) + ")"
+                              : "in block " + tid_str(b.bid) + " threads such as " + tid_str(waiter->tid) +
+                                    " wait at it while threads such as " + tid_str(passer->tid);
+  d.message = "Divergent __syncthreads() on line " + where + ": " + who +
+              " went past it to the barrier on line " + other + ". Every thread reaches the barrier on line " + other +
+              ", only some reach the one on line " + where +
+              ": the condition around a barrier must be the same for the whole block.";
+  d.line = line;
+  d.thread = waiter->tid;
+  d.detail_json = "{\"other_line\": " + other + ", \"other_thread\": " + ids_json(passer->tid) +
+                  ", \"sites\": [" + b.div_sites_json + "], \"reached_by_all\": [" + other + "]";
+  if (warp >= 0)
+    d.detail_json += ", \"warp\": " + std::to_string(warp) + ", \"arrived_lanes\": \"" + mask_hex(arrived) +
+                     "\", \"passed_lanes\": \"" + mask_hex(passed) + "\"";
+  d.detail_json += "}";
+  add_diag(std::move(d), true);
+}
+
 bool release_block_barrier(Block& b) {
   if (b.at_barrier == 0 || b.at_barrier != b.live) return false;
   int count = 0, all = 1, any = 0, site = 0;
+  int line = 0;
   bool divergent = false, first = true;
   for (auto& t : b.threads) {
     if (t.state != kAtBarrier) continue;
-    if (first) site = t.site, first = false;
+    if (first) site = t.site, line = t.line, first = false;
     divergent |= t.site != site;
     count += t.pred;
     all &= t.pred;
@@ -220,11 +300,28 @@ bool release_block_barrier(Block& b) {
     d.key = "divergent:";
     for (int l : line_list) d.key += std::to_string(l) + ",";
     d.order = b.linear_bid;
+    if (!b.diverged) {
+      b.diverged = true;
+      b.div_site.assign(b.threads.size(), 0);
+      for (auto& t : b.threads)
+        if (t.state == kAtBarrier) b.div_site[t.linear] = t.site;
+      b.div_sites_json = sites;
+      b.divergence = d;
+    }
     add_diag(std::move(d));
   }
-  if (!divergent) check_skipped_barrier(b, site);
+  // Once the block has diverged its threads pass barriers out of step, so lanes that run out of
+  // iterations and exit while their warp-mates still wait are a consequence of that first report,
+  // not a barrier they skipped: the skipped-barrier check would blame a correct barrier.
+  if (!divergent && !b.diverged) check_skipped_barrier(b, line);
   for (auto& t : b.threads) {
     if (t.state != kAtBarrier) continue;
+    if (b.diverged) {
+      auto& r = b.reached[t.site];
+      if (r.empty()) r.assign(b.threads.size(), 0);
+      r[t.linear] = 1;
+      b.site_line[t.site] = t.line;
+    }
     t.last_site = t.site;
     t.result = t.op == 1 ? count : t.op == 2 ? all : t.op == 3 ? any : 0;
     t.state = kRunnable;
@@ -475,6 +572,10 @@ void run_block_fibers(Block& b) {
   b.events = 0;
   b.at_barrier = 0;
   b.at_warp = 0;
+  b.diverged = false;
+  b.div_site.clear();
+  b.reached.clear();
+  b.site_line.clear();
   t_block = &b;
   unsigned long long last_events = 0;
   double last_progress = thread_cpu_s();  // the no-progress window counts this thread's CPU time
@@ -494,7 +595,10 @@ void run_block_fibers(Block& b) {
       }
     }
     t_thread = nullptr;
-    if (b.live == 0) break;
+    if (b.live == 0) {
+      if (b.diverged) refine_divergence(b);
+      break;
+    }
     bool released = release_block_barrier(b);
     released |= release_warps(b);
     if (released) {
@@ -593,6 +697,11 @@ int block_barrier(int site, int line, int op, int predicate) {
   yield_to_scheduler();
   WD_TSAN_ONLY(__tsan_acquire(sync);)
   return me->result;
+}
+
+void kernel_exit(int line) {
+  // The fast path has no thread records; only the fiber scheduler asks where a thread left.
+  if (rt::t_thread) rt::t_thread->exit_line = line;
 }
 
 void thread_fence(int line) { (void)line; __atomic_thread_fence(__ATOMIC_SEQ_CST); }

@@ -7,6 +7,9 @@ namespace detail {
 // op: 0 plain, 1 count, 2 and, 3 or. Returns the reduced predicate.
 int block_barrier(int site, int line, int op, int predicate);
 void thread_fence(int line);
+// `return;` in the kernel's body (rewrite.py): records where the thread left, so that lanes which
+// skip a barrier and leave after it are told from a tail guard that leaves before it.
+void kernel_exit(int line);
 }  // namespace detail
 }  // namespace wd
 
