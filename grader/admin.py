@@ -5,6 +5,7 @@ edit a submission's fields.
 """
 from django.contrib import admin, messages
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import gettext_noop
 from django.utils.translation import ngettext
 
 from grader.core.verdicts import Verdict
@@ -12,6 +13,11 @@ from problems.templatetags.warpdrill import verdict_label
 
 from . import actions
 from .models import Submission
+
+# Django's admin says these; its Korean catalogue lacks the first and words the second "status(으)로".
+# Marked here so that makemessages keeps our translations of them (locale/ takes precedence).
+gettext_noop("Filter by %(field_name)s")  # admin/date_hierarchy.html
+gettext_noop(" By %(filter_title)s ")  # admin/filter.html
 
 # What a student sent: instructors read it; rewriting it and then rejudging would grade work the
 # student never submitted, so only superusers may edit these.

@@ -2,6 +2,7 @@
 from django.conf import settings
 from django.db import models
 from django.urls import reverse
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from grader.core.results import JudgeResult
@@ -21,32 +22,43 @@ class Status(models.TextChoices):
 class Submission(models.Model):
     """A student's source for one problem version, graded by the queue."""
 
-    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="submissions")
-    problem_version = models.ForeignKey("problems.ProblemVersion", on_delete=models.PROTECT, related_name="submissions")
-    source = models.TextField()
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="submissions",
+                             verbose_name=_("user"))
+    problem_version = models.ForeignKey("problems.ProblemVersion", on_delete=models.PROTECT, related_name="submissions",
+                                        verbose_name=_("problem version"))
+    source = models.TextField(_("source"))
     # Student-chosen launch (only for problems that allow it); empty = the problem's launch.
-    launch_block = models.CharField(max_length=200, blank=True)
-    launch_grid = models.CharField(max_length=200, blank=True)
-    launch_shared_bytes = models.CharField(max_length=200, blank=True)
+    launch_block = models.CharField(_("launch block"), max_length=200, blank=True)
+    launch_grid = models.CharField(_("launch grid"), max_length=200, blank=True)
+    launch_shared_bytes = models.CharField(_("launch dynamic shared memory (bytes)"), max_length=200, blank=True)
 
-    status = models.CharField(max_length=16, choices=Status.choices, default=Status.QUEUED, db_index=True)
-    verdict = models.CharField(max_length=16, choices=[(v.value, v.value) for v in Verdict], blank=True)
-    progress_done = models.PositiveSmallIntegerField(default=0, help_text="Test cases finished.")
-    progress_total = models.PositiveSmallIntegerField(default=0, help_text="Test cases in all.")
-    result = models.JSONField(null=True, blank=True, help_text="The JudgeResult as a dict.")
-    backend = models.CharField(max_length=16, blank=True)
-    tries = models.PositiveSmallIntegerField(default=0, help_text="Grading attempts by workers (retries after faults).")
-    created_at = models.DateTimeField(auto_now_add=True, db_index=True)
-    queued_at = models.DateTimeField(null=True, blank=True)
-    started_at = models.DateTimeField(null=True, blank=True)
-    finished_at = models.DateTimeField(null=True, blank=True)
+    status = models.CharField(_("status"), max_length=16, choices=Status.choices, default=Status.QUEUED, db_index=True)
+    verdict = models.CharField(_("verdict"), max_length=16, choices=[(v.value, v.value) for v in Verdict], blank=True)
+    progress_done = models.PositiveSmallIntegerField(_("tests finished"), default=0, help_text=_("Test cases finished."))
+    progress_total = models.PositiveSmallIntegerField(_("tests in all"), default=0, help_text=_("Test cases in all."))
+    result = models.JSONField(_("result"), null=True, blank=True, help_text=_("The JudgeResult as a dict."))
+    backend = models.CharField(_("backend"), max_length=16, blank=True)
+    tries = models.PositiveSmallIntegerField(_("tries"), default=0,
+                                             help_text=_("Grading attempts by workers (retries after faults)."))
+    created_at = models.DateTimeField(_("created at"), auto_now_add=True, db_index=True)
+    queued_at = models.DateTimeField(_("queued at"), null=True, blank=True)
+    started_at = models.DateTimeField(_("started at"), null=True, blank=True)
+    finished_at = models.DateTimeField(_("finished at"), null=True, blank=True)
 
     class Meta:
         ordering = ["-created_at"]
         indexes = [models.Index(fields=["user", "-created_at"]), models.Index(fields=["status", "queued_at"])]
+        verbose_name = _("submission")
+        verbose_name_plural = _("submissions")
 
     def __str__(self):
-        return f"#{self.pk} {self.problem_version} by {self.user_id}: {self.verdict or self.status}"
+        """'#13 block-sum v1 by alice: Time limit': the verdict's label as the site shows it (the status's
+        until graded)."""
+        from problems.templatetags.warpdrill import verdict_label  # the site's labels, as grader/admin.py shows
+
+        state = verdict_label(self.verdict) if self.verdict else self.get_status_display()
+        return gettext("#%(id)s %(version)s by %(user)s: %(state)s") % {
+            "id": self.pk, "version": self.problem_version, "user": self.user.get_username(), "state": state}
 
     def get_absolute_url(self):
         return reverse("grader:submission", args=[self.pk])

@@ -25,6 +25,8 @@ class Problem(models.Model):
 
     class Meta:
         ordering = ["topic", "difficulty", "slug"]
+        verbose_name = _("problem")
+        verbose_name_plural = _("problems")
 
     def __str__(self):
         return self.slug
@@ -43,7 +45,7 @@ class Problem(models.Model):
 class ProblemVersion(models.Model):
     """An immutable snapshot of a package's files. Submissions point at the version they were judged on."""
 
-    problem = models.ForeignKey(Problem, on_delete=models.CASCADE, related_name="versions")
+    problem = models.ForeignKey(Problem, on_delete=models.CASCADE, related_name="versions", verbose_name=_("problem"))
     number = models.PositiveIntegerField()
     content_hash = models.CharField(max_length=64)
     files = models.JSONField(help_text="Every file of the package: {relative path: text}.")
@@ -51,6 +53,8 @@ class ProblemVersion(models.Model):
 
     class Meta:
         ordering = ["problem", "-number"]
+        verbose_name = _("problem version")
+        verbose_name_plural = _("problem versions")
         constraints = [
             models.UniqueConstraint(fields=["problem", "number"], name="unique_problem_version_number"),
             models.UniqueConstraint(fields=["problem", "content_hash"], name="unique_problem_version_hash"),

@@ -1,5 +1,6 @@
 """Verdicts in the admin's submission list (grader.admin): shown, filtered and sorted under the
-labels the site's own pages use (problems.templatetags.warpdrill.VERDICT_LABELS), not their codes.
+labels the site's own pages use (problems.templatetags.warpdrill.VERDICT_LABELS), not their codes;
+the list's headers, filters and titles in the reader's language.
 """
 from __future__ import annotations
 
@@ -64,8 +65,44 @@ def test_admin_sorts_by_the_verdict_column(admin_page, graded):
 
 
 def test_admin_change_form_shows_the_verdict_label(admin_page, graded):
-    """A submission's change form shows its verdict as 'Memory error', read-only. (Its title is the
-    model's __str__, which still names the code.)"""
-    html = body(admin_page.get(f"/admin/grader/submission/{graded['out_of_bounds_on_hidden'].pk}/change/"))
+    """A submission's change form shows its verdict as 'Memory error', read-only, and its title (the
+    model's __str__) names the student and the verdict's label, never a user id or the code."""
+    submission = graded["out_of_bounds_on_hidden"]
+    html = body(admin_page.get(f"/admin/grader/submission/{submission.pk}/change/"))
     assert '<div class="readonly">Memory error</div>' in html
     assert '<div class="readonly">MEMORY_ERROR</div>' not in html
+    title = f"#{submission.pk} {submission.problem_version} by alice: Memory error"
+    assert str(submission) == title and title in html  # (the code is still in the stored result's JSON)
+    assert f"by {submission.user_id}:" not in html and ": MEMORY_ERROR" not in html
+    korean = body(admin_page.get(f"/admin/grader/submission/{submission.pk}/change/", HTTP_ACCEPT_LANGUAGE="ko"))
+    assert f"#{submission.pk} {submission.problem_version} (alice): 메모리 오류" in korean
+
+
+def headers(html: str) -> list[str]:
+    """The changelist's column headers, as shown."""
+    cells = re.findall(r'<th scope="col"[^>]*>(.*?)</th>', html, re.S)
+    return [" ".join(re.sub(r"<[^>]+>", " ", c).split()) for c in cells]
+
+
+def test_admin_list_reads_in_korean(admin_page, graded):
+    """In Korean the columns, the filters' titles, the date filter and the model's name are Korean:
+    no USER, STATUS, 'status(으)로', 'Filter by created at' or 'submission'."""
+    html = body(admin_page.get(CHANGELIST, HTTP_ACCEPT_LANGUAGE="ko"))
+    shown = headers(html)
+    for korean in ("사용자", "문제 버전", "상태", "판정", "백엔드", "채점 시도", "만든 시각", "채점 끝난 시각"):
+        assert korean in shown, (korean, shown)
+    assert not {"user", "problem version", "status", "backend", "tries", "created at", "finished at"} & {
+        h.lower() for h in shown}
+    for title in ("상태 기준", "판정 기준", "백엔드 기준"):
+        assert title in html
+    assert "(으)로" not in html
+    assert "만든 시각 기준으로 거르기" in html and "Filter by" not in html
+    assert "변경할 제출 선택" in html or "제출" in re.search(r"<title>(.*?)</title>", html, re.S).group(1)
+    assert not re.search(r"<title>[^<]*submission", html)
+
+
+def test_admin_list_headers_in_english(admin_page, graded):
+    """The English columns are the fields' verbose names (Django upper-cases them with CSS only)."""
+    shown = headers(body(admin_page.get(CHANGELIST)))
+    for english in ("User", "Problem version", "Status", "Verdict", "Backend", "Tries", "Created at", "Finished at"):
+        assert english in shown, (english, shown)
