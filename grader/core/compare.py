@@ -10,10 +10,25 @@ import numpy as np
 from .results import Mismatch
 
 
-def _format(value) -> str:
+def _format(value, dtype: np.dtype | None = None) -> str:
+    """An element as text; a float at the precision of `dtype` (its own by default): the shortest
+    decimal that reads back as the same value of that type (float32 60.59071, not 60.59071350097656)."""
     if isinstance(value, (float, np.floating)):
-        return repr(float(value)) if np.isfinite(value) else str(float(value))
+        if not np.isfinite(value):
+            return str(float(value))
+        kind = dtype if dtype is not None and np.issubdtype(dtype, np.floating) else np.asarray(value).dtype
+        return str(np.asarray(value).astype(kind)[()])
     return str(int(value)) if isinstance(value, (int, np.integer)) else str(value)
+
+
+def _format_pair(expected, got, dtype: np.dtype) -> tuple[str, str]:
+    """Expected and got at the output's precision. A reference computed in a wider type (float64 sums)
+    that reads the same as the output's value at that precision is printed at its own, so that the
+    two never read alike while they differ."""
+    exp_text, got_text = _format(expected, dtype), _format(got, dtype)
+    if exp_text == got_text:
+        exp_text = _format(expected)
+    return exp_text, got_text
 
 
 def compare_output(name: str, expected: np.ndarray, got: np.ndarray, atol: float, rtol: float) -> Mismatch | None:
@@ -42,10 +57,12 @@ def compare_output(name: str, expected: np.ndarray, got: np.ndarray, atol: float
         return None
     flat = int(np.flatnonzero(bad.reshape(-1))[0])
     index = [int(i) for i in np.unravel_index(flat, expected.shape)] if expected.ndim > 1 else [flat]
+    # Printed at the precision of the kernel's output buffer (the reference may be wider).
+    exp_text, got_text = _format_pair(expected.reshape(-1)[flat], got.reshape(-1)[flat], got.dtype)
     return Mismatch(
         output=name,
         index=index,
-        expected=_format(expected.reshape(-1)[flat]),
-        got=_format(got.reshape(-1)[flat]),
+        expected=exp_text,
+        got=got_text,
         count=count,
     )

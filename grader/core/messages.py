@@ -54,6 +54,24 @@ def _render_value(value: Any, translate: Callable[[str], str]) -> Any:
     return value
 
 
+def names_param(template: str, params: dict | None, name: str) -> bool:
+    """True when the message `template` % `params` writes parameter `name` (e.g. "line"), itself or in a
+    nested message: a summary then need not add that value again."""
+    if f"%({name})s" in template:
+        return True
+    for value in (params or {}).values():
+        for nested in value if isinstance(value, list) else [value]:
+            if isinstance(nested, dict) and "template" in nested \
+                    and names_param(nested["template"], nested.get("params"), name):
+                return True
+    return False
+
+
+def check_name(kind: str) -> dict:
+    """The pass of the check stage that finds diagnostics of `kind`, as a translatable message."""
+    return text(CHECK_NAMES.get(str(kind), CHECK_PASS))
+
+
 def word(value: str) -> Any:
     """A closed-set word of a tool's report ("read", "shared", ...) as a translatable message; other text as is."""
     return text(WORDS[value]) if value in WORDS else value
@@ -113,6 +131,11 @@ SOURCE_NUL = gettext_noop("The source contains a NUL byte.")
 INVALID_LAUNCH = gettext_noop("Invalid launch configuration: %(error)s")
 COMPILATION_FAILED = gettext_noop("Compilation failed.")
 COMPILATION_FAILED_AT = gettext_noop("Compilation failed (line %(line)s).")
+# A first mismatch, by the number of elements that differ (English has two forms and Korean one; the
+# Django side renders templates with gettext only, so the core picks the form by the count).
+MISMATCH_ONE = gettext_noop("%(output)s%(index)s: expected %(expected)s, got %(got)s (1 element differs)")
+MISMATCH_MANY = gettext_noop("%(output)s%(index)s: expected %(expected)s, got %(got)s (%(count)s elements differ)")
+# The form of results stored before that: kept so that they still read in Korean.
 MISMATCH = gettext_noop("%(output)s%(index)s: expected %(expected)s, got %(got)s (%(count)s element(s) differ)")
 # The summary names the test case that explains the verdict and why; the page states the count of
 # passed test cases once, above it (an ACCEPTED result has no summary: the count says it all).
@@ -120,6 +143,23 @@ SUMMARY_TEST = gettext_noop("Test %(test)s: %(reason)s")
 SUMMARY_TEST_AT_LINE = gettext_noop("Test %(test)s: %(reason)s (line %(line)s)")
 SUMMARY_HIDDEN_TEST = gettext_noop("Test %(test)s failed (a hidden test: its details are not shown).")
 SUMMARY_TEST_FAILED = gettext_noop("Test %(test)s failed.")
+# A finding of the check pass (the smallest test run again under racecheck, synccheck and memcheck, or
+# the emulator's race pass) that no test run showed: the rows below may all be ACCEPTED or WRONG_ANSWER
+# while the verdict is SYNC_ERROR or MEMORY_ERROR, so the summary says where the verdict comes from.
+SUMMARY_CHECK = gettext_noop("The %(check)s on test %(test)s found: %(reason)s The test runs below did not "
+                             "report it (each row gives that run's own result); the verdict comes from this finding.")
+SUMMARY_CHECK_AT_LINE = gettext_noop("The %(check)s on test %(test)s found (line %(line)s): %(reason)s The test runs "
+                                     "below did not report it (each row gives that run's own result); the verdict "
+                                     "comes from this finding.")
+# The pass that found a diagnostic of the check pass, by the diagnostic's kind (others: CHECK_PASS).
+CHECK_NAMES = {
+    "race": gettext_noop("race check"),
+    "divergent_barrier": gettext_noop("synchronisation check"),
+    "warp_mask": gettext_noop("synchronisation check"),
+    "out_of_bounds": gettext_noop("memory check"),
+    "misaligned": gettext_noop("memory check"),
+}
+CHECK_PASS = gettext_noop("check pass")
 # Summaries of results stored before that, which began with the count: kept so that they still read in Korean.
 SUMMARY_ALL_PASSED = gettext_noop("All %(total)s test cases passed.")
 SUMMARY_PASSED = gettext_noop("%(passed)s/%(total)s test cases passed.")
@@ -218,6 +258,9 @@ KILLED_BY = {
 DISK_LIMIT = gettext_noop("The run wrote more than %(mib)s MiB of files (its disk limit) and was stopped.")
 PRINTF_TRUNCATED = gettext_noop("printf output was truncated at 64 KiB.")
 PRINTF_TRUNCATED_GPU = gettext_noop("The kernel's printf output was truncated.")
+# Notes that say nothing of a test case's data (no sizes, values or indices): a student may read them
+# as they are even when they were found on a hidden test case.
+PUBLIC_NOTES = (PRINTF_TRUNCATED, PRINTF_TRUNCATED_GPU)
 # Short outcome messages the emulator backend gives a test case.
 OUTCOME_TIME_LIMIT = gettext_noop("time limit")
 OUTCOME_KILLED = gettext_noop("the run was killed (CPU time or memory limit)")

@@ -134,7 +134,7 @@ def run_case_verdict(outcome: RunOutcome, expected: dict[str, np.ndarray], atol:
 
 
 def _mismatch_message(mismatch) -> tuple[str, dict]:
-    return M.MISMATCH, {"output": mismatch.output, "index": str(mismatch.index), "expected": mismatch.expected,
+    return M.MISMATCH_ONE if mismatch.count == 1 else M.MISMATCH_MANY, {"output": mismatch.output, "index": str(mismatch.index), "expected": mismatch.expected,
                         "got": mismatch.got, "count": mismatch.count}
 
 
@@ -224,7 +224,9 @@ def judge(
                                                         time_limit_s=package.time_limit_s * 4, test_name=test.name))
                 if outcome.status is RunStatus.INTERNAL:
                     raise PlatformError(outcome.message or "check pass failed")
-                _add_diagnostics(result, outcome.diagnostics, f"{test.name} (check)")
+                for d in outcome.diagnostics:  # whatever the backend named them: found by the check pass
+                    d.test, d.check = test.name, True
+                _add_diagnostics(result, outcome.diagnostics, test.name)
         if report is not None:
             build.resources = report.wait()
         result.resources = _resources(build, launches[0], target_cc)
@@ -274,7 +276,8 @@ def _run_case(package, harness, backend, build: Build, test, launch, secret, res
     _add_diagnostics(result, outcome.diagnostics, test.name)
     return TestResult(name=test.name, sample=test.sample, verdict=verdict, message=message, mismatch=mismatch,
                       time_s=round(outcome.time_s or time.monotonic() - started, 4), params=dict(test.params),
-                      output_log=outcome.log, message_template=template, message_params=params)
+                      output_log=outcome.log, message_template=template, message_params=params,
+                      time_limit_s=package.time_limit_s)
 
 
 def _not_run(test: TestCaseSpec, hung: TestResult) -> TestResult:
@@ -339,10 +342,11 @@ def _summary(result: JudgeResult) -> tuple[str, dict]:
     """(template, params) of the verdict's summary: the test case that explains the verdict and why
     (("", {}) for ACCEPTED). The count of passed cases is not repeated here: the page states it.
 
-    The reason is the first diagnostic that implies the verdict (a finding of the check pass names
-    its test "<name> (check)"), else the first case with the verdict, by its own message. A hidden
-    case's message is never quoted (it holds its values); a diagnostic is, as the site replaces a
-    hidden case's diagnostic wherever it is quoted (grader/serializers.py).
+    The reason is the first diagnostic that implies the verdict, else the first case with the verdict,
+    by its own message. A finding of the check pass says so (no test row shows it: the rows may all
+    be ACCEPTED). The line is added only when the reason does not name it already. A hidden case's
+    message is never quoted (it holds its values); a diagnostic is, as the site replaces a hidden
+    case's diagnostic wherever it is quoted (grader/serializers.py).
     """
     if result.verdict is Verdict.ACCEPTED:
         return "", {}
@@ -350,9 +354,13 @@ def _summary(result: JudgeResult) -> tuple[str, dict]:
     if first is not None:
         # A diagnostic without a template (text we cannot name) is quoted as its English text.
         reason = M.text(first.message_template, **first.message_params) if first.message_template else first.message
-        if first.line:
-            return M.SUMMARY_TEST_AT_LINE, {"test": first.test, "reason": reason, "line": first.line}
-        return M.SUMMARY_TEST, {"test": first.test, "reason": reason}
+        add_line = first.line and not (first.message_template
+                                       and M.names_param(first.message_template, first.message_params, "line"))
+        params = {"test": first.test, "reason": reason, **({"line": first.line} if add_line else {})}
+        if first.check:
+            params["check"] = M.check_name(first.kind)
+            return (M.SUMMARY_CHECK_AT_LINE if add_line else M.SUMMARY_CHECK), params
+        return (M.SUMMARY_TEST_AT_LINE if add_line else M.SUMMARY_TEST), params
     case = next((t for t in result.tests if t.verdict is result.verdict), None)
     if case is None:
         return "", {}

@@ -35,6 +35,9 @@ class Diagnostic:
     detail: dict[str, Any] = field(default_factory=dict)  # kind-specific: other line, threads, address
     message_template: str = ""  # the message's template in grader/core/messages.py ("" for text we cannot name)
     message_params: dict[str, Any] = field(default_factory=dict)  # its parameters (nested messages allowed)
+    # True when the check pass found it (the smallest test run again under racecheck/synccheck/memcheck,
+    # or the emulator's race pass), not a test run: that test's row does not show it.
+    check: bool = False
 
     def __post_init__(self):
         _rendered(self)
@@ -130,6 +133,9 @@ class TestResult:
     output_log: str = ""  # the kernel's printf output, capped
     message_template: str = ""  # the message's template in grader/core/messages.py ("" for text we cannot name)
     message_params: dict[str, Any] = field(default_factory=dict)  # its parameters
+    # The wall-clock limit of the run, seconds (None when it did not run, and in older results). A
+    # TIME_LIMIT row shows "> limit": its time_s includes stopping the run and is no measure of the kernel.
+    time_limit_s: float | None = None
 
     def __post_init__(self):
         _rendered(self)
@@ -146,6 +152,7 @@ class TestResult:
             "output_log": self.output_log,
             "message_template": self.message_template,
             "message_params": self.message_params,
+            "time_limit_s": self.time_limit_s,
         }
 
     @classmethod
@@ -161,14 +168,18 @@ class TestResult:
             output_log=d.get("output_log", ""),
             message_template=d.get("message_template", ""),
             message_params=d.get("message_params", {}),
+            time_limit_s=d.get("time_limit_s"),
         )
 
     def public_dict(self) -> dict:
-        """What a student may see: hidden cases lose everything but name and verdict. A hidden case that
-        was not run keeps its message too: it names only the earlier case that hung, which is public."""
+        """What a student may see: hidden cases lose everything but name, verdict and time. A hidden case
+        that was not run keeps its message too: it names only the earlier case that hung, which is
+        public; one that ran past its time limit keeps the limit (the problem's, also public)."""
         if self.sample:
             return self.to_dict()
         public = {"name": self.name, "sample": False, "verdict": str(self.verdict), "time_s": self.time_s}
+        if self.verdict is Verdict.TIME_LIMIT:
+            public["time_limit_s"] = self.time_limit_s
         if self.verdict is NOT_RUN:
             public.update(message=self.message, message_template=self.message_template,
                           message_params=self.message_params)
