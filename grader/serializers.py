@@ -16,7 +16,7 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from rest_framework import serializers
 
-from grader.core.messages import render
+from grader.core.messages import PUBLIC_NOTES, render
 from grader.core.pipeline import LaunchChoice
 from grader.core.results import JudgeResult
 
@@ -104,7 +104,9 @@ def public_result(result: JudgeResult | None, full: bool, translate=None) -> dic
                          "message_params": result.message_params}, translate)
     diagnostics, shown, message = [], set(), summary["message"]
     items = [localized(d.to_dict(), translate) for d in result.diagnostics]
-    on_hidden = [not full and (d.get("test") or "").removesuffix(" (check)") in hidden for d in items]
+    # A note that says nothing of its test's data (printf truncation) is shown as it is, hidden test or not.
+    on_hidden = [not full and d.get("message_template") not in PUBLIC_NOTES
+                 and (d.get("test") or "").removesuffix(" (check)") in hidden for d in items]
     for item, is_hidden in sorted(zip(items, on_hidden), key=lambda pair: pair[1]):  # samples first
         if is_hidden:
             if item["message"] and item["message"] in message:

@@ -274,6 +274,18 @@ RUNTIME_SKIPPED_BARRIER = gettext_noop(
     "Divergent __syncthreads() on line %(line)s: in warp %(warp)s of block %(block)s lanes %(arrived)s reached it "
     "while lanes %(skipped)s (e.g. thread %(thread)s) skipped it and exited. The condition around a barrier must be "
     "the same for the whole block.")
+# A divergent barrier named after the block ended: some threads waited at it while the others went past it to a
+# barrier every thread reached (the emulator's scheduler.cpp rewrites its first report into one of these).
+RUNTIME_DIVERGENT_BARRIER_PASSED = gettext_noop(
+    "Divergent __syncthreads() on line %(line)s: in warp %(warp)s of block %(block)s lanes %(arrived)s wait at it "
+    "while lanes %(passed)s (e.g. thread %(thread)s) went past it to the barrier on line %(other_line)s. Every thread "
+    "reaches the barrier on line %(other_line)s, only some reach the one on line %(line)s: the condition around a "
+    "barrier must be the same for the whole block.")
+RUNTIME_DIVERGENT_BARRIER_PASSED_WARPS = gettext_noop(
+    "Divergent __syncthreads() on line %(line)s: in block %(block)s threads such as %(thread)s wait at it while "
+    "threads such as %(other_thread)s went past it to the barrier on line %(other_line)s. Every thread reaches the "
+    "barrier on line %(other_line)s, only some reach the one on line %(line)s: the condition around a barrier must be "
+    "the same for the whole block.")
 RUNTIME_DIVERGENT_BARRIERS = gettext_noop(
     "Divergent __syncthreads(): in block %(block)s threads wait at barriers on lines %(lines)s at the same time "
     "(e.g. thread %(thread)s on line %(line)s, thread %(other_thread)s on line %(other_line)s). A barrier must be "
@@ -314,7 +326,8 @@ RUNTIME_FAULTS = (
     gettext_noop("device-side assert triggered (cudaErrorAssert)"),
     gettext_noop("trap or illegal instruction (cudaErrorIllegalInstruction)"),
 )
-RUNTIME_MESSAGES = (RUNTIME_TIMEOUT, RUNTIME_SKIPPED_BARRIER, RUNTIME_DIVERGENT_BARRIERS, RUNTIME_WARP_EXITED,
+RUNTIME_MESSAGES = (RUNTIME_TIMEOUT, RUNTIME_SKIPPED_BARRIER, RUNTIME_DIVERGENT_BARRIER_PASSED,
+                    RUNTIME_DIVERGENT_BARRIER_PASSED_WARPS, RUNTIME_DIVERGENT_BARRIERS, RUNTIME_WARP_EXITED,
                     RUNTIME_WARP_MISMATCH, RUNTIME_TOO_MUCH_SHARED, RUNTIME_DEADLOCK_SPINNING_GRID,
                     RUNTIME_DEADLOCK_SPINNING, RUNTIME_DEADLOCK_PROVEN, *RUNTIME_FAULTS)
 

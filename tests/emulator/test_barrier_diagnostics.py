@@ -227,3 +227,19 @@ __global__ void k(int* out) {
     assert len(lines) == len(src.split("\n"))
     assert "kernel_exit(__LINE__)" in lines[4]
     assert "kernel_exit" not in "\n".join(lines[:4])
+
+
+
+def test_the_named_divergent_barrier_is_a_translatable_message(run):
+    """The report that names the one divergent barrier, as the runtime writes it, is one of the judge's message
+    templates, so a Korean page shows it in Korean."""
+    from grader.core import messages as M
+
+    message = _divergent(_block_sum(run, HALF_WARP_BARRIER_BEFORE_CORRECT, 256))[0].message
+    template, params = M.runtime_message(message)
+    assert template == M.RUNTIME_DIVERGENT_BARRIER_PASSED
+    assert (params["line"], params["other_line"], params["passed"]) == ("8", "12", "0xffff0000")
+    warps = ("Divergent __syncthreads() on line 8: in block (0,0,0) threads such as (0,0,0) wait at it while threads "
+             "such as (128,0,0) went past it to the barrier on line 12. Every thread reaches the barrier on line 12, "
+             "only some reach the one on line 8: the condition around a barrier must be the same for the whole block.")
+    assert M.runtime_message(warps)[0] == M.RUNTIME_DIVERGENT_BARRIER_PASSED_WARPS

@@ -428,8 +428,6 @@ def test_printf_truncation_is_a_public_note():
     assert not any("%(" in note for note in M.PUBLIC_NOTES)  # no parameters: nothing of the test in them
 
 
-@pytest.mark.xfail(strict=True, reason="needs grader/serializers.py to show M.PUBLIC_NOTES found on hidden tests "
-                                       "(proposed in the report of this change)")
 def test_printf_truncation_on_a_hidden_test_is_shown_as_it_is(judged, three_tests, alice, alice_client,
                                                               make_submission):
     """An ACCEPTED submission whose printf output was truncated on a hidden test says so as it is."""
