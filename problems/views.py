@@ -2,10 +2,12 @@
 from __future__ import annotations
 
 from collections import defaultdict
+from datetime import timedelta
 
 from django import forms
 from django.contrib.auth.views import redirect_to_login
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils import timezone
 from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
 
@@ -73,7 +75,7 @@ def problem_detail(request, slug):
     """The statement and the editor. POST submits; an error re-renders the form with the source kept."""
     problem = get_object_or_404(published_problems().select_related("current_version"), slug=slug)
     package = version_package(problem.current_version)
-    error, status = None, 200
+    error, status, retry_after = None, 200, None
     if request.method == "POST":
         if not request.user.is_authenticated:
             return redirect_to_login(request.get_full_path())
@@ -84,6 +86,7 @@ def problem_detail(request, slug):
                                                        form.launch_choice())
             except WarpDrillError as exc:
                 error, status = str(exc), http_status_for(exc)
+                retry_after = getattr(exc, "retry_after", None)  # a rate limit's seconds to wait
             else:
                 return redirect(submission)
         else:
@@ -104,8 +107,13 @@ def problem_detail(request, slug):
         "form": initial,
         "error": error,
         "recent": _recent(request.user, problem),
+        # Submitted less than a minute before this reads "just now": timesince would say "0 minutes".
+        "just_now_after": timezone.now() - timedelta(minutes=1),
     }
-    return render(request, "problems/detail.html", context, status=status)
+    response = render(request, "problems/detail.html", context, status=status)
+    if retry_after:
+        response["Retry-After"] = str(retry_after)
+    return response
 
 
 def _form_error(form) -> str:

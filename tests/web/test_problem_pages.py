@@ -308,3 +308,10 @@ def test_problem_form_carries_the_draft_key_and_a_hidden_notice(choose_problem, 
     assert "data-draft-unsent" not in html
     refused = alice_client.post(detail_url(choose_problem), {"source": "   "}).content.decode()
     assert "data-draft-unsent" in refused
+
+
+def test_recent_submissions_say_just_now(problem, alice, alice_client, make_submission):
+    """A submission of the last minute reads 'just now' in the problem page's recent list, not '0 minutes'."""
+    make_submission(alice, problem)
+    html = alice_client.get(detail_url(problem)).content.decode()
+    assert "just now" in html and "0\xa0minutes" not in html and "0 minutes" not in html

@@ -84,7 +84,7 @@ def test_page_429_says_the_seconds(problem, alice, alice_client, make_submission
     """The problem page's 429 says how many seconds to wait, with the source kept."""
     age([make_submission(alice, problem)], 30.5)
     response = alice_client.post(reverse("problems:detail", args=[problem.slug]), {"source": SOURCE})
-    assert response.status_code == 429
+    assert response.status_code == 429 and response["Retry-After"] == "30"
     assert "You can submit 1 time a minute. Try again in 30 seconds." in response.content.decode()
 
 
