@@ -122,7 +122,7 @@ def test_draft_survives_a_language_switch_can_be_discarded_and_is_cleared_by_sub
     assert "my unsent draft" in page.locator("#editor .cm-content").inner_text()
     assert page.locator("textarea[name=source]").input_value() == DRAFT  # what the form would post
     assert page.locator("input[name=block]").input_value() == "64"
-    assert notice.is_visible() and "Restored your unsent draft" in notice.inner_text()
+    assert notice.is_visible() and "보내지 않은 초안을 되살렸습니다." in notice.inner_text()  # the page is Korean now
     shot(page, "draft-restored")
 
     page.click("#draft-discard")
@@ -135,7 +135,8 @@ def test_draft_survives_a_language_switch_can_be_discarded_and_is_cleared_by_sub
     page.fill("input[name=block]", "64")
     page.fill("input[name=grid]", "ceil_div(n, 64)")
     switch_language(page, "en")
-    assert notice.is_visible() and page.locator("textarea[name=source]").input_value() == DRAFT
+    assert notice.is_visible() and "Restored your unsent draft." in notice.inner_text()
+    assert page.locator("textarea[name=source]").input_value() == DRAFT
     assert stored_draft(page, student) is not None
 
     page.locator("#editor .cm-content").click()
