@@ -144,13 +144,20 @@ SUMMARY_TEST_AT_LINE = gettext_noop("Test %(test)s: %(reason)s (line %(line)s)")
 SUMMARY_HIDDEN_TEST = gettext_noop("Test %(test)s failed (a hidden test: its details are not shown).")
 SUMMARY_TEST_FAILED = gettext_noop("Test %(test)s failed.")
 # A finding of the check pass (the smallest test run again under racecheck, synccheck and memcheck, or
-# the emulator's race pass) that no test run showed: the rows below may all be ACCEPTED or WRONG_ANSWER
-# while the verdict is SYNC_ERROR or MEMORY_ERROR, so the summary says where the verdict comes from.
-SUMMARY_CHECK = gettext_noop("The %(check)s on test %(test)s found: %(reason)s The test runs below did not "
-                             "report it (each row gives that run's own result); the verdict comes from this finding.")
-SUMMARY_CHECK_AT_LINE = gettext_noop("The %(check)s on test %(test)s found (line %(line)s): %(reason)s The test runs "
-                                     "below did not report it (each row gives that run's own result); the verdict "
-                                     "comes from this finding.")
+# the emulator's race pass), which no test run shows: the rows below may all be ACCEPTED or all
+# WRONG_ANSWER while the verdict is SYNC_ERROR or MEMORY_ERROR, so the summary says where the verdict
+# comes from and what the rows are, in words true whichever result the rows have.
+SUMMARY_CHECK = gettext_noop("The %(check)s (a separate run of test %(test)s) found: %(reason)s The verdict comes "
+                             "from this finding; the rows below are the plain test runs.")
+SUMMARY_CHECK_AT_LINE = gettext_noop("The %(check)s (a separate run of test %(test)s) found (line %(line)s): "
+                                     "%(reason)s The verdict comes from this finding; the rows below are the plain "
+                                     "test runs.")
+# The wording used before that: kept so that results stored with it still read in Korean.
+SUMMARY_CHECK_OLD = gettext_noop("The %(check)s on test %(test)s found: %(reason)s The test runs below did not "
+                                 "report it (each row gives that run's own result); the verdict comes from this finding.")
+SUMMARY_CHECK_AT_LINE_OLD = gettext_noop("The %(check)s on test %(test)s found (line %(line)s): %(reason)s The test "
+                                         "runs below did not report it (each row gives that run's own result); the "
+                                         "verdict comes from this finding.")
 # The pass that found a diagnostic of the check pass, by the diagnostic's kind (others: CHECK_PASS).
 CHECK_NAMES = {
     "race": gettext_noop("race check"),

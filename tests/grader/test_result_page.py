@@ -309,18 +309,18 @@ def checked_problem(db):
 
 def test_race_found_only_by_the_check_is_marked_and_summarised(checked):
     """Every run is right but the race check finds the race on the smallest test: the verdict is
-    SYNC_ERROR, the diagnostic is marked as the check pass's, and the summary says the race check on
-    test small found it (its lines once) and that the rows do not show it."""
+    SYNC_ERROR, the diagnostic is marked as the check pass's, and the summary says the race check (a
+    separate run of test small) found it (its lines once), that the verdict comes from it and that the
+    rows are the plain test runs."""
     result = checked("benign_race")
     assert result.verdict is Verdict.SYNC_ERROR
     assert [t.verdict for t in result.tests] == [Verdict.ACCEPTED] * 3
     race = next(d for d in result.diagnostics if str(d.kind) == "race")
     assert race.check and race.test == "small" and race.line == 4
     assert result.message_template == M.SUMMARY_CHECK and "line" not in result.message_params
-    assert result.message.startswith("The race check on test small found: Data race (write-after-write) on shared "
-                                     "memory s[0]: line 4 (write) and line 4 (write)")
-    assert result.message.endswith("The test runs below did not report it (each row gives that run's own result); "
-                                   "the verdict comes from this finding.")
+    assert result.message.startswith("The race check (a separate run of test small) found: Data race "
+                                     "(write-after-write) on shared memory s[0]: line 4 (write) and line 4 (write)")
+    assert result.message.endswith("The verdict comes from this finding; the rows below are the plain test runs.")
     assert "(line 4)" not in result.message
     again = JudgeResult.from_dict(result.to_dict())
     assert again.diagnostics[0].check and again.to_dict() == result.to_dict()
@@ -333,12 +333,14 @@ def test_check_finding_on_the_page_in_both_languages(checked, checked_problem, a
     submission = make_submission(alice, checked_problem, checked("benign_race"), source=RACY["benign_race"])
     english = page(alice_client, submission)
     assert "3 / 3 tests passed" in english and all("Accepted" in r for r in rows(english).values())
-    assert re.search(r'<p class="verdict-message">The race check on test small found: Data race', english)
+    assert re.search(r'<p class="verdict-message">The race check \(a separate run of test small\) found: Data race',
+                     english)
     assert "test <code>small</code> (check pass)" in english
     korean = page(alice_client, submission, "ko")
     summary = re.search(r'<p class="verdict-message">(.*?)</p>', korean, re.S).group(1)
-    assert summary.startswith("테스트 small의 경쟁 상태 검사에서 찾은 문제: 공유 메모리 s[0]에서 경쟁 상태")
-    assert "아래 테스트 실행에서는 드러나지 않았습니다" in summary and "race check" not in summary
+    assert summary.startswith("테스트 small에 대해 따로 실행한 경쟁 상태 검사에서 찾은 문제: 공유 메모리 s[0]에서 경쟁 상태")
+    assert summary.endswith("판정은 이 문제에 따른 것입니다. 아래 행은 검사 없이 실행한 일반 테스트 결과입니다.")
+    assert "race check" not in summary
     assert "(검사 단계)" in korean
 
 
@@ -355,6 +357,34 @@ def test_check_finding_with_wrong_rows_notes_it_on_the_mismatch_card(checked, ch
     assert "This test has a sync error" not in card
     korean = page(alice_client, submission, "ko").split('<div class="mismatch">')[1]
     assert "판정은 이 불일치가 아니라 검사 단계에서 찾은 문제(위 참조)에 따른 것입니다." in korean
+
+
+def test_check_summary_is_true_when_every_row_is_a_wrong_answer(checked, checked_problem, alice, alice_client,
+                                                                make_submission):
+    """With every row 'Wrong answer', the summary does not claim the runs missed the problem: it says the
+    race check was a separate run, the verdict comes from its finding and the rows are the plain runs,
+    in English and in Korean."""
+    submission = make_submission(alice, checked_problem, checked("racy_and_wrong"), source=RACY["racy_and_wrong"])
+    for language, start, end in (
+            ("en", "The race check (a separate run of test small) found: Data race",
+             "The verdict comes from this finding; the rows below are the plain test runs."),
+            ("ko", "테스트 small에 대해 따로 실행한 경쟁 상태 검사에서 찾은 문제: 공유 메모리 s[0]에서 경쟁 상태",
+             "판정은 이 문제에 따른 것입니다. 아래 행은 검사 없이 실행한 일반 테스트 결과입니다.")):
+        html = page(alice_client, submission, language)
+        summary = " ".join(re.search(r'<p class="verdict-message">(.*?)</p>', html, re.S).group(1).split())
+        assert summary.startswith(start) and summary.endswith(end)
+        assert "did not report" not in summary and "드러나지 않" not in summary
+        assert all(("Wrong answer" if language == "en" else "오답") in r for r in rows(html).values())
+
+
+def test_check_summaries_stored_with_the_old_wording_still_read_in_korean():
+    """A result stored with the earlier check-pass summary keeps its template, which is still translated."""
+    from django.utils.translation import gettext, override
+
+    with override("ko"):
+        text = M.render(M.SUMMARY_CHECK_OLD, {"check": M.check_name("race"), "test": "small", "reason": "X."},
+                        gettext)
+    assert text.startswith("테스트 small의 경쟁 상태 검사에서 찾은 문제: X.")
 
 
 # ---- a mismatch's values and count ----
