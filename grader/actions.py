@@ -22,7 +22,7 @@ from django.utils.translation import ngettext
 
 from grader.core.errors import BadRequestError, LaunchConfigError
 from grader.core import messages as M
-from grader.core.launch import LaunchExpressionError, build_launch
+from grader.core.launch import LaunchExpressionError, build_launch, parse_launch_comment
 from grader.core.pipeline import LaunchChoice, launch_expressions, static_check
 from grader.core.results import JudgeResult
 from grader.core.verdicts import NOT_RUN, Verdict
@@ -45,7 +45,7 @@ class FixedLaunchError(LaunchConfigError):
     """A launch was chosen for a problem whose launch is fixed.
 
     `fields` names the chosen fields as the API spells them ("launch.block", ...), in the
-    order block, grid, shared_bytes.
+    order block, grid, shared_bytes; or is ("source",) when a `// launch:` line chose it.
     """
 
     def __init__(self, message: str, fields: tuple[str, ...]):
@@ -53,18 +53,47 @@ class FixedLaunchError(LaunchConfigError):
         self.fields = fields
 
 
-def refuse_fixed_launch(package, choice: LaunchChoice | None) -> None:
-    """Raise FixedLaunchError when `choice` sets any field (after stripping) and the problem's
-    launch is fixed. Such a choice used to be stored and then ignored by the grader, so the
-    submission showed a launch it was never run with."""
-    if package.launch.student_chooses or choice is None:
+def _fixed_launch_text(package) -> str:
+    """The fixed launch as a kernel call writes it between <<< and >>>: "grid, block[, shared]"."""
+    t = package.launch
+    return f"{t.grid}, {t.block}" + (f", {t.shared_bytes}" if str(t.shared_bytes).strip() not in ("", "0") else "")
+
+
+def _launch_line_number(source: str) -> int:
+    """The 1-based line of the `// launch:` line that `parse_launch_comment` reads from `source`.
+
+    Precondition: `parse_launch_comment(source)` sets some field. The parser's own answer decides,
+    so that this never disagrees with it: the line is the first one such that the source up to and
+    including it already parses to a chosen field (a binary search, since a longer prefix only adds
+    later lines and the parser reads the first launch line)."""
+    lines = source.split("\n")
+    low, high = 1, len(lines)
+    while low < high:
+        mid = (low + high) // 2
+        if any(parse_launch_comment("\n".join(lines[:mid])).values()):
+            high = mid
+        else:
+            low = mid + 1
+    return low
+
+
+def refuse_fixed_launch(package, choice: LaunchChoice | None, source: str = "") -> None:
+    """Raise FixedLaunchError when the problem's launch is fixed and the student chose one anyway:
+    in `choice` (any field set, after stripping), or else in a `// launch:` line of `source` that
+    sets a field. Such a choice used to be ignored by the grader, so the submission was graded with
+    a launch other than the one the student asked for, without a word. The error's `fields` is
+    ("launch.block", ...) for a choice, or ("source",) for a launch line."""
+    if package.launch.student_chooses:
         return
     chosen = tuple(f"launch.{name}" for name in ("block", "grid", "shared_bytes")
-                   if str(getattr(choice, name) or "").strip())
+                   if choice is not None and str(getattr(choice, name) or "").strip())
+    fixed = _fixed_launch_text(package)
     if not chosen:
+        if any(parse_launch_comment(source).values()):
+            message = _("line %(line)d: this problem's launch is fixed (<<<%(launch)s>>>), so a // launch: line "
+                        "cannot choose it; remove the line.") % {"line": _launch_line_number(source), "launch": fixed}
+            raise FixedLaunchError(message, ("source",))
         return
-    t = package.launch
-    fixed = f"{t.grid}, {t.block}" + (f", {t.shared_bytes}" if str(t.shared_bytes).strip() not in ("", "0") else "")
     message = ngettext(
         "%(fields)s: this problem's launch is fixed (<<<%(launch)s>>>), so it cannot be chosen; submit without it.",
         "%(fields)s: this problem's launch is fixed (<<<%(launch)s>>>), so they cannot be chosen; submit without them.",
@@ -86,7 +115,7 @@ def validate_submission(problem, source: str, choice: LaunchChoice | None) -> No
     if refusal:
         raise BadRequestError(refusal)
     package = problem.current_version.package()
-    refuse_fixed_launch(package, choice)
+    refuse_fixed_launch(package, choice, source)
     if package.launch.student_chooses:
         exprs = launch_expressions(package, source, choice)
         for test in package.tests:

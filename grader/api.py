@@ -67,13 +67,15 @@ def _first_message(detail) -> str:
 def error_response(exc: WarpDrillError) -> Response:
     """The JSON answer to a user-safe error: {"error": ...} with its status; a rate limit adds
     `Retry-After` (seconds), and a launch chosen for a fixed-launch problem names the fields in
-    `fields` as a 400 for a bad body does ({"launch": {"block": [message]}})."""
+    `fields` as a 400 for a bad body does ({"launch": {"block": [message]}}, or {"source": [message]}
+    for a `// launch:` line in the source)."""
     body = {"error": str(exc)}
     headers = {}
     if isinstance(exc, actions.RateLimitError):
         headers["Retry-After"] = str(exc.retry_after)
     if isinstance(exc, actions.FixedLaunchError):
-        body["fields"] = {"launch": {name.removeprefix("launch."): [str(exc)] for name in exc.fields}}
+        launch = {name.removeprefix("launch."): [str(exc)] for name in exc.fields if name.startswith("launch.")}
+        body["fields"] = {"launch": launch} if launch else {name: [str(exc)] for name in exc.fields}
     return Response(body, status=http_status_for(exc), headers=headers)
 
 

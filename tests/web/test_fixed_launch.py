@@ -4,6 +4,8 @@ It used to be stored and then ignored by the grader, so the submission showed a 
 never run with. Every request goes through the test client: the real view, form or serializer and
 grader.actions.
 """
+import html as html_lib
+
 import pytest
 from django.core.cache import cache
 from django.urls import reverse
@@ -91,3 +93,71 @@ def test_page_without_launch_fields_still_submits(problem, alice_client, django_
                                      {"source": SOURCE, "block": "", "grid": ""})
     assert response.status_code == 302
     assert Submission.objects.count() == 1
+
+
+LAUNCH_LINE_SOURCE = "// my kernel\n\n// launch: block=128 grid=ceil_div(n, 128)\n" + SOURCE
+LINE_REFUSAL = ("line 3: this problem's launch is fixed (<<<ceil_div(n, 256), 256>>>), so a // launch: line "
+                "cannot choose it; remove the line.")
+
+
+def test_api_refuses_a_launch_line_for_a_fixed_launch_problem(problem, alice_api):
+    """A `// launch:` line on line 3 of a source for tiny-add (fixed) is a 400 that names the line,
+    like a launch in the fields; `fields` names the source; nothing is saved. It used to be graded
+    with the fixed launch, without a word."""
+    response = post(alice_api, "tiny-add", {"source": LAUNCH_LINE_SOURCE})
+    assert response.status_code == 400, response.content
+    body = response.json()
+    assert body["error"] == LINE_REFUSAL
+    assert body["fields"] == {"source": [LINE_REFUSAL]}
+    assert not Submission.objects.exists()
+
+
+def test_launch_fields_are_named_before_a_launch_line(problem, alice_api):
+    """Fields and a launch line together: the fields are named (they are what the form shows)."""
+    response = post(alice_api, "tiny-add", {"source": LAUNCH_LINE_SOURCE, "launch": {"block": "128"}})
+    assert response.status_code == 400
+    assert response.json()["error"].startswith("launch.block: ")
+
+
+def test_page_refuses_a_launch_line_for_a_fixed_launch_problem(problem, alice_client):
+    """The page refuses the same source with the same message, keeping the source."""
+    response = alice_client.post(reverse("problems:detail", args=[problem.slug]), {"source": LAUNCH_LINE_SOURCE})
+    html = response.content.decode()
+    assert response.status_code == 400
+    assert html_lib.escape(LINE_REFUSAL) in html
+    assert "// launch: block=128 grid=ceil_div(n, 128)" in html  # kept in the textarea
+    assert not Submission.objects.exists()
+
+
+def test_manage_submit_refuses_a_launch_line_for_a_fixed_launch_problem(problem, alice, tmp_path):
+    """`manage.py submit` goes through the same check: a CommandError with the same message."""
+    from django.core.management import CommandError, call_command
+
+    kernel = tmp_path / "kernel.cu"
+    kernel.write_text(LAUNCH_LINE_SOURCE, encoding="utf-8")
+    with pytest.raises(CommandError) as refused:
+        call_command("submit", str(kernel), "--user", alice.username, "--problem", "tiny-add")
+    assert str(refused.value) == LINE_REFUSAL
+    assert not Submission.objects.exists()
+
+
+@pytest.mark.parametrize("line", ["// launch: see the statement", "// launch: block=", "// launched twice"])
+def test_a_comment_that_chooses_nothing_is_not_refused(problem, alice_api, line, django_capture_on_commit_callbacks):
+    """A comment that the launch parser reads no launch from (no `field=value`) chooses nothing,
+    like blank fields: the submission is taken."""
+    with django_capture_on_commit_callbacks(execute=False):
+        response = post(alice_api, "tiny-add", {"source": f"{line}\n{SOURCE}"})
+    assert response.status_code == 201, response.content
+
+
+def test_a_launch_line_still_chooses_where_the_student_chooses(choose_problem, alice_api,
+                                                              django_capture_on_commit_callbacks):
+    """tiny-choose takes the same source; the line's launch is the one graded."""
+    from grader.core.pipeline import LaunchChoice, launch_expressions
+
+    with django_capture_on_commit_callbacks(execute=False):
+        response = post(alice_api, "tiny-choose", {"source": LAUNCH_LINE_SOURCE})
+    assert response.status_code == 201, response.content
+    submission = Submission.objects.get()
+    package = choose_problem.current_version.package()
+    assert launch_expressions(package, submission.source, LaunchChoice())[:2] == ("128", "ceil_div(n, 128)")
