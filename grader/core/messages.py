@@ -141,7 +141,15 @@ MISMATCH = gettext_noop("%(output)s%(index)s: expected %(expected)s, got %(got)s
 # passed test cases once, above it (an ACCEPTED result has no summary: the count says it all).
 SUMMARY_TEST = gettext_noop("Test %(test)s: %(reason)s")
 SUMMARY_TEST_AT_LINE = gettext_noop("Test %(test)s: %(reason)s (line %(line)s)")
-SUMMARY_HIDDEN_TEST = gettext_noop("Test %(test)s failed (a hidden test: its details are not shown).")
+# What is secret about a hidden test is its data: its inputs and expected outputs. The line and the
+# student's own code quoted by a diagnostic are not, so the notes name what is hidden.
+SUMMARY_HIDDEN_TEST = gettext_noop("Test %(test)s failed (a hidden test: its inputs and expected outputs are not "
+                                   "shown).")
+# The wording used before that: kept so that results stored with it still read in Korean.
+SUMMARY_HIDDEN_TEST_OLD = gettext_noop("Test %(test)s failed (a hidden test: its details are not shown).")
+# What replaces a diagnostic's message found on a hidden test (for grader/serializers.py, which still has its
+# own older wording, "details of hidden tests are not shown").
+HIDDEN_DIAGNOSTIC = gettext_noop("%(kind)s on a hidden test (its inputs and expected outputs are not shown).")
 SUMMARY_TEST_FAILED = gettext_noop("Test %(test)s failed.")
 # A finding of the check pass (the smallest test run again under racecheck, synccheck and memcheck, or
 # the emulator's race pass), which no test run shows: the rows below may all be ACCEPTED or all
