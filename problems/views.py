@@ -135,8 +135,13 @@ def _initial_form(user, problem, package, reopen: str = "") -> dict:
     `reopen` is the `?from=` parameter of "Edit and resubmit": the id of one of the student's own
     submissions of this problem, whose source and stored launch fields are filled in, so that
     submitting it unchanged is graded with the same launch; the page then says so
-    (`from_submission`). Any other value, including another user's id, is ignored."""
-    initial = {"source": package.starter, "block": "", "grid": "", "shared_bytes": "", "from_submission": None}
+    (`from_submission`). Any other value, including another user's id, is ignored.
+
+    On a plain visit whose last submission had launch fields filled, `last_launch` is
+    {"id": its id, "launch": "block=... grid=..."} (its non-empty fields, in `// launch:`
+    notation), so that the page can say that the empty fields will not repeat that launch."""
+    initial = {"source": package.starter, "block": "", "grid": "", "shared_bytes": "", "from_submission": None,
+               "last_launch": None}
     if not user.is_authenticated:
         return initial
     mine = Submission.objects.filter(user=user, problem_version__problem=problem)
@@ -147,9 +152,13 @@ def _initial_form(user, problem, package, reopen: str = "") -> dict:
         initial.update(source=reopened.source, block=reopened.launch_block, grid=reopened.launch_grid,
                        shared_bytes=reopened.launch_shared_bytes, from_submission=reopened.pk)
         return initial
-    last = mine.only("source").first()
+    last = mine.only("source", "launch_block", "launch_grid", "launch_shared_bytes").first()
     if last is not None:
         initial["source"] = last.source
+        used = [f"{name}={value}" for name, value in (("block", last.launch_block), ("grid", last.launch_grid),
+                                                     ("shared_bytes", last.launch_shared_bytes)) if value.strip()]
+        if used and package.launch.student_chooses:
+            initial["last_launch"] = {"id": last.pk, "launch": " ".join(used)}
     return initial
 
 

@@ -315,3 +315,37 @@ def test_recent_submissions_say_just_now(problem, alice, alice_client, make_subm
     make_submission(alice, problem)
     html = alice_client.get(detail_url(problem)).content.decode()
     assert "just now" in html and "0\xa0minutes" not in html and "0 minutes" not in html
+
+
+def test_a_plain_visit_says_which_launch_the_last_submission_chose(choose_problem, alice, alice_client):
+    """The fields start empty even when the last submission filled them, so a resubmit from a plain
+    visit would change the launch: the page says which launch that was, that the empty fields
+    leave the problem's launch, and links to reopening it (?from=) with its launch."""
+    url = detail_url(choose_problem)
+    alice_client.post(url, {"source": "__global__ void k() {}\n", "block": "32", "grid": "ceil_div(n, 32)",
+                            "shared_bytes": " "})
+    last = Submission.objects.get(user=alice)
+    html = alice_client.get(url).content.decode()
+    assert 'name="block" value="" placeholder="128"' in html
+    assert 'id="launch-from-last"' in html
+    assert (f"Your last submission (#{last.pk}) used <code>block=32 grid=ceil_div(n, 32)</code>; these fields are "
+            "empty, so the problem's launch applies unless you fill them.") in html
+    assert f'<a href="{url}?from={last.pk}#submit-form">Reopen #{last.pk} with its launch</a>' in html
+
+    # Reopened, the fields hold that launch: no such note (the note of a reopened submission instead).
+    reopened = alice_client.get(url, {"from": last.pk}).content.decode()
+    assert 'id="launch-from-last"' not in reopened and 'id="launch-from-submission"' in reopened
+
+
+def test_no_last_launch_note_when_the_last_submission_chose_none(choose_problem, problem, alice, alice_client):
+    """No note when the last submission left the fields empty (its `// launch:` line, if any, is in
+    the source and applies again), none before any submission, and none on a fixed-launch problem."""
+    url = detail_url(choose_problem)
+    assert 'id="launch-from-last"' not in alice_client.get(url).content.decode()
+    alice_client.post(url, {"source": "// launch: block=64 grid=ceil_div(n, 64)\n__global__ void k() {}\n",
+                            "block": "", "grid": "", "shared_bytes": ""})
+    assert Submission.objects.filter(user=alice).count() == 1
+    assert 'id="launch-from-last"' not in alice_client.get(url).content.decode()
+    alice_client.post(detail_url(problem), {"source": SOURCE})
+    assert 'id="launch-from-last"' not in alice_client.get(detail_url(problem)).content.decode()
+
