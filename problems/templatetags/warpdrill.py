@@ -85,11 +85,12 @@ def problem_status_label(status):
 
 @register.filter
 def dims(value):
-    """(x, y, z) -> 'x, y, z' (or '' for None)."""
+    """(x, y, z) -> 'x,y,z' (or '' for None): a thread's or block's coordinates written as the judge's
+    messages write them (the emulator's runtime and compute-sanitizer print 'thread (1,0,0)')."""
     if value is None:
         return ""
     if isinstance(value, (list, tuple)):
-        return ", ".join(str(v) for v in value)
+        return ",".join(str(v) for v in value)
     return str(value)
 
 

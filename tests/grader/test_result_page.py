@@ -505,3 +505,38 @@ def test_printf_truncation_on_a_hidden_test_is_shown_as_it_is(judged, three_test
     html = page(alice_client, submission)
     assert "printf output was truncated at 64 KiB." in html and "Note on a hidden test" not in html
     assert "printf 출력이 64 KiB에서 잘렸습니다." in page(alice_client, submission, "ko")
+
+
+# ---- one way of writing things: coordinates and the Korean words for a mismatch's values ----
+
+def test_coordinates_read_as_the_judges_messages_write_them(judged, three_tests, alice, alice_client,
+                                                            make_submission):
+    """A diagnostic's blockIdx and threadIdx read '(x,y,z)', as the runtime's own message writes a thread
+    ('thread (0,0,0)'), never '(1, 0, 0)'; in both languages."""
+    result = judged("hang")
+    timeout = next(d for d in result.diagnostics if d.thread is not None)
+    assert "thread (0,0,0)" in result.message
+    submission = make_submission(alice, three_tests, result, source=KERNELS["hang"])
+    for language in ("en", "ko"):
+        html = page(alice_client, submission, language)
+        thread = ",".join(map(str, timeout.thread))
+        assert f"threadIdx = ({thread})" in html and f"blockIdx = ({','.join(map(str, timeout.block))})" in html
+        assert not re.search(r"(threadIdx|blockIdx) = \(\d+, ", html)
+
+
+def test_korean_says_expected_and_actual_values_one_way(judged, three_tests, alice, alice_client, make_submission):
+    """The summary and the mismatch card write '기대값' and '실제값' alike (no '실제 값' or '기대 값')."""
+    submission = make_submission(alice, three_tests, judged("subtracts"), source=KERNELS["subtracts"])
+    korean = page(alice_client, submission, "ko")
+    card = korean.split('<div class="mismatch">')[1]
+    assert "<dt>기대값</dt>" in card and "<dt>실제값</dt>" in card
+    assert "실제값" in re.search(r'<p class="verdict-message">(.*?)</p>', korean, re.S).group(1)
+    assert "실제 값" not in korean and "기대 값" not in korean
+
+
+def test_korean_catalogue_spells_the_values_one_way():
+    """No message of the Korean catalogue spells 'expected/actual value' with a space."""
+    from pathlib import Path
+
+    po = (Path(__file__).resolve().parents[2] / "locale/ko/LC_MESSAGES/django.po").read_text()
+    assert "실제 값" not in po and "기대 값" not in po and "기댓값" not in po
