@@ -4,6 +4,7 @@ Instructors (staff in the Instructor group) read submissions and rejudge them; o
 edit a submission's fields.
 """
 from django.contrib import admin, messages
+from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import gettext_noop
 from django.utils.translation import ngettext
@@ -22,6 +23,9 @@ gettext_noop(" By %(filter_title)s ")  # admin/filter.html
 # What a student sent: instructors read it; rewriting it and then rejudging would grade work the
 # student never submitted, so only superusers may edit these.
 SUBMITTED_FIELDS = ("user", "problem_version", "source", "launch_block", "launch_grid", "launch_shared_bytes")
+# Read-only, the source is shown by source_shown: the admin renders a read-only text field through
+# linebreaksbr, which collapses the indentation of code.
+READ_ONLY_SUBMITTED_FIELDS = tuple("source_shown" if f == "source" else f for f in SUBMITTED_FIELDS)
 
 
 class VerdictListFilter(admin.SimpleListFilter):
@@ -64,10 +68,22 @@ class SubmissionAdmin(admin.ModelAdmin):
         """The verdict's label, as on the site's own pages (None, shown as a dash, until graded)."""
         return verdict_label(obj.verdict) if obj.verdict else None
 
+    @admin.display(description=Submission._meta.get_field("source").verbose_name)
+    def source_shown(self, obj):
+        """The source as the student wrote it: its indentation and blank lines kept, HTML escaped."""
+        return format_html('<pre style="margin: 0; overflow-x: auto; white-space: pre;">{}</pre>', obj.source)
+
     def get_readonly_fields(self, request, obj=None):
         if request.user.is_superuser:
             return self.readonly_fields
-        return SUBMITTED_FIELDS + self.readonly_fields
+        return READ_ONLY_SUBMITTED_FIELDS + self.readonly_fields
+
+    def get_fieldsets(self, request, obj=None):
+        """Those above; for those who may not edit the source, its read-only form (source_shown)."""
+        if request.user.is_superuser:
+            return self.fieldsets
+        return [(name, {**options, "fields": tuple("source_shown" if f == "source" else f for f in options["fields"])})
+                for name, options in self.fieldsets]
 
     @admin.action(description=_("Rejudge selected submissions"), permissions=["change"])
     def rejudge_selected(self, request, queryset):

@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 
 import pytest
+from django.contrib.auth.models import User
 
 from grader.models import Submission
 
@@ -106,3 +107,35 @@ def test_admin_list_headers_in_english(admin_page, graded):
     shown = headers(body(admin_page.get(CHANGELIST)))
     for english in ("User", "Problem version", "Status", "Verdict", "Backend", "Tries", "Created at", "Finished at"):
         assert english in shown, (english, shown)
+
+
+def test_admin_change_form_keeps_the_sources_indentation(admin_page, graded):
+    """An instructor reads the source read-only, in a <pre> whose text is the source as submitted
+    (indentation, line breaks, escaped quotes), not collapsed by <br> line breaks; a superuser still edits
+    it in a textarea."""
+    import html as html_lib
+
+    submission = graded["printf_on_hidden"]
+    url = f"/admin/grader/submission/{submission.pk}/change/"
+    html = body(admin_page.get(url))
+    shown = re.search(r'<div class="readonly"><pre[^>]*>(.*?)</pre></div>', html, re.S)
+    assert shown and html_lib.unescape(shown.group(1)) == submission.source
+    assert "\n    int i = blockIdx.x" in html_lib.unescape(shown.group(1))
+    assert 'name="source"' not in html
+    superuser = User.objects.create_superuser("root", password="pass-1234-word")
+    admin_page.force_login(superuser)
+    editable = body(admin_page.get(url))
+    assert re.search(r'<textarea name="source"', editable) and "source_shown" not in editable
+
+
+def test_admin_sidebar_names_the_question_models_in_korean(admin_page, graded):
+    """The Korean admin's index and sidebar name the practice questions' models in Korean
+    ('연습 문제 변형', '연습 문제 시도'), not 'Question variants' / 'Question attempts'."""
+    admin_page.force_login(User.objects.create_superuser("root", password="pass-1234-word"))
+    korean = body(admin_page.get("/admin/", HTTP_ACCEPT_LANGUAGE="ko"))
+    assert "연습 문제 변형" in korean and "연습 문제 시도" in korean
+    assert "Question variants" not in korean and "Question attempts" not in korean
+    english = body(admin_page.get("/admin/", HTTP_ACCEPT_LANGUAGE="en"))
+    assert "Question variants" in english and "Question attempts" in english
+    sidebar = body(admin_page.get("/admin/problems/questionattempt/", HTTP_ACCEPT_LANGUAGE="ko"))
+    assert "연습 문제 변형" in sidebar and "Question variants" not in sidebar
