@@ -1,6 +1,7 @@
 """Generated questions: a stored variant per student and question slot, and attempts at it."""
 from django.conf import settings
 from django.db import models
+from django.utils.translation import gettext_lazy as _
 
 
 class QuestionVariant(models.Model):
@@ -23,6 +24,8 @@ class QuestionVariant(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
+        verbose_name = _("question variant")
+        verbose_name_plural = _("question variants")
         constraints = [
             models.UniqueConstraint(fields=["user", "family", "slot"], name="unique_variant_per_user_slot"),
         ]
@@ -41,3 +44,5 @@ class QuestionAttempt(models.Model):
 
     class Meta:
         ordering = ["-created_at"]
+        verbose_name = _("question attempt")
+        verbose_name_plural = _("question attempts")
