@@ -34,3 +34,41 @@ def test_state_goes_where_warpdrill_var_dir_says(tmp_path):
 
 def test_default_is_var_in_the_checkout():
     assert settings_with({})["var"] == str((ROOT / "var").resolve())
+
+
+CACHE_PROBE = ("import json; from grader.core.emulator import toolchain; from grader.core.gpu import cache; "
+               "print(json.dumps({'emulator': str(toolchain.default_cache_dir()), 'gpu': str(cache.default_cache_dir()), "
+               "'django': __import__('sys').modules.get('django') is not None}))")
+
+
+def cache_dirs_with(env_extra: dict) -> dict:
+    """The judge core's compile-cache folders in a fresh process with `env_extra` (no Django settings)."""
+    env = {k: v for k, v in os.environ.items()
+           if k not in ("WARPDRILL_CACHE_DIR", "WARPDRILL_VAR_DIR", "DJANGO_SETTINGS_MODULE")}
+    env.update(env_extra)
+    out = subprocess.run([sys.executable, "-c", CACHE_PROBE], cwd=ROOT, env=env, capture_output=True, text=True,
+                         timeout=60)
+    assert out.returncode == 0, out.stderr
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+def test_compile_caches_follow_warpdrill_var_dir(tmp_path):
+    """With WARPDRILL_VAR_DIR set, the emulator's and the GPU's compile caches are under its cache/ folder
+    (where settings put WARPDRILL_CACHE_DIR), and the core reads it without importing Django."""
+    where = tmp_path / "site-b"
+    got = cache_dirs_with({"WARPDRILL_VAR_DIR": str(where)})
+    assert got["emulator"] == str(where.resolve() / "cache" / "emulator")
+    assert got["gpu"] == str(where.resolve() / "cache" / "gpu")
+    assert not got["django"]
+    assert settings_with({"WARPDRILL_VAR_DIR": str(where)})["cache"] == str(where.resolve() / "cache")
+
+
+def test_warpdrill_cache_dir_wins_over_var_dir(tmp_path):
+    """WARPDRILL_CACHE_DIR still names the compile caches' folder when WARPDRILL_VAR_DIR is set too."""
+    got = cache_dirs_with({"WARPDRILL_VAR_DIR": str(tmp_path / "site-b"), "WARPDRILL_CACHE_DIR": str(tmp_path / "c")})
+    assert got == {"emulator": str(tmp_path / "c" / "emulator"), "gpu": str(tmp_path / "c" / "gpu"), "django": False}
+
+
+def test_compile_caches_default_to_the_checkout_without_either():
+    """Without either variable the emulator's cache stays in the checkout's var/cache/emulator."""
+    assert cache_dirs_with({})["emulator"] == str(ROOT / "var" / "cache" / "emulator")

@@ -43,9 +43,15 @@ LOG_CAP = 16 * 1024
 
 
 def default_cache_dir() -> Path:
-    """WARPDRILL_CACHE_DIR, else var/cache/emulator under the repository root."""
-    env = os.environ.get("WARPDRILL_CACHE_DIR")
-    return Path(env) / "emulator" if env else REPO_ROOT / "var" / "cache" / "emulator"
+    """$WARPDRILL_CACHE_DIR/emulator, else $WARPDRILL_VAR_DIR/cache/emulator, else var/cache/emulator under
+    the repository root: the folders config/settings.py gives WARPDRILL_CACHE_DIR, read from the
+    environment here (the core does not import Django), so a site moved by WARPDRILL_VAR_DIR takes its
+    compile cache with it."""
+    cache = os.environ.get("WARPDRILL_CACHE_DIR")
+    if cache:
+        return Path(cache) / "emulator"
+    var = os.environ.get("WARPDRILL_VAR_DIR")
+    return (Path(var).resolve() if var else REPO_ROOT / "var") / "cache" / "emulator"
 
 
 def _compiler_version() -> str:

@@ -27,9 +27,15 @@ def cache_key(*parts: str) -> str:
 
 
 def default_cache_dir() -> Path:
-    """$WARPDRILL_CACHE_DIR/gpu, else a folder under the system's temporary directory."""
-    base = os.environ.get("WARPDRILL_CACHE_DIR") or os.path.join(tempfile.gettempdir(), "warpdrill-cache")
-    return Path(base) / "gpu"
+    """$WARPDRILL_CACHE_DIR/gpu, else $WARPDRILL_VAR_DIR/cache/gpu (a site moved by WARPDRILL_VAR_DIR takes
+    its cache with it, as config/settings.py does), else a folder under the system's temporary directory."""
+    cache = os.environ.get("WARPDRILL_CACHE_DIR")
+    if cache:
+        return Path(cache) / "gpu"
+    var = os.environ.get("WARPDRILL_VAR_DIR")
+    if var:
+        return Path(var).resolve() / "cache" / "gpu"
+    return Path(tempfile.gettempdir()) / "warpdrill-cache" / "gpu"
 
 
 class CompileCache:
