@@ -166,3 +166,79 @@ def test_editor_works_when_storage_is_disabled_or_full(broken, student, live_ser
     page.keyboard.press("Control+Enter")
     page.wait_for_url(re.compile(r".*/submissions/\d+/$"))
     assert page.errors == []
+
+
+def submit_and_wait(page) -> int:
+    page.locator("#editor .cm-content").click()
+    page.keyboard.press("Control+Enter")
+    page.wait_for_url(re.compile(r".*/submissions/\d+/$"))
+    page.locator("#submission-live").wait_for()
+    return int(re.search(r"/submissions/(\d+)/$", page.url).group(1))
+
+
+def form_state(page) -> tuple[str, str, str]:
+    return (page.locator("textarea[name=source]").input_value(), page.locator("input[name=block]").input_value(),
+            page.locator("input[name=grid]").input_value())
+
+
+def test_edit_and_resubmit_wins_over_a_pending_draft_which_is_offered(student, live_server, browser):
+    """The QA steps: a submission #N chosen with the launch fields; later, a draft typed on the
+    problem page (with its own block size) and not sent; then "Edit and resubmit" on #N. The form
+    holds #N's source and launch (the draft is offered, not applied), below the sticky header;
+    "Restore draft" brings the draft with its launch, and submitting grades exactly that. On
+    another reopening "Discard draft" removes the draft and leaves the reopened submission."""
+    from grader.models import Submission
+
+    first_source = DRAFT.replace("my unsent draft", "first, graded")
+    page = logged_in_page(browser, live_server)
+    open_problem(page, live_server)
+    replace_source(page, first_source)
+    page.fill("input[name=block]", "64")
+    page.fill("input[name=grid]", "ceil_div(n, 64)")
+    first = submit_and_wait(page)
+
+    open_problem(page, live_server)  # a plain visit: the last source, empty fields and a note saying so
+    assert form_state(page) == (first_source, "", "")
+    assert page.locator("#launch-from-last").is_visible()
+    replace_source(page, DRAFT)
+    page.fill("input[name=block]", "32")
+    page.wait_for_timeout(600)  # the draft is saved
+    assert '"block":"32"' in stored_draft(page, student)
+
+    page.goto(f"{live_server.url}/submissions/{first}/")
+    page.click("text=Edit and resubmit")
+    page.wait_for_url(re.compile(rf".*\?from={first}#submit-form$"))
+    page.locator("#editor .cm-content").wait_for(state="visible")
+    assert form_state(page) == (first_source, "64", "ceil_div(n, 64)")
+    assert "first, graded" in page.locator("#editor .cm-content").inner_text()
+    offer, notice = page.locator("#draft-offer"), page.locator("#draft-notice")
+    assert offer.is_visible() and f"the form shows submission #{first}" in offer.inner_text()
+    assert notice.is_hidden() and page.locator("#launch-from-submission").is_visible()
+    assert "my unsent draft" in stored_draft(page, student)  # offered, still kept
+    # The jump to #submit-form stops below the sticky header, not under it.
+    form_top, header_bottom = page.evaluate("""() => [document.getElementById("submit-form").getBoundingClientRect().top,
+        document.querySelector(".site-header").getBoundingClientRect().bottom]""")
+    assert form_top >= header_bottom
+    shot(page, "draft-offered")
+
+    page.click("#draft-restore")
+    assert offer.is_hidden() and notice.is_visible()
+    assert form_state(page) == (DRAFT, "32", "")
+    assert page.locator("#launch-from-submission").is_hidden()  # it no longer describes the form
+    second = submit_and_wait(page)
+    graded = Submission.objects.get(pk=second)
+    assert (graded.source, graded.launch_block, graded.launch_grid) == (DRAFT, "32", "")
+    assert stored_draft(page, student) is None
+
+    # Another draft, another reopening: this time the draft is discarded.
+    open_problem(page, live_server)
+    replace_source(page, DRAFT.replace("my unsent draft", "a second draft"))
+    page.fill("input[name=block]", "16")
+    page.goto(f"{live_server.url}/problems/{SLUG}/?from={first}#submit-form")
+    page.locator("#editor .cm-content").wait_for(state="visible")
+    assert offer.is_visible()
+    page.click("#draft-offer-discard")
+    assert offer.is_hidden() and notice.is_hidden()
+    assert form_state(page) == (first_source, "64", "ceil_div(n, 64)")
+    assert stored_draft(page, student) is None
+    assert page.errors == []
