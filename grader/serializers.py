@@ -16,6 +16,7 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from rest_framework import serializers
 
+from grader.core import messages as M
 from grader.core.messages import PUBLIC_NOTES, render
 from grader.core.pipeline import LaunchChoice
 from grader.core.results import JudgeResult
@@ -65,7 +66,7 @@ def _hidden_diagnostic_message(kind: str) -> str:
     from problems.templatetags.warpdrill import DIAGNOSTIC_LABELS
 
     label = DIAGNOSTIC_LABELS.get(kind, kind)
-    return _("%(kind)s on a hidden test (details of hidden tests are not shown).") % {"kind": label}
+    return _(M.HIDDEN_DIAGNOSTIC) % {"kind": label}  # the line and the student's own code are not hidden
 
 
 def localized(item: dict, translate) -> dict:

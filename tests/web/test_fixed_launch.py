@@ -161,3 +161,12 @@ def test_a_launch_line_still_chooses_where_the_student_chooses(choose_problem, a
     submission = Submission.objects.get()
     package = choose_problem.current_version.package()
     assert launch_expressions(package, submission.source, LaunchChoice())[:2] == ("128", "ceil_div(n, 128)")
+
+
+def test_page_refuses_a_launch_line_in_korean(problem, alice_client):
+    """A Korean reader gets the refusal of a // launch: line in Korean."""
+    response = alice_client.post(reverse("problems:detail", args=[problem.slug]), {"source": LAUNCH_LINE_SOURCE},
+                                 HTTP_ACCEPT_LANGUAGE="ko")
+    html = html_lib.unescape(response.content.decode())
+    assert response.status_code == 400
+    assert "번 줄: 이 문제의 launch는 고정되어 있어" in html and "cannot choose it" not in html

@@ -332,6 +332,10 @@ def test_a_plain_visit_says_which_launch_the_last_submission_chose(choose_proble
             "empty, so the problem's launch applies unless you fill them.") in html
     assert f'<a href="{url}?from={last.pk}#submit-form">Reopen #{last.pk} with its launch</a>' in html
 
+    korean = alice_client.get(url, HTTP_ACCEPT_LANGUAGE="ko").content.decode()
+    assert f"마지막 제출(#{last.pk})은 <code>block=32 grid=ceil_div(n, 32)</code>를 썼습니다." in korean
+    assert f'<a href="{url}?from={last.pk}#submit-form">#{last.pk}를 그 launch와 함께 다시 열기</a>' in korean
+
     # Reopened, the fields hold that launch: no such note (the note of a reopened submission instead).
     reopened = alice_client.get(url, {"from": last.pk}).content.decode()
     assert 'id="launch-from-last"' not in reopened and 'id="launch-from-submission"' in reopened
