@@ -195,7 +195,7 @@ def sandbox_ids() -> tuple[int, int] | None:
 
 def hidden_paths() -> list[str]:
     """Host paths of the project that must never be visible: masked when they lie under /usr."""
-    paths = [REPO_ROOT, os.environ.get("WARPDRILL_CACHE_DIR", ""),
+    paths = [REPO_ROOT, os.environ.get("WARPDRILL_CACHE_DIR", ""), os.environ.get("WARPDRILL_VAR_DIR", ""),
              *os.environ.get(HIDE_ENV, "").split(os.pathsep)]
     out = []
     for p in paths:

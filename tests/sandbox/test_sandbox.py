@@ -384,3 +384,18 @@ def test_system_check_reports_unusable_bubblewrap(monkeypatch):
     assert [m.id for m in checks.check_sandbox(None)] == ["grader.W003"]
     monkeypatch.setattr(checks, "grades_here", lambda: False)
     assert checks.check_sandbox(None) == []
+
+
+def test_var_dir_under_usr_is_masked_too(monkeypatch):
+    """The site's state folder (WARPDRILL_VAR_DIR: its database and broker) is hidden like the project
+    when it lies under /usr."""
+    base = Path("/usr/local/share")
+    if not os.access(base, os.W_OK):
+        pytest.skip("cannot create a folder under /usr here")
+    state = base / f"wd-var-{uuid.uuid4().hex[:8]}"
+    state.mkdir()
+    try:
+        monkeypatch.setenv("WARPDRILL_VAR_DIR", str(state))
+        assert str(state) in sandbox.hidden_paths()
+    finally:
+        state.rmdir()
