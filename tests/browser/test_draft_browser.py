@@ -14,9 +14,6 @@ import pytest
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
 ROOT = Path(__file__).resolve().parents[2]
-CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-                 "--no-first-run", "--disable-sync", "--disable-quic"]
 SLUG = "vector-add-tail"
 DRAFT = "__global__ void vector_add(const float* a, const float* b, float* c, int n) { /* my unsent draft */ }"
 SHOTS = os.environ.get("WARPDRILL_SCREENSHOTS")  # a folder to save screenshots in, when set
@@ -27,19 +24,6 @@ NO_STORAGE = """Object.defineProperty(window, "localStorage", {
 FULL_STORAGE = """Storage.prototype.setItem = function () {
   throw new DOMException("The quota has been exceeded.", "QuotaExceededError"); };"""
 
-
-@pytest.fixture
-def browser():
-    if not os.path.exists(CHROMIUM):
-        pytest.skip(f"{CHROMIUM} is not installed")
-    if not (ROOT / "static" / "build" / "editor.js").exists():
-        pytest.skip("front-end not built: run `npm ci && npm run build`")
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
-        yield browser
-        browser.close()
 
 
 @pytest.fixture

@@ -18,9 +18,6 @@ from django.core.management import call_command
 pytestmark = [pytest.mark.browser, pytest.mark.integration, pytest.mark.slow]
 
 ROOT = Path(__file__).resolve().parents[2]
-CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-                 "--no-first-run", "--disable-sync", "--disable-quic"]
 SCREENSHOT = ROOT / "docs" / "screenshot.png"
 
 KERNEL = """\
@@ -34,19 +31,6 @@ __global__ void vector_add(const float* a, const float* b, float* c, int n)
 }}
 """
 
-
-@pytest.fixture
-def browser():
-    if not os.path.exists(CHROMIUM):
-        pytest.skip(f"{CHROMIUM} is not installed")
-    if not (ROOT / "static" / "build" / "editor.js").exists():
-        pytest.skip("front-end not built: run `npm ci && npm run build`")
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
-        yield browser
-        browser.close()
 
 
 @pytest.fixture

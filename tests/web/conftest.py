@@ -29,6 +29,16 @@ CHOOSE_LAUNCH_YAML = (
 
 
 @pytest.fixture(autouse=True)
+def forget_rendered_statements():
+    """Problem pages cache their rendered statements in the process-wide LocMemCache: clear it after
+    each test, so that a test counting cache entries (test_markdown) does not see earlier tests' pages."""
+    yield
+    from django.core.cache import cache
+
+    cache.clear()
+
+
+@pytest.fixture(autouse=True)
 def fast_password_hasher(settings):
     """PBKDF2 costs most of a test's set-up time; the web tests do not test hashing."""
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]

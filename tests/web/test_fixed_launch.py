@@ -7,7 +7,6 @@ grader.actions.
 import html as html_lib
 
 import pytest
-from django.core.cache import cache
 from django.urls import reverse
 
 from grader.models import Submission
@@ -15,15 +14,6 @@ from grader.models import Submission
 from .conftest import SOURCE
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture(autouse=True)
-def forget_rendered_statements():
-    """These tests render problem pages, whose statements are cached in the process-wide LocMemCache;
-    clear it afterwards so that tests counting cache entries (test_markdown) do not see them."""
-    yield
-    cache.clear()
-
 
 SUBMIT = "/api/v1/problems/{slug}/submissions"
 

@@ -4,7 +4,6 @@ token endpoint's lockout sends the cool-off as `Retry-After`."""
 from datetime import timedelta
 
 import pytest
-from django.core.cache import cache
 from django.conf import settings
 from django.contrib.auth.models import User
 from django.test import override_settings
@@ -18,15 +17,6 @@ from grader.models import Submission
 from .conftest import SOURCE
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture(autouse=True)
-def forget_rendered_statements():
-    """These tests render problem pages, whose statements are cached in the process-wide LocMemCache;
-    clear it afterwards so that tests counting cache entries (test_markdown) do not see them."""
-    yield
-    cache.clear()
-
 
 SUBMIT = "/api/v1/problems/{slug}/submissions"
 
