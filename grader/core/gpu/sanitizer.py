@@ -113,58 +113,46 @@ class SanitizerReport:
     records: int = 0  # records parsed, ignored ones included
 
 
+def _spans(log: str):
+    """(start, end, head, text) of each record in `log`: character offsets of its lines (its first
+    line and the lines up to the next record's), its first line without the prefix, all its lines.
+    Lines before the first record (the tail of a fence cut earlier) belong to no record."""
+    start, head, lines, position = -1, "", [], 0
+    for line in log.splitlines(keepends=True):
+        if m := _RECORD_START.match(line.rstrip("\n")):
+            if start >= 0:
+                yield start, position, head, "".join(lines)
+            start, head, lines = position, m.group(1).strip(), []
+        if start >= 0:
+            lines.append(line)
+        position += len(line)
+    if start >= 0:
+        yield start, position, head, "".join(lines)
+
+
 def cut_job(tool: Tool, log: str, nonce: str) -> tuple[str, int] | None:
     """Cut one job's report off the front of a long-lived child's log (fence.py).
 
     `log` is what the tool wrote since the previous cut; `nonce` names this job's fence. Returns
     (the text before the fence, how many characters of `log` the cut consumed: through the
     fence's lines seen so far), or None while the fence is not (completely) in `log`. Only
-    complete lines are looked at: the tool may be writing the last one.
+    complete lines are looked at: the tool may be writing the last one. (memcheck's fence is
+    complete with its first line; a kernel fence is known by the kernel's name on its first or
+    second line, so a fence seen at the end of the text is already recognisable.)
     """
     complete = log[:log.rfind("\n") + 1]
-    position = 0
-    head_at = -1  # where the record being read started
-    head = ""
-    body: list[str] = []
-    for line in complete.splitlines(keepends=True):
-        stripped = line.rstrip("\n")
-        if (m := _RECORD_START.match(stripped)) and not _CONTINUATION.match(stripped):
-            if head_at >= 0 and fence.is_fence(str(tool), head, "\n".join([head, *body]), nonce):
-                return log[:head_at], position
-            head_at, head, body = position, m.group(1).strip(), []
-        elif head_at >= 0:
-            body.append(stripped)
-        position += len(line)
-    if head_at >= 0 and fence.is_fence(str(tool), head, "\n".join([head, *body]), nonce):
-        # A fence whose last line may still be coming: memcheck's is complete with its head; a
-        # kernel fence is recognised by the kernel name on a continuation line, already here.
-        return log[:head_at], position
+    for start, end, head, text in _spans(complete):
+        if fence.is_fence(str(tool), head, text, nonce):
+            return log[:start], end
     return None
 
 
 def drop_fences(tool: Tool, log: str, nonces: tuple[str, ...]) -> str:
     """`log` without the records of the fences named by `nonces` (a fence can make several
     records, and the rest of an earlier job's fence starts the next job's text)."""
-    kept: list[str] = []
-    record: list[str] = []
-
-    def flush() -> None:
-        if record:
-            head = _RECORD_START.match(record[0]).group(1).strip()
-            text = "\n".join(record)
-            if not any(fence.is_fence(str(tool), head, text, nonce) for nonce in nonces if nonce):
-                kept.extend(record)
-            record.clear()
-
-    for line in log.splitlines():
-        if _RECORD_START.match(line) and not _CONTINUATION.match(line):
-            flush()
-            record.append(line)
-        elif record:
-            record.append(line)
-        # continuation lines before any record belong to a fence cut earlier: dropped
-    flush()
-    return "\n".join(kept) + ("\n" if kept else "")
+    kept = "".join(text for _, _, head, text in _spans(log)
+                   if not any(fence.is_fence(str(tool), head, text, nonce) for nonce in nonces if nonce))
+    return kept if not kept or kept.endswith("\n") else kept + "\n"
 
 
 def split_records(log: str) -> list[Record]:
