@@ -22,7 +22,7 @@ from django.utils.translation import ngettext
 
 from grader.core.errors import BadRequestError, LaunchConfigError
 from grader.core import messages as M
-from grader.core.launch import LaunchExpressionError, build_launch, parse_launch_comment
+from grader.core.launch import LaunchExpressionError, build_launch, launch_comment_line, parse_launch_comment
 from grader.core.pipeline import LaunchChoice, launch_expressions, static_check
 from grader.core.results import JudgeResult
 from grader.core.verdicts import NOT_RUN, Verdict
@@ -59,24 +59,6 @@ def _fixed_launch_text(package) -> str:
     return f"{t.grid}, {t.block}" + (f", {t.shared_bytes}" if str(t.shared_bytes).strip() not in ("", "0") else "")
 
 
-def _launch_line_number(source: str) -> int:
-    """The 1-based line of the `// launch:` line that `parse_launch_comment` reads from `source`.
-
-    Precondition: `parse_launch_comment(source)` sets some field. The parser's own answer decides,
-    so that this never disagrees with it: the line is the first one such that the source up to and
-    including it already parses to a chosen field (a binary search, since a longer prefix only adds
-    later lines and the parser reads the first launch line)."""
-    lines = source.split("\n")
-    low, high = 1, len(lines)
-    while low < high:
-        mid = (low + high) // 2
-        if any(parse_launch_comment("\n".join(lines[:mid])).values()):
-            high = mid
-        else:
-            low = mid + 1
-    return low
-
-
 def refuse_fixed_launch(package, choice: LaunchChoice | None, source: str = "") -> None:
     """Raise FixedLaunchError when the problem's launch is fixed and the student chose one anyway:
     in `choice` (any field set, after stripping), or else in a `// launch:` line of `source` that
@@ -91,7 +73,7 @@ def refuse_fixed_launch(package, choice: LaunchChoice | None, source: str = "") 
     if not chosen:
         if any(parse_launch_comment(source).values()):
             message = _("line %(line)d: this problem's launch is fixed (<<<%(launch)s>>>), so a // launch: line "
-                        "cannot choose it; remove the line.") % {"line": _launch_line_number(source), "launch": fixed}
+                        "cannot choose it; remove the line.") % {"line": launch_comment_line(source), "launch": fixed}
             raise FixedLaunchError(message, ("source",))
         return
     message = ngettext(

@@ -173,6 +173,12 @@ _LAUNCH_COMMENT = re.compile(r"^\s*//\s*@?launch\s*:?\s*(?P<body>.+)$", re.MULTI
 _FIELD = re.compile(r"(block|grid|shared|shared_bytes)\s*=\s*(\([^=]*?\)|[^=]+?)(?=\s+(?:block|grid|shared|shared_bytes)\s*=|$)")
 
 
+def launch_comment_line(source: str) -> int | None:
+    """The 1-based line of the ``// launch:`` line that parse_launch_comment reads, or None."""
+    match = _LAUNCH_COMMENT.search(source)
+    return source.count("\n", 0, match.start("body")) + 1 if match else None
+
+
 def parse_launch_comment(source: str) -> dict[str, str]:
     """Read a ``// launch: block=256 grid=ceil_div(n, 256)`` line from a source file.
 

@@ -3,7 +3,7 @@ import pytest
 
 from grader.core.backends.base import LaunchConfig
 from grader.core.errors import LaunchConfigError
-from grader.core.launch import build_launch, evaluate_dims, launch_problem, parse_launch_comment
+from grader.core.launch import build_launch, evaluate_dims, launch_comment_line, launch_problem, parse_launch_comment
 
 
 def test_two_dimensional_launch_from_sizes():
@@ -103,3 +103,9 @@ def test_expression_errors_are_templates_rendered_in_both_languages(block, grid,
     with catalogue.open("rb") as f:
         ko = gettext.GNUTranslations(f).gettext
     assert M.render(caught.value.message_template, caught.value.message_params, ko) == korean
+
+
+def test_launch_comment_line_is_the_line_the_parser_reads():
+    src = "\n\n#include <cstdio>\n\n   // launch: block=128 grid=ceil_div(n, 128)\n// launch: block=64\n"
+    assert launch_comment_line(src) == 5 and parse_launch_comment(src)["block"] == "128"
+    assert launch_comment_line("__global__ void k() {}") is None
