@@ -134,8 +134,9 @@ def run_case_verdict(outcome: RunOutcome, expected: dict[str, np.ndarray], atol:
 
 
 def _mismatch_message(mismatch) -> tuple[str, dict]:
-    return M.MISMATCH_ONE if mismatch.count == 1 else M.MISMATCH_MANY, {"output": mismatch.output, "index": str(mismatch.index), "expected": mismatch.expected,
-                        "got": mismatch.got, "count": mismatch.count}
+    template = M.MISMATCH_ONE if mismatch.count == 1 else M.MISMATCH_MANY
+    return template, {"output": mismatch.output, "index": str(mismatch.index), "expected": mismatch.expected,
+                      "got": mismatch.got, "count": mismatch.count}
 
 
 def _case_message(message: str, outcome: RunOutcome, mismatch) -> tuple[str, dict]:
@@ -143,7 +144,8 @@ def _case_message(message: str, outcome: RunOutcome, mismatch) -> tuple[str, dic
     CUDA error name), or one of the backends' short outcome messages. ("", {}) when it is none of ours."""
     if not message:
         return "", {}
-    if mismatch is not None and message == M.render(*_mismatch_message(mismatch)):
+    # With a mismatch, run_case_verdict's message is a SYNC_ERROR's finding or else the mismatch.
+    if mismatch is not None and not any(d.message == message for d in outcome.diagnostics):
         return _mismatch_message(mismatch)
     for d in outcome.diagnostics:
         if not d.message_template:
