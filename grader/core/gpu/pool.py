@@ -236,13 +236,12 @@ class Child:
 class ChildPool:
     """Warm children of one worker: a main child for runs, a compiler child, one child per sanitizer tool."""
 
-    def __init__(self, factory: Callable[[Tool | None], Child] = Child,
+    def __init__(self, factory: Callable[[Tool | None], Child] | None = None,
                  compiler_factory: Callable[[], Child] | None = None, sanitizer_jobs: int = SANITIZER_JOBS):
-        self._factory = factory
-        self._compiler_factory = compiler_factory or (lambda: Child(compiler=True))
         self.sanitizer_jobs = max(1, sanitizer_jobs)
-        if factory is Child:
-            self._factory = lambda tool: Child(tool, jobs=self.sanitizer_jobs)
+        # By default a sanitizer child's print limit is sized for the jobs it will serve here.
+        self._factory = factory or (lambda tool: Child(tool, jobs=self.sanitizer_jobs))
+        self._compiler_factory = compiler_factory or (lambda: Child(compiler=True))
         self.children: dict[str, Child] = {}  # by slot: "main", "compiler", or a tool's name
 
     @property
