@@ -9,5 +9,6 @@ urlpatterns = [
     path("api/v1/", include("grader.api_urls")),
     path("submissions/", include("grader.urls")),
     path("practice/", include("problems.practice_urls")),
+    path("exams/", include("exams.urls")),
     path("", include("problems.urls")),
 ]
