@@ -56,7 +56,7 @@ def _check(result, what: str):
     return rest[0] if len(rest) == 1 else rest
 
 
-def run_child(case: FidelityCase, cubin: Path, test_index: int) -> dict:
+def run_child(case: FidelityCase, cubin: Path, test_index: int, entry: str) -> dict:
     """Launch the case's kernel once on GPU 0 and report what happened (a dict, printed as JSON)."""
     from cuda.bindings import driver as cu
 
@@ -75,8 +75,9 @@ def run_child(case: FidelityCase, cubin: Path, test_index: int) -> dict:
     dev = _check(cu.cuDeviceGet(0), "cuDeviceGet")
     ctx = _check(cu.cuDevicePrimaryCtxRetain(dev), "cuDevicePrimaryCtxRetain")
     _check(cu.cuCtxSetCurrent(ctx), "cuCtxSetCurrent")
-    module = _check(cu.cuModuleLoadData(cubin.read_bytes()), "cuModuleLoadData")
-    func = _check(cu.cuModuleGetFunction(module, meta.get("kernel", "k").encode()), "cuModuleGetFunction")
+    image = np.frombuffer(cubin.read_bytes(), dtype=np.uint8)
+    module = _check(cu.cuModuleLoadData(image.ctypes.data), "cuModuleLoadData")
+    func = _check(cu.cuModuleGetFunction(module, entry.encode()), "cuModuleGetFunction")
     stream = _check(cu.cuStreamCreate(0), "cuStreamCreate")
 
     holders, device = [], {}
@@ -180,6 +181,8 @@ def compile_case(case: FidelityCase, work: Path) -> dict:
     m = re.search(r"Used (\d+) registers", log)
     if m:
         rep["registers"] = int(m.group(1))
+    m = re.search(r"Compiling entry function '([^']+)'", log)
+    rep["entry"] = m.group(1) if m else case.meta.get("kernel", "k")
     m = re.search(r"(\d+) bytes smem", log)
     if m:
         rep["static_smem_bytes"] = int(m.group(1))
@@ -206,8 +209,8 @@ def parse_sanitizer(log: str) -> dict:
             "lines": sorted({int(x) for x in LINE.findall(log)})[:20]}
 
 
-def child_cmd(case: FidelityCase, cubin: Path, test: int) -> list[str]:
-    return [sys.executable, str(Path(__file__).resolve()), "--child", str(case.folder), str(cubin), str(test)]
+def child_cmd(case: FidelityCase, cubin: Path, test: int, entry: str) -> list[str]:
+    return [sys.executable, str(Path(__file__).resolve()), "--child", str(case.folder), str(cubin), str(test), entry]
 
 
 def last_json(text: str) -> dict | None:
@@ -230,7 +233,7 @@ def observe_case(case: FidelityCase, work: Path) -> dict:
     cubin = work / f"{case.slug}.cubin"
     rep["runs"] = []
     for k in range(len(case.meta["tests"])):
-        status, rc, out, secs = run_limited(child_cmd(case, cubin, k), PLAIN_LIMIT_S)
+        status, rc, out, secs = run_limited(child_cmd(case, cubin, k, comp["entry"]), PLAIN_LIMIT_S)
         run = last_json(out) if status == "exited" else None
         if run is None:
             run = {"test": k, "status": "hang" if status == "hang" else "crashed", "rc": rc, "tail": out[-800:]}
@@ -244,7 +247,7 @@ def observe_case(case: FidelityCase, work: Path) -> dict:
         cmd = [SANITIZER, "--tool", tool, "--print-limit", "100"]
         if tool == "racecheck":
             cmd += ["--racecheck-report", "analysis"]
-        status, rc, out, secs = run_limited(cmd + child_cmd(case, cubin, 0), 10 if hung else SANITIZER_LIMIT_S)
+        status, rc, out, secs = run_limited(cmd + child_cmd(case, cubin, 0, comp["entry"]), 10 if hung else SANITIZER_LIMIT_S)
         child = last_json(out)
         rep["sanitizers"][tool] = {"status": status, "rc": rc, "seconds": round(secs, 2),
                                    "run_status": child.get("status") if child else None,
@@ -254,15 +257,15 @@ def observe_case(case: FidelityCase, work: Path) -> dict:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--child", nargs=3, metavar=("CASE_DIR", "CUBIN", "TEST"))
+    parser.add_argument("--child", nargs=4, metavar=("CASE_DIR", "CUBIN", "TEST", "ENTRY"))
     parser.add_argument("--out", default="h200_observed.json")
     parser.add_argument("--only", default="")
     parser.add_argument("--jobs", type=int, default=6)
     args = parser.parse_args()
     if args.child:
-        folder, cubin, test = args.child
+        folder, cubin, test, entry = args.child
         try:
-            print(json.dumps(run_child(load_case(Path(folder)), Path(cubin), int(test))), flush=True)
+            print(json.dumps(run_child(load_case(Path(folder)), Path(cubin), int(test), entry)), flush=True)
         except Exception as exc:  # recorded by the parent as this run's result
             print(json.dumps({"test": int(test), "status": "driver_error", "error": f"{type(exc).__name__}: {exc}"}))
         return 0
