@@ -14,7 +14,7 @@ from django.utils.translation import get_language, gettext
 from django.views.decorators.cache import cache_control
 from django.views.decorators.http import condition
 
-from problems.accounts import is_instructor
+from accounts.roles import is_instructor
 
 from .models import Status, Submission
 from .serializers import public_result

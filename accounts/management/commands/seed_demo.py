@@ -10,7 +10,7 @@ from django.contrib.auth.models import Group
 from django.core.management.base import BaseCommand
 from django.db import transaction
 
-from problems.accounts import INSTRUCTOR_GROUP, STUDENT_GROUP
+from accounts.roles import INSTRUCTOR_GROUP, STUDENT_GROUP
 
 # Development defaults, printed by the command; never use them on a public server (use --random).
 DEMO_USERS = [
