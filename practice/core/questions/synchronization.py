@@ -5,9 +5,10 @@ from __future__ import annotations
 from itertools import combinations
 from typing import Any
 
+from problems.core.gpus import gpu as gpu_by_key
+from problems.core.occupancy import occupancy
+
 from ..answers import Choice
-from ..gpus import gpu as gpu_by_key
-from ..occupancy import occupancy
 from . import snippets as S
 from .base import Family, Topic, choice_field, code, integer_field, items, letters, math, p, t
 from .syncsim import Outcome, SimResult, Slot, render, simulate

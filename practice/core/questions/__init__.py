@@ -1,6 +1,6 @@
 """Generated questions: the registry of families by id and topic.
 
-    from problems.core.questions import family, generate
+    from practice.core.questions import family, generate
     q = generate("occupancy.blocks_per_sm", seed=7, difficulty=2)
     q.render("ko"), q.answer_key(), q.render_solution("en")
 

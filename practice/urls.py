@@ -1,7 +1,7 @@
 """Practice with generated questions, and the occupancy calculator (mounted at /practice/)."""
 from django.urls import path
 
-from . import practice_views as views
+from . import views
 
 app_name = "practice"
 urlpatterns = [

@@ -1,12 +1,11 @@
-"""Practice with generated questions: the one write path for variants and attempts, and progress.
+"""Practice with generated questions: the one write path for variants and attempts.
 
-Thin Django shell over problems.core.questions and problems.core.answers:
+Thin Django shell over practice.core.questions and practice.core.answers:
 - `next_variant` / `get_or_create_variant`: a student's variant per (family, slot) is created once,
   storing the generated params, the answer key and the generator version; asking again gives the
   same variant back (the unique constraint settles concurrent requests).
 - `submit_answer`: parses the response; an unparseable answer is returned with its errors and stores
   nothing (it costs no attempt); a parsed one is graded against the STORED key and saved.
-- `progress`: per topic and per family, what the student attempted and solved.
 """
 from __future__ import annotations
 
@@ -15,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any, Mapping
 
 from django.db import IntegrityError, transaction
-from django.db.models import Count, Q
+from django.db.models import Count
 
 from .core.answers import AnswerFormatError, Field, Grade, grade, parse_response
 from .core.questions import DIFFICULTIES, Question, Topic, families_for, family
@@ -104,39 +103,3 @@ def submit_answer(variant: QuestionVariant, raw: Mapping[str, Any]) -> AnswerOut
     result = grade(fields, variant.answer["values"], values)
     attempt = QuestionAttempt.objects.create(variant=variant, response=values, correct=result.correct)
     return AnswerOutcome(grade=result, attempt=attempt)
-
-
-@dataclass
-class TopicProgress:
-    topic: str
-    questions: int  # variants the student has been given
-    attempted: int  # variants with at least one graded attempt
-    solved: int  # variants answered right at least once
-    attempts: int  # graded attempts in all
-    families: list[dict] = field(default_factory=list)  # per family: id, title, questions, solved
-
-    @property
-    def solved_pct(self) -> int:
-        return round(100 * self.solved / self.questions) if self.questions else 0
-
-
-def progress(user) -> list[TopicProgress]:
-    """Per topic (in Topic order) and per family, counted from the student's variants and attempts."""
-    rows = (QuestionVariant.objects.filter(user=user)
-            .values("family")
-            .annotate(questions=Count("id", distinct=True),
-                      attempted=Count("id", filter=Q(attempts__isnull=False), distinct=True),
-                      solved=Count("id", filter=Q(attempts__correct=True), distinct=True),
-                      attempts=Count("attempts")))
-    by_family = {r["family"]: r for r in rows}
-    out = []
-    for topic in Topic:
-        fams = families_for(topic)
-        per = [{"id": f.id, "title": f.title, **{k: by_family.get(f.id, {}).get(k, 0)
-                                                 for k in ("questions", "attempted", "solved", "attempts")}}
-               for f in fams]
-        out.append(TopicProgress(
-            topic=str(topic), questions=sum(x["questions"] for x in per), attempted=sum(x["attempted"] for x in per),
-            solved=sum(x["solved"] for x in per), attempts=sum(x["attempts"] for x in per), families=per,
-        ))
-    return out

@@ -1,38 +1,28 @@
-"""Accounts: sign-up, and the roles the pages ask about (Student, Instructor).
+"""Accounts pages: Django's log-in view (answering a locked-out attempt with 429) and sign-up.
 
-Log in and log out are Django's own views (config/accounts_urls.py); their templates live in
-templates/registration/.
+Log out is Django's own view; the templates live in templates/registration/.
 """
 from django.conf import settings
 from django.contrib.auth import login
+from django.contrib.auth import views as auth_views
 from django.contrib.auth.forms import UserCreationForm
-from django.contrib.auth.models import Group
 from django.db import transaction
 from django.shortcuts import redirect, render
 from django.utils.http import url_has_allowed_host_and_scheme
 
-STUDENT_GROUP = "Student"
-INSTRUCTOR_GROUP = "Instructor"
+from .actions import create_student
+from .login_limits import is_locked_out, lockout_message
 
 
-def is_instructor(user) -> bool:
-    """Staff and members of the Instructor group may see every submission and hidden test details."""
-    if not getattr(user, "is_authenticated", False):
-        return False
-    if user.is_staff:
-        return True
-    cached = getattr(user, "_warpdrill_is_instructor", None)
-    if cached is None:
-        cached = user._warpdrill_is_instructor = user.groups.filter(name=INSTRUCTOR_GROUP).exists()
-    return cached
+class LoginView(auth_views.LoginView):
+    """Django's log-in view; when django-axes refuses the attempt, the form says why (status 429)."""
 
-
-def create_student(form: UserCreationForm):
-    """Save the sign-up form's user and put it in the Student group. Call inside a transaction."""
-    user = form.save()
-    group, _ = Group.objects.get_or_create(name=STUDENT_GROUP)
-    user.groups.add(group)
-    return user
+    def form_invalid(self, form):
+        if not is_locked_out(self.request):
+            return super().form_invalid(form)
+        form.errors.clear()
+        form.add_error(None, lockout_message())
+        return self.render_to_response(self.get_context_data(form=form, locked_out=True), status=429)
 
 
 def signup(request):

@@ -5,9 +5,10 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from problems.core.gpus import GPUS, GPU, ComputeCapability, gpu as gpu_by_key
+from problems.core.occupancy import LIMITER_NAMES, Limiter, max_dynamic_smem_for, max_registers_for, occupancy
+
 from ..answers import Choice
-from ..gpus import GPUS, GPU, ComputeCapability, gpu as gpu_by_key
-from ..occupancy import LIMITER_NAMES, Limiter, max_dynamic_smem_for, max_registers_for, occupancy
 from .base import (
     Block,
     Family,

@@ -1,4 +1,8 @@
-"""Generated questions: a stored variant per student and question slot, and attempts at it."""
+"""Generated questions: a stored variant per student and question slot, and attempts at it.
+
+These models lived in the problems app until the layout split; their tables keep the old names
+(`db_table`), and the move was a state-only migration, so existing databases keep their rows.
+"""
 from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
@@ -24,6 +28,7 @@ class QuestionVariant(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
+        db_table = "problems_questionvariant"
         verbose_name = _("question variant")
         verbose_name_plural = _("question variants")
         constraints = [
@@ -43,6 +48,7 @@ class QuestionAttempt(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
+        db_table = "problems_questionattempt"
         ordering = ["-created_at"]
         verbose_name = _("question attempt")
         verbose_name_plural = _("question attempts")

@@ -13,12 +13,14 @@ from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_http_methods, require_POST
 
-from . import practice
+from problems.core.gpus import CAPABILITIES, gpus_for
+from problems.core.occupancy import LIMITER_NAMES, OccupancyResult, occupancy, series
+
+from . import actions as practice
 from .core.answers import field_correct
-from .core.gpus import CAPABILITIES, gpus_for
-from .core.occupancy import LIMITER_NAMES, OccupancyResult, occupancy, series
 from .core.questions import DIFFICULTIES, TOPIC_NAMES, Topic, family
 from .models import QuestionVariant
+from .progress import progress
 
 DIFFICULTY_LABELS = {1: _("Warm-up"), 2: _("Exam level"), 3: _("Hard")}
 
@@ -67,7 +69,7 @@ def topic_choices() -> list[dict]:
 
 def _home_context(request, **extra) -> dict:
     la = lang()
-    rows = practice.progress(request.user)
+    rows = progress(request.user)
     for row in rows:
         row.label = TOPIC_NAMES[Topic(row.topic)][la]
     recent = (QuestionVariant.objects.filter(user=request.user).order_by("-created_at")
@@ -156,7 +158,7 @@ def question(request, pk: int):
 @login_required
 def progress_page(request):
     la = lang()
-    rows = practice.progress(request.user)
+    rows = progress(request.user)
     for row in rows:
         row.label = TOPIC_NAMES[Topic(row.topic)][la]
         for fam in row.families:
@@ -204,7 +206,7 @@ def calculator(request):
         # More shared memory than the cc allows is not a form error: the working explains why nothing fits.
         result = occupancy(c["cc"], c["threads"], c["regs"], c["smem"])
         context.update(_calculator_context(result, c, cap))
-    return render(request, "occupancy/calculator.html", context, status=200 if form.is_valid() else 400)
+    return render(request, "practice/calculator.html", context, status=200 if form.is_valid() else 400)
 
 
 def _calculator_context(r: OccupancyResult, c: dict, cap) -> dict:
