@@ -4,8 +4,13 @@ from django.conf import settings
 
 # Tasks that must run where the judge backend lives.
 GRADING_TASKS = {"grader.tasks.grade_submission"}
-# Task name -> queue, for tasks with a queue of their own.
-QUEUES = {"grader.tasks.grade_exam_submission": "exam"}
+# Task name -> queue, for tasks with a queue of their own. The exam sweeps go to `exam` too: behind a
+# practice queue full of gradings on `cpu` they would wait minutes, while the exam clock runs.
+QUEUES = {
+    "grader.tasks.grade_exam_submission": "exam",
+    "grader.tasks.sweep_stale_exam_submissions": "exam",
+    "exams.tasks.close_expired_attempts": "exam",
+}
 
 
 def grading_queue() -> str:
