@@ -147,3 +147,17 @@ def test_stored_variant_survives_generator_change(exam, people, monkeypatch):
     actions.apply_regrade(exam, people["ivy"])
     a.refresh_from_db()
     assert a.total == 0.0 and a.events.filter(kind=EventKind.REGRADED).exists()
+
+
+def test_open_exams_for_the_course_page(exam, people):
+    """Open for a student until they finish; not before the window; an accommodation's own window counts."""
+    from exams.services import open_exams
+
+    assert [o.exam for o in open_exams(exam.course, people["alice"])] == [exam]
+    a = actions.start_attempt(exam, people["alice"])
+    assert open_exams(exam.course, people["alice"])[0].in_progress
+    actions.submit_attempt(a.pk, people["alice"])
+    assert open_exams(exam.course, people["alice"]) == []
+    actions.set_accommodation(exam, people["bob"], opens_at=exam.closes_at, closes_at=exam.closes_at + timedelta(hours=1))
+    assert open_exams(exam.course, people["bob"]) == []
+    assert open_exams(exam.course, people["bob"], now=exam.closes_at + timedelta(minutes=1))

@@ -36,6 +36,7 @@ def grade(sub, verdict, passed=0, total=2):
 
 def test_exam_task_routes_to_exam_queue():
     assert route_task("grader.tasks.grade_exam_submission", (1,), {}, {}) == {"queue": "exam"}
+    assert route_task("grader.tasks.sweep_stale_exam_submissions", (), {}, {}) == {"queue": "exam"}
     assert route_task("grader.tasks.grade_submission", (1,), {}, {})["queue"] in ("cpu", "gpu")
 
 
