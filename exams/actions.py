@@ -198,8 +198,10 @@ def _clean_answers(item: ExamItem, raw) -> dict:
     return clean
 
 
-def save_answers(attempt_id: int, user, answers: Mapping[str, Mapping], now: datetime | None = None) -> datetime:
-    """Autosave: store the given items' answers ({item key: {field: text}}) and return the time saved.
+def save_answers(attempt_id: int, user, answers: Mapping[str, Mapping],
+                 now: datetime | None = None) -> tuple[datetime, datetime]:
+    """Autosave: store the given items' answers ({item key: {field: text}}); returns (the time saved,
+    the attempt's deadline, which staff may have moved).
 
     Only the listed items change; an item's answer is replaced whole. Raises ExamError (409) after
     the deadline or once submitted: nothing is stored then, and the refusal is logged. Precondition:
@@ -234,7 +236,7 @@ def save_answers(attempt_id: int, user, answers: Mapping[str, Mapping], now: dat
         raise ExamError(_("Time is up: the exam closed at %(deadline)s, and this answer was not saved. "
                           "Everything saved before then counts.") % {"deadline": timezone.localtime(
                               attempt.deadline).strftime("%H:%M:%S")}, code="closed", status=409)
-    return now
+    return now, attempt.deadline
 
 
 def submit_attempt(attempt_id: int, user, now: datetime | None = None) -> ExamAttempt:

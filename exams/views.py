@@ -122,9 +122,10 @@ def attempt_page(request, pk: int):
 def save(request, pk: int):
     """Autosave (JSON): {"answers": {item key: {field: text}}} -> {"ok", "saved_at", "deadline", "server_now"}.
     409 with a message after the deadline; nothing is stored then."""
-    exam = _exam_for_student(request, pk)
-    attempt = ExamAttempt.objects.filter(exam=exam, user=request.user).only("pk").first()
-    if attempt is None:
+    # The hot path of an exam (every student, every few seconds): no course lookup. An attempt exists
+    # only for a student who was allowed to start, and save_answers locks it by (id, user) again.
+    attempt_id = ExamAttempt.objects.filter(exam_id=pk, user=request.user).values_list("pk", flat=True).first()
+    if attempt_id is None:
         raise Http404
     if len(request.body) > MAX_SAVE_BYTES:
         return _json_error(ExamError(_("This save is too large."), code="too_large", status=413))
@@ -136,11 +137,10 @@ def save(request, pk: int):
     except (ValueError, KeyError, TypeError):
         return _json_error(ExamError(_("A save must be JSON: {\"answers\": {...}}."), code="bad_request"))
     try:
-        saved_at = actions.save_answers(attempt.pk, request.user, answers)
+        saved_at, deadline = actions.save_answers(attempt_id, request.user, answers)
     except ExamError as exc:
         return _json_error(exc)
-    attempt.refresh_from_db(fields=["deadline"])
-    return JsonResponse({"ok": True, "saved_at": saved_at.isoformat(), "deadline": attempt.deadline.isoformat(),
+    return JsonResponse({"ok": True, "saved_at": saved_at.isoformat(), "deadline": deadline.isoformat(),
                          "server_now": timezone.now().isoformat(), "seq": payload.get("seq")})
 
 
@@ -184,6 +184,8 @@ def kernel_item(request, pk: int, number: int):
     exam = _exam_for_student(request, pk)
     attempt = _own_attempt(request, exam)
     item = get_object_or_404(ExamItem, attempt=attempt, number=number, kind="kernel")
+    if not attempt.is_open and request.method != "POST":
+        return redirect("exams:exam", pk=exam.pk)
     error = None
     source = item.answer.get("source", "")
     if request.method == "POST":
