@@ -199,15 +199,29 @@ def judge(
             if first and first.line:
                 return _fail(Verdict.COMPILE_ERROR, M.COMPILATION_FAILED_AT, {"line": first.line}, name, build.compile)
             return _fail(Verdict.COMPILE_ERROR, M.COMPILATION_FAILED, {}, name, build.compile)
+        checking = bool(run_checks and package.checks and backend.supports_sanitizers)
+        check_test = package.smallest_test()
+        check_launch = launches[package.tests.index(check_test)]
+        # Every call into harness.py happens here, before the report thread exists. That thread
+        # forks (a sandboxed nvcc; as root `user=` rules out vfork, so pthread_atfork handlers
+        # run), and a fork while another thread is inside a multi-threaded OpenBLAS call (a
+        # reference using `@` or np.linalg) hangs in OpenBLAS's at-fork handler for good
+        # (issue 11; tests/grader/test_blas_fork.py). The cost: every case's inputs and
+        # expected outputs are held at once.
+        harness = package.load_harness()
+        cases = [_prepare_case(package, harness, test, launch, seed_secret)
+                 for test, launch in zip(package.tests, launches)]
+        check_inputs = _inputs(package, harness, check_test, seed_secret) \
+            if checking and launch_problem(check_launch) is None else None
         # Backends without a ptxas report (the emulator) get one from nvcc, computed while the
         # test cases run: every submission shows its resources and occupancy, GPU or not.
         report = _PtxasReport(source, package.kernel, target_cc) if build.resources is None and backend.wants_ptxas_report else None
         result = JudgeResult(verdict=Verdict.ACCEPTED, compile=build.compile, backend=name)
-        harness = package.load_harness()
         hung = None
-        for k, (test, launch) in enumerate(zip(package.tests, launches)):
+        for k, case in enumerate(cases):
             progress("running", k, len(package.tests))
-            test_result = _run_case(package, harness, backend, build, test, launch, seed_secret, result)
+            test_result = _run_case(package, backend, build, case, result)
+            cases[k] = None  # its inputs and expected outputs are no longer needed
             result.tests.append(test_result)
             if test_result.verdict in HANGS:
                 hung = test_result  # the remaining cases would only wait for the same hang
@@ -215,13 +229,11 @@ def judge(
         progress("running", len(result.tests), len(package.tests))
         if hung is not None:
             result.tests += [_not_run(test, hung) for test in package.tests[len(result.tests):]]
-        if run_checks and package.checks and backend.supports_sanitizers and hung is None:
+        if checking and hung is None:
             progress("checking", len(package.tests), len(package.tests))
-            test = package.smallest_test()
-            launch = launches[package.tests.index(test)]
-            if launch_problem(launch) is None:
-                inputs = _inputs(package, harness, test, seed_secret)
-                outcome = backend.run(build, RunRequest(launch=launch, inputs=inputs, check=True,
+            test, launch = check_test, check_launch
+            if check_inputs is not None:
+                outcome = backend.run(build, RunRequest(launch=launch, inputs=check_inputs, check=True,
                                                         checks=tuple(str(c) for c in package.checks),
                                                         time_limit_s=package.time_limit_s * 4, test_name=test.name))
                 if outcome.status is RunStatus.INTERNAL:
@@ -251,8 +263,33 @@ def _inputs(package: ProblemPackage, harness, test: TestCaseSpec, secret: str) -
     return inputs
 
 
-def _run_case(package, harness, backend, build: Build, test, launch, secret, result: JudgeResult) -> TestResult:
+@dataclass
+class _Case:
+    """A test case ready to run: its launch, and its inputs and expected outputs from the harness
+    (both None when CUDA would refuse the launch: the case is not run)."""
+
+    test: TestCaseSpec
+    launch: LaunchConfig
+    inputs: dict | None
+    expected: dict[str, np.ndarray] | None
+
+
+def _prepare_case(package: ProblemPackage, harness, test: TestCaseSpec, launch: LaunchConfig, secret: str) -> _Case:
+    """The case's inputs (seeded) and the reference's outputs for them. Raises PlatformError when the
+    harness gives the wrong set of outputs."""
+    if launch_problem(launch):
+        return _Case(test, launch, None, None)
+    inputs = _inputs(package, harness, test, secret)
+    expected = harness.reference({k: (v.copy() if isinstance(v, np.ndarray) else v) for k, v in inputs.items()})
+    wanted = {a.name for a in package.kernel.args if a.role in (ArgRole.OUT, ArgRole.INOUT)}
+    if set(expected) != wanted:
+        raise PlatformError(f"{package.slug}/harness.py: reference() must return exactly {sorted(wanted)}")
+    return _Case(test, launch, inputs, expected)
+
+
+def _run_case(package, backend, build: Build, case: _Case, result: JudgeResult) -> TestResult:
     started = time.monotonic()
+    test, launch = case.test, case.launch
     refused = launch_problem(launch)
     if refused:
         reason = M.launch_reason(refused)
@@ -264,16 +301,11 @@ def _run_case(package, harness, backend, build: Build, test, launch, secret, res
         _add_diagnostics(result, [diag], test.name)
         return TestResult(name=test.name, sample=test.sample, verdict=Verdict.RUNTIME_ERROR, message=refused,
                           params=dict(test.params), message_template=template, message_params=params)
-    inputs = _inputs(package, harness, test, secret)
-    expected = harness.reference({k: (v.copy() if isinstance(v, np.ndarray) else v) for k, v in inputs.items()})
-    wanted = {a.name for a in package.kernel.args if a.role in (ArgRole.OUT, ArgRole.INOUT)}
-    if set(expected) != wanted:
-        raise PlatformError(f"{package.slug}/harness.py: reference() must return exactly {sorted(wanted)}")
-    outcome = backend.run(build, RunRequest(launch=launch, inputs=inputs, time_limit_s=package.time_limit_s,
+    outcome = backend.run(build, RunRequest(launch=launch, inputs=case.inputs, time_limit_s=package.time_limit_s,
                                             test_name=test.name))
     if outcome.status is RunStatus.INTERNAL:
         raise PlatformError(outcome.message or f"backend failed on test {test.name}")
-    verdict, message, mismatch = run_case_verdict(outcome, expected, package.atol, package.rtol)
+    verdict, message, mismatch = run_case_verdict(outcome, case.expected, package.atol, package.rtol)
     template, params = _case_message(message, outcome, mismatch)
     _add_diagnostics(result, outcome.diagnostics, test.name)
     return TestResult(name=test.name, sample=test.sample, verdict=verdict, message=message, mismatch=mismatch,
