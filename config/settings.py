@@ -171,6 +171,7 @@ AXES_COOLOFF_TIME = timedelta(minutes=env.int("LOGIN_COOLOFF_MINUTES", default=1
 AXES_RESET_COOL_OFF_ON_FAILURE_DURING_LOCKOUT = False
 AXES_RESET_ON_SUCCESS = True  # a successful login forgets the earlier failures
 AXES_DISABLE_ACCESS_LOG = True  # only failures are stored, not a row per successful login
+AXES_VERBOSE = False  # no "AXES: BEGIN" banner from every process at start-up
 AXES_HANDLER = "axes.handlers.database.AxesDatabaseHandler"  # shared by every web process
 # Behind this many reverse proxies (1 behind platform/nginx.conf) the client's address is read from
 # the right of X-Forwarded-For; 0 (the default) uses REMOTE_ADDR, so a client cannot spoof it.
@@ -208,7 +209,7 @@ REST_FRAMEWORK = {
 # --- Celery ---------------------------------------------------------------------------
 # https://docs.celeryq.dev/en/stable/userguide/configuration.html
 _redis_url = env("REDIS_URL", default="")
-CELERY_BROKER_URL = env("CELERY_BROKER_URL", default=_redis_url or "filesystem://")
+CELERY_BROKER_URL = env("CELERY_BROKER_URL", default=_redis_url or "filesystem://localhost/")
 if CELERY_BROKER_URL.startswith("filesystem://"):
     _queue_dir = VAR_DIR / "broker"
     (_queue_dir / "processed").mkdir(parents=True, exist_ok=True)

@@ -25,9 +25,10 @@ class Command(BaseCommand):
 
     def add_arguments(self, parser):
         parser.add_argument("--random", action="store_true", help="set random passwords instead of the fixed dev defaults")
+        parser.add_argument("--quiet", action="store_true", help="print nothing (make dev prints the logins once the site answers)")
 
     @transaction.atomic
-    def handle(self, *args, random=False, **options):
+    def handle(self, *args, random=False, quiet=False, **options):
         User = get_user_model()
         groups = {name: Group.objects.get_or_create(name=name)[0] for name in (STUDENT_GROUP, INSTRUCTOR_GROUP)}
         for username, default_password, group, is_staff in DEMO_USERS:
@@ -39,4 +40,5 @@ class Command(BaseCommand):
             user.save()
             user.groups.add(groups[group])
             verb = "created" if created else "reset"
-            self.stdout.write(f"{group.lower():<10} {username:<12} password: {password}   ({verb})")
+            if not quiet:
+                self.stdout.write(f"{group.lower():<10} {username:<12} password: {password}   ({verb})")
