@@ -219,7 +219,19 @@ LAUNCH_REASONS = (
     gettext_noop("cudaErrorInvalidValue: negative dynamic shared memory size"),
     gettext_noop("cudaErrorInvalidValue: %(bytes)s bytes of dynamic shared memory exceed %(limit)s without the "
        "cudaFuncAttributeMaxDynamicSharedMemorySize opt-in"),
+    gettext_noop("cudaErrorInvalidValue: %(bytes)s bytes of dynamic shared memory exceed %(limit)s, the kernel's "
+                 "cudaFuncAttributeMaxDynamicSharedMemorySize"),
+    gettext_noop("cudaErrorInvalidValue: %(bytes)s bytes of dynamic shared memory exceed %(limit)s, the most a block "
+                 "may have on compute capability %(cc)s"),
+    gettext_noop("cudaErrorCooperativeLaunchTooLarge: a cooperative launch of %(blocks)s blocks does not fit on the "
+                 "%(gpu)s at once: %(per_sm)s blocks per SM x %(sms)s SMs = %(fit)s"),
 )
+
+# ---- validate_problem: warnings for a package's author ----
+
+VALIDATE_OUT_READ_BEFORE_WRITE = gettext_noop(
+    "%(file)s reads the out buffer '%(name)s' before writing it: it is ACCEPTED only when '%(name)s' starts "
+    "zeroed. out buffers start poisoned; declare it `init: zeros` in problem.yaml if the kernel accumulates into it.")
 
 # ---- compile stage: what we write, never what the compiler printed ----
 
