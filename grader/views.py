@@ -15,7 +15,7 @@ from django.utils.translation import gettext_lazy as _
 from django.views.decorators.cache import cache_control
 from django.views.decorators.http import condition
 
-from problems.accounts import is_instructor
+from accounts.roles import is_instructor
 
 from .models import Status, Submission
 from .serializers import public_result

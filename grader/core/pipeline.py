@@ -171,16 +171,22 @@ def judge(
     run_checks: bool = True,
     target_cc: str = "9.0",
     target_gpu: str = "",
+    variant: dict | None = None,
 ) -> JudgeResult:
     """Judge `source` for `package` on `backend`.
 
     `target_cc` ("9.0") and `target_gpu` (a key of problems.core.gpus, e.g. "h200"; default: a GPU of
     that compute capability) are the course's GPU: its per-block shared memory limit and, for a
     cooperative launch, how many blocks fit on it at once.
+    `variant` is the student's stored variant of a package that declares variant parameters: its
+    integers join each test's sizes (launch expressions read them) and the harness receives it
+    (ProblemPackage.with_variant); None judges the package's bound or default variant.
+
     Returns a JudgeResult; a student's failure is a verdict. Raises PlatformError (and only
     that) when the platform fails, so the caller can retry without charging the student;
     UnsupportedLaunchError (a PlatformError) when the backend cannot make a cooperative launch.
     """
+    package = package.with_variant(variant)
     progress = progress or (lambda stage, done, total: None)
     name = backend.name
     refusal = static_check_reason(source)

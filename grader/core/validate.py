@@ -1,4 +1,8 @@
-"""Validate a problem package: the solution is ACCEPTED, each wrong solution gets its verdict."""
+"""Validate a problem package: the solution is ACCEPTED, each wrong solution gets its verdict.
+
+A package with variant parameters is validated under each variant of its validation set (every
+combination, or the sample its problem.yaml asks for), its sources rendered for that variant.
+"""
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
@@ -19,6 +23,7 @@ class ValidationRow:
     name: str  # "solution.cu" or "wrong/<file>"
     expected: Verdict
     result: JudgeResult
+    variant: dict = field(default_factory=dict)  # the variant judged ({} for a package without variants)
     # Warnings for the package's author, as (template, params) of grader/core/messages.py.
     warnings: list[tuple[str, dict]] = field(default_factory=list)
 
@@ -28,20 +33,24 @@ class ValidationRow:
 
 
 def validate_package(package: ProblemPackage, backend: Backend, seed_secret: str = "") -> list[ValidationRow]:
-    """Judge solution.cu and every wrong/*.cu. Raises PlatformError if the platform fails.
+    """Judge solution.cu and every wrong/*.cu, under every variant of the validation set.
 
-    When solution.cu fails, each poisoned `out` buffer is tried once more zeroed: a solution that is
-    ACCEPTED that way reads the buffer before writing it (it accumulates into it), and its row
-    carries a VALIDATE_OUT_READ_BEFORE_WRITE warning naming the buffer.
+    Raises PlatformError if the platform fails. When solution.cu fails, each poisoned `out` buffer is
+    tried once more zeroed: a solution that is ACCEPTED that way reads the buffer before writing it
+    (it accumulates into it), and its row carries a VALIDATE_OUT_READ_BEFORE_WRITE warning naming it.
     """
-    solution = ValidationRow("solution.cu", Verdict.ACCEPTED, judge(package, package.solution, backend,
-                                                                    seed_secret=seed_secret))
-    if not solution.ok:
-        solution.warnings = _out_buffers_read_first(package, backend, seed_secret)
-    rows = [solution]
-    for wrong in package.wrong:
-        rows.append(ValidationRow(f"wrong/{wrong.name}", wrong.verdict,
-                                  judge(package, wrong.source, backend, seed_secret=seed_secret)))
+    variants = package.variants.validation_set() if package.variants else [None]
+    rows = []
+    for variant in variants:
+        bound = package.with_variant(variant)
+        solution = ValidationRow("solution.cu", Verdict.ACCEPTED,
+                                 judge(bound, bound.solution, backend, seed_secret=seed_secret), bound.variant)
+        if not solution.ok:
+            solution.warnings = _out_buffers_read_first(bound, backend, seed_secret)
+        rows.append(solution)
+        for wrong in bound.wrong:
+            rows.append(ValidationRow(f"wrong/{wrong.name}", wrong.verdict,
+                                      judge(bound, wrong.source, backend, seed_secret=seed_secret), bound.variant))
     return rows
 
 
