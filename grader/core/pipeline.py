@@ -135,9 +135,20 @@ def run_case_verdict(outcome: RunOutcome, expected: dict[str, np.ndarray], atol:
 
 
 def _mismatch_message(mismatch) -> tuple[str, dict]:
-    template = M.MISMATCH_ONE if mismatch.count == 1 else M.MISMATCH_MANY
-    return template, {"output": mismatch.output, "index": str(mismatch.index), "expected": mismatch.expected,
-                      "got": mismatch.got, "count": mismatch.count}
+    """(template, params) of a mismatch: a 2-D index names its axes ([row 0, col 1]); a float output
+    says the tolerance at that element and how far off the value was."""
+    tolerance = mismatch.allowed is not None and mismatch.error is not None
+    if tolerance:
+        template = M.MISMATCH_ONE_TOLERANCE if mismatch.count == 1 else M.MISMATCH_MANY_TOLERANCE
+    else:
+        template = M.MISMATCH_ONE if mismatch.count == 1 else M.MISMATCH_MANY
+    index = M.text(M.INDEX_ROW_COL, row=mismatch.index[0], col=mismatch.index[1]) \
+        if len(mismatch.index) == 2 else str(mismatch.index)
+    params = {"output": mismatch.output, "index": index, "expected": mismatch.expected, "got": mismatch.got,
+              "count": mismatch.count}
+    if tolerance:
+        params.update(allowed=mismatch.allowed, error=mismatch.error)
+    return template, params
 
 
 def _case_message(message: str, outcome: RunOutcome, mismatch) -> tuple[str, dict]:
@@ -273,6 +284,7 @@ def judge(
         result.verdict = worst(verdicts)
         result.message_template, result.message_params = _summary(result)
         result.message = M.render(result.message_template, result.message_params) if result.message_template else ""
+        result.device = backend.device_name()
         return result
     finally:
         backend.close(build)

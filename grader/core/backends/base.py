@@ -192,6 +192,11 @@ class Backend(abc.ABC):
     def close(self, build: Build) -> None:
         """Release what `compile` created (work directories, child processes)."""
 
+    def device_name(self) -> str:
+        """The device that runs kernels, as its driver names it ("NVIDIA H200"); "" for a CPU backend
+        or while unknown. Stored with every result so that the page can say what graded it."""
+        return ""
+
     def check(self) -> list[str]:
         """Problems that stop this backend from grading on this machine (for system checks)."""
         return []

@@ -504,6 +504,12 @@ class GpuBackend(Backend):
                 "child_start_s": round(ready - started, 3), "compile_s": round(compiled - ready, 3),
                 "run_s": round(time.monotonic() - compiled, 3), "registers": build.resources.registers}
 
+    def device_name(self) -> str:
+        """The GPU's name from the warm child's hello ("" before a child has started)."""
+        main = self.pool.main
+        info = main.info if main is not None else None
+        return str(info.get("device") or "") if info else ""
+
     def shutdown(self) -> None:
         """Kill every child (tests, worker shutdown)."""
         self.pool.close()
