@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import importlib
 from types import SimpleNamespace
+from unittest import mock
 
 import pytest
 from django.apps import apps as global_apps
@@ -22,11 +23,15 @@ from .conftest import body, make_user
 pytestmark = pytest.mark.django_db
 
 GROUP_MIGRATION = importlib.import_module("problems.migrations.0002_instructor_group_permissions")
+COURSES_MIGRATION = importlib.import_module("courses.migrations.0002_instructor_group_creates_courses")
+# Models that moved app after 0002 granted permissions on them (practice 0001 relabelled their
+# content types, so the granted permissions followed them).
+MOVED_TO = {("problems", "questionvariant"): "practice", ("problems", "questionattempt"): "practice"}
 CHANGELIST = "/admin/grader/submission/"
 INSTRUCTOR_PERMISSIONS = {
     "problems.view_problem", "problems.add_problem", "problems.change_problem",
-    "problems.view_problemversion", "problems.view_questionvariant", "problems.view_questionattempt",
-    "grader.view_submission", "grader.change_submission",
+    "problems.view_problemversion", "practice.view_questionvariant", "practice.view_questionattempt",
+    "grader.view_submission", "grader.change_submission", "courses.create_course",
 }
 
 
@@ -37,8 +42,18 @@ def instructor_group():
     The migration ran when the test database was created; tests on a transactional database
     flush every table afterwards (the group with them), so it is applied again here.
     """
-    GROUP_MIGRATION.grant(global_apps, SimpleNamespace(connection=connection))
+    grant_as_migrated()
     return Group.objects.get(name="Instructor")
+
+
+def grant_as_migrated():
+    """Replay the migrations' grants on today's models (problems 0002 with the moved models'
+    permissions under their new app, then courses 0002)."""
+    today = [(MOVED_TO.get((app, model), app), model, actions)
+             for app, model, actions in GROUP_MIGRATION.INSTRUCTOR_PERMISSIONS]
+    with mock.patch.object(GROUP_MIGRATION, "INSTRUCTOR_PERMISSIONS", today):
+        GROUP_MIGRATION.grant(global_apps, SimpleNamespace(connection=connection))
+    COURSES_MIGRATION.grant(global_apps, SimpleNamespace(connection=connection))
 
 
 @pytest.fixture
@@ -71,7 +86,7 @@ def rejudge_post(client, pks, follow=True):
 
 def test_migration_gives_the_instructor_group_its_permissions(instructor_group):
     """The Instructor group can edit problems, read versions, questions and submissions, and change
-    submissions (the rejudge action); nothing else, and nothing on users or groups."""
+    submissions (the rejudge action), and create courses; nothing else, and nothing on users or groups."""
     granted = {f"{p.content_type.app_label}.{p.codename}" for p in instructor_group.permissions.select_related("content_type")}
     assert granted == INSTRUCTOR_PERMISSIONS
     assert not Permission.objects.filter(group__name="Student").exists()
@@ -79,15 +94,15 @@ def test_migration_gives_the_instructor_group_its_permissions(instructor_group):
 
 def test_migration_runs_again_without_duplicates(instructor_group):
     """Applying the grant twice leaves one group with the same permissions."""
-    GROUP_MIGRATION.grant(global_apps, SimpleNamespace(connection=connection))
+    grant_as_migrated()
     assert Group.objects.filter(name="Instructor").count() == 1
     assert instructor_group.permissions.count() == len(INSTRUCTOR_PERMISSIONS)
 
 
 @pytest.mark.parametrize("url,status", [
     ("/admin/", 200), (CHANGELIST, 200), ("/admin/problems/problem/", 200), ("/admin/problems/problem/add/", 200),
-    ("/admin/problems/problemversion/", 200), ("/admin/problems/questionvariant/", 200),
-    ("/admin/problems/questionattempt/", 200), ("/admin/auth/user/", 403), ("/admin/auth/group/", 403),
+    ("/admin/problems/problemversion/", 200), ("/admin/practice/questionvariant/", 200),
+    ("/admin/practice/questionattempt/", 200), ("/admin/auth/user/", 403), ("/admin/auth/group/", 403),
 ])
 def test_staff_instructor_opens_the_admin_pages_of_their_work(admin_page, url, status):
     """A staff instructor sees problems, versions, questions and submissions; users and groups stay 403."""

@@ -32,7 +32,7 @@ def shot(page, name):
 
 def test_student_answers_one_question_of_each_topic(live_server, browser, django_user_model, monkeypatch):
     monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
-    from problems.models import QuestionVariant
+    from practice.models import QuestionVariant
 
     django_user_model.objects.create_user(username="kim", password="practice-pass-123")
     page = browser.new_page(viewport={"width": 1280, "height": 900})

@@ -4,8 +4,9 @@ import re
 import pytest
 from django.urls import reverse
 
-from problems import practice
-from problems.models import QuestionAttempt, QuestionVariant
+from practice import actions as practice
+from practice.models import QuestionAttempt, QuestionVariant
+from practice.progress import progress
 
 pytestmark = pytest.mark.django_db
 
@@ -63,7 +64,7 @@ def test_progress_counts_per_topic(student):
     practice.submit_answer(v, {"warp": "999", "lane": "0"})
     practice.submit_answer(v, {k: str(x) for k, x in v.answer["values"].items()})
     practice.get_or_create_variant(student, "indexing.grid_dims", "s2", 1)
-    rows = {r.topic: r for r in practice.progress(student)}
+    rows = {r.topic: r for r in progress(student)}
     assert (rows["indexing"].questions, rows["indexing"].attempted, rows["indexing"].solved, rows["indexing"].attempts) == (2, 1, 1, 2)
     assert rows["occupancy"].questions == 0
 
@@ -133,7 +134,7 @@ def test_bad_start_request_is_a_clear_400(client_in):
     assert client_in.get(reverse("practice:start")).status_code == 405
 
 
-@pytest.mark.parametrize("family_id", sorted(__import__("problems.core.questions", fromlist=["FAMILIES"]).FAMILIES))
+@pytest.mark.parametrize("family_id", sorted(__import__("practice.core.questions", fromlist=["FAMILIES"]).FAMILIES))
 def test_every_family_renders_as_a_page_in_both_languages(client_in, student, family_id):
     v = practice.get_or_create_variant(student, family_id, "page", 2, seed=4)
     url = reverse("practice:question", args=[v.pk])
