@@ -54,6 +54,7 @@ INSTALLED_APPS = [
     "accounts",
     "problems",
     "practice",
+    "courses",
     "grader",
 ]
 
