@@ -53,6 +53,7 @@ INSTALLED_APPS = [
     "accounts",
     "problems",
     "practice",
+    "courses",
     "grader",
 ]
 

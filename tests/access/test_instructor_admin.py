@@ -23,6 +23,7 @@ from .conftest import body, make_user
 pytestmark = pytest.mark.django_db
 
 GROUP_MIGRATION = importlib.import_module("problems.migrations.0002_instructor_group_permissions")
+COURSES_MIGRATION = importlib.import_module("courses.migrations.0002_instructor_group_creates_courses")
 # Models that moved app after 0002 granted permissions on them (practice 0001 relabelled their
 # content types, so the granted permissions followed them).
 MOVED_TO = {("problems", "questionvariant"): "practice", ("problems", "questionattempt"): "practice"}
@@ -30,7 +31,7 @@ CHANGELIST = "/admin/grader/submission/"
 INSTRUCTOR_PERMISSIONS = {
     "problems.view_problem", "problems.add_problem", "problems.change_problem",
     "problems.view_problemversion", "practice.view_questionvariant", "practice.view_questionattempt",
-    "grader.view_submission", "grader.change_submission",
+    "grader.view_submission", "grader.change_submission", "courses.create_course",
 }
 
 
@@ -46,11 +47,13 @@ def instructor_group():
 
 
 def grant_as_migrated():
-    """Replay 0002's grant on today's models: the moved models' permissions under their new app."""
+    """Replay the migrations' grants on today's models (problems 0002 with the moved models'
+    permissions under their new app, then courses 0002)."""
     today = [(MOVED_TO.get((app, model), app), model, actions)
              for app, model, actions in GROUP_MIGRATION.INSTRUCTOR_PERMISSIONS]
     with mock.patch.object(GROUP_MIGRATION, "INSTRUCTOR_PERMISSIONS", today):
         GROUP_MIGRATION.grant(global_apps, SimpleNamespace(connection=connection))
+    COURSES_MIGRATION.grant(global_apps, SimpleNamespace(connection=connection))
 
 
 @pytest.fixture
@@ -83,7 +86,7 @@ def rejudge_post(client, pks, follow=True):
 
 def test_migration_gives_the_instructor_group_its_permissions(instructor_group):
     """The Instructor group can edit problems, read versions, questions and submissions, and change
-    submissions (the rejudge action); nothing else, and nothing on users or groups."""
+    submissions (the rejudge action), and create courses; nothing else, and nothing on users or groups."""
     granted = {f"{p.content_type.app_label}.{p.codename}" for p in instructor_group.permissions.select_related("content_type")}
     assert granted == INSTRUCTOR_PERMISSIONS
     assert not Permission.objects.filter(group__name="Student").exists()

@@ -21,6 +21,8 @@ ROUTES = {
     "login": "anyone",
     "logout": "POST with CSRF token",
     "signup": "anyone",
+    "password_reset_confirm": "anyone with a valid one-time token (its course's instructor made it; tests/courses/test_roster_import.py)",
+    "password_reset_complete": "anyone",
     "set_language": "anyone, POST with CSRF token",
     "grader:list": "logged in: own submissions; ?all=1 for instructors",
     "grader:submission": "owner or instructor (others: 404)",
