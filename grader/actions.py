@@ -102,7 +102,7 @@ def validate_submission(problem, source: str, choice: LaunchChoice | None) -> No
         exprs = launch_expressions(package, source, choice)
         for test in package.tests:
             try:
-                build_launch(*exprs, test.params)
+                build_launch(*exprs, test.params, **package.launch.options())
             except LaunchConfigError as exc:
                 # An expression's error is a message template: the reader gets it in their language.
                 reason = (M.render(exc.message_template, exc.message_params, _)

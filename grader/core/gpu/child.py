@@ -15,7 +15,8 @@ would (a fence, a race for the entry "race") to `--fake-log`.
 `--compiler` makes a compiler child instead: no CUDA context, NVRTC loaded once, "compile" jobs
 (nvrtc.py); a compile that never ends is killed from outside like a hung kernel.
 
-This module imports only the standard library, NumPy and (in the real runner) PyCUDA, with
+This module imports only the standard library, NumPy and (in the real runner) PyCUDA and, for a
+cooperative launch, cuda-bindings' driver API, with
 relative imports, so that the package folder alone can be bound into a sandbox.
 """
 from __future__ import annotations
@@ -35,6 +36,7 @@ from .cuda_errors import classify, is_platform_fault
 
 LOG_CAP = 16 * 1024  # bytes of the kernel's printf output returned per job
 MAX_MODULES = 4  # cubins kept loaded (the test cases of one submission share one)
+DEFAULT_DYNAMIC_SHARED_BYTES = 48 * 1024  # above this a kernel needs the opt-in attribute
 POISON_BYTE = 0xFF  # OUT buffers start as NaN / -1, as in the emulator
 
 
@@ -67,6 +69,11 @@ class PrintfCapture:
 
 def _result(status: str, **fields) -> dict:
     return {"op": "result", "status": status, **fields}
+
+
+class LaunchError(RuntimeError):
+    """The driver API refused a launch made without PyCUDA (a cooperative launch); the message names
+    the CUresult, which cuda_errors.classify reads."""
 
 
 class CudaRunner:
@@ -138,8 +145,8 @@ class CudaRunner:
                     continue
                 dev = drv.mem_alloc(host.nbytes)
                 allocations.append((arg, host, dev))
-                if arg["role"] == "out":
-                    drv.memset_d8(dev, POISON_BYTE, host.nbytes)
+                if arg["role"] == "out":  # `init: zeros` buffers start zeroed (the kernel accumulates)
+                    drv.memset_d8(dev, 0 if arg.get("init") == "zeros" else POISON_BYTE, host.nbytes)
                 else:
                     drv.memcpy_htod(dev, host)
                 params.append(dev)
@@ -148,8 +155,8 @@ class CudaRunner:
             return self._failure(exc, "setup", allocations)
         started = time.perf_counter()
         try:
-            func(*params, block=tuple(job["block"]), grid=tuple(job["grid"]), shared=int(job["shared"]))
-        except drv.Error as exc:
+            self._launch(func, params, job)
+        except (drv.Error, LaunchError) as exc:
             return self._failure(exc, "launch", allocations)
         try:
             self.context.synchronize()
@@ -170,6 +177,28 @@ class CudaRunner:
             return self._failure(exc, "copy", allocations, elapsed)
         self._free(allocations)
         return _result("ok", time_s=elapsed), outputs, True
+
+    def _launch(self, func, params: list, job: dict) -> None:
+        """Launch as the job says: dynamic shared memory above 48 KiB with the opt-in attribute set to
+        what the launch asks for (the pipeline refused more than the problem allows), and a
+        cooperative launch through the driver API (PyCUDA has none). Raises drv.Error or LaunchError."""
+        shared = int(job["shared"])
+        if shared > DEFAULT_DYNAMIC_SHARED_BYTES:
+            func.set_attribute(self.drv.function_attribute.MAX_DYNAMIC_SHARED_SIZE_BYTES, shared)
+        if not job.get("cooperative"):
+            func(*params, block=tuple(job["block"]), grid=tuple(job["grid"]), shared=shared)
+            return
+        from cuda.bindings import driver as cu  # the driver API; PyCUDA made the context current
+
+        # kernelParams: an array of N pointers, each to the bytes of one argument.
+        values = [np.array([int(p)], dtype=np.uint64) if isinstance(p, self.drv.DeviceAllocation)
+                  else np.array([p], dtype=np.asarray(p).dtype) for p in params]
+        pointers = np.array([v.ctypes.data for v in values], dtype=np.uint64)
+        (err,) = cu.cuLaunchCooperativeKernel(cu.CUfunction(func.handle), *job["grid"], *job["block"], shared,
+                                              cu.CUstream(0), pointers.ctypes.data if values else 0)
+        if err != cu.CUresult.CUDA_SUCCESS:
+            name = err.name if hasattr(err, "name") else str(err)
+            raise LaunchError(f"cuLaunchCooperativeKernel failed: {name}")
 
     def _free(self, allocations) -> None:
         """Zero, then free, every buffer: the warm child serves the next submission, whose
