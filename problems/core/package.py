@@ -155,7 +155,7 @@ class ProblemPackage:
         their {{NAME}} placeholders filled in, every test case's params holding the variant's integer
         parameters (so launch expressions read them), and a harness that receives the variant.
 
-        `variant` None means the bound variant, or else the default (each parameter's first value).
+        `variant` None (or {}) means the bound variant, or else the default (each parameter's first value).
         A package without variants is returned as it is. The files and content_hash are unchanged:
         a variant is stored beside the package version, never as a version of its own.
         Raises PackageError when `variant` is not one of the declared combinations.
@@ -165,7 +165,7 @@ class ProblemPackage:
                 raise PackageError("problem.yaml", f"declares no variants, so it cannot be judged as {variant!r}",
                                    "variants")
             return self
-        if variant is None:
+        if not variant:  # None or {} (what a submission without a stored variant holds)
             if self.variant:
                 return self
             variant = self.variants.default()
