@@ -50,11 +50,13 @@ INSTALLED_APPS = [
     "rest_framework",
     "rest_framework.authtoken",
     "axes",
+    "django_htmx",
     "accounts",
     "problems",
     "practice",
-    "grader",
     "courses",
+    "grader",
+    "authoring",
     "exams",
 ]
 
@@ -69,6 +71,7 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "django_htmx.middleware.HtmxMiddleware",  # request.htmx: partial responses for htmx requests
 ]
 
 ROOT_URLCONF = "config.urls"

@@ -27,7 +27,7 @@ from grader.core.pipeline import LaunchChoice, launch_expressions, static_check
 from grader.core.results import JudgeResult
 from grader.core.verdicts import NOT_RUN, Verdict
 
-from .models import Status, Submission
+from .models import Purpose, Status, Submission
 
 log = logging.getLogger(__name__)
 
@@ -104,7 +104,7 @@ def validate_submission(problem, source: str, choice: LaunchChoice | None, versi
         exprs = launch_expressions(package, source, choice)
         for test in package.tests:
             try:
-                build_launch(*exprs, test.params)
+                build_launch(*exprs, test.params, **package.launch.options())
             except LaunchConfigError as exc:
                 # An expression's error is a message template: the reader gets it in their language.
                 reason = (M.render(exc.message_template, exc.message_params, _)
@@ -138,12 +138,14 @@ def check_rate_limit(user, now=None) -> None:
     raise RateLimitError(f"{per_minute} {again}", retry_after)
 
 
-def create_submission(user, problem, source: str, choice: LaunchChoice | None = None, *, version=None,
-                      exam_item=None) -> Submission:
+def create_submission(user, problem, source: str, choice: LaunchChoice | None = None,
+                      variant: dict | None = None, *, version=None, exam_item=None) -> Submission:
     """Save a QUEUED submission for the problem's current version (or `version`, which an exam item
     pins) and enqueue it after commit; with `exam_item` it answers that exam item and is graded on
     the `exam` queue.
 
+    `variant` is the task the student was given by a package with variant parameters (an exam
+    attempt's stored one); None means the user's practice variant (problems.services.practice_variant).
     Raises BadRequestError (source, launch) or RateLimitError; nothing is saved then.
     """
     version = version or problem.current_version
@@ -164,6 +166,7 @@ def create_submission(user, problem, source: str, choice: LaunchChoice | None = 
             launch_block=choice.block,
             launch_grid=choice.grid,
             launch_shared_bytes=choice.shared_bytes,
+            variant=_variant_for(user, problem, variant),
             status=Status.QUEUED,
             progress_total=len(version.package().tests),
             queued_at=timezone.now(),
@@ -172,22 +175,65 @@ def create_submission(user, problem, source: str, choice: LaunchChoice | None = 
     return submission
 
 
-def enqueue(submission: Submission) -> None:
+# Celery message priority of validation runs (and other staff work): below students' submissions.
+# Redis honours it with the `priority_steps`/`queue_order_strategy` transport options; brokers
+# without priorities ignore it, and the runs then simply queue in order.
+LOW_PRIORITY = 9
+
+
+def create_validation_submission(user, version, source: str) -> Submission:
+    """Save a QUEUED validation submission of `source` (an author's solution or wrong solution) for
+    exactly `version` (not necessarily the problem's current one) and enqueue it at LOW_PRIORITY.
+
+    Validation runs are the platform checking a package, not attempts: no rate limit, and
+    `purpose` VALIDATION keeps them out of every statistic. Precondition: the caller may author
+    the problem (authoring.actions checks). Raises BadRequestError for a source the static check refuses.
+    """
+    if len(source.encode("utf-8", "replace")) > settings.WARPDRILL_MAX_SOURCE_BYTES:
+        raise BadRequestError(_("The source is larger than %(kib)d KiB; remove unused code.") % {
+            "kib": settings.WARPDRILL_MAX_SOURCE_BYTES // 1024})
+    package = version.package()
+    with transaction.atomic():
+        submission = Submission.objects.create(
+            user=user, problem_version=version, source=source, purpose=Purpose.VALIDATION,
+            variant=package.with_variant(None).variant, status=Status.QUEUED,
+            progress_total=len(package.tests), queued_at=timezone.now(),
+        )
+        enqueue(submission, priority=LOW_PRIORITY)
+    return submission
+
+
+def _variant_for(user, problem, variant: dict | None) -> dict:
+    """The variant stored with a new submission: `variant` checked against the package, or the practice one."""
+    from problems.services import practice_variant, version_package
+
+    package = version_package(problem.current_version)
+    if variant is None:
+        return practice_variant(user, package)
+    return package.with_variant(variant or None).variant  # raises PackageError for an undeclared one
+
+
+def enqueue(submission: Submission, priority: int | None = None) -> None:
     """Send grade_submission(id) to the queue once the current transaction commits.
 
     The row is committed first, so a broker that is down loses nothing: the failure is logged,
     the caller still gets its submission, and the sweeper (requeue_stuck) sends it later.
+    `priority` is Celery's message priority (None: the default; LOW_PRIORITY for staff work).
     """
     exam = submission.exam_item_id is not None
-    transaction.on_commit(lambda: _send(submission.pk, exam))
+    transaction.on_commit(lambda: _send(submission.pk, priority, exam))
 
 
-def _send(submission_id: int, exam: bool = False) -> None:
+def _send(submission_id: int, priority: int | None = None, exam: bool = False) -> None:
     from .tasks import grade_exam_submission, grade_submission
 
+    # The exam task runs the same grading; routing.QUEUES sends it to the `exam` queue.
+    task = grade_exam_submission if exam else grade_submission
     try:
-        # The exam task runs the same grading; routing.QUEUES sends it to the `exam` queue.
-        (grade_exam_submission if exam else grade_submission).delay(submission_id)
+        if priority is None:
+            task.delay(submission_id)
+        else:
+            task.apply_async((submission_id,), priority=priority)
     except Exception as exc:  # kombu/redis errors vary by transport; all mean "not sent now"
         log.error("submission %s: saved but not queued (%s: %s); the sweeper will queue it",
                   submission_id, type(exc).__name__, exc)

@@ -20,7 +20,7 @@ from . import actions as practice
 from .core.answers import field_correct
 from .core.questions import DIFFICULTIES, TOPIC_NAMES, Topic, family
 from .models import QuestionVariant
-from .progress import progress
+from .progress import progress, streak
 
 DIFFICULTY_LABELS = {1: _("Warm-up"), 2: _("Exam level"), 3: _("Hard")}
 
@@ -72,6 +72,8 @@ def _home_context(request, **extra) -> dict:
     rows = progress(request.user)
     for row in rows:
         row.label = TOPIC_NAMES[Topic(row.topic)][la]
+    extra.setdefault("streak", streak(request.user))
+    extra.setdefault("has_practised", any(row.questions for row in rows))
     recent = (QuestionVariant.objects.filter(user=request.user).order_by("-created_at")
               .prefetch_related("attempts")[:8])
     return {
@@ -163,7 +165,10 @@ def progress_page(request):
         row.label = TOPIC_NAMES[Topic(row.topic)][la]
         for fam in row.families:
             fam["label"] = fam["title"][la]
-    return render(request, "practice/progress.html", {"progress": rows})
+        for level in row.by_difficulty:
+            level["label"] = DIFFICULTY_LABELS[level["difficulty"]]
+    return render(request, "practice/progress.html", {"progress": rows, "streak": streak(request.user),
+                                                      "has_practised": any(row.questions for row in rows)})
 
 
 # ---- occupancy calculator ----------------------------------------------------------------------------
@@ -172,7 +177,10 @@ def progress_page(request):
 def cc_choices() -> list[tuple[str, str]]:
     out = []
     for cc, cap in CAPABILITIES.items():
-        names = ", ".join(g.name.replace("NVIDIA ", "").replace("GeForce ", "") for g in gpus_for(cc))
+        # Board variants of one chip (SXM, PCIe) are one name, so the label fits the select at 1366 px.
+        short = (g.name.replace("NVIDIA ", "").replace("GeForce ", "").replace(" SXM", "").replace(" PCIe", "")
+                 for g in gpus_for(cc))
+        names = ", ".join(dict.fromkeys(short))
         out.append((cc, f"{cc} · {cap.architecture} — {names}"))
     return out
 
@@ -206,7 +214,10 @@ def calculator(request):
         # More shared memory than the cc allows is not a form error: the working explains why nothing fits.
         result = occupancy(c["cc"], c["threads"], c["regs"], c["smem"])
         context.update(_calculator_context(result, c, cap))
-    return render(request, "practice/calculator.html", context, status=200 if form.is_valid() else 400)
+    context["inputs_key"] = "|".join(str(data.get(k) or "") for k in ("cc", "threads", "regs", "smem"))
+    # An htmx update while the student types shows the errors in place (htmx swaps only 2xx answers).
+    status = 200 if form.is_valid() or request.htmx else 400
+    return render(request, "practice/calculator.html", context, status=status)
 
 
 def _calculator_context(r: OccupancyResult, c: dict, cap) -> dict:

@@ -21,9 +21,11 @@ ROUTES = {
     "login": "anyone",
     "logout": "POST with CSRF token",
     "signup": "anyone",
+    "password_reset_confirm": "anyone with a valid one-time token (its course's instructor made it; tests/courses/test_roster_import.py)",
+    "password_reset_complete": "anyone",
     "set_language": "anyone, POST with CSRF token",
     "grader:list": "logged in: own submissions; ?all=1 for instructors",
-    "grader:submission": "owner or instructor (others: 404)",
+    "grader:submission": "owner or instructor; of a course's problem: owner or that course's staff (others: 404)",
     "grader:submission-live": "owner or instructor (others: 404)",
     "api:token": "anyone with a username and password",
     "api:problems": "logged in",
@@ -35,6 +37,35 @@ ROUTES = {
     "practice:question": "owner (others: 404)",
     "practice:progress": "logged in: own progress",
     "practice:calculator": "anyone",
+    # Courses: roles come from a membership of that course (courses/access.py); tests/courses/test_pages.py
+    # and tests/access/test_course_access.py check each rule.
+    "courses:home": "logged in: own courses",
+    "courses:new": "staff or courses.create_course (others: 403)",
+    "courses:join_form": "anyone (joining needs a login)",
+    "courses:join": "logged in, with a usable invite code (POST joins)",
+    "courses:course": "members of the course (others: 404)",
+    "courses:manage": "TAs and instructors of the course (others: 404)",
+    "courses:invite-create": "instructors of the course, POST (others: 404)",
+    "courses:invite-revoke": "instructors of the course, POST (others: 404)",
+    "courses:member-role": "instructors of the course, POST (others: 404)",
+    "courses:member-remove": "instructors of the course, POST (others: 404)",
+    "courses:roster-upload": "instructors of the course, POST (others: 404)",
+    "courses:passwords": "instructors of the course (others: 404)",
+    # Authoring: TAs and instructors of the course only; students, other courses' staff and outsiders
+    # get 404 (tests/authoring/test_access.py checks each).
+    "authoring:index": "TAs and instructors of the course (others: 404)",
+    "authoring:new": "TAs and instructors of the course (others: 404)",
+    "authoring:upload": "TAs and instructors of the course (others: 404)",
+    "authoring:preview": "TAs and instructors of the course (others: 404)",
+    "authoring:copy": "TAs and instructors of the course (others: 404)",
+    "authoring:edit": "TAs and instructors of the course (others: 404)",
+    "authoring:history": "TAs and instructors of the course (others: 404)",
+    "authoring:download": "TAs and instructors of the course (others: 404)",
+    "authoring:download-version": "TAs and instructors of the course (others: 404)",
+    "authoring:validate": "TAs and instructors of the course (others: 404)",
+    "authoring:publish": "TAs and instructors of the course (others: 404)",
+    "authoring:unpublish": "TAs and instructors of the course (others: 404)",
+    "authoring:run": "TAs and instructors of the course (others: 404)",
 }
 
 PRIVATE_MARKER = "alice-private-source-marker"

@@ -161,3 +161,17 @@ def test_open_exams_for_the_course_page(exam, people):
     actions.set_accommodation(exam, people["bob"], opens_at=exam.closes_at, closes_at=exam.closes_at + timedelta(hours=1))
     assert open_exams(exam.course, people["bob"]) == []
     assert open_exams(exam.course, people["bob"], now=exam.closes_at + timedelta(minutes=1))
+
+
+def test_course_page_lists_open_exams(exam, people):
+    """courses.services.open_items is filled with the student's open exams; the course page links to them."""
+    from django.urls import reverse
+
+    from courses.services import open_items
+
+    from .conftest import client_for
+
+    items = open_items(exam.course, people["alice"])
+    assert [(i.title, i.kind, i.url) for i in items] == [(exam.title, "exam", reverse("exams:exam", args=[exam.pk]))]
+    html = client_for(people["alice"]).get(reverse("courses:course", args=[exam.course.code])).content.decode()
+    assert reverse("exams:exam", args=[exam.pk]) in html and reverse("exams:course", args=[exam.course_id]) in html

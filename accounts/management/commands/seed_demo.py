@@ -1,10 +1,12 @@
-"""`manage.py seed_demo`: groups Student and Instructor, a demo student and a demo instructor.
+"""`manage.py seed_demo`: groups Student and Instructor, a demo student and a demo instructor, and
+the demo course "GPU Programming (Demo)" that the instructor teaches and the student takes.
 
 Idempotent: running it again resets the demo passwords (to the fixed development defaults, or
 to fresh random ones with --random) and prints them.
 """
 import secrets
 
+from django.apps import apps
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Group
 from django.core.management.base import BaseCommand
@@ -30,6 +32,7 @@ class Command(BaseCommand):
     @transaction.atomic
     def handle(self, *args, random=False, quiet=False, **options):
         User = get_user_model()
+        users = {}
         groups = {name: Group.objects.get_or_create(name=name)[0] for name in (STUDENT_GROUP, INSTRUCTOR_GROUP)}
         for username, default_password, group, is_staff in DEMO_USERS:
             password = secrets.token_urlsafe(12) if random else default_password
@@ -39,6 +42,14 @@ class Command(BaseCommand):
             user.is_active = True
             user.save()
             user.groups.add(groups[group])
+            users[username] = user
             verb = "created" if created else "reset"
             if not quiet:
                 self.stdout.write(f"{group.lower():<10} {username:<12} password: {password}   ({verb})")
+        if apps.is_installed("courses"):
+            # Site-level glue: the demo course is the courses app's, made through its write path.
+            from courses.actions import ensure_demo_course
+
+            course = ensure_demo_course(users["instructor"], [users["student"]])
+            if not quiet:
+                self.stdout.write(f"course     {course.code:<12} {course.name}: instructor teaches, student enrolled")

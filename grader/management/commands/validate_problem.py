@@ -1,6 +1,7 @@
 """`manage.py validate_problem PATH_OR_SLUG [--backend emulator|gpu]`: exit 0 only if every solution gets its verdict."""
 from django.core.management.base import BaseCommand, CommandError
 
+from grader.core import messages as M
 from grader.core.backends.registry import get_backend
 from grader.core.validate import validate_package
 from problems.core.package import PackageError
@@ -26,7 +27,10 @@ class Command(BaseCommand):
             for row in validate_package(package, judge_backend):
                 mark = self.style.SUCCESS("ok  ") if row.ok else self.style.ERROR("FAIL")
                 got = row.result.verdict.value
-                self.stdout.write(f"  {mark} {row.name:42} expected {row.expected.value:14} got {got}")
+                name = row.name + (" " + ", ".join(f"{k}={v}" for k, v in row.variant.items()) if row.variant else "")
+                self.stdout.write(f"  {mark} {name:42} expected {row.expected.value:14} got {got}")
+                for template, params in row.warnings:
+                    self.stdout.write(self.style.WARNING(f"       warning: {M.render(template, params)}"))
                 if not row.ok:
                     failures += 1
                     self.stdout.write(f"       {row.result.message}")

@@ -8,7 +8,7 @@ class Migration(migrations.Migration):
 
     dependencies = [
         ('exams', '0001_initial'),
-        ('grader', '0003_submission_status_checking'),
+        ('grader', '0005_submission_purpose'),
     ]
 
     operations = [
