@@ -20,7 +20,7 @@ SOURCE = "__global__ void add(const float* a, const float* b, float* c, int n) {
 def sent(monkeypatch):
     """Record the grading tasks sent (the queue itself is tested in tests/integration)."""
     calls = []
-    monkeypatch.setattr(grader_actions, "_send", lambda pk, exam=False: calls.append((pk, exam)))
+    monkeypatch.setattr(grader_actions, "_send", lambda pk, priority=None, exam=False: calls.append((pk, exam)))
     return calls
 
 
