@@ -65,6 +65,9 @@ class Judge:
             self.close()
             self.pool = self._start()
             pytest.fail(f"the judge did not finish {case.slug} in {JUDGE_LIMIT_S} s (it hangs)")
+        except concurrent.futures.process.BrokenProcessPool:
+            self.pool = self._start()  # the worker died: the next case gets a fresh one
+            pytest.fail(f"the judge's process died on {case.slug}")
 
     def close(self):
         for proc in list(getattr(self.pool, "_processes", {}).values()):
