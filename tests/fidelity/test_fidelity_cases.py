@@ -11,6 +11,7 @@ issue 11 did) fails its case at a limit and the worker is replaced, instead of h
 from __future__ import annotations
 
 import concurrent.futures
+import concurrent.futures.process
 import multiprocessing
 from pathlib import Path
 
