@@ -24,10 +24,25 @@ from .serializers import public_result
 PAGE_SIZE = 25
 
 
+def may_see(user, submission: Submission) -> bool:
+    """Whether `user` may read `submission`: their own; of a course's problem, that course's TAs and
+    instructors only (an instructor of another course sees nothing of it: its solutions and wrong
+    solutions are run as validation submissions); of the bank's, any site instructor."""
+    if submission.user_id == user.pk:
+        return True
+    course = submission.problem_version.problem.course
+    if course is not None:
+        from courses import access
+
+        return access.can_manage(access.course_role(user, course))
+    return is_instructor(user)
+
+
 def _visible_submission(request, pk: int) -> Submission:
-    """The submission if the user may see it: their own, or any for instructors. Else 404."""
-    submission = get_object_or_404(Submission.objects.select_related("problem_version__problem", "user"), pk=pk)
-    if submission.user_id != request.user.pk and not is_instructor(request.user):
+    """The submission if the user may see it (may_see). Else 404."""
+    submission = get_object_or_404(Submission.objects.select_related("problem_version__problem__course", "user"),
+                                   pk=pk)
+    if not may_see(request.user, submission):
         raise Http404("No such submission.")
     return submission
 

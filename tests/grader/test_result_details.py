@@ -191,3 +191,23 @@ def test_the_page_and_the_api_say_which_backend_graded(judged, three_tests, alic
     api.force_authenticate(alice)
     body = api.get(f"/api/v1/submissions/{submission.pk}").json()
     assert body["backend"] == {"name": backend, "device": device or None}
+
+
+def test_the_gpu_backend_names_the_gpu_its_warm_child_greeted_with(tmp_path):
+    """GpuBackend.device_name() is the device of the main child's hello, and "" before a child started."""
+    from types import SimpleNamespace
+
+    from grader.core.backends.gpu import GpuBackend
+    from grader.core.gpu.cache import CompileCache
+
+    class Pool:
+        main = None
+
+        def close(self):
+            pass
+
+    pool = Pool()
+    backend = GpuBackend(pool=pool, cache=CompileCache(tmp_path), compiler="nvcc", checks=())
+    assert backend.device_name() == ""
+    pool.main = SimpleNamespace(info={"op": "ready", "device": "NVIDIA H200", "cc": "9.0"}, jobs=0)
+    assert backend.device_name() == "NVIDIA H200"

@@ -76,6 +76,12 @@ class LaunchError(RuntimeError):
     the CUresult, which cuda_errors.classify reads."""
 
 
+def _check(cu, err, call: str) -> None:
+    """Raise LaunchError naming the CUresult unless `err` is CUDA_SUCCESS."""
+    if err != cu.CUresult.CUDA_SUCCESS:
+        raise LaunchError(f"{call} failed: {getattr(err, 'name', err)}")
+
+
 class CudaRunner:
     """Runs jobs on device 0 (the worker's CUDA_VISIBLE_DEVICES picks the GPU) with PyCUDA."""
 
@@ -87,6 +93,7 @@ class CudaRunner:
         self.device = drv.Device(0)
         self.context = self.device.make_context()
         self.modules: dict[str, object] = {}
+        self._cooperative: dict[tuple[str, str], tuple] = {}  # (cubin digest, entry) -> (CUmodule, CUfunction)
         self._fence_out = None  # 4 bytes the fence kernels write to (allocated on first use)
 
     def hello(self) -> dict:
@@ -155,7 +162,7 @@ class CudaRunner:
             return self._failure(exc, "setup", allocations)
         started = time.perf_counter()
         try:
-            self._launch(func, params, job)
+            self._launch(func, params, job, arrays["__cubin__"])
         except (drv.Error, LaunchError) as exc:
             return self._failure(exc, "launch", allocations)
         try:
@@ -178,27 +185,47 @@ class CudaRunner:
         self._free(allocations)
         return _result("ok", time_s=elapsed), outputs, True
 
-    def _launch(self, func, params: list, job: dict) -> None:
+    def _launch(self, func, params: list, job: dict, cubin: np.ndarray) -> None:
         """Launch as the job says: dynamic shared memory above 48 KiB with the opt-in attribute set to
         what the launch asks for (the pipeline refused more than the problem allows), and a
         cooperative launch through the driver API (PyCUDA has none). Raises drv.Error or LaunchError."""
         shared = int(job["shared"])
-        if shared > DEFAULT_DYNAMIC_SHARED_BYTES:
-            func.set_attribute(self.drv.function_attribute.MAX_DYNAMIC_SHARED_SIZE_BYTES, shared)
         if not job.get("cooperative"):
+            if shared > DEFAULT_DYNAMIC_SHARED_BYTES:
+                func.set_attribute(self.drv.function_attribute.MAX_DYNAMIC_SHARED_SIZE_BYTES, shared)
             func(*params, block=tuple(job["block"]), grid=tuple(job["grid"]), shared=shared)
             return
-        from cuda.bindings import driver as cu  # the driver API; PyCUDA made the context current
+        from cuda.bindings import driver as cu  # the driver API, in the context PyCUDA made current
 
+        function = self._cooperative_function(cu, cubin, job["entry"])
+        if shared > DEFAULT_DYNAMIC_SHARED_BYTES:
+            _check(cu, cu.cuFuncSetAttribute(
+                function, cu.CUfunction_attribute.CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, shared)[0],
+                "cuFuncSetAttribute")
         # kernelParams: an array of N pointers, each to the bytes of one argument.
         values = [np.array([int(p)], dtype=np.uint64) if isinstance(p, self.drv.DeviceAllocation)
                   else np.array([p], dtype=np.asarray(p).dtype) for p in params]
         pointers = np.array([v.ctypes.data for v in values], dtype=np.uint64)
-        (err,) = cu.cuLaunchCooperativeKernel(cu.CUfunction(func.handle), *job["grid"], *job["block"], shared,
-                                              cu.CUstream(0), pointers.ctypes.data if values else 0)
-        if err != cu.CUresult.CUDA_SUCCESS:
-            name = err.name if hasattr(err, "name") else str(err)
-            raise LaunchError(f"cuLaunchCooperativeKernel failed: {name}")
+        _check(cu, cu.cuLaunchCooperativeKernel(function, *job["grid"], *job["block"], shared, cu.CUstream(0),
+                                                pointers.ctypes.data if values else 0)[0],
+               "cuLaunchCooperativeKernel")
+
+    def _cooperative_function(self, cu, cubin: np.ndarray, entry: str):
+        """The kernel as a driver-API CUfunction (PyCUDA's Function exposes no handle): the cubin loaded
+        once more with cuModuleLoadData, kept while it is among the last MAX_MODULES used."""
+        key = (hashlib.sha256(cubin.tobytes()).hexdigest(), entry)
+        found = self._cooperative.get(key)
+        if found is None:
+            if len(self._cooperative) >= MAX_MODULES:
+                module, _ = self._cooperative.pop(next(iter(self._cooperative)))
+                cu.cuModuleUnload(module)
+            image = np.ascontiguousarray(cubin, dtype=np.uint8)
+            err, module = cu.cuModuleLoadData(image.ctypes.data)
+            _check(cu, err, "cuModuleLoadData")
+            err, function = cu.cuModuleGetFunction(module, entry.encode())
+            _check(cu, err, "cuModuleGetFunction")
+            found = self._cooperative[key] = (module, function)
+        return found[1]
 
     def _free(self, allocations) -> None:
         """Zero, then free, every buffer: the warm child serves the next submission, whose
