@@ -152,7 +152,7 @@ def test_exam_submission_details_hidden_until_release_unless_full_feedback(exam,
     it is not in their submission lists, until the results are released; 'full' shows the page."""
     from grader import actions as grader_actions
 
-    monkeypatch.setattr(grader_actions, "_send", lambda pk, exam=False: None)
+    monkeypatch.setattr(grader_actions, "_send", lambda pk, priority=None, exam=False: None)
     a = actions.start_attempt(exam, people["alice"])
     sub = actions.submit_kernel(a.items.get(kind="kernel"), people["alice"], "__global__ void add() {}")
     c = client_for(people["alice"])
