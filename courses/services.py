@@ -3,6 +3,8 @@ each, and the one-time set-password links of roster-created accounts."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from datetime import datetime
+from datetime import timezone as dt_timezone
 
 from django.contrib.auth import get_user_model
 from django.contrib.auth.tokens import default_token_generator
@@ -27,9 +29,13 @@ class OpenItem:
 def open_items(course: Course, user) -> list[OpenItem]:
     """What is open for `user` in `course` now, soonest closing first.
 
-    The hook the exams app fills with its open exams; until then nothing is open.
+    Each app that has open work adds its own (problem sets: homework.services.open_problem_sets).
     """
-    return []
+    from homework.services import open_problem_sets  # homework imports courses: imported here
+
+    items = [*open_problem_sets(course, user)]
+    far = datetime.max.replace(tzinfo=dt_timezone.utc)
+    return sorted(items, key=lambda item: item.closes_at or far)
 
 
 @dataclass

@@ -48,3 +48,25 @@ def test_validate_a_new_package_gives_the_declared_verdicts_and_allows_publishin
     client.post(reverse("authoring:publish", args=[course.code, problem.slug, 2]))
     problem.refresh_from_db()
     assert problem.is_published and problem.current_version == version
+
+
+def test_a_broken_harness_reports_its_line_to_the_author_and_is_contained(celery_worker_process):
+    """harness.py of a course's package runs in the sandbox: a failure there ends the validation run's
+    submissions INTERNAL_ERROR at once (no retries) with the traceback and line for the author."""
+    prof = User.objects.create_user("prof")
+    course = Course.objects.create(name="PP", code="PP-2")
+    Membership.objects.create(course=course, user=prof, role=Role.INSTRUCTOR)
+    problem = actions.create_problem(course, prof, "scale-broken", "Scale")
+    files = dict(problem.versions.get().files)
+    files["harness.py"] = files["harness.py"].replace('    n = case["n"]\n', '    n = case["size"]\n')
+    version, _ = actions.save_version(problem, prof, files, "typo in the harness")
+    run = actions.start_validation(version, prof)
+    deadline = time.monotonic() + 180
+    while run.outcome() == "running" and time.monotonic() < deadline:
+        time.sleep(0.5)
+    item = run.items.select_related("submission").get(name="solution.cu")
+    assert item.submission.verdict == "INTERNAL_ERROR", celery_worker_process.output()[-3000:]
+    assert item.submission.tries == 1  # not retried: a harness bug is deterministic
+    message = item.submission.result["message"]
+    assert "harness.py line 5" in message and "KeyError" in message and "'size'" in message
+    assert run.outcome() == "failed"
