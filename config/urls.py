@@ -12,5 +12,6 @@ urlpatterns = [
     path("courses/<str:code>/problems/", include("authoring.urls")),
     path("courses/<str:code>/sets/", include("homework.urls")),
     path("courses/", include("courses.urls")),
+    path("exams/", include("exams.urls")),
     path("", include("problems.urls")),
 ]

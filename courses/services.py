@@ -27,13 +27,14 @@ class OpenItem:
 
 
 def open_items(course: Course, user) -> list[OpenItem]:
-    """What is open for `user` in `course` now, soonest closing first.
+    """What is open for `user` in `course` now, soonest closing first: the exams open in their own
+    window (accommodations included) that they have not finished (exams.services.open_exams), and
+    the problem sets open now (homework.services.open_problem_sets)."""
+    from exams.services import open_exams  # exams builds on courses, not the other way round
+    from homework.services import open_problem_sets  # and so does homework
 
-    Each app that has open work adds its own (problem sets: homework.services.open_problem_sets).
-    """
-    from homework.services import open_problem_sets  # homework imports courses: imported here
-
-    items = [*open_problem_sets(course, user)]
+    items = [OpenItem(o.exam.title, o.url, "exam", o.closes_at) for o in open_exams(course, user)]
+    items += open_problem_sets(course, user)
     far = datetime.max.replace(tzinfo=dt_timezone.utc)
     return sorted(items, key=lambda item: item.closes_at or far)
 

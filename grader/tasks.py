@@ -3,6 +3,8 @@ from __future__ import annotations
 
 import dataclasses
 import logging
+import threading
+from contextlib import contextmanager
 
 from celery import shared_task
 from celery.signals import worker_process_init, worker_ready
@@ -25,6 +27,46 @@ MAX_TRIES = 6
 
 @shared_task(bind=True, acks_late=True, reject_on_worker_lost=True, max_retries=MAX_RETRIES)
 def grade_submission(self, submission_id: int) -> str | None:
+    """Grade one submission: claim it, run the judge, store the verdict (see _grade)."""
+    return _grade(self, submission_id)
+
+
+@shared_task(bind=True, acks_late=True, reject_on_worker_lost=True, max_retries=MAX_RETRIES)
+def grade_exam_submission(self, submission_id: int) -> str | None:
+    """Grade one exam submission: the same as grade_submission, on the `exam` queue (grader.routing),
+    with a heartbeat while it grades so that a dead worker's submission is re-queued within seconds
+    (actions.requeue_stale_exam_submissions)."""
+    with _heartbeat(submission_id):
+        return _grade(self, submission_id)
+
+
+@contextmanager
+def _heartbeat(submission_id: int):
+    """Beat the submission's heart every EXAM_HEARTBEAT_EVERY_S from a thread while the block runs."""
+    stop = threading.Event()
+
+    def beat():
+        from django.db import connection
+
+        try:
+            while not stop.wait(actions.EXAM_HEARTBEAT_EVERY_S):
+                actions.beat_heart(submission_id)
+        except Exception:  # a missed beat only makes the sweep re-queue a live one; grading is idempotent
+            log.exception("submission %s: heartbeat failed", submission_id)
+        finally:
+            connection.close()
+
+    actions.beat_heart(submission_id)
+    thread = threading.Thread(target=beat, name=f"heartbeat-{submission_id}", daemon=True)
+    thread.start()
+    try:
+        yield
+    finally:
+        stop.set()
+        thread.join(5)
+
+
+def _grade(self, submission_id: int) -> str | None:
     """Grade one submission: claim it, run the judge, store the verdict.
 
     Idempotent: a re-delivered message for a graded submission does nothing, and so does a
@@ -105,6 +147,12 @@ def _give_up_or_mark_retrying(task, submission_id: int, reason: str) -> bool:
         return True
     actions.mark_retrying(submission_id, reason)
     return False
+
+
+@shared_task
+def sweep_stale_exam_submissions() -> int:
+    """Re-queue exam submissions whose grader died (a stale heartbeat) or whose message waits too long."""
+    return len(actions.requeue_stale_exam_submissions())
 
 
 @shared_task
