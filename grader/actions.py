@@ -428,10 +428,12 @@ def requeue_stuck(now=None) -> list[int]:
 
 
 # Exam submissions: a grader beats its heart every EXAM_HEARTBEAT_EVERY_S while it grades one
-# (grader.tasks); one whose heart has not beaten for EXAM_HEARTBEAT_STALE_S lost its worker. Queued
-# ones are sent again after EXAM_QUEUED_STALE_S (a message a dead worker had prefetched: Redis gives
-# it back only after its visibility timeout). A duplicate message is harmless: grading is idempotent
-# and the grading lock keeps a live grader's submission from a second grader.
+# (grader.tasks); one whose heart has not beaten for EXAM_HEARTBEAT_STALE_S lost its worker. Waiting
+# ones (a message a dead worker had prefetched: Redis gives it back only after its visibility
+# timeout) are sent again only when the exam queue has stalled: nothing started grading for
+# EXAM_QUEUED_STALE_S. While the queue moves, a waiting submission is simply waiting, and sending it
+# again would only add duplicates to a long queue. A duplicate message is harmless otherwise:
+# grading is idempotent and the grading lock keeps a live grader's submission from a second grader.
 EXAM_HEARTBEAT_EVERY_S = 2.0
 EXAM_HEARTBEAT_STALE_S = 10.0
 EXAM_QUEUED_STALE_S = 60.0
@@ -443,15 +445,18 @@ def beat_heart(submission_id: int) -> None:
 
 
 def requeue_stale_exam_submissions(now=None) -> list[int]:
-    """Re-enqueue exam submissions whose grader died (COMPILING/RUNNING with a stale heartbeat) or
-    whose message waits too long (QUEUED/RETRYING since EXAM_QUEUED_STALE_S). Returns their ids.
+    """Re-enqueue exam submissions whose grader died (COMPILING/RUNNING/CHECKING with a stale
+    heartbeat), and waiting ones (QUEUED/RETRYING for EXAM_QUEUED_STALE_S) when the exam queue has
+    stalled (nothing started grading for as long). Returns their ids.
     Runs every few seconds (settings.CELERY_BEAT_SCHEDULE); one indexed query when nothing is stale."""
     now = now or timezone.now()
     beat_deadline = now - timedelta(seconds=EXAM_HEARTBEAT_STALE_S)
     grading = (Q(status__in=[Status.COMPILING, Status.RUNNING, Status.CHECKING])
                & (Q(heartbeat_at__lt=beat_deadline) | Q(heartbeat_at__isnull=True, started_at__lt=beat_deadline)))
-    waiting = Q(status__in=[Status.QUEUED, Status.RETRYING], queued_at__lt=now - timedelta(seconds=EXAM_QUEUED_STALE_S))
-    stale = Q(exam_item__isnull=False) & (grading | waiting)
+    quiet_since = now - timedelta(seconds=EXAM_QUEUED_STALE_S)
+    stalled = not Submission.objects.filter(exam_item__isnull=False, started_at__gte=quiet_since).exists()
+    waiting = Q(status__in=[Status.QUEUED, Status.RETRYING], queued_at__lt=quiet_since)
+    stale = Q(exam_item__isnull=False) & ((grading | waiting) if stalled else grading)
     rows = list(Submission.objects.filter(stale).values_list("pk", "exam_item_id")[:500])
     requeued = []
     for pk, exam_item_id in rows:

@@ -119,3 +119,24 @@ def test_stale_heartbeat_requeues_exam_submission_within_seconds(exam, people, s
         assert grader_actions.requeue_stale_exam_submissions(now=now + timedelta(seconds=11)) == [sub.pk]
     assert Submission.objects.get(pk=sub.pk).status == Status.QUEUED
     assert sent[-1] == (sub.pk, True)
+
+
+def test_waiting_exam_submissions_are_sent_again_only_when_the_queue_stalls(exam, people, sent,
+                                                                           django_capture_on_commit_callbacks):
+    """A submission queued 2 minutes ago is left alone while others start grading (a long queue), and sent
+    again once nothing has started for a minute (its message was lost with a dead worker)."""
+    from django.utils import timezone
+
+    a = actions.start_attempt(exam, people["alice"])
+    b = actions.start_attempt(exam, people["bob"])
+    waiting = actions.submit_kernel(kernel(a), people["alice"], SOURCE)
+    moving = actions.submit_kernel(kernel(b), people["bob"], SOURCE)
+    now = timezone.now()
+    Submission.objects.filter(pk=waiting.pk).update(queued_at=now - timedelta(minutes=2))
+    Submission.objects.filter(pk=moving.pk).update(status=Status.RUNNING, started_at=now - timedelta(seconds=20),
+                                                   heartbeat_at=now)
+    assert grader_actions.requeue_stale_exam_submissions(now=now) == []
+    Submission.objects.filter(pk=moving.pk).update(status=Status.GRADED, verdict="ACCEPTED",
+                                                   started_at=now - timedelta(seconds=70))
+    with django_capture_on_commit_callbacks(execute=True):
+        assert grader_actions.requeue_stale_exam_submissions(now=now) == [waiting.pk]
