@@ -82,6 +82,10 @@ class LaunchConfig:
     grid: tuple[int, int, int]
     block: tuple[int, int, int]
     shared_bytes: int = 0
+    # A cooperative launch (cuLaunchCooperativeKernel; `launch.cooperative: true` in problem.yaml):
+    # grid.sync() is a grid-wide barrier. Without it grid.sync() fails the launch, as on a GPU.
+    # The emulator receives it as the job's `cooperative 1` (emulator/jobs.py).
+    cooperative: bool = False
 
     @property
     def threads_per_block(self) -> int:

@@ -27,7 +27,8 @@ from . import declarations
 ALLOWED_INCLUDES = frozenset({
     "cuda_runtime.h", "cuda.h", "device_launch_parameters.h", "cuda_runtime_api.h",
     "cstdio", "stdio.h", "cstdint", "stdint.h", "cmath", "math.h", "cfloat", "float.h",
-    "climits", "limits.h", "cassert", "assert.h", "cooperative_groups.h", "cstdlib", "stdlib.h",
+    "climits", "limits.h", "cassert", "assert.h", "cooperative_groups.h", "cooperative_groups/reduce.h", "cstdlib",
+    "stdlib.h", "cuda_fp16.h", "curand_kernel.h",
     "cstring", "string.h",
 })
 

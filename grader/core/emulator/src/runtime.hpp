@@ -43,6 +43,9 @@ struct Job {
   std::size_t shared_bytes = 0;
   double time_limit_s = 5.0;
   double progress_window_s = 1.5;
+  // A cooperative launch (job key `cooperative 1`, LaunchConfig.cooperative): grid.sync() is a
+  // grid-wide barrier instead of CUDA's launch failure.
+  bool cooperative = false;
   std::string out_dir;
   std::vector<Buffer> buffers;
   std::vector<void*> args;  // what wd_user_setup receives, in parameter order

@@ -362,6 +362,24 @@ bool release_warps(Block& b) {
     for (int l = 0; l < lanes; ++l) {
       Thread& lead = b.threads[w0 + l];
       if (lead.state != kAtWarp) continue;
+      if (lead.wop == detail::kCoalesce) {
+        // coalesced_threads(): the lanes at this call form the group once no lane of the warp
+        // is still running (the others exited or wait at another barrier or warp operation).
+        unsigned group = 0;
+        bool ready = true;
+        for (int j = 0; j < lanes && ready; ++j) {
+          const Thread& t = b.threads[w0 + j];
+          if (t.state == kAtWarp && t.wop == detail::kCoalesce && t.wsite == lead.wsite) group |= 1u << j;
+          else if (t.state == kRunnable) ready = false;
+        }
+        if (!ready) continue;
+        for (int j = 0; j < lanes; ++j)
+          if (group >> j & 1) { b.threads[w0 + j].wresult = group; b.threads[w0 + j].state = kRunnable; }
+        b.at_warp -= __builtin_popcount(group);
+        b.events++;
+        released = true;
+        continue;
+      }
       unsigned m = (lead.wmask | (1u << l)) & exists;
       bool ready = true;
       unsigned group = 0, exited = 0;
@@ -724,6 +742,35 @@ unsigned long long warp_op(int site, int line, int op, unsigned mask, unsigned l
   yield_to_scheduler();
   WD_TSAN_ONLY(__tsan_acquire(sync);)
   return me->wresult;
+}
+
+bool cooperative_launch() { return rt::g_job.cooperative; }
+
+void grid_sync(int line) {
+  using namespace rt;
+  unsigned long long blocks = 1ULL * g_job.grid.x * g_job.grid.y * g_job.grid.z;
+  if (!g_job.cooperative) {
+    // The hardware traps: the launch fails with CUDA_ERROR_LAUNCH_FAILED (cudaErrorLaunchFailure).
+    Diag d;
+    d.kind = "cuda_error";
+    d.message = "grid.sync() on line " + std::to_string(line) +
+                " needs a cooperative launch (cudaLaunchCooperativeKernel): this launch is not one, so the GPU stops "
+                "the kernel with CUDA_ERROR_LAUNCH_FAILED (unspecified launch failure).";
+    d.line = line;
+    d.block = t_ctx.block_idx;
+    d.thread = t_ctx.thread_idx;
+    d.has_ids = true;
+    d.detail_json = "{\"error\": \"CUDA_ERROR_LAUNCH_FAILED\"}";
+    finish("fault", d.message, {d});
+  }
+  if (blocks == 1) {  // one block: the grid's barrier is the block's
+    block_barrier(line * 4096 + 4094, line, 0, 0);
+    return;
+  }
+  // Co-resident blocks (a grid-wide barrier across blocks) are the cooperative-launch work of
+  // the scheduler; until then the run says so instead of computing something else.
+  finish("internal", "grid.sync() across " + std::to_string(blocks) +
+                         " blocks of a cooperative launch is not supported by the emulator yet", {});
 }
 
 unsigned lane_id() {
