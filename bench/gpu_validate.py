@@ -14,6 +14,9 @@ Plain Python over the judge core (no Django, no database). Three parts:
    a missing bounds check), each with the verdict it should get.
 3. recovery (gpu only): a hung kernel killed at the limit, then a correct grading on the same
    backend instance, with the times.
+4. cases: the fidelity cases of issue 11 (tests/fidelity/cases/), each with the verdict WarpDrill
+   must give (`expect.verdict`; where the GPU path cannot see the fault by design, `expect.gpu`
+   lists what it may give instead, and the row says so).
 Writes one JSON document and prints a Markdown table per part. With --logs, the raw
 compute-sanitizer reports of every check pass are saved in a tar file (parser fixtures).
 """
@@ -256,6 +259,30 @@ def recovery_rows(backend) -> list[dict]:
     return rows
 
 
+def case_rows(backend) -> list[dict]:
+    """The fidelity cases of tests/fidelity/cases/, judged as one-kernel packages."""
+    from tests.fidelity.cases import load_cases
+
+    rows = []
+    for case in load_cases():
+        expected = case.verdict
+        gpu_alt = (case.meta.get("expect") or {}).get("gpu")
+        if gpu_alt and getattr(backend, "name", "") == "gpu":
+            expected = f"{expected}|{gpu_alt}"
+        try:
+            package = case.package()
+        except Exception as exc:  # the package format cannot say this case yet
+            rows.append({"case": case.slug, "expected": expected, "got": "PACKAGE_ERROR", "agree": False,
+                         "seconds": 0.0, "stages": {}, "diagnostics": [], "message": str(exc)[:300],
+                         "compile_cached": False, "registers": None, "note": case.meta["shows"]})
+            print(f"BAD {case.slug:58s} {expected:22s} PACKAGE_ERROR  {exc}", flush=True)
+            continue
+        row = grade(backend, package, case.source, expected, case.slug)
+        row["note"] = case.meta["shows"]
+        rows.append(row)
+    return rows
+
+
 def table(rows: list[dict]) -> str:
     lines = ["| case | expected | got | s | diagnostics |", "| --- | --- | --- | --- | --- |"]
     for r in rows:
@@ -280,7 +307,7 @@ def main() -> int:
         info = backend.pool.main_child().wait_ready()
         report["device"] = {k: info.get(k) for k in ("device", "cc", "pycuda")}
         print(f"# device: {report['device']}", flush=True)
-    runners = {"bank": bank_rows, "fidelity": fidelity_rows, "recovery": recovery_rows}
+    runners = {"bank": bank_rows, "fidelity": fidelity_rows, "recovery": recovery_rows, "cases": case_rows}
     for part in parts:
         print(f"\n## {part}", flush=True)
         report[part] = runners[part](backend)

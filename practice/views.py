@@ -172,7 +172,10 @@ def progress_page(request):
 def cc_choices() -> list[tuple[str, str]]:
     out = []
     for cc, cap in CAPABILITIES.items():
-        names = ", ".join(g.name.replace("NVIDIA ", "").replace("GeForce ", "") for g in gpus_for(cc))
+        # Board variants of one chip (SXM, PCIe) are one name, so the label fits the select at 1366 px.
+        short = (g.name.replace("NVIDIA ", "").replace("GeForce ", "").replace(" SXM", "").replace(" PCIe", "")
+                 for g in gpus_for(cc))
+        names = ", ".join(dict.fromkeys(short))
         out.append((cc, f"{cc} · {cap.architecture} — {names}"))
     return out
 
@@ -206,7 +209,10 @@ def calculator(request):
         # More shared memory than the cc allows is not a form error: the working explains why nothing fits.
         result = occupancy(c["cc"], c["threads"], c["regs"], c["smem"])
         context.update(_calculator_context(result, c, cap))
-    return render(request, "practice/calculator.html", context, status=200 if form.is_valid() else 400)
+    context["inputs_key"] = "|".join(str(data.get(k) or "") for k in ("cc", "threads", "regs", "smem"))
+    # An htmx update while the student types shows the errors in place (htmx swaps only 2xx answers).
+    status = 200 if form.is_valid() or request.htmx else 400
+    return render(request, "practice/calculator.html", context, status=status)
 
 
 def _calculator_context(r: OccupancyResult, c: dict, cap) -> dict:

@@ -10,6 +10,6 @@ __global__ void __launch_bounds__(THREADS, 2) k(const float* __restrict__ x, flo
     int i = blockIdx.x * THREADS + threadIdx.x;
     if (i < n) {
         float v = x[i];
-        y[i] = plus(half_of(square(v) + v), half_of(v - square(v)));   // = v + v
+        y[i] = plus(v + half_of(square(v)), v - half_of(square(v)));   // = v + v
     }
 }
