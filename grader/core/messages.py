@@ -257,6 +257,12 @@ COMPILE_MESSAGES = (
     gettext_noop("a backslash at the end of a line (or outside a string) is only allowed in #define"),
     gettext_noop("digraphs (%%: <: :> <%% %%>) are not allowed: write # [ ] { }"),
     gettext_noop("the predefined macro %(name)s cannot be redefined"),
+    # grader/core/backends/emulator.py: ptxas's limit on static shared memory
+    gettext_noop("ptxas error: Entry function '%(kernel)s' uses too much shared data (%(hex)s bytes, 0xc000 max): its "
+                 "static __shared__ arrays need %(bytes)s bytes, more than the 49152 bytes (48 KiB) a block may declare"),
+    # grader/core/linkerrors.py: a declared function that is never defined (both backends)
+    gettext_noop("undefined reference to '%(function)s': it is declared but never defined (define it in this file: the "
+                 "judge compiles your file alone, without separate compilation)"),
     # grader/core/emulator/declarations.py: linkage, attributes, __constant__ writes
     gettext_noop("%(attribute)s is not allowed (harmless attributes such as always_inline, noinline, unused and "
                  "aligned are)"),

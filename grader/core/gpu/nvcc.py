@@ -22,7 +22,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..backends.base import KernelSpec
+from .. import messages as M
 from ..errors import PlatformError
+from ..linkerrors import undefined_references
 from ..macros import shielded
 from ..results import CompileMessage, CompileResult
 from .cache import CompileCache, cache_key
@@ -205,7 +207,7 @@ def compile_cubin(source: str, spec: KernelSpec, arch: str, *, cache: CompileCac
                "(a huge template instantiation or #pragma unroll?).")
         return CubinResult(CompileResult(ok=False, messages=[CompileMessage(None, None, "error", msg)],
                                          log=cap(log + "\n" + msg), time_s=elapsed), arch)
-    meta = _meta(log, cubin is not None, spec)
+    meta = _meta(log, cubin is not None, spec, source)
     if cache is not None:
         cache.put(key, meta, cubin)
     result = _from_meta(meta, cubin, arch)
@@ -213,9 +215,14 @@ def compile_cubin(source: str, spec: KernelSpec, arch: str, *, cache: CompileCac
     return result
 
 
-def _meta(log: str, built: bool, spec: KernelSpec) -> dict:
-    """The cacheable description of a compilation (everything but the cubin)."""
+def _meta(log: str, built: bool, spec: KernelSpec, source: str = "") -> dict:
+    """The cacheable description of a compilation (everything but the cubin). With the student's
+    `source`, ptxas's "Unresolved extern function" names the function and the line calling it."""
     messages = parse_messages(log, spec)
+    unresolved = undefined_references(log, source, (), unplaced=(spec.name,)) if source else []
+    if unresolved:
+        messages = [m for m in messages if "Unresolved extern function" not in m.message]
+        messages += [CompileMessage(line, None, "error", text, *M.compile_message(text)) for line, text in unresolved]
     functions = parse_ptxas(log)
     entry = None
     if built:
