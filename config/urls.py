@@ -1,4 +1,4 @@
-"""URL wiring: accounts, problems, submissions, practice, the JSON API and the admin."""
+"""URL wiring: accounts, problems, submissions, practice, courses, the JSON API and the admin."""
 from django.contrib import admin
 from django.urls import include, path
 
@@ -9,5 +9,6 @@ urlpatterns = [
     path("api/v1/", include("grader.api_urls")),
     path("submissions/", include("grader.urls")),
     path("practice/", include("practice.urls")),
+    path("courses/", include("courses.urls")),
     path("", include("problems.urls")),
 ]

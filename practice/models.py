@@ -36,7 +36,7 @@ class QuestionVariant(models.Model):
         ]
 
     def __str__(self):
-        return f"{self.family} v{self.generator_version} for {self.user_id} ({self.slot})"
+        return f"{self.family} v{self.generator_version} for {self.user.get_username()} ({self.slot})"
 
 
 class QuestionAttempt(models.Model):
@@ -52,3 +52,6 @@ class QuestionAttempt(models.Model):
         ordering = ["-created_at"]
         verbose_name = _("question attempt")
         verbose_name_plural = _("question attempts")
+
+    def __str__(self):
+        return f"{self.variant}: {'correct' if self.correct else 'wrong'}"

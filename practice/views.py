@@ -20,7 +20,7 @@ from . import actions as practice
 from .core.answers import field_correct
 from .core.questions import DIFFICULTIES, TOPIC_NAMES, Topic, family
 from .models import QuestionVariant
-from .progress import progress
+from .progress import progress, streak
 
 DIFFICULTY_LABELS = {1: _("Warm-up"), 2: _("Exam level"), 3: _("Hard")}
 
@@ -72,6 +72,8 @@ def _home_context(request, **extra) -> dict:
     rows = progress(request.user)
     for row in rows:
         row.label = TOPIC_NAMES[Topic(row.topic)][la]
+    extra.setdefault("streak", streak(request.user))
+    extra.setdefault("has_practised", any(row.questions for row in rows))
     recent = (QuestionVariant.objects.filter(user=request.user).order_by("-created_at")
               .prefetch_related("attempts")[:8])
     return {
@@ -163,7 +165,10 @@ def progress_page(request):
         row.label = TOPIC_NAMES[Topic(row.topic)][la]
         for fam in row.families:
             fam["label"] = fam["title"][la]
-    return render(request, "practice/progress.html", {"progress": rows})
+        for level in row.by_difficulty:
+            level["label"] = DIFFICULTY_LABELS[level["difficulty"]]
+    return render(request, "practice/progress.html", {"progress": rows, "streak": streak(request.user),
+                                                      "has_practised": any(row.questions for row in rows)})
 
 
 # ---- occupancy calculator ----------------------------------------------------------------------------

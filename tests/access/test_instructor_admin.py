@@ -100,7 +100,7 @@ def test_migration_runs_again_without_duplicates(instructor_group):
 
 
 @pytest.mark.parametrize("url,status", [
-    ("/admin/", 200), (CHANGELIST, 200), ("/admin/problems/problem/", 200), ("/admin/problems/problem/add/", 200),
+    ("/admin/", 200), (CHANGELIST, 200), ("/admin/problems/problem/", 200), ("/admin/problems/problem/add/", 403),
     ("/admin/problems/problemversion/", 200), ("/admin/practice/questionvariant/", 200),
     ("/admin/practice/questionattempt/", 200), ("/admin/auth/user/", 403), ("/admin/auth/group/", 403),
 ])
@@ -221,3 +221,36 @@ def test_breadcrumb_names_whose_submissions(page, graded):
     assert ">My submissions</a> <span" not in theirs
     korean = body(page("ivy").get(url, HTTP_ACCEPT_LANGUAGE="ko"))
     assert '<a href="/submissions/?all=1">모든 제출</a>' in korean
+
+
+def test_admin_cannot_add_a_problem_without_a_package_nor_publish_one(admin_page, canary):
+    """'Add problem' is refused (problems come from packages); a problem with no version cannot be
+    published from its change form; the list says 'Published'/'Hidden' in words, not icons."""
+    assert admin_page.get("/admin/problems/problem/add/").status_code == 403
+    listing = body(admin_page.get("/admin/problems/problem/"))
+    assert "import_problems" in listing and ">Published<" in listing
+    from problems.models import Problem
+
+    bare = Problem.objects.create(slug="no-package", title_en="No package", topic="indexing", is_published=False)
+    page = admin_page.post(f"/admin/problems/problem/{bare.pk}/change/", {
+        "slug": "no-package", "title_en": "No package", "title_ko": "", "topic": "indexing", "kind": "kernel",
+        "difficulty": 1, "current_version": "", "is_published": "on",
+        "versions-TOTAL_FORMS": 0, "versions-INITIAL_FORMS": 0, "versions-MIN_NUM_FORMS": 0, "versions-MAX_NUM_FORMS": 1000,
+    })
+    assert page.status_code == 200 and "cannot be published" in body(page)
+    bare.refresh_from_db()
+    assert bare.is_published is False
+    admin_page.post("/admin/problems/problem/", {"action": "publish", "_selected_action": [bare.pk, canary.pk]})
+    bare.refresh_from_db()
+    assert bare.is_published is False  # the action skips it, with a warning
+
+
+def test_question_attempts_are_labelled_by_student_name_with_words(admin_page, users):
+    """Question attempts show the student's username and 'Correct'/'Wrong' as text."""
+    from practice import actions as practice
+
+    variant = practice.get_or_create_variant(users["alice"], "indexing.warp_lane", "s1", 1)
+    practice.submit_answer(variant, {k: str(v) for k, v in variant.answer["values"].items()})
+    listing = body(admin_page.get("/admin/practice/questionattempt/"))
+    assert ">alice<" in listing and ">Correct<" in listing
+    assert str(users["alice"].pk) + " (" not in str(variant)

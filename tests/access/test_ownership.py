@@ -37,6 +37,20 @@ ROUTES = {
     "practice:question": "owner (others: 404)",
     "practice:progress": "logged in: own progress",
     "practice:calculator": "anyone",
+    # Courses: roles come from a membership of that course (courses/access.py); tests/courses/test_pages.py
+    # and tests/access/test_course_access.py check each rule.
+    "courses:home": "logged in: own courses",
+    "courses:new": "staff or courses.create_course (others: 403)",
+    "courses:join_form": "anyone (joining needs a login)",
+    "courses:join": "logged in, with a usable invite code (POST joins)",
+    "courses:course": "members of the course (others: 404)",
+    "courses:manage": "TAs and instructors of the course (others: 404)",
+    "courses:invite-create": "instructors of the course, POST (others: 404)",
+    "courses:invite-revoke": "instructors of the course, POST (others: 404)",
+    "courses:member-role": "instructors of the course, POST (others: 404)",
+    "courses:member-remove": "instructors of the course, POST (others: 404)",
+    "courses:roster-upload": "instructors of the course, POST (others: 404)",
+    "courses:passwords": "instructors of the course (others: 404)",
 }
 
 PRIVATE_MARKER = "alice-private-source-marker"

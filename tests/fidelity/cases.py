@@ -15,6 +15,8 @@ A case is a folder under tests/fidelity/cases/: `kernel.cu` and `case.yaml`.
       verdict: SYNC_ERROR           # what WarpDrill must give (docs/synchronization.md for barrier shapes)
       diagnostics: [race]           # kinds that must be among the result's diagnostics
       message_contains: [atomic]    # words the verdict's message (or a diagnostic's) must contain
+      gpu: WRONG_ANSWER             # optional: what the GPU path gives instead, by design ...
+      gpu_reason: "..."             # ... and why (bench/gpu_validate.py marks such rows explained)
     needs: "judger: ..."            # the feature of issue 11 it waits for; null when it must pass today
     h200: {...}                     # what the H200 did (tests/fidelity/observe_h200.py), for the reader
 

@@ -2,6 +2,7 @@
 """Fold an observation file of observe_h200.py into each case's `h200:` block (a short summary).
 
     python3 tests/fidelity/record_h200.py tests/fidelity/h200_observed_2026-12-02.json [--only slug,...]
+    python3 tests/fidelity/record_h200.py OBSERVATIONS --markdown      # print the table of docs/gpu-validation.md
 """
 from __future__ import annotations
 
@@ -65,13 +66,52 @@ def summary(obs: dict, source: str) -> dict:
     return out
 
 
+def _cell(tool: dict | None) -> str:
+    if not tool:
+        return ""
+    if tool.get("status") == "hang":
+        return "hangs"
+    n = tool.get("findings")
+    lines = f" @{','.join(map(str, tool['lines'][:3]))}" if n and tool.get("lines") else ""
+    return f"{n}{lines}" if n is not None else "?"
+
+
+def markdown(doc: dict, verdicts: dict[str, str]) -> str:
+    """One row per case: expected verdict, what the plain runs did, and each tool's finding count."""
+    rows = ["| case | WarpDrill must say | H200, plain runs | memcheck | racecheck | synccheck |",
+            "| --- | --- | --- | --- | --- | --- |"]
+    for slug, obs in doc["cases"].items():
+        comp = obs.get("compile", {})
+        if not comp.get("ok"):
+            plain = "nvcc refuses it"
+        else:
+            runs = obs.get("runs", [])
+            kinds = []
+            for r in runs:
+                st = r.get("status")
+                kinds.append("right output" if st == "completed" and r.get("matches_reference") else
+                             "wrong output" if st == "completed" else
+                             f"{st.replace('_', ' ')} {r.get('cuda_error', '')}".strip())
+            plain = ", ".join(dict.fromkeys(kinds))
+        san = obs.get("sanitizers", {})
+        rows.append(f"| {slug} | {verdicts.get(slug, obs.get('expected_verdict', ''))} | {plain} | "
+                    f"{_cell(san.get('memcheck'))} | {_cell(san.get('racecheck'))} | {_cell(san.get('synccheck'))} |")
+    return "\n".join(rows)
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("observations")
     parser.add_argument("--only", default="")
+    parser.add_argument("--markdown", action="store_true")
     args = parser.parse_args()
     path = Path(args.observations)
     doc = json.loads(path.read_text())
+    if args.markdown:
+        from tests.fidelity.cases import load_cases
+
+        print(markdown(doc, {c.slug: c.verdict for c in load_cases()}))
+        return 0
     only = set(filter(None, args.only.split(",")))
     for slug, obs in doc["cases"].items():
         folder = CASES_DIR / slug
