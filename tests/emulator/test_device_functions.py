@@ -202,10 +202,69 @@ def test_grid_sync_without_a_cooperative_launch_is_cudas_launch_failure(backend)
         assert out.status is RunStatus.FAULT
         assert [(d.kind, d.line) for d in out.diagnostics] == [(DiagnosticKind.CUDA_ERROR, 8)]
         assert "CUDA_ERROR_LAUNCH_FAILED" in out.diagnostics[0].message
+        assert out.diagnostics[0].message_params == {"line": "8"}  # a catalogue message (translated at the edge)
         one = backend.run(build, RunRequest(LaunchConfig((1, 1, 1), (64, 1, 1), cooperative=True), inputs,
                                             test_name="t"))
         assert one.status is RunStatus.OK
         doubled = 2 * np.arange(64, dtype=np.float32)
         assert np.array_equal(one.outputs["out"], doubled + doubled[::-1])
+    finally:
+        backend.close(build)
+
+
+def test_grid_sync_in_a_cooperative_launch_is_a_grid_wide_barrier(backend):
+    """With LaunchConfig.cooperative the blocks are co-resident: every block's writes before
+    grid.sync() are seen by every block after it (here each thread reads another block's element),
+    and each block keeps its own shared memory across the barrier."""
+    src = """\
+#include <cooperative_groups.h>
+namespace cg = cooperative_groups;
+#define BLOCK 64
+__global__ void two_phase(float* data, float* out, int n)
+{
+    __shared__ float mine[BLOCK];
+    cg::grid_group grid = cg::this_grid();
+    unsigned i = grid.thread_rank();
+    mine[threadIdx.x] = (float)blockIdx.x;
+    if (i < n) data[i] *= 2.0f;
+    grid.sync();
+    if (i < n) out[i] = data[n - 1 - i] + 1000.0f * mine[threadIdx.x];
+}
+"""
+    kspec = spec("two_phase", ("data", "inout", "float32"), ("out", "out", "float32"), ("n", "scalar", "int32"))
+    build = backend.compile(src, kspec)
+    assert build.compile.ok, build.compile.log
+    try:
+        n = 256
+        inputs = {"data": np.arange(n, dtype=np.float32), "out": np.zeros(n, np.float32), "n": n}
+        out = backend.run(build, RunRequest(LaunchConfig((4, 1, 1), (64, 1, 1), cooperative=True), inputs,
+                                            test_name="t"))
+        assert out.status is RunStatus.OK, out.message
+        expected = 2 * np.arange(n, dtype=np.float32)[::-1] + 1000.0 * (np.arange(n) // 64)
+        assert np.array_equal(out.outputs["out"], expected)
+    finally:
+        backend.close(build)
+
+
+def test_grid_sync_waiting_for_an_exited_block_is_a_deadlock(backend):
+    """A block that returns before grid.sync() never arrives: the others wait forever (DEADLOCK)."""
+    src = """\
+#include <cooperative_groups.h>
+__global__ void k(float* data, int n)
+{
+    if (blockIdx.x == 1) return;
+    cooperative_groups::this_grid().sync();
+    data[threadIdx.x] = 1.0f;
+}
+"""
+    kspec = spec("k", ("data", "inout", "float32"), ("n", "scalar", "int32"))
+    build = backend.compile(src, kspec)
+    assert build.compile.ok, build.compile.log
+    try:
+        out = backend.run(build, RunRequest(LaunchConfig((3, 1, 1), (32, 1, 1), cooperative=True),
+                                            {"data": np.zeros(32, np.float32), "n": 32}, test_name="t"))
+        assert out.status is RunStatus.DEADLOCK
+        assert [(d.kind, d.line) for d in out.diagnostics] == [(DiagnosticKind.DEADLOCK, 5)]
+        assert out.diagnostics[0].message_params["line"] == "5"
     finally:
         backend.close(build)

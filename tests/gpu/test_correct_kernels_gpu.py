@@ -95,3 +95,26 @@ def test_curand_first_draws_on_the_gpu(gpu):
     print("curand_init(1234, id, 0) + curand_uniform x4, threads 0 and 1:", [hex(b) for b in bits],
           out.outputs["y"].tolist())
     assert bits == FIRST_UNIFORM
+
+
+CONSTANT_WRITE = """\
+__constant__ float coeff[256];
+__constant__ int count;
+extern "C" __global__ void scale(const float* x, float* y, int n, float a)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    coeff[threadIdx.x] = x[i];
+    y[i] = a * coeff[threadIdx.x];
+}
+"""
+
+
+def test_a_write_to_constant_memory_is_refused_on_the_gpu_path_too(nvcc):
+    """nvcc only warns about an element store into __constant__ memory (it faults on the H200):
+    the GPU path refuses it on its line, as the emulator does; a scalar write is nvcc's own error."""
+    result = compile_cubin(CONSTANT_WRITE, MACRO_SPEC, "sm_90")
+    assert not result.compile.ok
+    assert [m.line for m in result.compile.messages if m.severity == "error"] == [6]
+    scalar = compile_cubin(CONSTANT_WRITE.replace("coeff[threadIdx.x] = x[i];", "count = 3;"), MACRO_SPEC, "sm_90")
+    assert not scalar.compile.ok
+    assert [m.line for m in scalar.compile.messages if m.severity == "error"] == [6]

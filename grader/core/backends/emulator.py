@@ -100,7 +100,7 @@ class EmulatorBackend(Backend):
 
     name = "emulator"
     supports_sanitizers = True
-    supports_cooperative_launch = False
+    supports_cooperative_launch = True  # LaunchConfig.cooperative: co-resident blocks, grid.sync() a grid barrier
 
     def __init__(self, cache_dir: str | Path | None = None, workers: int | None = None):
         self.cache_dir = Path(cache_dir) if cache_dir else toolchain.default_cache_dir()

@@ -96,6 +96,9 @@ const Region* find_region(const char* addr);
 void install_fault_handlers();
 void install_altstack();
 void shared_new_block();
+struct SharedState;  // one block's shared arenas (memory.cpp), for co-resident blocks
+SharedState* shared_state_new();
+void shared_state_swap(SharedState* s);  // exchange this worker's arenas with *s
 void shared_reset_worker();
 
 // ---- scheduling (scheduler.cpp) ----
