@@ -56,6 +56,7 @@ INSTALLED_APPS = [
     "practice",
     "courses",
     "grader",
+    "authoring",
 ]
 
 MIDDLEWARE = [

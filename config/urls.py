@@ -9,6 +9,7 @@ urlpatterns = [
     path("api/v1/", include("grader.api_urls")),
     path("submissions/", include("grader.urls")),
     path("practice/", include("practice.urls")),
+    path("courses/<str:code>/problems/", include("authoring.urls")),
     path("courses/", include("courses.urls")),
     path("", include("problems.urls")),
 ]

@@ -27,7 +27,7 @@ from grader.core.pipeline import LaunchChoice, launch_expressions, static_check
 from grader.core.results import JudgeResult
 from grader.core.verdicts import NOT_RUN, Verdict
 
-from .models import Status, Submission
+from .models import Purpose, Status, Submission
 
 log = logging.getLogger(__name__)
 
@@ -102,7 +102,7 @@ def validate_submission(problem, source: str, choice: LaunchChoice | None) -> No
         exprs = launch_expressions(package, source, choice)
         for test in package.tests:
             try:
-                build_launch(*exprs, test.params)
+                build_launch(*exprs, test.params, **package.launch.options())
             except LaunchConfigError as exc:
                 # An expression's error is a message template: the reader gets it in their language.
                 reason = (M.render(exc.message_template, exc.message_params, _)
@@ -169,6 +169,34 @@ def create_submission(user, problem, source: str, choice: LaunchChoice | None = 
     return submission
 
 
+# Celery message priority of validation runs (and other staff work): below students' submissions.
+# Redis honours it with the `priority_steps`/`queue_order_strategy` transport options; brokers
+# without priorities ignore it, and the runs then simply queue in order.
+LOW_PRIORITY = 9
+
+
+def create_validation_submission(user, version, source: str) -> Submission:
+    """Save a QUEUED validation submission of `source` (an author's solution or wrong solution) for
+    exactly `version` (not necessarily the problem's current one) and enqueue it at LOW_PRIORITY.
+
+    Validation runs are the platform checking a package, not attempts: no rate limit, and
+    `purpose` VALIDATION keeps them out of every statistic. Precondition: the caller may author
+    the problem (authoring.actions checks). Raises BadRequestError for a source the static check refuses.
+    """
+    if len(source.encode("utf-8", "replace")) > settings.WARPDRILL_MAX_SOURCE_BYTES:
+        raise BadRequestError(_("The source is larger than %(kib)d KiB; remove unused code.") % {
+            "kib": settings.WARPDRILL_MAX_SOURCE_BYTES // 1024})
+    package = version.package()
+    with transaction.atomic():
+        submission = Submission.objects.create(
+            user=user, problem_version=version, source=source, purpose=Purpose.VALIDATION,
+            variant=package.with_variant(None).variant, status=Status.QUEUED,
+            progress_total=len(package.tests), queued_at=timezone.now(),
+        )
+        enqueue(submission, priority=LOW_PRIORITY)
+    return submission
+
+
 def _variant_for(user, problem, variant: dict | None) -> dict:
     """The variant stored with a new submission: `variant` checked against the package, or the practice one."""
     from problems.services import practice_variant, version_package
@@ -179,20 +207,24 @@ def _variant_for(user, problem, variant: dict | None) -> dict:
     return package.with_variant(variant or None).variant  # raises PackageError for an undeclared one
 
 
-def enqueue(submission: Submission) -> None:
+def enqueue(submission: Submission, priority: int | None = None) -> None:
     """Send grade_submission(id) to the queue once the current transaction commits.
 
     The row is committed first, so a broker that is down loses nothing: the failure is logged,
     the caller still gets its submission, and the sweeper (requeue_stuck) sends it later.
+    `priority` is Celery's message priority (None: the default; LOW_PRIORITY for staff work).
     """
-    transaction.on_commit(lambda: _send(submission.pk))
+    transaction.on_commit(lambda: _send(submission.pk, priority))
 
 
-def _send(submission_id: int) -> None:
+def _send(submission_id: int, priority: int | None = None) -> None:
     from .tasks import grade_submission
 
     try:
-        grade_submission.delay(submission_id)
+        if priority is None:
+            grade_submission.delay(submission_id)
+        else:
+            grade_submission.apply_async((submission_id,), priority=priority)
     except Exception as exc:  # kombu/redis errors vary by transport; all mean "not sent now"
         log.error("submission %s: saved but not queued (%s: %s); the sweeper will queue it",
                   submission_id, type(exc).__name__, exc)

@@ -150,7 +150,8 @@ class TokenView(WarpDrillAPIView, ObtainAuthToken):
 def published_problems():
     from problems.models import Problem
 
-    return Problem.objects.filter(is_published=True, current_version__isnull=False).select_related("current_version")
+    return Problem.objects.filter(is_published=True, current_version__isnull=False,
+                                  course__isnull=True).select_related("current_version")
 
 
 class ProblemListView(WarpDrillAPIView):
@@ -164,7 +165,9 @@ class ProblemSubmissionsView(WarpDrillAPIView):
     """POST /api/v1/problems/<slug>/submissions: submit a kernel; 201 with the submission's URLs."""
 
     def post(self, request, slug):
-        problem = get_object_or_404(published_problems(), slug=slug)
+        from problems.views import visible_problem  # the bank's, or a course's for its members
+
+        problem = visible_problem(request.user, slug)
         serializer = SubmissionCreateSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         submission = actions.create_submission(
@@ -217,9 +220,13 @@ class SubmissionDetailView(WarpDrillAPIView):
     def get(self, request, pk):
         # Another user's submission is a 404 like a missing id (as on the HTML page), so the API
         # does not tell which ids exist.
+        from .views import may_see
+
         instructor = is_instructor(request.user)
-        rows = Submission.objects.select_related("problem_version__problem")
+        rows = Submission.objects.select_related("problem_version__problem__course")
         submission = get_object_or_404(rows if instructor else rows.filter(user=request.user), pk=pk)
+        if not may_see(request.user, submission):
+            raise Http404("No such submission.")
         return Response(submission_payload(submission, full=instructor, request=request))
 
 

@@ -25,7 +25,7 @@ ROUTES = {
     "password_reset_complete": "anyone",
     "set_language": "anyone, POST with CSRF token",
     "grader:list": "logged in: own submissions; ?all=1 for instructors",
-    "grader:submission": "owner or instructor (others: 404)",
+    "grader:submission": "owner or instructor; of a course's problem: owner or that course's staff (others: 404)",
     "grader:submission-live": "owner or instructor (others: 404)",
     "api:token": "anyone with a username and password",
     "api:problems": "logged in",
@@ -51,6 +51,21 @@ ROUTES = {
     "courses:member-remove": "instructors of the course, POST (others: 404)",
     "courses:roster-upload": "instructors of the course, POST (others: 404)",
     "courses:passwords": "instructors of the course (others: 404)",
+    # Authoring: TAs and instructors of the course only; students, other courses' staff and outsiders
+    # get 404 (tests/authoring/test_access.py checks each).
+    "authoring:index": "TAs and instructors of the course (others: 404)",
+    "authoring:new": "TAs and instructors of the course (others: 404)",
+    "authoring:upload": "TAs and instructors of the course (others: 404)",
+    "authoring:preview": "TAs and instructors of the course (others: 404)",
+    "authoring:copy": "TAs and instructors of the course (others: 404)",
+    "authoring:edit": "TAs and instructors of the course (others: 404)",
+    "authoring:history": "TAs and instructors of the course (others: 404)",
+    "authoring:download": "TAs and instructors of the course (others: 404)",
+    "authoring:download-version": "TAs and instructors of the course (others: 404)",
+    "authoring:validate": "TAs and instructors of the course (others: 404)",
+    "authoring:publish": "TAs and instructors of the course (others: 404)",
+    "authoring:unpublish": "TAs and instructors of the course (others: 404)",
+    "authoring:run": "TAs and instructors of the course (others: 404)",
 }
 
 PRIVATE_MARKER = "alice-private-source-marker"
