@@ -227,6 +227,11 @@ class SubmissionDetailView(WarpDrillAPIView):
         submission = get_object_or_404(rows if instructor else rows.filter(user=request.user), pk=pk)
         if not may_see(request.user, submission):
             raise Http404("No such submission.")
+        if not instructor and submission.exam_item_id:
+            from exams.services import hidden_from_student  # an exam's feedback setting decides until release
+
+            if hidden_from_student(submission):
+                raise Http404("No such submission.")
         return Response(submission_payload(submission, full=instructor, request=request))
 
 
@@ -234,7 +239,9 @@ class SubmissionListView(WarpDrillAPIView):
     """GET /api/v1/submissions: the caller's 50 latest submissions (status and verdict only)."""
 
     def get(self, request):
-        rows = Submission.objects.filter(user=request.user).select_related("problem_version__problem")[:50]
+        # Exam submissions are listed on the exam's pages, with the feedback the exam allows.
+        rows = Submission.objects.filter(user=request.user, exam_item__isnull=True).select_related(
+            "problem_version__problem")[:50]
         return Response({"submissions": [
             {k: v for k, v in submission_payload(s, full=False, request=request).items()
              if k in ("id", "url", "html_url", "problem", "status", "verdict", "created_at", "finished_at")}

@@ -44,6 +44,11 @@ def _visible_submission(request, pk: int) -> Submission:
                                    pk=pk)
     if not may_see(request.user, submission):
         raise Http404("No such submission.")
+    if submission.exam_item_id and submission.user_id == request.user.pk and not is_instructor(request.user):
+        from exams.services import hidden_from_student  # an exam's feedback setting decides until release
+
+        if hidden_from_student(submission):
+            raise Http404("No such submission.")
     return submission
 
 
@@ -210,7 +215,8 @@ def submission_list(request):
     show_all = is_instructor(request.user) and request.GET.get("all") == "1"
     rows = Submission.objects.select_related("problem_version__problem", "user").defer("source", "result")
     if not show_all:
-        rows = rows.filter(user=request.user)
+        # Exam submissions are listed on the exam's pages, with the feedback the exam allows.
+        rows = rows.filter(user=request.user, exam_item__isnull=True)
     page = Paginator(rows, PAGE_SIZE).get_page(request.GET.get("page"))
     # Submitted less than a minute before this reads "just now": timesince would say "0 minutes".
     just_now_after = timezone.now() - timedelta(minutes=1)
