@@ -242,6 +242,11 @@ __global__ void two_phase(float* data, float* out, int n)
         assert out.status is RunStatus.OK, out.message
         expected = 2 * np.arange(n, dtype=np.float32)[::-1] + 1000.0 * (np.arange(n) // 64)
         assert np.array_equal(out.outputs["out"], expected)
+        # The race check orders the blocks' accesses by the grid barrier: no race is reported.
+        checked = backend.run(build, RunRequest(LaunchConfig((4, 1, 1), (64, 1, 1), cooperative=True), inputs,
+                                                test_name="t", check=True))
+        assert checked.status is RunStatus.OK, checked.message
+        assert [d for d in checked.diagnostics if d.kind is DiagnosticKind.RACE] == []
     finally:
         backend.close(build)
 

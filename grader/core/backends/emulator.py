@@ -62,7 +62,9 @@ _SHARED_SITE = re.compile(rb"_ZN2wd14wd_shared_siteILi(\d+)ELi(\d+)ELy(\d+)EE6wd
 def static_shared_problem(binary: bytes, other_kernel_sites: set[int], kernel: str) -> CompileMessage | None:
     """ptxas's compile error when the kernel's static __shared__ declarations total more than 48 KiB.
 
-    The sizes come from the linked `binary`'s symbols (one per declaration and instantiation; the
+    The sizes come from the linked `binary`'s symbol names (so the binary must keep its symbol table,
+    local symbols included: stripping it would silently disable this check; test_valid_cuda.py
+    catches that). One symbol per declaration and instantiation; the
     largest instantiation of a site counts); `other_kernel_sites` (rewrite.Rewritten) are
     declarations inside other __global__ functions, which are not this kernel's. The message names
     the line of the declaration that crosses the limit.

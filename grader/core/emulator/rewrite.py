@@ -74,7 +74,7 @@ def _forbidden(name: str) -> bool:
 # Tokens that need the fiber scheduler (threads that wait for each other).
 SYNC_TOKENS = re.compile(
     r"^(__syncthreads\w*|__syncwarp|__shfl\w*|__ballot_sync|__any_sync|__all_sync|__activemask|"
-    r"__match\w*|__reduce\w*_sync|this_thread_block|tiled_partition|sync)$"
+    r"__match\w*|__reduce\w*_sync|this_thread_block|tiled_partition|coalesced_threads|this_grid|shfl\w*|sync)$"
 )
 # Tokens after which blocks must run on one worker thread (results would depend on timing).
 SERIAL_TOKENS = re.compile(r"^(atomic\w*|volatile|__threadfence\w*)$")
