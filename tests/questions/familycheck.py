@@ -7,7 +7,7 @@ from collections import Counter
 from practice.core.questions import generate
 
 HANGUL = re.compile(r"[\uac00-\ud7a3]")
-STRUCTURE_KEYS = ("kind", "shape", "model")
+STRUCTURE_KEYS = ("kind", "shape", "model", "scheme")
 
 
 def questions(family_id, difficulty, seeds=range(300)):
