@@ -40,9 +40,9 @@ def test_api_answers_spread_and_are_the_right_fact():
         qs = questions("programming_model.api", d)
         for q in qs:
             right = FACTS[d][q.params["fact"]][1]["en"]
-            chosen = next(c for c in q.fields[0].choices if c.key == q.answer["answer"])
+            chosen = next(c for c in q.fields[0].choices if c.key == q.answer["option"])
             assert chosen.label["en"] == right
             assert len({c.label["en"] for c in q.fields[0].choices}) == 4
-        assert_not_guessable([q.answer["answer"] for q in qs], 4)
+        assert_not_guessable([q.answer["option"] for q in qs], 4)
         assert_not_guessable([q.params["fact"] for q in qs], 4)
         assert len(Counter(q.params["fact"] for q in qs)) == len(FACTS[d])

@@ -201,9 +201,9 @@ class ApiBasics(Family):
                  2: t("About what blocks the host:", "host를 멈추게 하는 것에 대해:"),
                  3: t("About pageable and pinned host memory:", "pageable과 pinned host memory에 대해:")}[level]
         prompt = [p(intro["en"] + " " + q["en"], intro["ko"] + " " + q["ko"])]
-        fields = [choice_field("answer", "Answer", "답", choices)]
+        fields = [choice_field("option", "Answer", "답", choices)]
         solution = [p(f"({key}) " + right["en"] + ".", f"({key}) " + right["ko"] + ".")]
-        return prompt, fields, {"answer": key}, solution
+        return prompt, fields, {"option": key}, solution
 
 
 FAMILIES = (Scopes(), ApiBasics())
