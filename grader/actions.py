@@ -136,9 +136,12 @@ def check_rate_limit(user, now=None) -> None:
     raise RateLimitError(f"{per_minute} {again}", retry_after)
 
 
-def create_submission(user, problem, source: str, choice: LaunchChoice | None = None) -> Submission:
+def create_submission(user, problem, source: str, choice: LaunchChoice | None = None,
+                      variant: dict | None = None) -> Submission:
     """Save a QUEUED submission for the problem's current version and enqueue it after commit.
 
+    `variant` is the task the student was given by a package with variant parameters (an exam
+    attempt's stored one); None means the user's practice variant (problems.services.practice_variant).
     Raises BadRequestError (source, launch) or RateLimitError; nothing is saved then.
     """
     check_rate_limit(user)
@@ -157,12 +160,23 @@ def create_submission(user, problem, source: str, choice: LaunchChoice | None = 
             launch_block=choice.block,
             launch_grid=choice.grid,
             launch_shared_bytes=choice.shared_bytes,
+            variant=_variant_for(user, problem, variant),
             status=Status.QUEUED,
             progress_total=len(problem.current_version.package().tests),
             queued_at=timezone.now(),
         )
         enqueue(submission)
     return submission
+
+
+def _variant_for(user, problem, variant: dict | None) -> dict:
+    """The variant stored with a new submission: `variant` checked against the package, or the practice one."""
+    from problems.services import practice_variant, version_package
+
+    package = version_package(problem.current_version)
+    if variant is None:
+        return practice_variant(user, package)
+    return package.with_variant(variant or None).variant  # raises PackageError for an undeclared one
 
 
 def enqueue(submission: Submission) -> None:
@@ -271,8 +285,8 @@ def start_grading(submission_id: int, backend: str, lock_held: bool = True) -> S
 
 
 def record_progress(submission_id: int, stage: str, done: int, total: int) -> None:
-    """Show live progress: COMPILING, then RUNNING test k of n. Never touches a graded row."""
-    status = Status.COMPILING if stage == "compiling" else Status.RUNNING
+    """Show live progress: COMPILING, RUNNING test k of n, then CHECKING. Never touches a graded row."""
+    status = {"compiling": Status.COMPILING, "checking": Status.CHECKING}.get(stage, Status.RUNNING)
     Submission.objects.filter(pk=submission_id).exclude(status=Status.GRADED).update(
         status=status, progress_done=done, progress_total=total
     )
@@ -360,7 +374,7 @@ def requeue_stuck(now=None) -> list[int]:
     now = now or timezone.now()
     deadline = now - timedelta(seconds=settings.WARPDRILL_STUCK_AFTER_S)
     waiting = Q(status__in=[Status.QUEUED, Status.RETRYING], queued_at__lt=deadline)
-    grading = Q(status__in=[Status.COMPILING, Status.RUNNING], started_at__lt=deadline)
+    grading = Q(status__in=[Status.COMPILING, Status.RUNNING, Status.CHECKING], started_at__lt=deadline)
     stuck = list(Submission.objects.filter(waiting | grading).values_list("pk", flat=True)[:500])
     for pk in stuck:
         with transaction.atomic():

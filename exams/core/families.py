@@ -6,12 +6,8 @@ where the practice core lives.
 """
 from __future__ import annotations
 
-try:  # after the app split the families live in the practice app's core
-    from practice.core.answers import AnswerFormatError, Field, grade, parse_response  # noqa: F401
-    from practice.core.questions import DIFFICULTIES, FAMILIES, Question, UnknownFamilyError, family  # noqa: F401
-except ImportError:  # pragma: no cover - before the split
-    from problems.core.answers import AnswerFormatError, Field, grade, parse_response  # noqa: F401
-    from problems.core.questions import DIFFICULTIES, FAMILIES, Question, UnknownFamilyError, family  # noqa: F401
+from practice.core.answers import AnswerFormatError, Field, grade, parse_response  # noqa: F401
+from practice.core.questions import DIFFICULTIES, FAMILIES, Question, UnknownFamilyError, family  # noqa: F401
 
 __all__ = ["AnswerFormatError", "DIFFICULTIES", "FAMILIES", "Field", "Question", "UnknownFamilyError", "family",
            "grade", "parse_response"]
