@@ -17,17 +17,38 @@ from django.views.decorators.http import condition
 
 from accounts.roles import is_instructor
 
+from .core.results import diagnostic_lines
 from .models import Status, Submission
 from .serializers import public_result
 
 PAGE_SIZE = 25
 
 
+def may_see(user, submission: Submission) -> bool:
+    """Whether `user` may read `submission`: their own; of a course's problem, that course's TAs and
+    instructors only (an instructor of another course sees nothing of it: its solutions and wrong
+    solutions are run as validation submissions); of the bank's, any site instructor."""
+    if submission.user_id == user.pk:
+        return True
+    course = submission.problem_version.problem.course
+    if course is not None:
+        from courses import access
+
+        return access.can_manage(access.course_role(user, course))
+    return is_instructor(user)
+
+
 def _visible_submission(request, pk: int) -> Submission:
-    """The submission if the user may see it: their own, or any for instructors. Else 404."""
-    submission = get_object_or_404(Submission.objects.select_related("problem_version__problem", "user"), pk=pk)
-    if submission.user_id != request.user.pk and not is_instructor(request.user):
+    """The submission if the user may see it (may_see). Else 404."""
+    submission = get_object_or_404(Submission.objects.select_related("problem_version__problem__course", "user"),
+                                   pk=pk)
+    if not may_see(request.user, submission):
         raise Http404("No such submission.")
+    if submission.exam_item_id and submission.user_id == request.user.pk and not is_instructor(request.user):
+        from exams.services import hidden_from_student  # an exam's feedback setting decides until release
+
+        if hidden_from_student(submission):
+            raise Http404("No such submission.")
     return submission
 
 
@@ -93,7 +114,9 @@ def submission_context(submission: Submission, user) -> dict:
     diagnostics = result["diagnostics"]
     for d in diagnostics:
         d["source_line"] = quote(d.get("line"))
-    marked = {m["line"] for m in compile_messages if m["line"]} | {d["line"] for d in diagnostics if d.get("line")}
+    for d in diagnostics:  # a race or a deadlock names two lines (or more): each is linked and highlighted
+        d["other_lines"] = diagnostic_lines(d)[1:] if d.get("line") else diagnostic_lines(d)
+    marked = {m["line"] for m in compile_messages if m["line"]} | {n for d in diagnostics for n in diagnostic_lines(d)}
     listing = [{"number": i, "text": text, "marked": i in marked} for i, text in enumerate(source_lines, start=1)]
 
     tests = result["tests"]
@@ -124,6 +147,8 @@ def submission_context(submission: Submission, user) -> dict:
         **(_check_pass(submission) if submission.status == Status.CHECKING else {}),
         "is_final": submission.status == Status.GRADED,
         "show_full": full,
+        "graded_backend": result["backend"] or submission.backend,  # "emulator" | "gpu" ("" before grading)
+        "graded_device": result["device"],
     }
 
 
@@ -190,7 +215,8 @@ def submission_list(request):
     show_all = is_instructor(request.user) and request.GET.get("all") == "1"
     rows = Submission.objects.select_related("problem_version__problem", "user").defer("source", "result")
     if not show_all:
-        rows = rows.filter(user=request.user)
+        # Exam submissions are listed on the exam's pages, with the feedback the exam allows.
+        rows = rows.filter(user=request.user, exam_item__isnull=True)
     page = Paginator(rows, PAGE_SIZE).get_page(request.GET.get("page"))
     # Submitted less than a minute before this reads "just now": timesince would say "0 minutes".
     just_now_after = timezone.now() - timedelta(minutes=1)

@@ -135,6 +135,13 @@ COMPILATION_FAILED_AT = gettext_noop("Compilation failed (line %(line)s).")
 # Django side renders templates with gettext only, so the core picks the form by the count).
 MISMATCH_ONE = gettext_noop("%(output)s%(index)s: expected %(expected)s, got %(got)s (1 element differs)")
 MISMATCH_MANY = gettext_noop("%(output)s%(index)s: expected %(expected)s, got %(got)s (%(count)s elements differ)")
+# Float outputs: the tolerance at the element and the difference found ("allowed 1.0e-03, off by 9.9e-03").
+MISMATCH_ONE_TOLERANCE = gettext_noop("%(output)s%(index)s: expected %(expected)s, got %(got)s (allowed %(allowed)s, "
+                                      "off by %(error)s; 1 element differs)")
+MISMATCH_MANY_TOLERANCE = gettext_noop("%(output)s%(index)s: expected %(expected)s, got %(got)s (allowed "
+                                       "%(allowed)s, off by %(error)s; %(count)s elements differ)")
+# The index of an element of a 2-D output, which the harness stores row-major: [row, col], not (x, y).
+INDEX_ROW_COL = gettext_noop("[row %(row)s, col %(col)s]")
 # The form of results stored before that: kept so that they still read in Korean.
 MISMATCH = gettext_noop("%(output)s%(index)s: expected %(expected)s, got %(got)s (%(count)s element(s) differ)")
 # The summary names the test case that explains the verdict and why; the page states the count of
@@ -219,7 +226,19 @@ LAUNCH_REASONS = (
     gettext_noop("cudaErrorInvalidValue: negative dynamic shared memory size"),
     gettext_noop("cudaErrorInvalidValue: %(bytes)s bytes of dynamic shared memory exceed %(limit)s without the "
        "cudaFuncAttributeMaxDynamicSharedMemorySize opt-in"),
+    gettext_noop("cudaErrorInvalidValue: %(bytes)s bytes of dynamic shared memory exceed %(limit)s, the kernel's "
+                 "cudaFuncAttributeMaxDynamicSharedMemorySize"),
+    gettext_noop("cudaErrorInvalidValue: %(bytes)s bytes of dynamic shared memory exceed %(limit)s, the most a block "
+                 "may have on compute capability %(cc)s"),
+    gettext_noop("cudaErrorCooperativeLaunchTooLarge: a cooperative launch of %(blocks)s blocks does not fit on the "
+                 "%(gpu)s at once: %(per_sm)s blocks per SM x %(sms)s SMs = %(fit)s"),
 )
+
+# ---- validate_problem: warnings for a package's author ----
+
+VALIDATE_OUT_READ_BEFORE_WRITE = gettext_noop(
+    "%(file)s reads the out buffer '%(name)s' before writing it: it is ACCEPTED only when '%(name)s' starts "
+    "zeroed. out buffers start poisoned; declare it `init: zeros` in problem.yaml if the kernel accumulates into it.")
 
 # ---- compile stage: what we write, never what the compiler printed ----
 
@@ -257,6 +276,15 @@ COMPILE_MESSAGES = (
     gettext_noop("a backslash at the end of a line (or outside a string) is only allowed in #define"),
     gettext_noop("digraphs (%%: <: :> <%% %%>) are not allowed: write # [ ] { }"),
     gettext_noop("the predefined macro %(name)s cannot be redefined"),
+    # grader/core/backends/emulator.py: ptxas's limit on static shared memory
+    gettext_noop("ptxas error: Entry function '%(kernel)s' uses too much shared data (%(hex)s bytes, 0xc000 max): its "
+                 "static __shared__ arrays need %(bytes)s bytes, more than the 49152 bytes (48 KiB) a block may declare"),
+    # grader/core/gpu/nvcc.py: a store nvcc only warns about
+    gettext_noop("kernels can only read __constant__ memory: this line writes to it (nvcc: Cannot store to pointer "
+                 "that points to constant memory space; on the GPU the store faults)"),
+    # grader/core/linkerrors.py: a declared function that is never defined (both backends)
+    gettext_noop("undefined reference to '%(function)s': it is declared but never defined (define it in this file: the "
+                 "judge compiles your file alone, without separate compilation)"),
     # grader/core/emulator/declarations.py: linkage, attributes, __constant__ writes
     gettext_noop("%(attribute)s is not allowed (harmless attributes such as always_inline, noinline, unused and "
                  "aligned are)"),
@@ -341,6 +369,12 @@ RUNTIME_WARP_MISMATCH = gettext_noop(
 RUNTIME_TOO_MUCH_SHARED = gettext_noop(
     "Too much shared data: __shared__ '%(array)s' on line %(line)s brings the kernel's static shared memory to "
     "%(bytes)s bytes; the limit is 49152 bytes (48 KiB) per block.")
+RUNTIME_GRID_SYNC_NOT_COOPERATIVE = gettext_noop(
+    "grid.sync() on line %(line)s needs a cooperative launch (cudaLaunchCooperativeKernel): this launch is not one, so "
+    "the GPU stops the kernel with CUDA_ERROR_LAUNCH_FAILED (unspecified launch failure).")
+RUNTIME_GRID_SYNC_EXITED = gettext_noop(
+    "Deadlock: threads wait in grid.sync() on line %(line)s (block %(block)s) for blocks that have already exited and "
+    "never arrive there.")
 RUNTIME_DEADLOCK_PROVEN = gettext_noop("Deadlock in block %(block)s: %(waiting)s, and no other thread can ever arrive there.")
 RUNTIME_DEADLOCK_SPINNING = gettext_noop("Deadlock in block %(block)s: %(waiting)s, while %(spinning)s without making progress.")
 RUNTIME_DEADLOCK_SPINNING_GRID = gettext_noop(
@@ -370,8 +404,9 @@ RUNTIME_FAULTS = (
 )
 RUNTIME_MESSAGES = (RUNTIME_TIMEOUT, RUNTIME_SKIPPED_BARRIER_NOTE, RUNTIME_SKIPPED_BARRIER,
                     RUNTIME_DIVERGENT_BARRIER_PASSED_SPLIT, RUNTIME_DIVERGENT_BARRIER_PASSED,
-                    RUNTIME_DIVERGENT_BARRIER_PASSED_WARPS, RUNTIME_DIVERGENT_BARRIERS_SPLIT, RUNTIME_DIVERGENT_BARRIERS, RUNTIME_WARP_EXITED,
-                    RUNTIME_WARP_MISMATCH, RUNTIME_TOO_MUCH_SHARED, RUNTIME_DEADLOCK_SPINNING_GRID,
+                    RUNTIME_DIVERGENT_BARRIER_PASSED_WARPS, RUNTIME_DIVERGENT_BARRIERS_SPLIT, RUNTIME_DIVERGENT_BARRIERS,
+                    RUNTIME_WARP_EXITED, RUNTIME_WARP_MISMATCH, RUNTIME_TOO_MUCH_SHARED, RUNTIME_GRID_SYNC_NOT_COOPERATIVE,
+                    RUNTIME_GRID_SYNC_EXITED, RUNTIME_DEADLOCK_SPINNING_GRID,
                     RUNTIME_DEADLOCK_SPINNING, RUNTIME_DEADLOCK_PROVEN, *RUNTIME_FAULTS)
 
 # ---- the emulator's race check (grader/core/emulator/races.py) ----
