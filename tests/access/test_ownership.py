@@ -66,6 +66,8 @@ ROUTES = {
     "authoring:publish": "TAs and instructors of the course (others: 404)",
     "authoring:unpublish": "TAs and instructors of the course (others: 404)",
     "authoring:run": "TAs and instructors of the course (others: 404)",
+    "authoring:dashboard": "TAs and instructors of the course (others: 404)",
+    "authoring:problem-dashboard": "TAs and instructors of the course (others: 404)",
     "homework:sets": "members of the course (students: the opened sets); TAs and instructors create (others: 404)",
     "homework:set": "members of the course once it opens; TAs and instructors always (others: 404)",
     "homework:add-item": "TAs and instructors of the course, POST (others: 404)",
