@@ -306,3 +306,31 @@ def unpublish(request, code, slug):
     return redirect("authoring:edit", course.code, slug)
 
 
+
+
+@login_required
+def dashboard(request, code, slug=None):
+    """The course's (or one problem's) dashboard; ?csv=<table> exports that table (dashboard.CSV_TABLES)."""
+    import csv
+
+    from . import dashboard as reads
+
+    course, role = _staff(request, code)
+    problem = None
+    if slug is not None:
+        problem = get_object_or_404(Problem.objects.filter(course=course) | Problem.objects.filter(
+            course__isnull=True, pk__in=course.problem_sets.values("items__problem")), slug=slug)
+    data = reads.build(course, problem)
+    table = request.GET.get("csv")
+    if table:
+        if table not in reads.CSV_TABLES:
+            raise Http404("No such table.")
+        header, rows = reads.CSV_TABLES[table]
+        response = HttpResponse(content_type="text/csv; charset=utf-8")
+        response["Content-Disposition"] = f'attachment; filename="{course.code}-{slug or "course"}-{table}.csv"'
+        writer = csv.writer(response)
+        writer.writerow(header)
+        writer.writerows(rows(data))
+        return response
+    return render(request, "authoring/dashboard.html", {"course": course, "role": role, "problem": problem,
+                                                        "d": data})

@@ -57,6 +57,7 @@ INSTALLED_APPS = [
     "courses",
     "grader",
     "authoring",
+    "homework",
     "exams",
 ]
 

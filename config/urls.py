@@ -10,6 +10,7 @@ urlpatterns = [
     path("submissions/", include("grader.urls")),
     path("practice/", include("practice.urls")),
     path("courses/<str:code>/problems/", include("authoring.urls")),
+    path("courses/<str:code>/sets/", include("homework.urls")),
     path("courses/", include("courses.urls")),
     path("exams/", include("exams.urls")),
     path("", include("problems.urls")),

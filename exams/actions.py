@@ -309,7 +309,8 @@ def submit_kernel(item: ExamItem, user, source: str, choice=None, now: datetime 
     if attempts_left(item.data["kernel"], kernel_outcomes(item)) <= 0:
         raise ExamError(_("No attempts are left for this question."), code="no_attempts", status=409)
     version = ProblemVersion.objects.select_related("problem").get(pk=item.data["kernel"]["version_id"])
-    submission = grader_actions.create_submission(user, version.problem, source, choice, version=version,
+    submission = grader_actions.create_submission(user, version.problem, source, choice,
+                                                  item.data["kernel"].get("variant") or {}, version=version,
                                                   exam_item=item)
     with transaction.atomic():
         ExamItem.objects.filter(pk=item.pk).update(answer={"source": source}, saved_at=now)

@@ -7,18 +7,18 @@ from problems.core.package import PackageError
 
 def _info(problem) -> KernelInfo:
     version = problem.current_version
-    error = ""
+    error, variants = "", None
     if not problem.is_published:
         error = "it is not published"
     elif version is None:
         error = "it has no version"
     else:
         try:
-            version.package()
+            variants = version.package().variants
         except PackageError as exc:
             error = str(exc)
     return KernelInfo(problem.slug, version.pk if version else None, version.number if version else None,
-                      problem.topic, (), error)
+                      problem.topic, (), error, variants)
 
 
 class DbCatalogue:

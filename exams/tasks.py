@@ -2,6 +2,7 @@
 from celery import shared_task
 
 from . import actions
+from .print_tasks import print_exam  # noqa: F401  (registered with the worker: printed exams run here)
 
 
 @shared_task

@@ -1,7 +1,7 @@
 """URLs of exams, mounted at /exams/."""
 from django.urls import path
 
-from . import staff_views, views
+from . import print_views, staff_views, views
 
 app_name = "exams"
 
@@ -27,6 +27,8 @@ urlpatterns = [
     path("<int:pk>/results/", staff_views.results, name="results"),
     path("<int:pk>/regrade/", staff_views.regrade, name="regrade"),
     path("<int:pk>/export/<str:layout>.csv", staff_views.export, name="export"),
+    path("<int:pk>/print/", print_views.print_page, name="print"),
+    path("<int:pk>/print.pdf", print_views.print_pdf, name="print_pdf"),
     path("attempts/<int:attempt_id>/", staff_views.attempt_detail, name="attempt_detail"),
     path("attempts/<int:attempt_id>/extend/", staff_views.extend, name="extend"),
     path("items/<int:item_id>/reset/", staff_views.reset, name="reset"),

@@ -202,7 +202,8 @@ def kernel_item(request, pk: int, number: int):
             messages.success(request, _("Submitted: it is being graded on the exam queue."))
             return redirect("exams:kernel", pk=exam.pk, number=number)
     version = ProblemVersion.objects.select_related("problem").get(pk=item.data["kernel"]["version_id"])
-    package = version.package()
+    variant = item.data["kernel"].get("variant") or None
+    package = version.package().with_variant(variant)
     from problems.markdown import render_statement
 
     feedback = zone_feedback(exam, item)
@@ -210,7 +211,7 @@ def kernel_item(request, pk: int, number: int):
     k = item.data["kernel"]
     return render(request, "exams/kernel.html", {
         "exam": exam, "attempt": attempt, "item": item, "kernel": k, "problem": version.problem,
-        "statement": render_statement(version, lang()),
+        "statement": render_statement(version, lang(), variant),
         "launch": package.launch, "source": source if source else package.starter, "error": error,
         "submissions": subs, "feedback": feedback, "show_verdict": feedback in (Feedback.VERDICT, Feedback.FULL),
         "show_full": feedback == Feedback.FULL,

@@ -166,7 +166,7 @@ def create_submission(user, problem, source: str, choice: LaunchChoice | None = 
             launch_block=choice.block,
             launch_grid=choice.grid,
             launch_shared_bytes=choice.shared_bytes,
-            variant=_variant_for(user, problem, variant),
+            variant=_variant_for(user, version, variant),
             status=Status.QUEUED,
             progress_total=len(version.package().tests),
             queued_at=timezone.now(),
@@ -203,11 +203,12 @@ def create_validation_submission(user, version, source: str) -> Submission:
     return submission
 
 
-def _variant_for(user, problem, variant: dict | None) -> dict:
-    """The variant stored with a new submission: `variant` checked against the package, or the practice one."""
+def _variant_for(user, version, variant: dict | None) -> dict:
+    """The variant stored with a new submission: `variant` checked against the package version it is
+    graded on, or the user's practice one."""
     from problems.services import practice_variant, version_package
 
-    package = version_package(problem.current_version)
+    package = version_package(version)
     if variant is None:
         return practice_variant(user, package)
     return package.with_variant(variant or None).variant  # raises PackageError for an undeclared one

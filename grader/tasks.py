@@ -1,6 +1,7 @@
 """Celery tasks. They take ids, are safe to run twice, and write only through grader.actions."""
 from __future__ import annotations
 
+import dataclasses
 import logging
 import threading
 from contextlib import contextmanager
@@ -13,6 +14,8 @@ from grader import actions
 from grader.core.backends.registry import backend_class, get_backend
 from grader.core.errors import PlatformError
 from grader.core.pipeline import LaunchChoice, judge
+from grader.harness_box import HarnessError, sandboxed_loader
+from grader.models import Purpose
 
 log = logging.getLogger(__name__)
 
@@ -87,6 +90,13 @@ def _grade(self, submission_id: int) -> str | None:
             return "INTERNAL_ERROR"
         try:
             result = _judge(submission, backend)
+        except HarnessError as exc:
+            # A course's harness.py failed: deterministic, so not retried. Its traceback is for the
+            # problem's authors: it is kept only on their validation runs, never on a student's page.
+            log.warning("submission %s: the problem's harness failed: %s", submission_id, exc.author_detail)
+            detail = exc.author_detail if submission.purpose == Purpose.VALIDATION else ""
+            actions.give_up(submission_id, f"{exc}\n{detail}".strip())
+            return "INTERNAL_ERROR"
         except Exception as exc:
             if isinstance(exc, PlatformError):
                 reason = str(exc)  # user-safe by the error hierarchy's contract
@@ -107,6 +117,9 @@ def _grade(self, submission_id: int) -> str | None:
 def _judge(submission, backend):
     """Run the judge on a claimed submission, reporting progress through the write path."""
     package = submission.problem_version.package()
+    if submission.problem_version.problem.course_id is not None:
+        # Written by a course's staff in the browser: its harness.py runs in the sandbox.
+        package = dataclasses.replace(package, harness_loader=sandboxed_loader)
     choice = LaunchChoice(submission.launch_block, submission.launch_grid, submission.launch_shared_bytes)
     return judge(
         package,

@@ -66,6 +66,12 @@ ROUTES = {
     "authoring:publish": "TAs and instructors of the course (others: 404)",
     "authoring:unpublish": "TAs and instructors of the course (others: 404)",
     "authoring:run": "TAs and instructors of the course (others: 404)",
+    "authoring:dashboard": "TAs and instructors of the course (others: 404)",
+    "authoring:problem-dashboard": "TAs and instructors of the course (others: 404)",
+    "homework:sets": "members of the course (students: the opened sets); TAs and instructors create (others: 404)",
+    "homework:set": "members of the course once it opens; TAs and instructors always (others: 404)",
+    "homework:add-item": "TAs and instructors of the course, POST (others: 404)",
+    "homework:remove-item": "TAs and instructors of the course, POST (others: 404)",
     # Exams: roles of the exam's course (exams/access.py); tests/access/test_exams_access.py checks them.
     "exams:exam": "members of the exam's course (others: 404)",
     "exams:start": "members of the exam's course, POST, within their window (others: 404)",

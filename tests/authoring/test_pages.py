@@ -184,3 +184,18 @@ def test_validate_queues_validation_submissions_and_publish_needs_a_pass(client_
     assert client_for("nobody").get(reverse("problems:detail", args=[problem.slug])).status_code == 404
     # Validation runs are nobody's attempts: the instructor's problem page opens with the starter.
     assert Submission.objects.filter(purpose=Purpose.STUDENT).count() == 0
+
+
+def test_a_harness_failure_shows_its_traceback_on_the_run_page_only(client_for, problem, people):
+    """A validation submission that ended INTERNAL_ERROR because harness.py failed shows the author
+    the traceback on the run table (the task stores it only for validation submissions)."""
+    from grader import actions as grader_actions
+    from grader.core.results import JudgeResult
+    from grader.core.verdicts import Verdict
+
+    run = actions.start_validation(problem.versions.get(), people["prof"])
+    item = run.items.get(name="solution.cu")
+    grader_actions.finish_grading(item.submission_id, JudgeResult(
+        verdict=Verdict.INTERNAL_ERROR, message="Not graded: harness.py line 5: TypeError: boom"))
+    page = client_for("prof").get(reverse("authoring:run", args=["PP-A", problem.slug, run.pk])).content.decode()
+    assert 'class="harness-error"' in page and "harness.py line 5: TypeError: boom" in page
