@@ -97,6 +97,8 @@ ROUTES = {
     "exams:attempt_detail": "TAs and instructors of the attempt's course (others: 404)",
     "exams:extend": "TAs and instructors of the attempt's course, POST (others: 404)",
     "exams:reset": "TAs and instructors of the item's course, POST (others: 404)",
+    "exams:print": "TAs and instructors of the exam's course (others: 404)",
+    "exams:print_pdf": "TAs and instructors of the exam's course (others: 404)",
 }
 
 PRIVATE_MARKER = "alice-private-source-marker"
