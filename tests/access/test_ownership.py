@@ -67,6 +67,8 @@ ROUTES = {
     "authoring:unpublish": "TAs and instructors of the course (others: 404)",
     "authoring:run": "TAs and instructors of the course (others: 404)",
     "authoring:dashboard": "TAs and instructors of the course (others: 404)",
+    "authoring:rejudge": "TAs and instructors of the course (others: 404)",
+    "authoring:rejudge-run": "TAs and instructors of the course (others: 404)",
     "authoring:problem-dashboard": "TAs and instructors of the course (others: 404)",
     "homework:sets": "members of the course (students: the opened sets); TAs and instructors create (others: 404)",
     "homework:set": "members of the course once it opens; TAs and instructors always (others: 404)",
