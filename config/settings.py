@@ -219,6 +219,8 @@ REST_FRAMEWORK = {
 _redis_url = env("REDIS_URL", default="")
 CELERY_BROKER_URL = env("CELERY_BROKER_URL", default=_redis_url or "filesystem://localhost/")
 if CELERY_BROKER_URL.startswith("filesystem://"):
+    # Atomic message files (config/filesystem_broker.py says why).
+    CELERY_BROKER_TRANSPORT = "config.filesystem_broker:Transport"
     _queue_dir = VAR_DIR / "broker"
     (_queue_dir / "processed").mkdir(parents=True, exist_ok=True)
     CELERY_BROKER_TRANSPORT_OPTIONS = {
