@@ -21,6 +21,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from grader.core.errors import BadRequestError, LaunchConfigError
+from grader.core.escape import escape_untrusted
 from grader.core import messages as M
 from grader.core.launch import LaunchExpressionError, build_launch, launch_comment_line, parse_launch_comment
 from grader.core.pipeline import LaunchChoice, launch_expressions, static_check
@@ -299,7 +300,7 @@ def finish_grading(submission_id: int, result: JudgeResult) -> bool:
 
 def mark_retrying(submission_id: int, reason: str) -> None:
     """A platform fault: show 'not graded, retrying'; the task is retried by Celery."""
-    log.warning("submission %s: platform fault, retrying: %s", submission_id, reason)
+    log.warning("submission %s: platform fault, retrying: %s", submission_id, escape_untrusted(reason))
     Submission.objects.filter(pk=submission_id).exclude(status=Status.GRADED).update(
         status=Status.RETRYING, queued_at=timezone.now()
     )
@@ -307,7 +308,7 @@ def mark_retrying(submission_id: int, reason: str) -> None:
 
 def give_up(submission_id: int, reason: str) -> None:
     """After the last retry: INTERNAL_ERROR, which never counts as an attempt."""
-    result = JudgeResult(verdict=Verdict.INTERNAL_ERROR, message=_("Not graded: %(reason)s. This does not count as an attempt; an instructor can rejudge it.") % {"reason": reason})
+    result = JudgeResult(verdict=Verdict.INTERNAL_ERROR, message=_("Not graded: %(reason)s. This does not count as an attempt; an instructor can rejudge it.") % {"reason": escape_untrusted(reason)})
     finish_grading(submission_id, result)
 
 

@@ -305,6 +305,21 @@ def _make_reachable(path: Path, uid: int) -> None:
 
 # ---- running ----
 
+DEFAULT_RSS_BYTES = 4 << 30  # resident memory of a whole box without an address-space limit
+RSS_SLACK_BYTES = 512 << 20  # over one process's address-space limit: the box's other processes
+
+
+def default_rss_bytes(memory_bytes: int | None) -> int:
+    """The resident-memory cap of a box (bytes, all its processes together) when the caller names none.
+
+    RLIMIT_AS bounds each process, so 64 processes could hold 64 times it; the whole box gets
+    `memory_bytes` + RSS_SLACK_BYTES, or DEFAULT_RSS_BYTES when there is no address-space limit.
+    """
+    if memory_bytes is None or memory_bytes == resource.RLIM_INFINITY:
+        return DEFAULT_RSS_BYTES
+    return int(memory_bytes) + RSS_SLACK_BYTES
+
+
 def run_sandboxed(
     argv: list[str],
     workdir: Path,
@@ -334,7 +349,8 @@ def run_sandboxed(
     `open_files` descriptors, `tmp_bytes` of /tmp. stdout and stderr are kept up to `output_cap`
     bytes each. `gpu=True` adds the NVIDIA device nodes and the /sys entries CUDA reads.
     `rss_bytes` caps the resident memory of the whole box, checked ten times a second from
-    outside: for runs that cannot have an address-space limit (ThreadSanitizer's shadow memory).
+    outside (default: `default_rss_bytes(memory_bytes)`, so every box has one): an address-space
+    limit is per process, and runs that cannot have one (ThreadSanitizer's shadow memory) rely on it.
     `disk_bytes` (bytes allocated) and `disk_entries` (files and folders) cap what the box adds to
     `workdir` in all, checked every DISK_CHECK_S from outside (None: unchecked); past either, or
     with folders nested deeper than DISK_MAX_DEPTH, the box is killed and `disk_exceeded` is set.
@@ -342,6 +358,8 @@ def run_sandboxed(
     Raises SandboxUnavailableError when bubblewrap cannot run and unsafe mode is off.
     """
     workdir = Path(workdir).resolve()
+    if rss_bytes is None:
+        rss_bytes = default_rss_bytes(memory_bytes)
     full_env = {"PATH": "/usr/bin:/bin", "HOME": "/tmp", "LANG": "C.UTF-8", "LC_ALL": "C.UTF-8"}
     full_env.update(env or {})
     limits = Limits(time_limit_s, time_limit_s if cpu_s is None else cpu_s, memory_bytes, file_bytes,
@@ -377,6 +395,12 @@ def _run(argv, workdir: Path, limits: Limits, env: dict, ro_binds, gpu: bool, ou
             os.close(filter_fd)
     try:
         end = _collect(proc, start + limits.time_s, output_cap, started_r, limits.rss_bytes, disk)
+    except BaseException:
+        # Any way out but a normal end (Celery's SoftTimeLimitExceeded raised by its signal
+        # handler in the middle of reading, KeyboardInterrupt, a bug) must not leave the box
+        # running without its wall clock and watchdogs: kill its whole process group first.
+        _abandon(proc)
+        raise
     finally:
         os.close(started_r)
     elapsed = time.monotonic() - start
@@ -416,7 +440,11 @@ def _run_unsafe(argv, workdir: Path, limits: Limits, env: dict, ro_binds: dict, 
     start = time.monotonic()
     proc = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                             cwd=workdir, env=run_env, start_new_session=True)
-    end = _collect(proc, start + limits.time_s, output_cap, None, limits.rss_bytes, disk)
+    try:
+        end = _collect(proc, start + limits.time_s, output_cap, None, limits.rss_bytes, disk)
+    except BaseException:
+        _abandon(proc)
+        raise
     scrub(workdir)
     return end.result(proc.returncode, time.monotonic() - start, False)
 
@@ -593,8 +621,8 @@ def directory_usage(root: str | Path, stop_bytes: int | None = None,
     return used, entries, False
 
 
-def _tree_rss(root: int) -> int:
-    """Resident bytes of `root` and every process below it, from /proc (0 for those gone)."""
+def _children_map() -> dict[int, list[int]]:
+    """{parent pid: [child pids]} of every process on the machine, from /proc."""
     children: dict[int, list[int]] = {}
     for entry in os.listdir("/proc"):
         if entry.isdigit():
@@ -604,6 +632,12 @@ def _tree_rss(root: int) -> int:
                 continue
             ppid = int(stat[stat.rindex(b")") + 2:].split()[1])
             children.setdefault(ppid, []).append(int(entry))
+    return children
+
+
+def _tree_rss(root: int) -> int:
+    """Resident bytes of `root` and every process below it, from /proc (0 for those gone)."""
+    children = _children_map()
     total, todo = 0, [root]
     while todo:
         pid = todo.pop()
@@ -613,6 +647,60 @@ def _tree_rss(root: int) -> int:
         except (OSError, IndexError, ValueError):
             pass
     return total
+
+
+def _abandon(proc: subprocess.Popen) -> None:
+    """Kill a box whose run is being left by an exception, and reap bubblewrap.
+
+    SIGKILL to the process group takes bubblewrap, and with it the box's PID namespace (its init
+    dies, so the kernel kills every process in it). The wait is bounded: an exception on its way
+    out (a soft time limit) must not be held up; a process that never dies is logged.
+    """
+    box = _descendants(proc.pid)
+    _kill_group(proc)
+    # The box's processes die with its PID namespace a moment after bubblewrap (its init is in a
+    # session of its own): kill them directly too, and wait until each is gone.
+    for pid in box:
+        try:
+            os.kill(pid, signal.SIGKILL)
+        except (ProcessLookupError, PermissionError):
+            pass
+    deadline = time.monotonic() + KILL_DRAIN_S
+    while box and time.monotonic() < deadline:
+        box = {pid for pid in box if _alive(pid)}
+        if box:
+            time.sleep(0.01)
+    for stream in (proc.stdout, proc.stderr):
+        try:
+            if stream is not None:
+                stream.close()
+        except OSError:
+            pass
+    try:
+        proc.wait(timeout=KILL_DRAIN_S)
+    except BaseException:  # a second interruption, or a process stuck in the kernel: at least log it
+        logger.error("sandbox: bubblewrap (pid %s) did not end after SIGKILL", proc.pid)
+
+
+def _descendants(root: int) -> set[int]:
+    """Every live process below `root`, read from /proc (the box's, seen from the worker's namespace)."""
+    children = _children_map()
+    found, todo = set(), [root]
+    while todo:
+        for child in children.get(todo.pop(), ()):
+            if child not in found:
+                found.add(child)
+                todo.append(child)
+    return found
+
+
+def _alive(pid: int) -> bool:
+    """True while `pid` exists and is not a zombie."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_bytes()
+    except OSError:
+        return False
+    return stat[stat.rindex(b")") + 2:][:1] != b"Z"
 
 
 def _kill_group(proc: subprocess.Popen) -> None:

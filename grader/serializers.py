@@ -62,11 +62,11 @@ class SubmissionCreateSerializer(serializers.Serializer):
 
 
 def _hidden_diagnostic_message(kind: str) -> str:
-    """What a student reads about a finding on a hidden test: the kind and the line, no sizes or indices."""
+    """What a student reads about a finding on a hidden test: its kind only (no line, sizes or indices)."""
     from problems.templatetags.warpdrill import DIAGNOSTIC_LABELS
 
     label = DIAGNOSTIC_LABELS.get(kind, kind)
-    return _(M.HIDDEN_DIAGNOSTIC) % {"kind": label}  # the line and the student's own code are not hidden
+    return _(M.HIDDEN_DIAGNOSTIC) % {"kind": label}
 
 
 def localized(item: dict, translate) -> dict:
@@ -91,9 +91,10 @@ def _without_template(item: dict) -> dict:
 def public_result(result: JudgeResult | None, full: bool, translate=None) -> dict:
     """The parts of a result a viewer may see. `full` (instructors) keeps hidden cases' details.
 
-    For students, a diagnostic found on a hidden test keeps its kind, line and test name; its
-    message, thread ids and details (which carry indices and sizes) are replaced, and it is dropped
-    when a sample test already shows the same kind at the same line. A summary message quoting a
+    For students, a diagnostic found on a hidden test keeps its kind and test name; its message,
+    line, thread ids and details (which carry indices and sizes) are dropped or replaced, and it is
+    dropped when a sample test already shows the same kind. The line goes too: the student's code
+    chooses where it fails, so a line on a hidden test can spell out the hidden inputs. A summary message quoting a
     hidden test's diagnostic is replaced the same way (and loses its template and parameters).
     With `translate` (gettext), messages with a template are rendered in the active language.
     """
@@ -103,7 +104,7 @@ def public_result(result: JudgeResult | None, full: bool, translate=None) -> dic
     hidden = {t.name for t in result.tests if not t.sample}
     summary = localized({"message": result.message, "message_template": result.message_template,
                          "message_params": result.message_params}, translate)
-    diagnostics, shown, message = [], set(), summary["message"]
+    diagnostics, shown, shown_kinds, message = [], set(), set(), summary["message"]
     items = [localized(d.to_dict(), translate) for d in result.diagnostics]
     # A note that says nothing of its test's data (printf truncation) is shown as it is, hidden test or not.
     on_hidden = [not full and d.get("message_template") not in PUBLIC_NOTES
@@ -113,11 +114,12 @@ def public_result(result: JudgeResult | None, full: bool, translate=None) -> dic
             if item["message"] and item["message"] in message:
                 message = message.replace(item["message"], _hidden_diagnostic_message(item["kind"]))
                 _without_template(summary)  # its parameters quote the hidden diagnostic
-            if (item["kind"], item["line"]) in shown:
+            if item["kind"] in shown_kinds:
                 continue
-            _without_template(item).update(message=_hidden_diagnostic_message(item["kind"]), block=None,
+            _without_template(item).update(message=_hidden_diagnostic_message(item["kind"]), line=None, block=None,
                                            thread=None, detail={})
         shown.add((item["kind"], item["line"]))
+        shown_kinds.add(item["kind"])
         diagnostics.append(item)
     compile_result = result.compile.to_dict() if result.compile else None
     if compile_result:

@@ -45,6 +45,9 @@ def grade_submission(self, submission_id: int) -> str | None:
             return "INTERNAL_ERROR"
         try:
             result = _judge(submission, backend)
+            # Storing is part of grading: a result the database refuses (a value it cannot hold) is a
+            # fault to retry and then give up on, not an escape that leaves the row RUNNING.
+            actions.finish_grading(submission_id, result)
         except Exception as exc:
             if isinstance(exc, PlatformError):
                 reason = str(exc)  # user-safe by the error hierarchy's contract
@@ -56,7 +59,6 @@ def grade_submission(self, submission_id: int) -> str | None:
                 return "INTERNAL_ERROR"
             fault = exc
         else:
-            actions.finish_grading(submission_id, result)
             return result.verdict.value
     # The retry is sent only now that the lock is released, so that its message finds it free.
     raise self.retry(exc=fault, countdown=2 ** self.request.retries)

@@ -7,7 +7,6 @@ so it cannot forge a result.
 """
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import numpy as np
@@ -51,8 +50,12 @@ def write_job(
     workers: int,
     start_aligned: bool,
     time_limit_s: float,
+    wall_limit_s: float | None = None,
 ) -> dict[str, tuple[str, tuple, np.dtype]]:
-    """Write inputs and job.txt into `workdir`. Returns {arg name: (file, shape, dtype)} of outputs."""
+    """Write inputs and job.txt into `workdir`. Returns {arg name: (file, shape, dtype)} of outputs.
+
+    `time_limit_s` is the CPU-time limit the runtime checks (CPU seconds per worker thread);
+    `wall_limit_s`, when given, the wall-clock seconds after which it reports a timeout as well."""
     job = [
         f"mode {'fibers' if fibers else 'fast'}",
         f"workers {workers}",
@@ -62,6 +65,8 @@ def write_job(
         f"shared {launch.shared_bytes}",
         f"time_limit {time_limit_s}",
     ]
+    if wall_limit_s is not None:
+        job.append(f"wall_limit {wall_limit_s}")
     outputs = {}
     for i, arg in enumerate(spec.args):
         dtype = np.dtype(arg.dtype)
@@ -101,17 +106,6 @@ def read_outputs(workdir: Path, outputs: dict) -> dict[str, np.ndarray]:
     for name, (file, shape, dtype) in outputs.items():
         result[name] = np.fromfile(workdir / f"{file}.out", dtype=dtype).reshape(shape)
     return result
-
-
-def read_result(workdir: Path) -> dict | None:
-    """The parsed result.json, or None when the binary did not write one."""
-    path = workdir / "result.json"
-    if not path.exists():
-        return None
-    try:
-        return json.loads(path.read_text(errors="replace"))
-    except json.JSONDecodeError:
-        return None
 
 
 def diagnostics_from(result: dict, test: str) -> list[Diagnostic]:
