@@ -7,11 +7,9 @@ setup:
 	bash platform/bootstrap.sh
 
 dev: setup
-	@.venv/bin/python manage.py seed_demo
-	@echo ""
-	@echo "  WarpDrill is starting on http://localhost:$${PORT:-8000}/  (Ctrl+C stops the site and its worker)"
-	@echo ""
-	.venv/bin/honcho start -f Procfile.dev
+	@.venv/bin/python manage.py seed_demo --quiet
+	@echo "  Starting the site, a grading worker and the scheduler (the address and logins follow)..."
+	@WARPDRILL_PORT=$${PORT:-8000} .venv/bin/honcho start -f Procfile.dev
 
 test:
 	WARPDRILL_SKIP_DB_SETUP=1 bash platform/bootstrap.sh

@@ -14,6 +14,9 @@ Plain Python over the judge core (no Django, no database). Three parts:
    a missing bounds check), each with the verdict it should get.
 3. recovery (gpu only): a hung kernel killed at the limit, then a correct grading on the same
    backend instance, with the times.
+4. cases: the fidelity cases of issue 11 (tests/fidelity/cases/), each with the verdict WarpDrill
+   must give (`expect.verdict`; where the GPU path cannot see the fault by design, `expect.gpu`
+   lists what it may give instead, and the row says so).
 Writes one JSON document and prints a Markdown table per part. With --logs, the raw
 compute-sanitizer reports of every check pass are saved in a tar file (parser fixtures).
 """
@@ -256,10 +259,35 @@ def recovery_rows(backend) -> list[dict]:
     return rows
 
 
+def case_rows(backend) -> list[dict]:
+    """The fidelity cases of tests/fidelity/cases/, judged as one-kernel packages. A row agrees only
+    with `expect.verdict`; where the GPU path cannot see the fault by design, `expect.gpu` names what
+    it gives instead and the row is marked explained (with `expect.gpu_reason`)."""
+    from tests.fidelity.cases import load_cases
+
+    rows = []
+    on_gpu = getattr(backend, "name", "") == "gpu"
+    for case in load_cases():
+        expect = case.meta.get("expect") or {}
+        try:
+            package = case.package()
+        except Exception as exc:  # the package format cannot say this case yet
+            row = {"case": case.slug, "expected": case.verdict, "got": "PACKAGE_ERROR", "agree": False, "seconds": 0.0,
+                   "stages": {}, "diagnostics": [], "message": str(exc)[:300], "compile_cached": False, "registers": None}
+            print(f"BAD {case.slug:58s} {case.verdict:22s} PACKAGE_ERROR  {exc}", flush=True)
+        else:
+            row = grade(backend, package, case.source, case.verdict, case.slug)
+        if on_gpu and expect.get("gpu") and not row["agree"] and row["got"] == expect["gpu"]:
+            row["explained"] = expect.get("gpu_reason", "")
+        row["note"] = case.meta["shows"]
+        rows.append(row)
+    return rows
+
+
 def table(rows: list[dict]) -> str:
     lines = ["| case | expected | got | s | diagnostics |", "| --- | --- | --- | --- | --- |"]
     for r in rows:
-        mark = "" if r["agree"] else " **≠**"
+        mark = "" if r["agree"] else (" (explained)" if r.get("explained") else " **≠**")
         lines.append(f"| {r['case']} | {r['expected']} | {r['got']}{mark} | {r['seconds']:.2f} | "
                      f"{', '.join(r['diagnostics'][:3])} |")
     return "\n".join(lines)
@@ -280,7 +308,7 @@ def main() -> int:
         info = backend.pool.main_child().wait_ready()
         report["device"] = {k: info.get(k) for k in ("device", "cc", "pycuda")}
         print(f"# device: {report['device']}", flush=True)
-    runners = {"bank": bank_rows, "fidelity": fidelity_rows, "recovery": recovery_rows}
+    runners = {"bank": bank_rows, "fidelity": fidelity_rows, "recovery": recovery_rows, "cases": case_rows}
     for part in parts:
         print(f"\n## {part}", flush=True)
         report[part] = runners[part](backend)

@@ -50,7 +50,11 @@ INSTALLED_APPS = [
     "rest_framework",
     "rest_framework.authtoken",
     "axes",
+    "django_htmx",
+    "accounts",
     "problems",
+    "practice",
+    "courses",
     "grader",
 ]
 
@@ -65,6 +69,7 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "django_htmx.middleware.HtmxMiddleware",  # request.htmx: partial responses for htmx requests
 ]
 
 ROOT_URLCONF = "config.urls"
@@ -159,7 +164,7 @@ LOGOUT_REDIRECT_URL = "problems:list"
 # https://django-axes.readthedocs.io/en/latest/4_configuration.html
 # Its backend comes first and refuses locked-out credentials before any password is checked.
 AUTHENTICATION_BACKENDS = [
-    "config.login_limits.LoginLimitBackend",
+    "accounts.login_limits.LoginLimitBackend",
     "django.contrib.auth.backends.ModelBackend",
 ]
 # Failures are counted per username *and* address: a classroom behind one NAT address is not locked
@@ -171,11 +176,12 @@ AXES_COOLOFF_TIME = timedelta(minutes=env.int("LOGIN_COOLOFF_MINUTES", default=1
 AXES_RESET_COOL_OFF_ON_FAILURE_DURING_LOCKOUT = False
 AXES_RESET_ON_SUCCESS = True  # a successful login forgets the earlier failures
 AXES_DISABLE_ACCESS_LOG = True  # only failures are stored, not a row per successful login
+AXES_VERBOSE = False  # no "AXES: BEGIN" banner from every process at start-up
 AXES_HANDLER = "axes.handlers.database.AxesDatabaseHandler"  # shared by every web process
 # Behind this many reverse proxies (1 behind platform/nginx.conf) the client's address is read from
 # the right of X-Forwarded-For; 0 (the default) uses REMOTE_ADDR, so a client cannot spoof it.
 WARPDRILL_TRUSTED_PROXIES = env.int("WARPDRILL_TRUSTED_PROXIES", default=0)
-AXES_CLIENT_IP_CALLABLE = "config.login_limits.client_ip"
+AXES_CLIENT_IP_CALLABLE = "accounts.login_limits.client_ip"
 # The views render lockouts themselves (the form with its message, the API as {"error": ...}),
 # so axes's middleware, which would replace their responses with its own page, is not installed.
 SILENCED_SYSTEM_CHECKS = ["axes.W002"]
@@ -208,7 +214,7 @@ REST_FRAMEWORK = {
 # --- Celery ---------------------------------------------------------------------------
 # https://docs.celeryq.dev/en/stable/userguide/configuration.html
 _redis_url = env("REDIS_URL", default="")
-CELERY_BROKER_URL = env("CELERY_BROKER_URL", default=_redis_url or "filesystem://")
+CELERY_BROKER_URL = env("CELERY_BROKER_URL", default=_redis_url or "filesystem://localhost/")
 if CELERY_BROKER_URL.startswith("filesystem://"):
     _queue_dir = VAR_DIR / "broker"
     (_queue_dir / "processed").mkdir(parents=True, exist_ok=True)

@@ -1,13 +1,14 @@
-"""URL wiring: accounts, problems, submissions, practice, the JSON API and the admin."""
+"""URL wiring: accounts, problems, submissions, practice, courses, the JSON API and the admin."""
 from django.contrib import admin
 from django.urls import include, path
 
 urlpatterns = [
     path("admin/", admin.site.urls),
     path("i18n/", include("django.conf.urls.i18n")),
-    path("accounts/", include("config.accounts_urls")),
+    path("accounts/", include("accounts.urls")),
     path("api/v1/", include("grader.api_urls")),
     path("submissions/", include("grader.urls")),
-    path("practice/", include("problems.practice_urls")),
+    path("practice/", include("practice.urls")),
+    path("courses/", include("courses.urls")),
     path("", include("problems.urls")),
 ]

@@ -272,8 +272,8 @@ def start_grading(submission_id: int, backend: str, lock_held: bool = True) -> S
 
 
 def record_progress(submission_id: int, stage: str, done: int, total: int) -> None:
-    """Show live progress: COMPILING, then RUNNING test k of n. Never touches a graded row."""
-    status = Status.COMPILING if stage == "compiling" else Status.RUNNING
+    """Show live progress: COMPILING, RUNNING test k of n, then CHECKING. Never touches a graded row."""
+    status = {"compiling": Status.COMPILING, "checking": Status.CHECKING}.get(stage, Status.RUNNING)
     Submission.objects.filter(pk=submission_id).exclude(status=Status.GRADED).update(
         status=status, progress_done=done, progress_total=total
     )
@@ -361,7 +361,7 @@ def requeue_stuck(now=None) -> list[int]:
     now = now or timezone.now()
     deadline = now - timedelta(seconds=settings.WARPDRILL_STUCK_AFTER_S)
     waiting = Q(status__in=[Status.QUEUED, Status.RETRYING], queued_at__lt=deadline)
-    grading = Q(status__in=[Status.COMPILING, Status.RUNNING], started_at__lt=deadline)
+    grading = Q(status__in=[Status.COMPILING, Status.RUNNING, Status.CHECKING], started_at__lt=deadline)
     stuck = list(Submission.objects.filter(waiting | grading).values_list("pk", flat=True)[:500])
     for pk in stuck:
         with transaction.atomic():

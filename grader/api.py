@@ -30,10 +30,10 @@ from rest_framework.exceptions import APIException, NotAuthenticated, Validation
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from accounts.login_limits import is_locked_out, lockout_message
+from accounts.roles import is_instructor
 from grader import actions
-from config.login_limits import is_locked_out, lockout_message
 from grader.core.errors import WarpDrillError
-from problems.accounts import is_instructor
 
 from .models import Submission
 from .serializers import SubmissionCreateSerializer, problem_payload, submission_payload

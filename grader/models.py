@@ -15,6 +15,7 @@ class Status(models.TextChoices):
     QUEUED = "QUEUED", _("Queued")  # saved and handed to the queue
     COMPILING = "COMPILING", _("Compiling")  # a worker took it and is compiling
     RUNNING = "RUNNING", _("Running")  # running test cases (progress says which)
+    CHECKING = "CHECKING", _("Checking")  # the check pass (races, barriers, memory) on the smallest test
     RETRYING = "RETRYING", _("Not graded, retrying")  # a platform fault: queued again, never charged
     GRADED = "GRADED", _("Graded")  # final: verdict and result are set
 

@@ -11,10 +11,11 @@ from django.shortcuts import get_object_or_404, render
 from django.urls import NoReverseMatch, reverse
 from django.utils import timezone
 from django.utils.translation import get_language, gettext
+from django.utils.translation import gettext_lazy as _
 from django.views.decorators.cache import cache_control
 from django.views.decorators.http import condition
 
-from problems.accounts import is_instructor
+from accounts.roles import is_instructor
 
 from .models import Status, Submission
 from .serializers import public_result
@@ -57,6 +58,20 @@ def launch_used(submission: Submission) -> dict | None:
     choice = LaunchChoice(submission.launch_block, submission.launch_grid, submission.launch_shared_bytes)
     block, grid, shared = launch_expressions(package, submission.source, choice)
     return {"block": block, "grid": grid, "shared_bytes": "" if str(shared).strip() in ("", "0") else shared}
+
+
+# What each check of a package looks for, as the live card names it while the check pass runs.
+CHECK_FINDINGS = {"racecheck": _("races"), "synccheck": _("divergent barriers"), "memcheck": _("out-of-bounds accesses")}
+
+
+def _check_pass(submission: Submission) -> dict:
+    """The check pass's test and what it looks for: 'races and divergent barriers', 'small'."""
+    package = submission.problem_version.package()
+    found = [str(CHECK_FINDINGS[str(c)]) for c in package.checks if str(c) in CHECK_FINDINGS]
+    if not found or not package.tests:
+        return {}
+    what = found[0] if len(found) == 1 else gettext("%(most)s and %(last)s") % {"most": ", ".join(found[:-1]), "last": found[-1]}
+    return {"check_test": package.smallest_test().name, "check_what": what}
 
 
 def submission_context(submission: Submission, user) -> dict:
@@ -106,6 +121,7 @@ def submission_context(submission: Submission, user) -> dict:
         "calculator_url": calculator_url(resources),
         "progress": {"done": done, "total": total, "current": min(done + 1, total) if total else 0,
                      "percent": int(100 * done / total) if total else 0},
+        **(_check_pass(submission) if submission.status == Status.CHECKING else {}),
         "is_final": submission.status == Status.GRADED,
         "show_full": full,
     }

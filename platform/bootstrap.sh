@@ -18,6 +18,10 @@ if [ "${WARPDRILL_SKIP_BROWSER:-}" != 1 ]; then
   command -v chromium >/dev/null || need_pkgs+=(chromium)
 fi
 command -v node >/dev/null || need_pkgs+=(nodejs npm)
+# Printed exams: WeasyPrint lays text out with Pango; Korean needs a CJK font; tests read PDFs with poppler.
+[ -n "$(ldconfig -p 2>/dev/null | grep libpangoft2-1.0)" ] || need_pkgs+=(libpango-1.0-0 libpangoft2-1.0-0)
+fc-list 2>/dev/null | grep -q "Noto Sans CJK" || need_pkgs+=(fonts-noto-cjk)
+command -v pdftoppm >/dev/null || need_pkgs+=(poppler-utils)
 if [ ${#need_pkgs[@]} -gt 0 ]; then
   say "installing system packages: ${need_pkgs[*]}"
   SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO="sudo"

@@ -1,8 +1,10 @@
-"""Admin of problems (versions are immutable: shown read-only), variants and attempts."""
-from django.contrib import admin
+"""Admin of problems (versions are immutable: shown read-only)."""
+from django import forms
+from django.contrib import admin, messages
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext
 
-from .models import Problem, ProblemVersion, QuestionAttempt, QuestionVariant
+from .models import Problem, ProblemVersion
 
 
 class ProblemVersionInline(admin.TabularInline):
@@ -17,14 +19,58 @@ class ProblemVersionInline(admin.TabularInline):
         return False
 
 
+class ProblemAdminForm(forms.ModelForm):
+    class Meta:
+        model = Problem
+        fields = "__all__"
+
+    def clean(self):
+        cleaned = super().clean()
+        if cleaned.get("is_published") and not cleaned.get("current_version"):
+            raise forms.ValidationError(_("A problem without a package version cannot be published: students would get a 404."))
+        return cleaned
+
+
 @admin.register(Problem)
 class ProblemAdmin(admin.ModelAdmin):
-    list_display = ("slug", "title_en", "topic", "difficulty", "current_version", "is_published", "updated_at")
+    """Problems come from packages (`manage.py import_problems`), so the admin never adds one: a
+    problem added here had no package, showed success, and gave students a 404."""
+
+    form = ProblemAdminForm
+    list_display = ("slug", "title_en", "topic", "difficulty", "current_version", "published", "updated_at")
     list_filter = ("topic", "difficulty", "is_published", "kind")
     search_fields = ("slug", "title_en", "title_ko")
-    list_editable = ("is_published",)
     readonly_fields = ("created_at", "updated_at")
     inlines = [ProblemVersionInline]
+    actions = ["publish", "unpublish"]
+
+    def has_add_permission(self, request):
+        return False
+
+    def changelist_view(self, request, extra_context=None):
+        extra_context = {**(extra_context or {}), "title": _("Problems (added as packages: manage.py import_problems)")}
+        return super().changelist_view(request, extra_context)
+
+    @admin.display(description=_("published"), ordering="is_published")
+    def published(self, problem):
+        """Words, not a bare icon, so screen readers and print say it."""
+        return _("Published") if problem.is_published else _("Hidden")
+
+    @admin.action(description=_("Publish the selected problems"), permissions=["change"])
+    def publish(self, request, queryset):
+        ready = queryset.exclude(current_version=None)
+        n = ready.update(is_published=True)
+        skipped = queryset.count() - ready.count()
+        self.message_user(request, ngettext("%(n)d problem published.", "%(n)d problems published.", n) % {"n": n})
+        if skipped:
+            self.message_user(request, ngettext(
+                "%(n)d problem has no package version and stays hidden.",
+                "%(n)d problems have no package version and stay hidden.", skipped) % {"n": skipped}, messages.WARNING)
+
+    @admin.action(description=_("Hide the selected problems"), permissions=["change"])
+    def unpublish(self, request, queryset):
+        n = queryset.update(is_published=False)
+        self.message_user(request, ngettext("%(n)d problem hidden.", "%(n)d problems hidden.", n) % {"n": n})
 
     def formfield_for_foreignkey(self, db_field, request, **kwargs):
         # The current version must be one of this problem's versions.
@@ -56,33 +102,3 @@ class ProblemVersionAdmin(admin.ModelAdmin):
 
     def has_change_permission(self, request, obj=None):
         return False
-
-
-class QuestionAttemptInline(admin.TabularInline):
-    model = QuestionAttempt
-    fields = ("response", "correct", "created_at")
-    readonly_fields = fields
-    extra = 0
-    can_delete = False
-
-    def has_add_permission(self, request, obj=None):
-        return False
-
-
-@admin.register(QuestionVariant)
-class QuestionVariantAdmin(admin.ModelAdmin):
-    list_display = ("id", "user", "family", "generator_version", "difficulty", "slot", "created_at")
-    list_filter = ("family", "difficulty")
-    search_fields = ("user__username", "family", "slot")
-    readonly_fields = ("created_at",)
-    raw_id_fields = ("user",)
-    inlines = [QuestionAttemptInline]
-
-
-@admin.register(QuestionAttempt)
-class QuestionAttemptAdmin(admin.ModelAdmin):
-    list_display = ("id", "variant", "correct", "created_at")
-    list_filter = ("correct", "variant__family")
-    search_fields = ("variant__user__username", "variant__family")
-    raw_id_fields = ("variant",)
-    readonly_fields = ("created_at",)

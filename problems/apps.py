@@ -3,7 +3,7 @@ from django.utils.translation import gettext_lazy as _
 
 
 class ProblemsConfig(AppConfig):
-    """Problems, problem packages, generated questions and their variants."""
+    """Problems: problem packages, their versions and the bank."""
 
     name = "problems"
     verbose_name = _("Problems")

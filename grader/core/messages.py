@@ -256,6 +256,15 @@ COMPILE_MESSAGES = (
     gettext_noop("#pragma GCC dependency is not allowed"),
     gettext_noop("a backslash at the end of a line (or outside a string) is only allowed in #define"),
     gettext_noop("digraphs (%%: <: :> <%% %%>) are not allowed: write # [ ] { }"),
+    gettext_noop("the predefined macro %(name)s cannot be redefined"),
+    # grader/core/emulator/declarations.py: linkage, attributes, __constant__ writes
+    gettext_noop("%(attribute)s is not allowed (harmless attributes such as always_inline, noinline, unused and "
+                 "aligned are)"),
+    gettext_noop('extern declarations are not allowed (except `extern __shared__`, and `extern "C"` on functions)'),
+    gettext_noop("extern declarations are not allowed: '%(name)s' is declared extern \"C\" but not defined in this "
+                 "file (define it here, or drop extern \"C\")"),
+    gettext_noop("expression must be a modifiable lvalue: '%(name)s' is __constant__ memory, which kernels can only "
+                 "read (nvcc refuses this write)"),
     COMPILE_TIME_LIMIT,
 )
 

@@ -169,12 +169,18 @@ def judge(
     progress: ProgressFn | None = None,
     run_checks: bool = True,
     target_cc: str = "9.0",
+    variant: dict | None = None,
 ) -> JudgeResult:
     """Judge `source` for `package` on `backend`.
+
+    `variant` is the student's stored variant of a package that declares variant parameters: its
+    integers join each test's sizes (launch expressions read them) and the harness receives it
+    (ProblemPackage.with_variant); None judges the package's bound or default variant.
 
     Returns a JudgeResult; a student's failure is a verdict. Raises PlatformError (and only
     that) when the platform fails, so the caller can retry without charging the student.
     """
+    package = package.with_variant(variant)
     progress = progress or (lambda stage, done, total: None)
     name = backend.name
     refusal = static_check_reason(source)

@@ -9,11 +9,16 @@ Layout (DESIGN.md "Problem packages"):
     wrong/*.cu         known-bad solutions; the first line says `// verdict: NAME`
     harness.py         generate(case, rng) -> inputs; reference(inputs) -> expected outputs
 
+A package may declare variant parameters (problems/core/variants.py): `with_variant(v)` gives the
+package one student sees, its texts rendered and its tests and harness given the variant.
+
 Every error names the file, the field and what is expected (PackageError).
 """
 from __future__ import annotations
 
+import dataclasses
 import hashlib
+import inspect
 import re
 import types
 from dataclasses import dataclass, field
@@ -27,6 +32,8 @@ from grader.core.backends.base import C_TYPES, ArgRole, ArgSpec, KernelSpec
 from grader.core.errors import LaunchConfigError, WarpDrillError
 from grader.core.launch import build_launch, parse_launch_comment
 from grader.core.verdicts import Verdict
+
+from .variants import VariantDeclarationError, VariantSpec, VariantValue, parse_variants, placeholders, render_template
 
 MAX_FILE_BYTES = 256 * 1024
 SLUG_RE = re.compile(r"^[a-z0-9][a-z0-9-]{1,62}$")
@@ -121,6 +128,8 @@ class ProblemPackage:
     wrong: tuple[WrongSolution, ...]
     harness_source: str
     files: dict[str, str] = field(default_factory=dict)  # every file of the package, by relative path
+    variants: VariantSpec | None = None  # declared variant parameters (None: one task for everyone)
+    variant: dict[str, VariantValue] = field(default_factory=dict)  # the bound variant ({}: not bound)
 
     @property
     def content_hash(self) -> str:
@@ -130,8 +139,46 @@ class ProblemPackage:
             digest.update(path.encode() + b"\0" + self.files[path].encode() + b"\0")
         return digest.hexdigest()
 
+    def with_variant(self, variant: dict | None = None) -> "ProblemPackage":
+        """This package as one variant sees it: statements, starter, solution and wrong solutions with
+        their {{NAME}} placeholders filled in, every test case's params holding the variant's integer
+        parameters (so launch expressions read them), and a harness that receives the variant.
+
+        `variant` None means the bound variant, or else the default (each parameter's first value).
+        A package without variants is returned as it is. The files and content_hash are unchanged:
+        a variant is stored beside the package version, never as a version of its own.
+        Raises PackageError when `variant` is not one of the declared combinations.
+        """
+        if self.variants is None:
+            if variant:
+                raise PackageError("problem.yaml", f"declares no variants, so it cannot be judged as {variant!r}",
+                                   "variants")
+            return self
+        if variant is None:
+            if self.variant:
+                return self
+            variant = self.variants.default()
+        try:
+            variant = self.variants.check(variant)
+        except ValueError as exc:
+            raise PackageError("problem.yaml", str(exc), "variants") from None
+        if variant == self.variant:
+            return self
+        ints = {k: v for k, v in variant.items() if isinstance(v, int)}
+        tests = tuple(dataclasses.replace(t, params={**{k: v for k, v in t.params.items() if k not in variant},
+                                                     **ints}) for t in self.tests)
+        text = {path: render_template(body, variant) for path, body in self.files.items() if _is_template(path)}
+        statement = {lang: text["statement.md" if lang == "en" else f"statement.{lang}.md"] for lang in self.statement}
+        wrong = tuple(dataclasses.replace(w, source=text[f"wrong/{w.name}"]) for w in self.wrong)
+        return dataclasses.replace(self, tests=tests, statement=statement, starter=text["starter.cu"],
+                                   solution=text["solution.cu"], wrong=wrong, variant=dict(variant))
+
     def load_harness(self) -> Harness:
-        """Execute harness.py in a fresh module. Raises PackageError if it lacks the functions."""
+        """Execute harness.py in a fresh module. Raises PackageError if it lacks the functions.
+
+        For a bound variant, generate(case, rng) sees the variant's parameters in `case` (beside the
+        test's sizes), and reference(inputs, variant) gets it as its second argument when it takes one.
+        """
         module = types.ModuleType(f"warpdrill_harness_{self.slug.replace('-', '_')}")
         try:
             exec(compile(self.harness_source, f"{self.slug}/harness.py", "exec"), module.__dict__)
@@ -140,7 +187,8 @@ class ProblemPackage:
         for name in ("generate", "reference"):
             if not callable(getattr(module, name, None)):
                 raise PackageError("harness.py", f"must define a function {name}()")
-        return Harness(generate=module.generate, reference=module.reference)
+        harness = Harness(generate=module.generate, reference=module.reference)
+        return _harness_for(harness, self.variant) if self.variant else harness
 
     def smallest_test(self) -> TestCaseSpec:
         """The test case with the fewest elements (product of its sizes): used for checks."""
@@ -150,6 +198,62 @@ class ProblemPackage:
                 total *= max(int(v), 1)
             return total
         return min(self.tests, key=size)
+
+
+def _is_template(path: str) -> bool:
+    """Whether a package file is rendered per variant: the statements and the CUDA sources."""
+    return path in ("starter.cu", "solution.cu") or path.startswith("wrong/") or \
+        (path.startswith("statement") and path.endswith(".md"))
+
+
+def _takes_variant(fn: Callable) -> bool:
+    try:
+        params = list(inspect.signature(fn).parameters.values())
+    except (TypeError, ValueError):
+        return False
+    positional = [p for p in params if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
+    return len(positional) >= 2 or any(p.kind is p.VAR_POSITIONAL for p in params)
+
+
+def _harness_for(harness: Harness, variant: dict[str, VariantValue]) -> Harness:
+    """`harness` with the variant handed to it: in generate()'s case dict, and to a two-argument reference()."""
+    generate, reference = harness.generate, harness.reference
+    frozen = dict(variant)
+
+    def generate_variant(case: dict, rng):
+        return generate({**case, **frozen}, rng)
+
+    if _takes_variant(reference):
+        def reference_variant(inputs: dict):
+            return reference(inputs, dict(frozen))
+    else:
+        reference_variant = reference
+    return Harness(generate=generate_variant, reference=reference_variant)
+
+
+def _parse_variant_spec(data: dict, files: dict[str, str], tests: tuple[TestCaseSpec, ...],
+                        spec: KernelSpec) -> VariantSpec | None:
+    """problem.yaml's `variants`, checked against the names tests and arguments use and the placeholders
+    of the package's texts (an unknown {{NAME}} is a typo that would reach a student)."""
+    try:
+        variants = parse_variants(data.get("variants"))
+    except VariantDeclarationError as exc:
+        raise PackageError("problem.yaml", str(exc), exc.field) from None
+    declared = set(variants.names) if variants else set()
+    if variants:
+        sizes = {name for t in tests for name in t.params}
+        clash = sorted(declared & (sizes | {a.name for a in spec.args}))
+        if clash:
+            raise PackageError("problem.yaml", f"{', '.join(clash)} is both a variant parameter and a test size "
+                                               "or kernel argument: rename one", "variants.params")
+    for path in sorted(p for p in files if _is_template(p)):
+        unknown = sorted(placeholders(files[path]) - declared)
+        if unknown:
+            names = ", ".join("{{" + n + "}}" for n in unknown)
+            why = f"declared in variants.params ({', '.join(sorted(declared))})" if declared else \
+                "declared: the package has no variants"
+            raise PackageError(path, f"{names} is not {why}")
+    return variants
 
 
 def read_package_dir(path: str | Path) -> dict[str, str]:
@@ -296,13 +400,19 @@ def parse_package(files: dict[str, str]) -> ProblemPackage:
     except ValueError:
         raise PackageError("problem.yaml", f"each must be one of {', '.join(c.value for c in Check)}", "checks") from None
     tests = _parse_tests(data)
+    variants = _parse_variant_spec(data, files, tests, spec)
 
-    # Every test case must give a launch the expressions can evaluate.
-    for t in tests:
-        try:
-            build_launch(launch.block, launch.grid, launch.shared_bytes, t.params)
-        except LaunchConfigError as exc:
-            raise PackageError("problem.yaml", f"test {t.name!r}: {exc}", "launch") from None
+    # Every test case must give a launch the expressions can evaluate, under every variant.
+    variant_list = (variants.combinations() if variants.count() <= 256 else variants.validation_set()) \
+        if variants else [{}]
+    for variant in variant_list:
+        ints = {k: v for k, v in variant.items() if isinstance(v, int)}
+        for t in tests:
+            try:
+                build_launch(launch.block, launch.grid, launch.shared_bytes, {**t.params, **ints})
+            except LaunchConfigError as exc:
+                under = f" (variant {variant})" if variant else ""
+                raise PackageError("problem.yaml", f"test {t.name!r}{under}: {exc}", "launch") from None
 
     wrong = []
     for path in sorted(p for p in files if p.startswith("wrong/")):
@@ -319,8 +429,10 @@ def parse_package(files: dict[str, str]) -> ProblemPackage:
             raise PackageError(path, "a wrong solution cannot expect ACCEPTED")
         wrong.append(WrongSolution(name=path.removeprefix("wrong/"), source=files[path], verdict=verdict))
 
+    first = variants.default() if variants else {}
     for path in ("solution.cu", "starter.cu", *[f"wrong/{w.name}" for w in wrong]):
-        if launch.student_chooses and not parse_launch_comment(files[path]) and path != "starter.cu":
+        if launch.student_chooses and not parse_launch_comment(render_template(files[path], first)) \
+                and path != "starter.cu":
             raise PackageError(path, "this problem lets the student choose the launch: add `// launch: block=... grid=...`")
 
     statement = {"en": files["statement.md"]}
@@ -331,5 +443,5 @@ def parse_package(files: dict[str, str]) -> ProblemPackage:
         slug=slug, title=title, topic=topic, kind=kind, difficulty=difficulty, kernel=spec, launch=launch,
         time_limit_s=float(time_limit), atol=atol, rtol=rtol, checks=checks, tests=tests, statement=statement,
         starter=files["starter.cu"], solution=files["solution.cu"], wrong=tuple(wrong),
-        harness_source=files["harness.py"], files=dict(files),
+        harness_source=files["harness.py"], files=dict(files), variants=variants,
     )

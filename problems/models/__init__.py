@@ -1,5 +1,4 @@
 """Models of the problems app, one module per noun."""
 from .problems import Problem, ProblemVersion
-from .questions import QuestionAttempt, QuestionVariant
 
-__all__ = ["Problem", "ProblemVersion", "QuestionVariant", "QuestionAttempt"]
+__all__ = ["Problem", "ProblemVersion"]

@@ -21,6 +21,7 @@ STATUS_LABELS = {
     "QUEUED": _("Queued"),
     "COMPILING": _("Compiling"),
     "RUNNING": _("Running"),
+    "CHECKING": _("Checking"),
     "RETRYING": _("Not graded, retrying"),
     "GRADED": _("Graded"),
 }

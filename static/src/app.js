@@ -43,9 +43,35 @@ function highlightBlock(code) {
   code.dataset.highlighted = "1";
 }
 
+// A submission's source listing: one table row per line (for line anchors and marks). Parse the
+// whole source once, so multi-line comments and strings highlight right, then hand each line's
+// tokens to its row's cell.
+function highlightListing(listing) {
+  if (listing.dataset.highlighted) return;
+  const cells = Array.from(listing.querySelectorAll("td.src"));
+  if (!cells.length) return;
+  const text = cells.map((td) => td.textContent).join("\n");
+  let line = 0;
+  let out = document.createDocumentFragment();
+  const flush = () => { if (cells[line]) cells[line].replaceChildren(out); out = document.createDocumentFragment(); line += 1; };
+  highlightCode(text, cppParser.parse(text), classHighlighter,
+    (chunk, classes) => {
+      if (cudaWordKind(chunk)) classes = "tok-cuda";
+      if (!classes) { out.appendChild(document.createTextNode(chunk)); return; }
+      const span = document.createElement("span");
+      span.className = classes;
+      span.textContent = chunk;
+      out.appendChild(span);
+    },
+    flush);
+  flush();
+  listing.dataset.highlighted = "1";
+}
+
 function enhance(root) {
   renderMath(root);
   root.querySelectorAll(CODE_SELECTOR).forEach(highlightBlock);
+  root.querySelectorAll(".listing.code").forEach(highlightListing);
 }
 
 function init() {

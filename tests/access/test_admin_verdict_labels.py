@@ -137,5 +137,5 @@ def test_admin_sidebar_names_the_question_models_in_korean(admin_page, graded):
     assert "Question variants" not in korean and "Question attempts" not in korean
     english = body(admin_page.get("/admin/", HTTP_ACCEPT_LANGUAGE="en"))
     assert "Question variants" in english and "Question attempts" in english
-    sidebar = body(admin_page.get("/admin/problems/questionattempt/", HTTP_ACCEPT_LANGUAGE="ko"))
+    sidebar = body(admin_page.get("/admin/practice/questionattempt/", HTTP_ACCEPT_LANGUAGE="ko"))
     assert "연습 문제 변형" in sidebar and "Question variants" not in sidebar

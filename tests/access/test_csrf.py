@@ -10,8 +10,8 @@ from django.test import Client
 from rest_framework.authtoken.models import Token
 
 from grader.models import Submission
-from problems import practice
-from problems.models import QuestionAttempt
+from practice import actions as practice
+from practice.models import QuestionAttempt
 
 from .test_ownership import SOURCE
 

@@ -118,7 +118,7 @@ def browser_data(canary, users):
     connection of their own that nothing closes."""
     from django.contrib.sessions.backends.db import SessionStore
 
-    from problems import practice
+    from practice import actions as practice
 
     sub = actions.create_submission(users["alice"], canary, SOURCE)  # stays QUEUED: no worker here
     variant = practice.next_variant(users["alice"], practice.MIXED, 1)

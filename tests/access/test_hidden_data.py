@@ -10,7 +10,7 @@ import re
 
 import pytest
 
-from problems import practice
+from practice import actions as practice
 
 from .conftest import HIDDEN_N, NEVER_FOR_ANYONE, NEVER_FOR_STUDENTS, PRINTF_CANARY, body, leaks
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import importlib
 from types import SimpleNamespace
+from unittest import mock
 
 import pytest
 from django.apps import apps as global_apps
@@ -22,11 +23,15 @@ from .conftest import body, make_user
 pytestmark = pytest.mark.django_db
 
 GROUP_MIGRATION = importlib.import_module("problems.migrations.0002_instructor_group_permissions")
+COURSES_MIGRATION = importlib.import_module("courses.migrations.0002_instructor_group_creates_courses")
+# Models that moved app after 0002 granted permissions on them (practice 0001 relabelled their
+# content types, so the granted permissions followed them).
+MOVED_TO = {("problems", "questionvariant"): "practice", ("problems", "questionattempt"): "practice"}
 CHANGELIST = "/admin/grader/submission/"
 INSTRUCTOR_PERMISSIONS = {
     "problems.view_problem", "problems.add_problem", "problems.change_problem",
-    "problems.view_problemversion", "problems.view_questionvariant", "problems.view_questionattempt",
-    "grader.view_submission", "grader.change_submission",
+    "problems.view_problemversion", "practice.view_questionvariant", "practice.view_questionattempt",
+    "grader.view_submission", "grader.change_submission", "courses.create_course",
 }
 
 
@@ -37,8 +42,18 @@ def instructor_group():
     The migration ran when the test database was created; tests on a transactional database
     flush every table afterwards (the group with them), so it is applied again here.
     """
-    GROUP_MIGRATION.grant(global_apps, SimpleNamespace(connection=connection))
+    grant_as_migrated()
     return Group.objects.get(name="Instructor")
+
+
+def grant_as_migrated():
+    """Replay the migrations' grants on today's models (problems 0002 with the moved models'
+    permissions under their new app, then courses 0002)."""
+    today = [(MOVED_TO.get((app, model), app), model, actions)
+             for app, model, actions in GROUP_MIGRATION.INSTRUCTOR_PERMISSIONS]
+    with mock.patch.object(GROUP_MIGRATION, "INSTRUCTOR_PERMISSIONS", today):
+        GROUP_MIGRATION.grant(global_apps, SimpleNamespace(connection=connection))
+    COURSES_MIGRATION.grant(global_apps, SimpleNamespace(connection=connection))
 
 
 @pytest.fixture
@@ -71,7 +86,7 @@ def rejudge_post(client, pks, follow=True):
 
 def test_migration_gives_the_instructor_group_its_permissions(instructor_group):
     """The Instructor group can edit problems, read versions, questions and submissions, and change
-    submissions (the rejudge action); nothing else, and nothing on users or groups."""
+    submissions (the rejudge action), and create courses; nothing else, and nothing on users or groups."""
     granted = {f"{p.content_type.app_label}.{p.codename}" for p in instructor_group.permissions.select_related("content_type")}
     assert granted == INSTRUCTOR_PERMISSIONS
     assert not Permission.objects.filter(group__name="Student").exists()
@@ -79,15 +94,15 @@ def test_migration_gives_the_instructor_group_its_permissions(instructor_group):
 
 def test_migration_runs_again_without_duplicates(instructor_group):
     """Applying the grant twice leaves one group with the same permissions."""
-    GROUP_MIGRATION.grant(global_apps, SimpleNamespace(connection=connection))
+    grant_as_migrated()
     assert Group.objects.filter(name="Instructor").count() == 1
     assert instructor_group.permissions.count() == len(INSTRUCTOR_PERMISSIONS)
 
 
 @pytest.mark.parametrize("url,status", [
-    ("/admin/", 200), (CHANGELIST, 200), ("/admin/problems/problem/", 200), ("/admin/problems/problem/add/", 200),
-    ("/admin/problems/problemversion/", 200), ("/admin/problems/questionvariant/", 200),
-    ("/admin/problems/questionattempt/", 200), ("/admin/auth/user/", 403), ("/admin/auth/group/", 403),
+    ("/admin/", 200), (CHANGELIST, 200), ("/admin/problems/problem/", 200), ("/admin/problems/problem/add/", 403),
+    ("/admin/problems/problemversion/", 200), ("/admin/practice/questionvariant/", 200),
+    ("/admin/practice/questionattempt/", 200), ("/admin/auth/user/", 403), ("/admin/auth/group/", 403),
 ])
 def test_staff_instructor_opens_the_admin_pages_of_their_work(admin_page, url, status):
     """A staff instructor sees problems, versions, questions and submissions; users and groups stay 403."""
@@ -206,3 +221,36 @@ def test_breadcrumb_names_whose_submissions(page, graded):
     assert ">My submissions</a> <span" not in theirs
     korean = body(page("ivy").get(url, HTTP_ACCEPT_LANGUAGE="ko"))
     assert '<a href="/submissions/?all=1">모든 제출</a>' in korean
+
+
+def test_admin_cannot_add_a_problem_without_a_package_nor_publish_one(admin_page, canary):
+    """'Add problem' is refused (problems come from packages); a problem with no version cannot be
+    published from its change form; the list says 'Published'/'Hidden' in words, not icons."""
+    assert admin_page.get("/admin/problems/problem/add/").status_code == 403
+    listing = body(admin_page.get("/admin/problems/problem/"))
+    assert "import_problems" in listing and ">Published<" in listing
+    from problems.models import Problem
+
+    bare = Problem.objects.create(slug="no-package", title_en="No package", topic="indexing", is_published=False)
+    page = admin_page.post(f"/admin/problems/problem/{bare.pk}/change/", {
+        "slug": "no-package", "title_en": "No package", "title_ko": "", "topic": "indexing", "kind": "kernel",
+        "difficulty": 1, "current_version": "", "is_published": "on",
+        "versions-TOTAL_FORMS": 0, "versions-INITIAL_FORMS": 0, "versions-MIN_NUM_FORMS": 0, "versions-MAX_NUM_FORMS": 1000,
+    })
+    assert page.status_code == 200 and "cannot be published" in body(page)
+    bare.refresh_from_db()
+    assert bare.is_published is False
+    admin_page.post("/admin/problems/problem/", {"action": "publish", "_selected_action": [bare.pk, canary.pk]})
+    bare.refresh_from_db()
+    assert bare.is_published is False  # the action skips it, with a warning
+
+
+def test_question_attempts_are_labelled_by_student_name_with_words(admin_page, users):
+    """Question attempts show the student's username and 'Correct'/'Wrong' as text."""
+    from practice import actions as practice
+
+    variant = practice.get_or_create_variant(users["alice"], "indexing.warp_lane", "s1", 1)
+    practice.submit_answer(variant, {k: str(v) for k, v in variant.answer["values"].items()})
+    listing = body(admin_page.get("/admin/practice/questionattempt/"))
+    assert ">alice<" in listing and ">Correct<" in listing
+    assert str(users["alice"].pk) + " (" not in str(variant)

@@ -8,7 +8,7 @@ import pytest
 from django.urls import URLResolver, get_resolver
 
 from grader import actions
-from problems import practice
+from practice import actions as practice
 
 from .conftest import body
 
@@ -21,6 +21,8 @@ ROUTES = {
     "login": "anyone",
     "logout": "POST with CSRF token",
     "signup": "anyone",
+    "password_reset_confirm": "anyone with a valid one-time token (its course's instructor made it; tests/courses/test_roster_import.py)",
+    "password_reset_complete": "anyone",
     "set_language": "anyone, POST with CSRF token",
     "grader:list": "logged in: own submissions; ?all=1 for instructors",
     "grader:submission": "owner or instructor (others: 404)",
@@ -35,6 +37,20 @@ ROUTES = {
     "practice:question": "owner (others: 404)",
     "practice:progress": "logged in: own progress",
     "practice:calculator": "anyone",
+    # Courses: roles come from a membership of that course (courses/access.py); tests/courses/test_pages.py
+    # and tests/access/test_course_access.py check each rule.
+    "courses:home": "logged in: own courses",
+    "courses:new": "staff or courses.create_course (others: 403)",
+    "courses:join_form": "anyone (joining needs a login)",
+    "courses:join": "logged in, with a usable invite code (POST joins)",
+    "courses:course": "members of the course (others: 404)",
+    "courses:manage": "TAs and instructors of the course (others: 404)",
+    "courses:invite-create": "instructors of the course, POST (others: 404)",
+    "courses:invite-revoke": "instructors of the course, POST (others: 404)",
+    "courses:member-role": "instructors of the course, POST (others: 404)",
+    "courses:member-remove": "instructors of the course, POST (others: 404)",
+    "courses:roster-upload": "instructors of the course, POST (others: 404)",
+    "courses:passwords": "instructors of the course (others: 404)",
 }
 
 PRIVATE_MARKER = "alice-private-source-marker"
@@ -116,7 +132,7 @@ def test_instructors_and_staff_see_every_submission(alices, page, api, who):
 
 
 @pytest.mark.parametrize("url", ["/admin/grader/submission/", "/admin/problems/problemversion/",
-                                 "/admin/problems/questionvariant/", "/admin/auth/user/"])
+                                 "/admin/practice/questionvariant/", "/admin/auth/user/"])
 def test_admin_needs_staff_and_model_permissions(users, page, url):
     """Students and non-staff instructors are sent to the admin login; staff without permissions on a
     model get 403; a superuser gets in."""

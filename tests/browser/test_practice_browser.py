@@ -32,7 +32,7 @@ def shot(page, name):
 
 def test_student_answers_one_question_of_each_topic(live_server, browser, django_user_model, monkeypatch):
     monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
-    from problems.models import QuestionVariant
+    from practice.models import QuestionVariant
 
     django_user_model.objects.create_user(username="kim", password="practice-pass-123")
     page = browser.new_page(viewport={"width": 1280, "height": 900})
@@ -88,7 +88,7 @@ def test_student_answers_one_question_of_each_topic(live_server, browser, django
     assert anon.locator(".limits-table tr.binding").inner_text().strip().startswith("registers")
     assert anon.locator(".chart svg").count() == 3
     shot(anon, "calculator")
-    anon.select_option("#id_cc", "9.0")  # practice.js recalculates on change
+    anon.select_option("#id_cc", "9.0")  # the result follows the select in place (htmx), and so does the URL
     anon.wait_for_url(re.compile(r".*cc=9\.0.*"))
     assert "9.0" in anon.url
     assert not errors, errors

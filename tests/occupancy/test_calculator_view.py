@@ -64,3 +64,16 @@ def test_calculator_in_korean(client):
     r = client.get(reverse("practice:calculator"), {"cc": "8.6", "threads": "256", "regs": "41", "smem": "2048"},
                    HTTP_ACCEPT_LANGUAGE="ko")
     assert "register는 warp 단위로" in r.content.decode()
+
+
+def test_htmx_update_with_an_invalid_input_shows_the_error_in_the_result_card(client):
+    """htmx swaps only 2xx answers: an invalid value typed into the calculator comes back as a 200 whose result
+    card lists the error, while a plain GET keeps its 400."""
+    url = "/practice/occupancy/?cc=9.0&threads=2048&regs=32&smem=0"
+    plain = client.get(url)
+    assert plain.status_code == 400
+    live = client.get(url, headers={"HX-Request": "true"})
+    assert live.status_code == 200
+    html = live.content.decode()
+    result = html[html.index('id="result"'):html.index('id="calc-more"')]
+    assert "alert-error" in result and "Threads per block" in result

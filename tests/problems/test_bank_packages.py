@@ -24,7 +24,7 @@ def _copy(inputs: dict) -> dict:
 
 @pytest.fixture(scope="module", params=PACKAGES)
 def package(request):
-    return load_package(BANK / request.param)
+    return load_package(BANK / request.param).with_variant()  # a package with variants: its default one
 
 
 def test_bank_is_not_empty():

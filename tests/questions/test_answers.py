@@ -1,7 +1,7 @@
 """The forgiving answer parser: what it accepts, what it rejects, and the messages it gives."""
 import pytest
 
-from problems.core.answers import (
+from practice.core.answers import (
     AnswerFormatError,
     Choice,
     Field,

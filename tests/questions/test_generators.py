@@ -8,12 +8,12 @@ from pathlib import Path
 
 import pytest
 
-from problems.core.answers import FieldKind, parse_response
+from practice.core.answers import FieldKind, parse_response
 from problems.core.gpus import capability, gpu
-from problems.core.questions import FAMILIES, Topic, families_for, family, generate
-from problems.core.questions import snippets
-from problems.core.questions.indexing import WarpAndLane
-from problems.core.questions.synchronization import PlaceBarrier
+from practice.core.questions import FAMILIES, Topic, families_for, family, generate
+from practice.core.questions import snippets
+from practice.core.questions.indexing import WarpAndLane
+from practice.core.questions.synchronization import PlaceBarrier
 
 SEEDS = range(40)
 HANGUL = re.compile(r"[\uac00-\ud7a3]")
@@ -60,7 +60,7 @@ def test_same_seed_same_question(family_id):
 
 def test_generation_does_not_depend_on_the_process():
     """A fresh interpreter with another hash seed generates the same params and answers."""
-    code = ("import json; from problems.core.questions import FAMILIES, generate; "
+    code = ("import json; from practice.core.questions import FAMILIES, generate; "
             "print(json.dumps({f: [generate(f, s, 2).params | {'_a': generate(f, s, 2).answer} for s in range(3)] "
             "for f in FAMILIES}, sort_keys=True))")
     env = dict(os.environ, PYTHONHASHSEED="12345")
@@ -88,7 +88,7 @@ def test_every_family_renders_in_both_languages(family_id):
 @pytest.mark.parametrize("family_id", sorted(FAMILIES))
 def test_answer_key_grades_itself(family_id):
     """The stored key's values, typed back as text, parse and grade as right."""
-    from problems.core.answers import Field, grade
+    from practice.core.answers import Field, grade
 
     for q in (generate(family_id, s, d) for s in range(5) for d in (1, 2, 3)):
         key = q.answer_key()
@@ -238,7 +238,7 @@ def test_wrong_formula_has_exactly_one_wrong_line():
     for q in all_questions("indexing.wrong_formula"):
         lines = q.params["lines"]
         k = "abcd".index(q.answer["wrong"])
-        from problems.core.questions.indexing import RIGHT, WRONG
+        from practice.core.questions.indexing import RIGHT, WRONG
 
         assert lines[k] in dict(WRONG) and all(line in dict(RIGHT) for j, line in enumerate(lines) if j != k)
 
@@ -257,7 +257,7 @@ def test_classify_snippets_match_their_intent_and_all_outcomes_appear():
 
 def test_exited_threads_do_not_block_a_barrier():
     """`if (t < 128) __syncthreads();` with the other threads exiting completes and is legal."""
-    from problems.core.questions.syncsim import Outcome, simulate
+    from practice.core.questions.syncsim import Outcome, simulate
 
     assert simulate(snippets.barrier_in_if_others_exit(256, 128), 256).outcome is Outcome.CORRECT
     assert simulate(snippets.both_branches(256, 128), 256).outcome is Outcome.DIVERGENT

@@ -4,8 +4,9 @@ import re
 import pytest
 from django.urls import reverse
 
-from problems import practice
-from problems.models import QuestionAttempt, QuestionVariant
+from practice import actions as practice
+from practice.models import QuestionAttempt, QuestionVariant
+from practice.progress import progress, streak
 
 pytestmark = pytest.mark.django_db
 
@@ -63,9 +64,54 @@ def test_progress_counts_per_topic(student):
     practice.submit_answer(v, {"warp": "999", "lane": "0"})
     practice.submit_answer(v, {k: str(x) for k, x in v.answer["values"].items()})
     practice.get_or_create_variant(student, "indexing.grid_dims", "s2", 1)
-    rows = {r.topic: r for r in practice.progress(student)}
+    rows = {r.topic: r for r in progress(student)}
     assert (rows["indexing"].questions, rows["indexing"].attempted, rows["indexing"].solved, rows["indexing"].attempts) == (2, 1, 1, 2)
     assert rows["occupancy"].questions == 0
+
+
+def test_progress_is_measured_against_question_types_and_difficulty(student):
+    """A topic's bar is question types solved of the types it has (not 'N of N' over drawn questions);
+    per difficulty it is solved of attempted; drawn but unanswered questions count against nothing."""
+    v = practice.get_or_create_variant(student, "indexing.warp_lane", "s1", 1)
+    practice.submit_answer(v, {k: str(x) for k, x in v.answer["values"].items()})
+    w = practice.get_or_create_variant(student, "indexing.grid_stride", "s2", 3)
+    wrong = {k: str(x + 1) for k, x in w.answer["values"].items()}
+    assert practice.submit_answer(w, wrong).graded
+    practice.get_or_create_variant(student, "indexing.grid_dims", "s3", 2)  # drawn, never answered
+    row = {r.topic: r for r in progress(student)}["indexing"]
+    from practice.core.questions import families_for, Topic
+
+    assert row.families_total == len(families_for(Topic.INDEXING)) > 3
+    assert row.families_solved == 1
+    assert row.solved_pct == round(100 / row.families_total)
+    levels = {lv["difficulty"]: (lv["solved"], lv["attempted"]) for lv in row.by_difficulty}
+    assert levels == {1: (1, 1), 2: (0, 0), 3: (0, 1)}
+
+
+def test_streak_counts_back_from_the_last_answered_question(student):
+    """Two right answers in a row after a wrong one: a streak of 2; a new wrong answer ends it."""
+    def answer(slot, right):
+        v = practice.get_or_create_variant(student, "indexing.warp_lane", slot, 1)
+        values = {k: str(x) for k, x in v.answer["values"].items()}
+        if not right:
+            values["warp"] = str(int(values["warp"]) + 1)
+        practice.submit_answer(v, values)
+
+    assert streak(student) == 0
+    answer("a", False)
+    answer("b", True)
+    answer("c", True)
+    assert streak(student) == 2
+    answer("d", False)
+    assert streak(student) == 0
+
+
+def test_new_student_sees_an_invitation_not_zero_of_zero(client_in):
+    """A student with no questions gets an empty state that invites a first question, on both pages."""
+    home = client_in.get(reverse("practice:home")).content.decode()
+    assert "No questions yet." in home and "0 of 0" not in home
+    page = client_in.get(reverse("practice:progress")).content.decode()
+    assert "Start your first question" in page
 
 
 # ---- pages -------------------------------------------------------------------------------------------
@@ -133,7 +179,7 @@ def test_bad_start_request_is_a_clear_400(client_in):
     assert client_in.get(reverse("practice:start")).status_code == 405
 
 
-@pytest.mark.parametrize("family_id", sorted(__import__("problems.core.questions", fromlist=["FAMILIES"]).FAMILIES))
+@pytest.mark.parametrize("family_id", sorted(__import__("practice.core.questions", fromlist=["FAMILIES"]).FAMILIES))
 def test_every_family_renders_as_a_page_in_both_languages(client_in, student, family_id):
     v = practice.get_or_create_variant(student, family_id, "page", 2, seed=4)
     url = reverse("practice:question", args=[v.pk])

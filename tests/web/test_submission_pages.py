@@ -162,3 +162,23 @@ def test_submission_keeps_problem_version(problem, alice, alice_client, make_sub
     submission = make_submission(alice, problem)
     assert Submission.objects.get(pk=submission.pk).problem_version_id == problem.current_version_id
 
+
+
+def test_check_pass_says_what_it_checks_and_on_which_test(alice, alice_client, make_submission):
+    """During the check pass the card names the checks and the test, instead of 'Running test 2 of 2'
+    beside '2 of 2 tests finished'."""
+    from tests.packages import PROBLEM_YAML, tiny_package_files
+
+    from .conftest import import_files
+
+    yaml = PROBLEM_YAML.replace("slug: tiny-add", "slug: tiny-checked") + "checks: [racecheck, synccheck]\n"
+    checked = import_files(tiny_package_files(**{"problem.yaml": yaml}))
+    submission = make_submission(alice, checked)
+    actions.start_grading(submission.pk, "dummy")
+    actions.record_progress(submission.pk, "checking", 2, 2)
+    assert Submission.objects.get(pk=submission.pk).status == "CHECKING"
+    html = alice_client.get(live_url(submission)).content.decode()
+    assert "Checking for races and divergent barriers on test small…" in html
+    assert "All 2 tests finished; one more run checks the kernel." in html
+    assert "Running test" not in html and "2 of 2 tests finished" not in html
+    assert 'hx-trigger="every 1s"' in html

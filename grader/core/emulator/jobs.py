@@ -12,6 +12,7 @@ from pathlib import Path
 import numpy as np
 
 from ..backends.base import ArgRole, KernelSpec, LaunchConfig
+from ..macros import shielded
 from ..results import Diagnostic
 from ..verdicts import DiagnosticKind
 
@@ -22,7 +23,11 @@ INT_POISON = 0xCD
 
 
 def harness_source(spec: KernelSpec) -> str:
-    """C++ appended after the student's code: stores the launch's arguments, calls the kernel."""
+    """C++ appended after the student's code: stores the launch's arguments, calls the kernel.
+
+    Shielded from the student's macros (macros.shielded): every identifier it uses but the
+    kernel's name is #undef'd around it, so `#define T 16` or `#define float double` in the
+    kernel file cannot change it."""
     lines = ["namespace wd { namespace detail { struct AnyPtr { void* p; template <class T> operator T*() const { return static_cast<T*>(p); } }; } }"]
     params, call = [], []
     for i, arg in enumerate(spec.args):
@@ -37,7 +42,7 @@ def harness_source(spec: KernelSpec) -> str:
             call.append(f"wd_a{i}")
     lines.append('extern "C" void wd_user_setup(void* const* a) { ' + " ".join(params) + " }")
     lines.append('extern "C" void wd_user_thread() { ' + f"{spec.name}({', '.join(call)});" + " }")
-    return "\n".join(lines) + "\n"
+    return shielded("\n".join(lines) + "\n", keep=(spec.name,))
 
 
 def write_job(

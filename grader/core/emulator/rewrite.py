@@ -5,13 +5,15 @@ against a whitelist of includes and a blacklist of host escapes, and rewritten s
 as plain C++17 against the emulator's runtime:
 
 - `__shared__ T name[dims];` inside a function becomes a reference bound to per-block storage,
-  `T (&name)[dims] = *::wd::shared_var<T[dims]>(SITE, "name", __LINE__);`
-- `extern __shared__ T name[];` becomes `T* const name = ::wd::dynamic_shared<T>("name");`
+  `T (&name)[dims] = *::wd::wd_shared_var<T[dims]>(SITE, "name", __LINE__);`
+- `extern __shared__ T name[];` becomes `T* const name = ::wd::wd_dynamic_shared<T>("name");`
 - a `main` function is renamed so that a whole program still compiles.
-- `return;` in the kernel's body becomes `return ::wd::detail::kernel_exit(__LINE__);`, so the
+- `return;` in the kernel's body becomes `return ::wd::wd_kernel_exit(__LINE__);`, so the
   scheduler knows where a thread left: lanes that skip a barrier and exit *after* it while their
   warp waits there are a divergent barrier, a tail guard `if (i >= n) return;` above it is not.
 
+What is written into the student's code names only `wd` and `wd_` names, which the student may
+not use (RESERVED_NAME), so no macro of theirs can change it.
 No newline is ever added or removed, so line N of the compiled file is line N of the student's.
 The checks are defence in depth; the sandbox is the security boundary.
 """
@@ -19,6 +21,8 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+
+from . import declarations
 
 ALLOWED_INCLUDES = frozenset({
     "cuda_runtime.h", "cuda.h", "device_launch_parameters.h", "cuda_runtime_api.h",
@@ -36,16 +40,19 @@ FORBIDDEN_IDENTIFIERS = frozenset({
     "getenv", "setenv", "putenv", "exit", "_exit", "_Exit", "abort", "quick_exit", "longjmp",
     "setjmp", "ptrace", "chdir", "chmod", "fwrite", "fread", "fputs", "fgets", "fprintf", "fscanf",
     "write", "read", "close", "pthread_create", "__builtin_frame_address", "__builtin_return_address",
-    "asm", "__asm__", "__asm", "__attribute__", "__attribute", "goto", "_Pragma", "__builtin_trap_",
+    "asm", "__asm__", "__asm", "goto", "_Pragma", "__builtin_trap_",
     # Files without fopen, file-existence probes, and GCC builtins that redirect control flow.
     "tmpfile", "tmpnam", "tempnam", "mkstemp", "fputc", "putc", "putw", "fputwc", "fputws",
     "__has_include", "__has_include_next", "__builtin_longjmp", "__builtin_setjmp", "__builtin_apply",
     "__builtin_apply_args", "__builtin_return", "__builtin_eh_return", "__builtin_unwind_init",
 })
 
-# The emulator's own names (namespace wd, the harness's wd_* functions): calling its internals
-# could write the result file directly.
-RESERVED_NAME = re.compile(r"^(wd|wd_\w*)$")
+# The emulator's own names (namespace wd, the harness's wd_* functions, the WD_* macros): calling its
+# internals could write the result file directly, and a macro of that name could change what the
+# runtime's macros expand to (they name nothing else; see macros.py and tests/emulator/test_macros.py).
+RESERVED_NAME = re.compile(r"^(wd|wd_\w*|__warpdrill\w*)$", re.IGNORECASE)
+# Predefined macros that the code written into the student's file relies on (barrier sites, lines).
+BUILTIN_MACROS = frozenset({"__LINE__", "__COUNTER__", "__FILE__"})
 # Digraphs spell # and [[ without those characters; no kernel needs them.
 DIGRAPHS = ("%:", "<%", "%>", "<:", ":>")
 # A line splice: a backslash, optional blanks, a newline (GCC joins the lines before tokenising).
@@ -257,7 +264,11 @@ def _check_directive(tok: Token, problems: list[Problem]) -> None:
         problems.append(Problem(tok.line, "#pragma GCC dependency is not allowed"))
     # Macro bodies may not spell host escapes either, nor build names by pasting tokens.
     inner_tokens = tokenize(text[text.find("#") + 1:])
+    if name in ("define", "undef") and len(inner_tokens) > 1 and inner_tokens[1].text in BUILTIN_MACROS:
+        problems.append(Problem(tok.line, f"the predefined macro {inner_tokens[1].text} cannot be redefined"))
     for k, inner in enumerate(inner_tokens):
+        if inner.text in ("__attribute__", "__attribute") or _cxx11_attribute_start(inner_tokens, k):
+            _check_attributes(inner_tokens, k, tok.line, problems)
         if inner.kind == "ident" and _forbidden(inner.text):
             problems.append(Problem(tok.line, _forbidden_message(inner.text)))
         elif inner.text == "#" and k + 1 < len(inner_tokens) and inner_tokens[k + 1].text == "#" \
@@ -281,13 +292,28 @@ def _digraph(tokens: list[Token], k: int) -> bool:
     return pair in DIGRAPHS
 
 
+def _cxx11_attribute_start(tokens: list[Token], k: int) -> bool:
+    """Whether tokens[k] opens a C++11 attribute list `[[`."""
+    return tokens[k].text == "[" and k + 1 < len(tokens) and tokens[k + 1].text == "["
+
+
+def _check_attributes(tokens: list[Token], k: int, line: int, problems: list[Problem]) -> None:
+    """A problem for each attribute of the list at tokens[k] that is not harmless (declarations.py)."""
+    if tokens[k].text == "[":
+        names, _ = declarations.cxx11_attributes(tokens, k)
+        spell = "[[%s]]"
+    else:
+        names, _ = declarations.gnu_attributes(tokens, k)
+        spell = "__attribute__((%s))"
+    for name in declarations.refused_attributes(names):
+        problems.append(Problem(line, declarations.ATTRIBUTE_MESSAGE % (spell % name)))
+
+
 def _forbidden_message(name: str) -> str:
     if RESERVED_NAME.match(name):
         return f"'{name}' is reserved for the emulator's runtime: choose another name"
     if name in ("asm", "__asm__", "__asm"):
         return "inline assembly (asm) is not allowed"
-    if name in ("__attribute__", "__attribute"):
-        return "__attribute__ is not allowed"
     if name == "goto":
         return "goto is not allowed"
     return f"'{name}' is not available in kernels (no file, process or host access)"
@@ -391,12 +417,12 @@ def _rewrite_shared(source: str, tokens: list[Token], i: int, site: int, problem
             return None
         dims = _join(d[1:])
         if is_extern:
-            parts.append(f'{type_text}* const {name} = ::wd::dynamic_shared<{type_text}>("{name}");')
+            parts.append(f'{type_text}* const {name} = ::wd::wd_dynamic_shared<{type_text}>("{name}");')
         elif dims:
-            parts.append(f'{type_text} (&{name}){dims} = *::wd::shared_var<{type_text}{dims}>({site + used}, "{name}", __LINE__);')
+            parts.append(f'{type_text} (&{name}){dims} = *::wd::wd_shared_var<{type_text}{dims}>({site + used}, "{name}", __LINE__);')
             used += 1
         else:
-            parts.append(f'{type_text}& {name} = *::wd::shared_var<{type_text}>({site + used}, "{name}", __LINE__);')
+            parts.append(f'{type_text}& {name} = *::wd::wd_shared_var<{type_text}>({site + used}, "{name}", __LINE__);')
             used += 1
     original = source[stmt[0].start:tokens[end].end if end < len(tokens) else stmt[-1].end]
     text = " ".join(parts) + "\n" * original.count("\n")
@@ -415,6 +441,8 @@ def rewrite(source: str, kernel_name: str) -> Rewritten:
     prev_global = False
     kernel_head = False  # between the kernel's name and its body (or the `;` of a declaration)
     body_depth = None  # the brace depth outside the kernel's body while inside it
+    braces: list[bool] = []  # open braces: True for a scope, False for an extern "C" block
+    linkage_brace = -1  # the index of the `{` opening an extern "C" block
     for i, tok in enumerate(tokens):
         if tok.kind == "pp":
             _check_directive(tok, problems)
@@ -424,8 +452,8 @@ def rewrite(source: str, kernel_name: str) -> Rewritten:
             continue
         if _digraph(tokens, i):
             problems.append(Problem(tok.line, _DIGRAPH_MESSAGE))
-        if tok.text == "[" and i + 1 < len(tokens) and tokens[i + 1].text == "[":
-            problems.append(Problem(tok.line, "attributes ([[...]]) are not allowed"))
+        if _cxx11_attribute_start(tokens, i) or tok.text in ("__attribute__", "__attribute"):
+            _check_attributes(tokens, i, tok.line, problems)
         text = tok.text
         if tok.kind == "ident":
             if _forbidden(text):
@@ -442,12 +470,11 @@ def rewrite(source: str, kernel_name: str) -> Rewritten:
             elif text == kernel_name and prev_global and i + 1 < len(tokens) and tokens[i + 1].text == "(":
                 found_kernel = True
                 kernel_head = True
-            if text == "extern":
-                nxt = [t.text for t in tokens[i + 1:i + 4]]
-                if "__shared__" not in nxt:
-                    problems.append(Problem(tok.line, "extern declarations are not allowed (except `extern __shared__`)"))
+            if text == "extern" and i + 2 < len(tokens) and tokens[i + 1].kind == "string" \
+                    and tokens[i + 2].text == "{":
+                linkage_brace = i + 2  # extern "C" { ... } declares at file scope: not a nesting level
             if text == "return" and body_depth is not None and i + 1 < len(tokens) and tokens[i + 1].text == ";":
-                edits.append((tok.start, tok.end, "return ::wd::detail::kernel_exit(__LINE__)"))
+                edits.append((tok.start, tok.end, "return ::wd::wd_kernel_exit(__LINE__)"))
             if text == "main" and depth == 0 and i + 1 < len(tokens) and tokens[i + 1].text == "(":
                 edits.append((tok.start, tok.end, "wd_student_main"))
             if text == "__shared__":
@@ -462,11 +489,17 @@ def rewrite(source: str, kernel_name: str) -> Rewritten:
                     edits.append((s, e, new))
                     site += used
         elif text == "{":
+            if i == linkage_brace:
+                braces.append(False)
+                continue
+            braces.append(True)
             if kernel_head:
                 body_depth, kernel_head = depth, False
             depth += 1
             prev_global = False
         elif text == "}":
+            if braces and not braces.pop():
+                continue  # the end of an extern "C" block
             depth -= 1
             if depth == body_depth:
                 body_depth = None
@@ -477,6 +510,8 @@ def rewrite(source: str, kernel_name: str) -> Rewritten:
         elif text == "<" and i + 2 < len(tokens) and tokens[i + 1].text == "<" and tokens[i + 2].text == "<" \
                 and tokens[i + 1].start == tok.end and tokens[i + 2].start == tok.end + 1:
             problems.append(Problem(tok.line, "kernel launches (<<<...>>>) are not allowed: the harness launches your kernel"))
+    for line, message in declarations.linkage_problems(tokens) + declarations.constant_write_problems(tokens):
+        problems.append(Problem(line, message))
     if not found_kernel and not problems:
         problems.append(Problem(1, f"no __global__ function named '{kernel_name}' was found"))
     out = []

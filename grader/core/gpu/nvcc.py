@@ -23,6 +23,7 @@ from pathlib import Path
 
 from ..backends.base import KernelSpec
 from ..errors import PlatformError
+from ..macros import shielded
 from ..results import CompileMessage, CompileResult
 from .cache import CompileCache, cache_key
 from .ptxas import FunctionReport, find_entry, parse_ptxas
@@ -93,12 +94,14 @@ def signature_check(spec: KernelSpec) -> str:
     """C++ that fails to compile, with a readable message, unless `spec.name` has spec's parameters.
 
     Parameters match up to const/volatile on the pointee and top-level qualifiers (so `const float*
-    __restrict__ a` is a valid IN parameter, and `float* a` too).
+    __restrict__ a` is a valid IN parameter, and `float* a` too). The kernel's type is taken apart by
+    class templates only (no function is declared: NVRTC takes no host functions). Shielded from the
+    student's macros (macros.shielded): `#define T 16` in the kernel file cannot change it.
     """
     strip_types = ", ".join(
         (a.c_type.replace("const ", "") if a.is_buffer else a.c_type) for a in spec.args)
     wanted = f"__global__ void {spec.name}({spec.signature()})"
-    return (
+    check = (
         "namespace warpdrill_check {\n"
         "template <class T> struct strip { typedef T type; };\n"
         "template <class T> struct strip<const T> { typedef typename strip<T>::type type; };\n"
@@ -108,13 +111,14 @@ def signature_check(spec: KernelSpec) -> str:
         "template <class A, class B> struct same { static const bool value = false; };\n"
         "template <class A> struct same<A, A> { static const bool value = true; };\n"
         "template <class... P> struct params {};\n"
-        # __host__ __device__: NVRTC takes no host functions (it is only ever named in decltype)
-        "template <class... P> __host__ __device__ params<typename strip<P>::type...> of(void (*)(P...));\n"
+        "template <class F> struct of;\n"
+        "template <class... P> struct of<void (*)(P...)> { typedef params<typename strip<P>::type...> type; };\n"
         "}\n"
-        f"static_assert(warpdrill_check::same<decltype(warpdrill_check::of(&{spec.name})), "
+        f"static_assert(warpdrill_check::same<warpdrill_check::of<decltype(&{spec.name})>::type, "
         f"warpdrill_check::params<{strip_types}> >::value,\n"
         f'  "the kernel must be declared at file scope as {wanted}");\n'
     )
+    return shielded(check, keep=(spec.name,))
 
 
 def translation_unit(source: str, spec: KernelSpec) -> str:

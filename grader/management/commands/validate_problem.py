@@ -26,7 +26,8 @@ class Command(BaseCommand):
             for row in validate_package(package, judge_backend):
                 mark = self.style.SUCCESS("ok  ") if row.ok else self.style.ERROR("FAIL")
                 got = row.result.verdict.value
-                self.stdout.write(f"  {mark} {row.name:42} expected {row.expected.value:14} got {got}")
+                name = row.name + (" " + ", ".join(f"{k}={v}" for k, v in row.variant.items()) if row.variant else "")
+                self.stdout.write(f"  {mark} {name:42} expected {row.expected.value:14} got {got}")
                 if not row.ok:
                     failures += 1
                     self.stdout.write(f"       {row.result.message}")

@@ -1,5 +1,5 @@
 // verdict: COMPILE_ERROR
-// says: __attribute__ is not allowed
+// says: __attribute__((constructor)) is not allowed
 // Runs before the harness's main.
 #include <cstdlib>
 __attribute__((constructor)) static void before_main() { system("id > /box/result.json"); }

@@ -1,5 +1,5 @@
 // verdict: COMPILE_ERROR
-// says: attributes ([[...]]) are not allowed
+// says: [[gnu::constructor]] is not allowed
 [[gnu::constructor]] static void before_main() { }
 __global__ void add(const float* a, const float* b, float* c, int n) {
     int i = blockIdx.x * blockDim.x + threadIdx.x;

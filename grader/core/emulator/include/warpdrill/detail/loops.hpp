@@ -3,5 +3,5 @@
 // on a flag set by another thread of the block makes progress (Volta+ semantics).
 // Included LAST, after every standard header, because it redefines two keywords.
 #pragma once
-#define while(...) while ((::wd::tick(__LINE__), (__VA_ARGS__)))
-#define for(...) for (__VA_ARGS__) if (::wd::tick(__LINE__), false) {} else
+#define while(...) while ((::wd::wd_tick(__LINE__), (__VA_ARGS__)))
+#define for(...) for (__VA_ARGS__) if (::wd::wd_tick(__LINE__), false) {} else

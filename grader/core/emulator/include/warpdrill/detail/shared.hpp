@@ -19,4 +19,9 @@ template <class T>
 inline T* dynamic_shared(const char* name) {
   return static_cast<T*>(detail::dynamic_shared_base(name, alignof(T), sizeof(T)));
 }
+// The names rewrite.py writes into the student's code (`wd_` names, which no student macro can change).
+template <class T>
+inline T* wd_shared_var(int site, const char* name, int line) { return shared_var<T>(site, name, line); }
+template <class T>
+inline T* wd_dynamic_shared(const char* name) { return dynamic_shared<T>(name); }
 }  // namespace wd

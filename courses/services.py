@@ -1,0 +1,75 @@
+"""Reads of the courses app that other apps and the pages use: a user's courses and what is open in
+each, and the one-time set-password links of roster-created accounts."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from django.contrib.auth.tokens import default_token_generator
+from django.urls import reverse
+from django.utils.encoding import force_bytes
+from django.utils.http import urlsafe_base64_encode
+
+from . import access
+from .models import Course, Membership, ProvisionedAccount, Role
+
+
+@dataclass(frozen=True)
+class OpenItem:
+    """Something a member can work on now in a course (filled in by the exams app)."""
+
+    title: str  # in the reader's language
+    url: str  # where to open it
+    kind: str = "exam"  # what it is: "exam", "problem set", ...
+    closes_at: object = None  # aware datetime or None
+
+
+def open_items(course: Course, user) -> list[OpenItem]:
+    """What is open for `user` in `course` now, soonest closing first.
+
+    The hook the exams app fills with its open exams; until then nothing is open.
+    """
+    return []
+
+
+@dataclass
+class MyCourse:
+    """One of a user's courses, with their role and what is open for them."""
+
+    course: Course
+    role: Role
+    items: list[OpenItem] = field(default_factory=list)
+
+
+def my_courses(user) -> list[MyCourse]:
+    """The user's courses (newest first), their role in each and what is open in each."""
+    if not getattr(user, "is_authenticated", False):
+        return []
+    rows = Membership.objects.filter(user=user).select_related("course").order_by("-course__created_at", "course__code")
+    return [MyCourse(m.course, Role(m.role), open_items(m.course, user)) for m in rows]
+
+
+@dataclass(frozen=True)
+class PasswordLink:
+    """A one-time link with which a roster-created account's owner chooses a password."""
+
+    user: object  # the account
+    path: str  # /accounts/reset/<uid>/<token>/: works until the password is set or the token times out
+
+
+def password_links(course: Course, by) -> list[PasswordLink]:
+    """The set-password links of accounts this course's roster created that still have no usable
+    password (instructors only; Http404 for anyone else), ordered by username.
+
+    The token is Django's password-reset token: it stops working once the password is set (it
+    hashes the password), when the account logs in, and after settings.PASSWORD_RESET_TIMEOUT.
+    Showing the page again makes fresh links.
+    """
+    access.require_role(by, course, *access.INSTRUCTORS)
+    out = []
+    for p in ProvisionedAccount.objects.filter(course=course).select_related("user").order_by("user__username"):
+        if p.user.has_usable_password() or not p.user.is_active:
+            continue
+        uid = urlsafe_base64_encode(force_bytes(p.user.pk))
+        token = default_token_generator.make_token(p.user)
+        out.append(PasswordLink(p.user, reverse("password_reset_confirm", args=[uid, token])))
+    return out

@@ -1,0 +1,194 @@
+"""Courses pages: my courses, a course, its management page, creating a course, joining one.
+
+Thin: parse, check access (courses/access.py), call one action or service, render. A refused
+action (CourseError) is shown as a message in the reader's language.
+"""
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.contrib.auth.views import redirect_to_login
+from django.core.exceptions import PermissionDenied
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
+
+from . import access, actions, services
+from .errors import CourseError, CourseErrorCode, InviteError
+from .forms import CourseForm, InviteForm, JoinForm, RoleForm, RosterForm
+from .messages import file_issue_text, row_problem_text
+from .models import Invite, Membership, Role
+
+
+@login_required
+def home(request):
+    """My courses: every course the user is in, their role, and what is open in each."""
+    return render(request, "courses/home.html", {
+        "mine": services.my_courses(request.user),
+        "can_create": access.can_create_courses(request.user),
+    })
+
+
+@login_required
+def new(request):
+    """Create a course (staff, or the courses.create_course permission); its creator instructs it."""
+    if not access.can_create_courses(request.user):
+        raise PermissionDenied
+    form = CourseForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            course = actions.create_course(request.user, **form.cleaned_data)
+        except CourseError as exc:
+            form.add_error("code", str(exc))
+        else:
+            messages.success(request, _("Course created. Invite your students from its management page."))
+            return redirect("courses:manage", code=course.code)
+    return render(request, "courses/new.html", {"form": form}, status=400 if form.errors else 200)
+
+
+def join_form(request):
+    """A form to type an invite code; it leads to the join page of that code."""
+    form = JoinForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        code = actions.normalize_invite_code(form.cleaned_data["code"])
+        if code:
+            return redirect("courses:join", code=code)
+        form.add_error("code", str(InviteError(CourseErrorCode.INVITE_UNKNOWN)))
+    return render(request, "courses/join_form.html", {"form": form}, status=400 if form.errors else 200)
+
+
+def join(request, code: str):
+    """An invite link. GET: which course it joins (log in first); POST: join it."""
+    if not request.user.is_authenticated:
+        return redirect_to_login(request.get_full_path())
+    normalized = actions.normalize_invite_code(code)
+    invite = Invite.objects.select_related("course").filter(code=normalized).first() if normalized else None
+    if request.method == "POST":
+        try:
+            outcome = actions.join_with_code(request.user, code)
+        except InviteError as exc:
+            return render(request, "courses/join.html", {"error": str(exc), "code": normalized}, status=400)
+        if outcome.joined:
+            messages.success(request, _("Welcome to %(course)s.") % {"course": outcome.course.name})
+        else:
+            messages.info(request, _("You are already a member of %(course)s.") % {"course": outcome.course.name})
+        return redirect("courses:course", code=outcome.course.code)
+    member = invite is not None and Membership.objects.filter(course=invite.course, user=request.user).exists()
+    problem = None if member else actions.invite_problem(invite)
+    if problem is not None:
+        return render(request, "courses/join.html", {"error": str(InviteError(problem)), "code": normalized}, status=400)
+    return render(request, "courses/join.html", {"invite": invite, "member": member, "code": normalized})
+
+
+@login_required
+def course(request, code: str):
+    """A course's page for its members: details, your role, what is open now."""
+    course, role = access.course_for(request.user, code)
+    return render(request, "courses/course.html", {
+        "course": course, "role": role, "items": services.open_items(course, request.user),
+        "can_manage": access.can_manage(role),
+        "instructors": course.memberships.filter(role=Role.INSTRUCTOR).select_related("user"),
+    })
+
+
+def _manage_context(request, course, role, **extra) -> dict:
+    members = course.memberships.select_related("user").order_by("role", "user__username")
+    invites = course.invites.order_by("-created_at")
+    return {
+        "course": course, "role": role, "can_administer": access.can_administer(role),
+        "members": members, "invites": invites, "roles": Role.choices,
+        "invite_form": extra.pop("invite_form", None) or InviteForm(),
+        "roster_form": extra.pop("roster_form", None) or RosterForm(),
+        "join_url": request.build_absolute_uri(reverse("courses:join_form")),
+        **extra,
+    }
+
+
+@login_required
+def manage(request, code: str):
+    """The course's staff page: members and roles, invites, roster upload (TAs see, instructors change)."""
+    course, role = access.course_for(request.user, code, *access.MANAGERS)
+    return render(request, "courses/manage.html", _manage_context(request, course, role))
+
+
+def _refused(request, exc: CourseError, course):
+    messages.error(request, str(exc))
+    return redirect("courses:manage", code=course.code)
+
+
+@require_POST
+@login_required
+def invite_create(request, code: str):
+    course, role = access.course_for(request.user, code, *access.INSTRUCTORS)
+    form = InviteForm(request.POST)
+    if not form.is_valid():
+        return render(request, "courses/manage.html", _manage_context(request, course, role, invite_form=form), status=400)
+    try:
+        invite = actions.create_invite(course, request.user, role=form.cleaned_data["role"],
+                                       expires_at=form.expires_at(), max_uses=form.cleaned_data["max_uses"])
+    except CourseError as exc:
+        return _refused(request, exc, course)
+    messages.success(request, _("Invite %(code)s created.") % {"code": invite.code})
+    return redirect(reverse("courses:manage", kwargs={"code": course.code}) + "#invites")
+
+
+@require_POST
+@login_required
+def invite_revoke(request, code: str, invite_id: int):
+    course, _role = access.course_for(request.user, code, *access.INSTRUCTORS)
+    invite = actions.revoke_invite(course, request.user, invite_id)
+    messages.success(request, _("Invite %(code)s revoked: it no longer works.") % {"code": invite.code})
+    return redirect(reverse("courses:manage", kwargs={"code": course.code}) + "#invites")
+
+
+@require_POST
+@login_required
+def member_role(request, code: str, membership_id: int):
+    course, _role = access.course_for(request.user, code, *access.INSTRUCTORS)
+    form = RoleForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, _("Unknown role."))
+        return redirect("courses:manage", code=course.code)
+    try:
+        member = actions.set_role(course, request.user, membership_id, form.cleaned_data["role"])
+    except CourseError as exc:
+        return _refused(request, exc, course)
+    messages.success(request, _("%(user)s is now %(role)s.") % {"user": member.user.get_username(),
+                                                                  "role": member.get_role_display()})
+    return redirect(reverse("courses:manage", kwargs={"code": course.code}) + "#members")
+
+
+@require_POST
+@login_required
+def member_remove(request, code: str, membership_id: int):
+    course, _role = access.course_for(request.user, code, *access.INSTRUCTORS)
+    try:
+        actions.remove_member(course, request.user, membership_id)
+    except CourseError as exc:
+        return _refused(request, exc, course)
+    messages.success(request, _("Member removed from the course."))
+    return redirect(reverse("courses:manage", kwargs={"code": course.code}) + "#members")
+
+
+@require_POST
+@login_required
+def roster_upload(request, code: str):
+    """Upload a roster CSV; the page shows the report of what was taken and every row that was not."""
+    course, role = access.course_for(request.user, code, *access.INSTRUCTORS)
+    form = RosterForm(request.POST, request.FILES)
+    if not form.is_valid():
+        return render(request, "courses/manage.html", _manage_context(request, course, role, roster_form=form), status=400)
+    report = actions.import_roster(course, request.user, form.cleaned_data["file"].read())
+    context = _manage_context(request, course, role, report=report,
+                              report_error=file_issue_text(report.error, report.error_detail) if report.error else "",
+                              report_problems=[(p, row_problem_text(p)) for p in report.problems])
+    return render(request, "courses/manage.html", context, status=400 if report.error else 200)
+
+
+@login_required
+def passwords(request, code: str):
+    """Printable one-time set-password links for the accounts this course's roster created."""
+    course, _role = access.course_for(request.user, code, *access.INSTRUCTORS)
+    links = [(link.user, request.build_absolute_uri(link.path)) for link in services.password_links(course, request.user)]
+    return render(request, "courses/passwords.html", {"course": course, "links": links})

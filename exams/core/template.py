@@ -1,0 +1,380 @@
+"""Exam templates as data: ordered zones, each choosing N items from a pool.
+
+A template is JSON or YAML (a mapping) of this shape:
+
+    title: {en: Midterm 1, ko: 중간고사 1}
+    zones:
+      - title: {en: Occupancy, ko: Occupancy}
+        choose: 2                 # how many items of the pool each student gets (default: all)
+        shuffle: true             # shuffle the chosen items within the zone (default true)
+        points: 5                 # default points of this zone's items
+        pool:
+          - family: occupancy.blocks_per_sm
+            difficulty: [1, 2]    # one level (2) or an inclusive range [lo, hi]; default 1
+            points: 5
+          - kernel: block-sum     # a kernel problem by slug ...
+            attempts: 3
+            attempt_points: [10, 7, 5]   # points if the k-th counted attempt is accepted
+            partial_credit: true  # a failed attempt earns attempt points x tests passed / tests
+          - kernel: {topic: reduction}   # ... or any problem of a topic (or a tag)
+
+`parse_template(data, catalogue)` checks it and returns an ExamTemplateSpec, or raises
+TemplateError listing every problem with its path (`zones[1].pool[2]: unknown family 'x'`).
+Kernel problems are looked up through an injected KernelCatalogue, so this module needs no database.
+"""
+from __future__ import annotations
+
+import enum
+import json
+from dataclasses import dataclass, field
+from typing import Any, Mapping, Protocol, Sequence
+
+import yaml
+
+from .families import DIFFICULTIES, FAMILIES
+
+Text = dict[str, str]  # language -> text; "en" always present
+FORMAT = 1  # the template format; export writes it, import accepts it or its absence
+MAX_ITEMS = 200  # items drawn per student, over all zones
+
+
+class ItemKind(enum.StrEnum):
+    """What a pool item is."""
+
+    QUESTION = "question"  # a generated question of one family
+    KERNEL = "kernel"  # a kernel problem graded by the judge
+
+
+class TemplateError(ValueError):
+    """A template that cannot be used. `problems` lists (path, message) pairs; str() joins them."""
+
+    def __init__(self, problems: list[tuple[str, str]]):
+        self.problems = problems
+        super().__init__("; ".join(f"{p}: {m}" if p else m for p, m in problems))
+
+    def messages(self) -> list[str]:
+        """One line per problem: 'path: message'."""
+        return [f"{p}: {m}" if p else m for p, m in self.problems]
+
+
+@dataclass(frozen=True)
+class KernelInfo:
+    """What the catalogue knows about one kernel problem."""
+
+    slug: str
+    version_id: int | None  # the current package version's id (None: no published version)
+    version_number: int | None
+    topic: str
+    tags: tuple[str, ...] = ()
+    error: str = ""  # non-empty: the problem does not validate (or has no version); why
+
+
+class KernelCatalogue(Protocol):
+    """Where kernel problems are looked up (the Django shell queries problems.models)."""
+
+    def get(self, slug: str) -> KernelInfo | None:
+        """The problem with this slug, or None when there is none."""
+
+    def matching(self, topic: str | None, tag: str | None) -> list[KernelInfo]:
+        """Every usable problem of the topic and/or with the tag, sorted by slug."""
+
+
+class StaticCatalogue:
+    """A catalogue from a list of KernelInfo (tests, the CLI, previews)."""
+
+    def __init__(self, infos: Sequence[KernelInfo] = ()):
+        self.infos = {i.slug: i for i in infos}
+
+    def get(self, slug: str) -> KernelInfo | None:
+        return self.infos.get(slug)
+
+    def matching(self, topic: str | None, tag: str | None) -> list[KernelInfo]:
+        return sorted((i for i in self.infos.values() if not i.error
+                       and (topic is None or i.topic == topic) and (tag is None or tag in i.tags)),
+                      key=lambda i: i.slug)
+
+
+@dataclass(frozen=True)
+class QuestionPoolItem:
+    """A generated question of `family`, at a difficulty drawn from [lo, hi]."""
+
+    family: str
+    difficulty: tuple[int, int]  # inclusive range, 1..3
+    points: float
+    kind: ItemKind = ItemKind.QUESTION
+
+    def to_dict(self) -> dict:
+        lo, hi = self.difficulty
+        return {"family": self.family, "difficulty": lo if lo == hi else [lo, hi], "points": self.points}
+
+
+@dataclass(frozen=True)
+class KernelPoolItem:
+    """A kernel problem: one slug, or any usable problem of a topic/tag."""
+
+    slug: str | None
+    topic: str | None
+    tag: str | None
+    points: float  # the most the item can earn (= max(attempt_points))
+    attempts: int  # counted attempts allowed (platform faults never count)
+    attempt_points: tuple[float, ...]  # points when the k-th counted attempt is accepted; len == attempts
+    partial_credit: bool  # a failed attempt earns its attempt points x tests passed / tests
+    kind: ItemKind = ItemKind.KERNEL
+
+    def to_dict(self) -> dict:
+        which: Any = self.slug if self.slug else {k: v for k, v in (("topic", self.topic), ("tag", self.tag)) if v}
+        return {"kernel": which, "points": self.points, "attempts": self.attempts,
+                "attempt_points": list(self.attempt_points), "partial_credit": self.partial_credit}
+
+
+PoolItem = QuestionPoolItem | KernelPoolItem
+
+
+@dataclass(frozen=True)
+class Zone:
+    title: Text
+    choose: int
+    shuffle: bool
+    pool: tuple[PoolItem, ...]
+    feedback: str | None = None  # overrides the exam's feedback during the exam for this zone
+
+    def to_dict(self) -> dict:
+        d = {"title": dict(self.title), "choose": self.choose, "shuffle": self.shuffle,
+             "pool": [p.to_dict() for p in self.pool]}
+        if self.feedback:
+            d["feedback"] = self.feedback
+        return d
+
+
+@dataclass(frozen=True)
+class ExamTemplateSpec:
+    """A parsed, validated template."""
+
+    title: Text
+    zones: tuple[Zone, ...]
+
+    @property
+    def item_count(self) -> int:
+        return sum(z.choose for z in self.zones)
+
+    def to_dict(self) -> dict:
+        """The template as data again (export): parse_template(spec.to_dict()) gives the same spec."""
+        return {"format": FORMAT, "title": dict(self.title), "zones": [z.to_dict() for z in self.zones]}
+
+
+FEEDBACK_VALUES = ("none", "verdict", "full")
+
+
+def load_text(text: str) -> Any:
+    """JSON or YAML text -> data. Raises TemplateError when it is neither."""
+    text = text.strip()
+    if not text:
+        raise TemplateError([("", "the template is empty")])
+    try:
+        return json.loads(text)
+    except ValueError:
+        pass
+    try:
+        return yaml.safe_load(text)
+    except yaml.YAMLError as exc:
+        raise TemplateError([("", f"not valid JSON or YAML: {exc}")]) from None
+
+
+def dump_yaml(spec: ExamTemplateSpec) -> str:
+    """The template as YAML text (what the edit form shows)."""
+    return yaml.safe_dump(spec.to_dict(), allow_unicode=True, sort_keys=False)
+
+
+class _Problems:
+    def __init__(self):
+        self.items: list[tuple[str, str]] = []
+
+    def add(self, path: str, message: str) -> None:
+        self.items.append((path, message))
+
+
+def _text(value: Any, path: str, problems: _Problems, default: str = "") -> Text:
+    if value is None:
+        return {"en": default}
+    if isinstance(value, str):
+        return {"en": value}
+    if isinstance(value, Mapping) and all(isinstance(k, str) and isinstance(v, str) for k, v in value.items()):
+        if "en" not in value:
+            problems.add(path, "needs an English text ('en')")
+            return {"en": default, **value}
+        return dict(value)
+    problems.add(path, "must be a text or a mapping {en: ..., ko: ...}")
+    return {"en": default}
+
+
+def _number(value: Any, path: str, problems: _Problems, *, minimum: float = 0) -> float | None:
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        problems.add(path, f"must be a number, not {value!r}")
+        return None
+    if value < minimum:
+        problems.add(path, f"must be at least {minimum:g}, not {value!r}")
+        return None
+    return float(value)
+
+
+def _int(value: Any, path: str, problems: _Problems, *, minimum: int = 0) -> int | None:
+    if isinstance(value, bool) or not isinstance(value, int):
+        problems.add(path, f"must be a whole number, not {value!r}")
+        return None
+    if value < minimum:
+        problems.add(path, f"must be at least {minimum}, not {value!r}")
+        return None
+    return value
+
+
+def _difficulty(value: Any, path: str, problems: _Problems) -> tuple[int, int]:
+    if value is None:
+        return (1, 1)
+    if isinstance(value, int) and not isinstance(value, bool):
+        lo = hi = value
+    elif isinstance(value, (list, tuple)) and len(value) == 2 and all(
+            isinstance(v, int) and not isinstance(v, bool) for v in value):
+        lo, hi = value
+    else:
+        problems.add(path, f"must be a level or a range [lo, hi] of levels {DIFFICULTIES}, not {value!r}")
+        return (1, 1)
+    if lo not in DIFFICULTIES or hi not in DIFFICULTIES or lo > hi:
+        problems.add(path, f"levels must be in {DIFFICULTIES} with lo <= hi, not {value!r}")
+        return (1, 1)
+    return (lo, hi)
+
+
+_QUESTION_KEYS = {"family", "difficulty", "points"}
+_KERNEL_KEYS = {"kernel", "points", "attempts", "attempt_points", "partial_credit"}
+
+
+def _pool_item(raw: Any, path: str, zone_points: float | None, catalogue: KernelCatalogue | None,
+               problems: _Problems) -> PoolItem | None:
+    if isinstance(raw, str):  # a bare family id
+        raw = {"family": raw}
+    if not isinstance(raw, Mapping):
+        problems.add(path, "must be a mapping with 'family' or 'kernel'")
+        return None
+    if ("family" in raw) == ("kernel" in raw):
+        problems.add(path, "needs exactly one of 'family' (a generated question) or 'kernel' (a kernel problem)")
+        return None
+    allowed = _QUESTION_KEYS if "family" in raw else _KERNEL_KEYS
+    for key in raw:
+        if key not in allowed:
+            problems.add(f"{path}.{key}", f"unknown key (allowed: {', '.join(sorted(allowed))})")
+    default_points = zone_points if zone_points is not None else (1.0 if "family" in raw else 10.0)
+    points = default_points if raw.get("points") is None else _number(raw["points"], f"{path}.points", problems)
+    if "family" in raw:
+        fam = raw["family"]
+        if not isinstance(fam, str) or fam not in FAMILIES:
+            problems.add(f"{path}.family", f"unknown family {fam!r}")
+            return None
+        diff = _difficulty(raw.get("difficulty"), f"{path}.difficulty", problems)
+        return QuestionPoolItem(fam, diff, points if points is not None else default_points)
+    return _kernel_item(raw, path, points, catalogue, problems)
+
+
+def _kernel_item(raw: Mapping, path: str, points: float | None, catalogue: KernelCatalogue | None,
+                 problems: _Problems) -> KernelPoolItem | None:
+    which = raw["kernel"]
+    slug = topic = tag = None
+    if isinstance(which, str):
+        slug = which
+    elif isinstance(which, Mapping) and set(which) <= {"topic", "tag"} and which:
+        topic, tag = which.get("topic"), which.get("tag")
+    else:
+        problems.add(f"{path}.kernel", "must be a slug or a mapping {topic: ..., tag: ...}")
+        return None
+    if catalogue is None:
+        problems.add(f"{path}.kernel", "kernel problems cannot be checked here (no catalogue)")
+    elif slug is not None:
+        info = catalogue.get(slug)
+        if info is None:
+            problems.add(f"{path}.kernel", f"unknown problem {slug!r}")
+        elif info.error:
+            problems.add(f"{path}.kernel", f"problem {slug!r} does not validate: {info.error}")
+    elif not catalogue.matching(topic, tag):
+        problems.add(f"{path}.kernel", f"no usable problem with {dict(which)!r}")
+    attempts_raw = raw.get("attempts")
+    attempts = 1 if attempts_raw is None else _int(attempts_raw, f"{path}.attempts", problems, minimum=1)
+    ap_raw = raw.get("attempt_points")
+    if ap_raw is None:
+        base = points if points is not None else 10.0
+        ap = tuple([base] * (attempts or 1))
+    elif isinstance(ap_raw, (list, tuple)) and ap_raw:
+        values = [_number(v, f"{path}.attempt_points[{i}]", problems) for i, v in enumerate(ap_raw)]
+        ap = tuple(v or 0.0 for v in values)
+        if attempts_raw is None:
+            attempts = len(ap)
+        elif attempts is not None and len(ap) != attempts:
+            problems.add(f"{path}.attempt_points", f"has {len(ap)} values for {attempts} attempts")
+        if any(b > a for a, b in zip(ap, ap[1:])):
+            problems.add(f"{path}.attempt_points", "must not grow from one attempt to the next")
+    else:
+        problems.add(f"{path}.attempt_points", "must be a non-empty list of numbers")
+        ap = (points or 10.0,)
+    partial = raw.get("partial_credit", False)
+    if not isinstance(partial, bool):
+        problems.add(f"{path}.partial_credit", f"must be true or false, not {partial!r}")
+        partial = False
+    if raw.get("points") is not None and points is not None and ap and max(ap) != points:
+        problems.add(f"{path}.points", f"is {points:g} but the best attempt earns {max(ap):g}")
+    return KernelPoolItem(slug, topic, tag, max(ap) if ap else 0.0, attempts or len(ap), ap, partial)
+
+
+def parse_template(data: Any, catalogue: KernelCatalogue | None = None) -> ExamTemplateSpec:
+    """Check a template (parsed JSON/YAML data, or its text) and return its spec.
+
+    Raises TemplateError naming every problem by its path: a zone whose pool is smaller than
+    `choose`, an unknown family or slug, a kernel problem that does not validate (the catalogue's
+    KernelInfo.error), a bad number. `catalogue` is required for templates with kernel items.
+    """
+    if isinstance(data, str):
+        data = load_text(data)
+    problems = _Problems()
+    if not isinstance(data, Mapping):
+        raise TemplateError([("", "a template must be a mapping with 'zones'")])
+    for key in data:
+        if key not in ("format", "title", "zones"):
+            problems.add(str(key), "unknown key (allowed: format, title, zones)")
+    if data.get("format", FORMAT) != FORMAT:
+        problems.add("format", f"must be {FORMAT}")
+    title = _text(data.get("title"), "title", problems, default="Exam")
+    zones_raw = data.get("zones")
+    if not isinstance(zones_raw, list) or not zones_raw:
+        problems.add("zones", "must be a non-empty list")
+        raise TemplateError(problems.items)
+    zones = []
+    for zi, zraw in enumerate(zones_raw):
+        zpath = f"zones[{zi}]"
+        if not isinstance(zraw, Mapping):
+            problems.add(zpath, "must be a mapping with 'pool'")
+            continue
+        for key in zraw:
+            if key not in ("title", "choose", "shuffle", "points", "pool", "feedback"):
+                problems.add(f"{zpath}.{key}", "unknown key (allowed: choose, feedback, points, pool, shuffle, title)")
+        ztitle = _text(zraw.get("title"), f"{zpath}.title", problems, default=f"Part {zi + 1}")
+        zpoints = None if zraw.get("points") is None else _number(zraw["points"], f"{zpath}.points", problems)
+        pool_raw = zraw.get("pool")
+        if not isinstance(pool_raw, list) or not pool_raw:
+            problems.add(f"{zpath}.pool", "must be a non-empty list")
+            continue
+        pool = [_pool_item(p, f"{zpath}.pool[{pi}]", zpoints, catalogue, problems) for pi, p in enumerate(pool_raw)]
+        choose = len(pool_raw) if zraw.get("choose") is None else _int(zraw["choose"], f"{zpath}.choose", problems,
+                                                                        minimum=1)
+        if choose is not None and choose > len(pool_raw):
+            problems.add(f"{zpath}.choose", f"chooses {choose} items from a pool of {len(pool_raw)}")
+        shuffle = zraw.get("shuffle", True)
+        if not isinstance(shuffle, bool):
+            problems.add(f"{zpath}.shuffle", f"must be true or false, not {shuffle!r}")
+        feedback = zraw.get("feedback")
+        if feedback is not None and feedback not in FEEDBACK_VALUES:
+            problems.add(f"{zpath}.feedback", f"must be one of {', '.join(FEEDBACK_VALUES)}, not {feedback!r}")
+        zones.append(Zone(ztitle, choose or 1, bool(shuffle), tuple(p for p in pool if p is not None),
+                          feedback if feedback in FEEDBACK_VALUES else None))
+    total = sum(z.choose for z in zones)
+    if total > MAX_ITEMS:
+        problems.add("zones", f"draw {total} items per student; at most {MAX_ITEMS}")
+    if problems.items:
+        raise TemplateError(problems.items)
+    return ExamTemplateSpec(title, tuple(zones))

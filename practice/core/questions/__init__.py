@@ -1,0 +1,40 @@
+"""Generated questions: the registry of families by id and topic.
+
+    from practice.core.questions import family, generate
+    q = generate("occupancy.blocks_per_sm", seed=7, difficulty=2)
+    q.render("ko"), q.answer_key(), q.render_solution("en")
+
+Plain Python, no Django. See base.py for the shape of a family.
+"""
+from __future__ import annotations
+
+from .base import DIFFICULTIES, LANGUAGES, TOPIC_NAMES, Block, BlockKind, Family, Question, Topic
+from .indexing import FAMILIES as _INDEXING
+from .occupancy import FAMILIES as _OCCUPANCY
+from .synchronization import FAMILIES as _SYNCHRONIZATION
+
+FAMILIES: dict[str, Family] = {f.id: f for f in (*_OCCUPANCY, *_INDEXING, *_SYNCHRONIZATION)}
+
+
+class UnknownFamilyError(KeyError):
+    """No question family has this id."""
+
+
+def family(family_id: str) -> Family:
+    try:
+        return FAMILIES[family_id]
+    except KeyError:
+        raise UnknownFamilyError(family_id) from None
+
+
+def families_for(topic: Topic | str | None = None) -> list[Family]:
+    """The families of one topic (all of them when topic is None), in a stable order."""
+    return [f for f in FAMILIES.values() if topic is None or f.topic == Topic(topic)]
+
+
+def generate(family_id: str, seed: int, difficulty: int = 1) -> Question:
+    return family(family_id).generate(seed, difficulty)
+
+
+__all__ = ["Block", "BlockKind", "DIFFICULTIES", "FAMILIES", "Family", "LANGUAGES", "Question", "TOPIC_NAMES", "Topic",
+           "UnknownFamilyError", "families_for", "family", "generate"]

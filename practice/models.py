@@ -1,0 +1,57 @@
+"""Generated questions: a stored variant per student and question slot, and attempts at it.
+
+These models lived in the problems app until the layout split; their tables keep the old names
+(`db_table`), and the move was a state-only migration, so existing databases keep their rows.
+"""
+from django.conf import settings
+from django.db import models
+from django.utils.translation import gettext_lazy as _
+
+
+class QuestionVariant(models.Model):
+    """A generated question as one student saw it.
+
+    The generated params and answer are stored (not only the seed), with the generator's
+    version, so editing a generator never changes a variant already shown.
+    """
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="question_variants")
+    family = models.CharField(max_length=80, help_text="Generator family id, e.g. 'occupancy.blocks_per_sm'.")
+    generator_version = models.PositiveIntegerField()
+    difficulty = models.PositiveSmallIntegerField(default=1)
+    seed = models.BigIntegerField()
+    slot = models.CharField(
+        max_length=80, help_text="Which question this is for the student: a practice counter, an exam question id."
+    )
+    params = models.JSONField()
+    answer = models.JSONField()
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        db_table = "problems_questionvariant"
+        verbose_name = _("question variant")
+        verbose_name_plural = _("question variants")
+        constraints = [
+            models.UniqueConstraint(fields=["user", "family", "slot"], name="unique_variant_per_user_slot"),
+        ]
+
+    def __str__(self):
+        return f"{self.family} v{self.generator_version} for {self.user.get_username()} ({self.slot})"
+
+
+class QuestionAttempt(models.Model):
+    """One answer given to a variant. An unparseable answer is not stored (it costs no attempt)."""
+
+    variant = models.ForeignKey(QuestionVariant, on_delete=models.CASCADE, related_name="attempts")
+    response = models.JSONField(help_text="The parsed answer, per field.")
+    correct = models.BooleanField()
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        db_table = "problems_questionattempt"
+        ordering = ["-created_at"]
+        verbose_name = _("question attempt")
+        verbose_name_plural = _("question attempts")
+
+    def __str__(self):
+        return f"{self.variant}: {'correct' if self.correct else 'wrong'}"

@@ -1,0 +1,226 @@
+"""The courses pages through Django's test client: my courses, creating, joining, the course page,
+the management page (members, roles, invites, roster upload and its report) and who sees what."""
+from __future__ import annotations
+
+import re
+from datetime import timedelta
+
+import pytest
+from django.core.files.uploadedfile import SimpleUploadedFile
+from django.test import Client
+from django.utils import timezone
+
+from courses import actions
+from courses.models import Course, Invite, Membership, Role
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def as_user(people):
+    def make(name):
+        client = Client()
+        if name:
+            client.force_login(people[name])
+        return client
+    return make
+
+
+def text(response) -> str:
+    return response.content.decode()
+
+
+def test_my_courses_lists_each_course_with_the_role_and_the_header_links_it(people, courses, as_user):
+    page = as_user("tom").get("/courses/")
+    assert page.status_code == 200
+    html = text(page)
+    assert "GPU Architecture" in html and "Parallel Programming" not in html and ">TA<" in html
+    assert 'href="/courses/"' in html and ">Courses</a>" in html
+    assert "Nothing is open in this course right now." in html
+
+
+def test_my_courses_needs_a_login_and_the_header_hides_courses_when_logged_out(as_user):
+    assert as_user(None).get("/courses/").status_code == 302
+    assert ">Courses</a>" not in text(as_user(None).get("/"))
+
+
+def test_an_instructor_creates_a_course_and_becomes_its_instructor(people, as_user):
+    client = as_user("prof")
+    assert 'href="/courses/new/"' in text(client.get("/courses/"))
+    response = client.post("/courses/new/", {"name": "CUDA 101", "code": "CUDA-101", "term": "Spring 2027",
+                                             "language": "ko", "target_cc": "8.6"})
+    assert response.status_code == 302 and response["Location"] == "/courses/CUDA-101/manage/"
+    course = Course.objects.get(code="CUDA-101")
+    assert Membership.objects.get(course=course, user=people["prof"]).role == Role.INSTRUCTOR
+    assert "8.6" in text(client.get("/courses/CUDA-101/"))
+
+
+def test_a_student_cannot_create_a_course(as_user):
+    client = as_user("stu")
+    assert 'href="/courses/new/"' not in text(client.get("/courses/"))
+    assert client.get("/courses/new/").status_code == 403
+    assert client.post("/courses/new/", {"name": "x", "code": "X", "language": "en", "target_cc": "9.0"}).status_code == 403
+    assert not Course.objects.filter(code="X").exists()
+
+
+def test_a_reserved_or_taken_code_is_a_form_error(people, courses, as_user):
+    for code in ("join", "pp-a"):
+        response = as_user("prof").post("/courses/new/", {"name": "x", "code": code, "language": "en", "target_cc": "9.0"})
+        assert response.status_code == 400
+
+
+def test_joining_with_a_link(people, courses, as_user):
+    """The link shows the course and the role; the POST enrols and leads to the course page."""
+    invite = actions.create_invite(courses["A"], people["prof"])
+    client = as_user("nobody")
+    page = client.get(f"/courses/join/{invite.code}/")
+    assert page.status_code == 200 and "Parallel Programming" in text(page) and "student" in text(page)
+    assert not Membership.objects.filter(user=people["nobody"]).exists()  # a GET joins nobody
+    response = client.post(f"/courses/join/{invite.code}/")
+    assert response.status_code == 302 and response["Location"] == "/courses/PP-A/"
+    assert client.get("/courses/PP-A/").status_code == 200
+
+
+def test_the_join_link_asks_a_logged_out_visitor_to_log_in_first(people, courses, as_user):
+    invite = actions.create_invite(courses["A"], people["prof"])
+    response = as_user(None).get(f"/courses/join/{invite.code}/")
+    assert response.status_code == 302 and response["Location"].startswith("/accounts/login/?next=/courses/join/")
+
+
+def test_the_typed_code_form_leads_to_the_join_page(people, courses, as_user):
+    invite = actions.create_invite(courses["A"], people["prof"])
+    response = as_user("nobody").post("/courses/join/", {"code": f" {invite.code.lower()} "})
+    assert response.status_code == 302 and response["Location"] == f"/courses/join/{invite.code}/"
+
+
+@pytest.mark.parametrize("state,message", [
+    ("wrong", "This invite code is not valid"),
+    ("revoked", "This invite has been withdrawn"),
+    ("expired", "This invite has expired"),
+    ("used_up", "This invite has been used as many times as it allows"),
+])
+def test_an_unusable_invite_says_why_and_enrols_nobody(people, courses, as_user, state, message):
+    invite = actions.create_invite(courses["A"], people["prof"], max_uses=1)
+    code = invite.code
+    if state == "wrong":
+        code = "WRONGCODE22"
+    elif state == "revoked":
+        actions.revoke_invite(courses["A"], people["prof"], invite.pk)
+    elif state == "expired":
+        Invite.objects.filter(pk=invite.pk).update(expires_at=timezone.now() - timedelta(minutes=1))
+    else:
+        actions.join_with_code(people["bea"], code)
+    client = as_user("nobody")
+    for response in (client.get(f"/courses/join/{code}/"), client.post(f"/courses/join/{code}/")):
+        assert response.status_code == 400 and message in text(response)
+    assert not Membership.objects.filter(user=people["nobody"]).exists()
+
+
+@pytest.mark.parametrize("who,status", [("prof", 200), ("tara", 200), ("stu", 200), ("bea", 404), ("tom", 404),
+                                        ("nobody", 404)])
+def test_the_course_page_is_for_members_only(courses, as_user, who, status):
+    assert as_user(who).get("/courses/PP-A/").status_code == status
+
+
+def test_an_outsider_gets_the_same_404_as_for_a_course_that_does_not_exist(courses, as_user):
+    client = as_user("bea")
+    foreign, missing = client.get("/courses/PP-A/"), client.get("/courses/NO-SUCH/")
+    assert foreign.status_code == missing.status_code == 404
+    assert text(foreign) == text(missing)
+    assert client.get("/courses/PP-A/manage/").status_code == 404
+
+
+@pytest.mark.parametrize("who,status", [("prof", 200), ("tara", 200), ("stu", 404), ("bea", 404), ("nobody", 404)])
+def test_the_management_page_is_for_course_staff(courses, as_user, who, status):
+    assert as_user(who).get("/courses/PP-A/manage/").status_code == status
+
+
+def test_a_ta_sees_members_and_invites_without_the_forms_that_change_them(people, courses, as_user):
+    actions.create_invite(courses["A"], people["prof"])
+    html = text(as_user("tara").get("/courses/PP-A/manage/"))
+    assert "stu@uni.example" in html and 'class="invite-code"' in html
+    assert "/manage/invites/" not in html and "/manage/roster/" not in html and 'name="role"' not in html
+
+
+def test_the_instructor_makes_and_revokes_an_invite(people, courses, as_user):
+    client = as_user("prof")
+    response = client.post("/courses/PP-A/manage/invites/", {"role": "student", "days": "7", "max_uses": "30"})
+    assert response.status_code == 302
+    invite = Invite.objects.get(course=courses["A"])
+    assert invite.max_uses == 30 and timedelta(days=6) < invite.expires_at - timezone.now() <= timedelta(days=7)
+    html = text(client.get("/courses/PP-A/manage/"))
+    assert invite.code in html and f"/courses/join/{invite.code}/" in html
+    client.post(f"/courses/PP-A/manage/invites/{invite.pk}/revoke/")
+    invite.refresh_from_db()
+    assert invite.revoked_at is not None
+
+
+@pytest.mark.parametrize("who", ["tara", "stu", "bea"])
+def test_nobody_else_posts_to_the_management_forms(people, courses, as_user, who):
+    """A's TA and student and B's instructor: 404 for every change, and nothing changes."""
+    invite = actions.create_invite(courses["A"], people["prof"])
+    stu = Membership.objects.get(course=courses["A"], user=people["stu"])
+    client = as_user(who)
+    roster = SimpleUploadedFile("r.csv", b"username,email\nkim,kim@uni.example\n", content_type="text/csv")
+    for url, data in [("/courses/PP-A/manage/invites/", {"role": "ta"}),
+                      (f"/courses/PP-A/manage/invites/{invite.pk}/revoke/", {}),
+                      (f"/courses/PP-A/manage/members/{stu.pk}/role/", {"role": "instructor"}),
+                      (f"/courses/PP-A/manage/members/{stu.pk}/remove/", {}),
+                      ("/courses/PP-A/manage/roster/", {"file": roster})]:
+        assert client.post(url, data).status_code == 404, url
+    assert client.get("/courses/PP-A/manage/passwords/").status_code == 404
+    assert Invite.objects.filter(course=courses["A"]).count() == 1 and Invite.objects.get().revoked_at is None
+    assert Membership.objects.get(pk=stu.pk).role == Role.STUDENT
+
+
+def test_the_instructor_changes_a_role_and_cannot_remove_the_last_instructor(people, courses, as_user):
+    client = as_user("prof")
+    stu = Membership.objects.get(course=courses["A"], user=people["stu"])
+    client.post(f"/courses/PP-A/manage/members/{stu.pk}/role/", {"role": "ta"})
+    assert Membership.objects.get(pk=stu.pk).role == Role.TA
+    me = Membership.objects.get(course=courses["A"], user=people["prof"])
+    page = client.post(f"/courses/PP-A/manage/members/{me.pk}/remove/", follow=True)
+    assert "A course needs at least one instructor" in text(page)
+    assert Membership.objects.filter(pk=me.pk).exists()
+
+
+def test_roster_upload_shows_what_was_taken_and_each_refused_row(people, courses, as_user):
+    csv = ("username,email,name\n"
+           "kim,kim@uni.example,Kim\n"
+           "bad name,x@uni.example,\n"
+           "lee,lee@,\n"
+           "kim,k2@uni.example,\n"
+           "nobody,other@uni.example,\n"
+           "stu,stu@uni.example,\n").encode()
+    response = as_user("prof").post("/courses/PP-A/manage/roster/", {"file": SimpleUploadedFile("r.csv", csv)})
+    assert response.status_code == 200
+    html = text(response)
+    assert "1 account created" in html and "1 already in the course" in html and "4 rows not taken" in html
+    issues = re.findall(r'data-issue="([a-z_]+)"><td class="num">(\d+)</td>', html)
+    assert issues == [("bad_username", "3"), ("bad_email", "4"), ("duplicate_username", "5"),
+                      ("existing_user_other_email", "6")]
+    assert "duplicate: line 2 has the same username" in html and "“lee@” is not an email address" in html
+    assert "other@uni.example" in html or "different email address" in html
+    assert "nobody@uni.example" not in html  # the existing account's own email is never shown
+
+
+def test_a_roster_without_the_columns_is_refused_whole(people, courses, as_user):
+    response = as_user("prof").post("/courses/PP-A/manage/roster/",
+                                    {"file": SimpleUploadedFile("r.csv", b"name,mail\nKim,kim@uni.example\n")})
+    assert response.status_code == 400 and "lacks the column(s) username, email" in text(response)
+    assert "Nothing was taken." in text(response)
+
+
+def test_the_passwords_page_lists_a_link_per_new_account(people, courses, as_user):
+    as_user("prof").post("/courses/PP-A/manage/roster/", {"file": SimpleUploadedFile("r.csv", b"username,email\nkim,kim@uni.example\n")})
+    html = text(as_user("prof").get("/courses/PP-A/manage/passwords/"))
+    assert re.search(r"http://testserver/accounts/reset/[\w-]+/[\w-]+/", html) and "kim" in html
+
+
+def test_pages_in_korean(people, courses, as_user):
+    """My courses, the management page and an invite refusal are in Korean for a Korean reader."""
+    client = as_user("prof")
+    client.cookies["django_language"] = "ko"
+    assert "내 강좌" in text(client.get("/courses/"))
+    assert "초대" in text(client.get("/courses/PP-A/manage/"))
+    assert "유효하지 않은 초대 코드" in text(client.post("/courses/join/NOSUCHCODE/"))

@@ -1,0 +1,113 @@
+"""Exam templates: parsing, defaults, round trip, and the path of every validation message."""
+import pytest
+
+from exams.core.template import (
+    ItemKind,
+    KernelInfo,
+    StaticCatalogue,
+    TemplateError,
+    dump_yaml,
+    load_text,
+    parse_template,
+)
+
+CATALOGUE = StaticCatalogue([
+    KernelInfo("block-sum", 11, 1, "reduction"),
+    KernelInfo("reduce4-any-block", 12, 2, "reduction", tags=("exam",)),
+    KernelInfo("vector-add-tail", 13, 1, "indexing"),
+    KernelInfo("broken", 14, 1, "indexing", error="solution.cu got WRONG_ANSWER, not ACCEPTED"),
+])
+
+GOOD = {
+    "title": {"en": "Midterm", "ko": "중간고사"},
+    "zones": [
+        {"title": "Occupancy", "choose": 1, "points": 5,
+         "pool": [{"family": "occupancy.blocks_per_sm", "difficulty": [1, 2]}, "indexing.global_index"]},
+        {"title": {"en": "Kernels"}, "pool": [
+            {"kernel": "block-sum", "attempt_points": [10, 7, 5], "partial_credit": True},
+            {"kernel": {"topic": "indexing"}, "attempts": 2, "points": 8},
+        ]},
+    ],
+}
+
+
+def problems_of(data):
+    with pytest.raises(TemplateError) as info:
+        parse_template(data, CATALOGUE)
+    return info.value.messages()
+
+
+def test_good_template_parses_with_defaults():
+    """Zone points apply to items without their own; attempts follow attempt_points; choose defaults to the pool."""
+    spec = parse_template(GOOD, CATALOGUE)
+    occ, kern = spec.zones
+    assert occ.choose == 1 and occ.shuffle is True
+    assert occ.pool[0].difficulty == (1, 2) and occ.pool[0].points == 5
+    assert occ.pool[1].family == "indexing.global_index" and occ.pool[1].difficulty == (1, 1)
+    assert kern.choose == 2
+    bs, topic = kern.pool
+    assert bs.kind is ItemKind.KERNEL and bs.attempts == 3 and bs.attempt_points == (10, 7, 5) and bs.points == 10
+    assert bs.partial_credit is True
+    assert topic.slug is None and topic.topic == "indexing" and topic.attempt_points == (8, 8)
+    assert spec.item_count == 3
+
+
+def test_round_trip_through_yaml_export():
+    """Export (to_dict, YAML text) and import give the same spec back."""
+    spec = parse_template(GOOD, CATALOGUE)
+    assert parse_template(dump_yaml(spec), CATALOGUE) == spec
+    assert parse_template(spec.to_dict(), CATALOGUE) == spec
+
+
+def test_json_and_yaml_text_both_load():
+    assert load_text('{"zones": []}') == {"zones": []}
+    assert load_text("zones:\n  - pool: [indexing.inverse]\n") == {"zones": [{"pool": ["indexing.inverse"]}]}
+
+
+@pytest.mark.parametrize("mutate, expected", [
+    (lambda d: d["zones"][0]["pool"].append({"family": "x"}), "zones[0].pool[2].family: unknown family 'x'"),
+    (lambda d: d["zones"][0].update(choose=5), "zones[0].choose: chooses 5 items from a pool of 2"),
+    (lambda d: d["zones"][1]["pool"].append({"kernel": "nope"}), "zones[1].pool[2].kernel: unknown problem 'nope'"),
+    (lambda d: d["zones"][1]["pool"].append({"kernel": "broken"}),
+     "zones[1].pool[2].kernel: problem 'broken' does not validate: solution.cu got WRONG_ANSWER, not ACCEPTED"),
+    (lambda d: d["zones"][1]["pool"].append({"kernel": {"topic": "atomics"}}),
+     "zones[1].pool[2].kernel: no usable problem with {'topic': 'atomics'}"),
+    (lambda d: d["zones"][0]["pool"][0].update(difficulty=[3, 1]), "zones[0].pool[0].difficulty: levels must be"),
+    (lambda d: d["zones"][1]["pool"][0].update(attempts=2), "zones[1].pool[0].attempt_points: has 3 values for 2"),
+    (lambda d: d["zones"][1]["pool"][0].update(attempt_points=[5, 7]),
+     "zones[1].pool[0].attempt_points: must not grow"),
+    (lambda d: d["zones"][1]["pool"][0].update(points=3), "zones[1].pool[0].points: is 3 but the best attempt earns 10"),
+    (lambda d: d["zones"][0].update(pool=[]), "zones[0].pool: must be a non-empty list"),
+    (lambda d: d["zones"][0]["pool"][0].update(colour="red"), "zones[0].pool[0].colour: unknown key"),
+    (lambda d: d["zones"][0].update(feedback="loud"), "zones[0].feedback: must be one of none, verdict, full"),
+    (lambda d: d["zones"][1]["pool"].append({"family": "indexing.inverse", "kernel": "block-sum"}),
+     "zones[1].pool[2]: needs exactly one of"),
+])
+def test_validation_messages_name_the_path(mutate, expected):
+    import copy
+
+    data = copy.deepcopy(GOOD)
+    mutate(data)
+    assert any(m.startswith(expected) for m in problems_of(data)), problems_of(data)
+
+
+def test_every_problem_is_reported_at_once():
+    """Two mistakes in different zones are both listed, so an author fixes them in one pass."""
+    data = {"zones": [{"pool": [{"family": "nope"}]}, {"choose": 3, "pool": ["indexing.inverse"]}]}
+    msgs = problems_of(data)
+    assert "zones[0].pool[0].family: unknown family 'nope'" in msgs
+    assert "zones[1].choose: chooses 3 items from a pool of 1" in msgs
+
+
+def test_kernel_items_need_a_catalogue():
+    with pytest.raises(TemplateError, match="no catalogue"):
+        parse_template({"zones": [{"pool": [{"kernel": "block-sum"}]}]})
+
+
+def test_not_a_mapping_and_no_zones():
+    with pytest.raises(TemplateError, match="must be a mapping"):
+        parse_template([1, 2])
+    with pytest.raises(TemplateError, match="zones: must be a non-empty list"):
+        parse_template({"title": "x"})
+    with pytest.raises(TemplateError, match="not valid JSON or YAML"):
+        parse_template("zones: [unclosed")

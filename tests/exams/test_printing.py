@@ -1,0 +1,159 @@
+"""Printed exams (exams/core/printing): forms drawn as real variants, rendered to PDF in English and
+Korean, checked as a reader would: the text on every page (pdftotext), the ink where math is
+(pdftoppm), the fonts embedded (pdffonts). Needs WeasyPrint, node + KaTeX and poppler-utils."""
+import subprocess
+from pathlib import Path
+
+import pytest
+from PIL import Image
+
+from exams.core.printing import (ExamHeader, KatexRenderer, MathRenderError, Part, PrintForm, Student, form_letters,
+                                 lettered_forms, print_forms, student_forms)
+from exams.core.template import KernelInfo, StaticCatalogue, parse_template
+
+CATALOGUE = StaticCatalogue([KernelInfo("segment-sum", 7, 1, "reduction")])
+SPEC = parse_template({"zones": [
+    {"choose": 2, "points": 5, "pool": ["indexing.global_index", "indexing.grid_stride", "occupancy.blocks_per_sm"]},
+    {"choose": 1, "points": 20, "pool": [{"kernel": "segment-sum"}]},
+]}, CATALOGUE)
+HEADER = ExamHeader(title={"en": "Midterm 1", "ko": "중간고사 1"}, course="CS 431")
+STATEMENT = {"en": "Sum the segment:\n\n$$\\text{out}[s] = \\sum_{t=0}^{255} x_{s,t}$$\n\n```cuda\n__global__ void f();\n```\n",
+             "ko": "구간의 합을 구하십시오.\n\n$$\\text{out}[s] = \\sum_{t=0}^{255} x_{s,t}$$\n"}
+
+
+def kernel_text(item):
+    return {"title": {"en": "Segment sums", "ko": "구간 합"}, "statement": STATEMENT,
+            "solution": "__global__ void segment_sum(const float* x, float* out, int m) { /* reference */ }"}
+
+
+def pages_text(pdf: bytes, tmp_path: Path) -> list[str]:
+    path = tmp_path / "out.pdf"
+    path.write_bytes(pdf)
+    text = subprocess.run(["pdftotext", "-layout", str(path), "-"], capture_output=True, text=True, check=True).stdout
+    return text.rstrip("\f\n").split("\f")
+
+
+def fonts(pdf: bytes, tmp_path: Path) -> str:
+    path = tmp_path / "fonts.pdf"
+    path.write_bytes(pdf)
+    return subprocess.run(["pdffonts", str(path)], capture_output=True, text=True, check=True).stdout
+
+
+def page_images(pdf: bytes, tmp_path: Path, dpi: int = 100) -> list[Image.Image]:
+    path = tmp_path / "img.pdf"
+    path.write_bytes(pdf)
+    subprocess.run(["pdftoppm", "-png", "-r", str(dpi), str(path), str(tmp_path / "page")], check=True)
+    return [Image.open(p).convert("L") for p in sorted(tmp_path.glob("page-*.png"))]
+
+
+def ink(image: Image.Image, box=None) -> int:
+    """Dark pixels (below 128) in `box` (left, top, right, bottom) of a greyscale page."""
+    region = image.crop(box) if box else image
+    return sum(region.histogram()[:128])
+
+
+@pytest.fixture(scope="module")
+def forms():
+    return lettered_forms(SPEC, "print-secret", 2, CATALOGUE)
+
+
+def test_form_letters_run_a_to_z_then_aa():
+    """Forms are lettered A..Z, then AA, AB; a run has at least one form."""
+    assert form_letters(3) == ["A", "B", "C"]
+    assert form_letters(28)[-2:] == ["AA", "AB"]
+    with pytest.raises(ValueError):
+        form_letters(0)
+
+
+def test_lettered_forms_are_real_distinct_variants(forms):
+    """Forms A and B are drawn like two students: different params; drawing again gives the same forms."""
+    a, b = forms
+    assert (a.form_id, b.form_id) == ("A", "B")
+    params = lambda f: [i.get("question", {}).get("params") for i in f.items]  # noqa: E731
+    assert params(a) != params(b)
+    assert params(lettered_forms(SPEC, "print-secret", 1, CATALOGUE)[0]) == params(a)
+
+
+@pytest.mark.slow
+def test_english_sheets_and_keys(forms, tmp_path):
+    """Every page names its form and page; the sheet has no answers, the key has them and the solutions;
+    code is set in a monospaced font and math in KaTeX's fonts."""
+    sheet = print_forms(HEADER, forms, "en", Part.QUESTIONS, kernel_text=kernel_text)
+    pages = pages_text(sheet, tmp_path)
+    per_form = {"A": [p for p in pages if "Form A" in p], "B": [p for p in pages if "Form B" in p]}
+    assert len(per_form["A"]) + len(per_form["B"]) == len(pages) >= 2  # every page carries its form id
+    for form_pages in per_form.values():
+        assert "Page 1 of" in form_pages[0] and f"Page {len(form_pages)} of {len(form_pages)}" in form_pages[-1]
+    assert "Worked solution" not in "".join(pages) and "reference" not in "".join(pages)
+    assert "Name" in pages[0] and "Student ID" in pages[0]
+    used = fonts(sheet, tmp_path)
+    assert "DejaVu-Sans-Mono" in used and "KaTeX_Main" in used and "KaTeX_Size" in used
+
+    key = pages_text(print_forms(HEADER, forms, "en", Part.KEY, kernel_text=kernel_text), tmp_path)
+    assert all("Answer key · Form" in p for p in key)
+    assert "Worked solution" in "".join(key) and "/* reference */" in "".join(key)
+    answer = forms[0].items[0]["question"]["answer"]
+    first_form = "".join(p for p in key if "Form A" in p)
+    assert all(str(v) in first_form for v in answer.values() if isinstance(v, int)), answer
+
+
+@pytest.mark.slow
+def test_korean_sheet_shows_hangul_in_noto_sans_cjk(forms, tmp_path):
+    """The Korean sheet's text is Hangul (labels, prompts, the statement) set in Noto Sans CJK KR, and
+    every page says '문제지 A' or '문제지 B' with its page count."""
+    pdf = print_forms(HEADER, forms[:1], "ko", Part.QUESTIONS, kernel_text=kernel_text)
+    pages = pages_text(pdf, tmp_path)
+    assert all("문제지 A" in p and "쪽" in p for p in pages)
+    text = "".join(pages)
+    assert "구간의 합을 구하십시오" in text and "이름" in text and "학번" in text
+    assert sum("\uac00" <= ch <= "\ud7a3" for ch in text) > 50
+    assert "Noto-Sans-CJK-KR" in fonts(pdf, tmp_path)
+
+
+@pytest.mark.slow
+def test_display_math_leaves_ink_where_it_is(tmp_path):
+    """A page holding only a display formula has ink in its middle band; without the formula it is blank
+    there. (KaTeX's HTML laid out by WeasyPrint, seen as an image.)"""
+    def only(statement):
+        item = {"kind": "kernel", "number": 1, "points": 1, "kernel": {"slug": "x"}}
+        form = PrintForm(form_id="M", items=[item])
+        text = lambda _: {"title": {"en": "T"}, "statement": {"en": statement}, "solution": ""}  # noqa: E731
+        return page_images(print_forms(HEADER, [form], "en", Part.QUESTIONS, kernel_text=text), tmp_path / statement[:1])
+
+    (tmp_path / "$").mkdir()
+    (tmp_path / "n").mkdir()
+    with_math = only("$$\\sum_{t=0}^{255} \\frac{x_t}{2} \\le \\lceil n / 256 \\rceil$$")[0]
+    without = only("nothing")[0]
+    w, h = with_math.size
+    band = (int(w * 0.35), int(h * 0.15), int(w * 0.65), int(h * 0.35))  # the centre, under the heading
+    assert ink(with_math, band) > ink(without, band) + 300, (ink(with_math, band), ink(without, band))
+
+
+@pytest.mark.slow
+def test_per_student_forms_carry_name_and_id_on_every_page(tmp_path):
+    """One form per student: the name and student number are on every page, and a name that looks
+    like markup or CSS is printed as text."""
+    students = [Student(id="11", name="김민수", number="2026-0011"), Student(id="12", name='Eve "</style><b>', number="")]
+    forms = student_forms(SPEC, "print-secret", students, CATALOGUE)
+    assert forms[1].form_id == "12"
+    pages = pages_text(print_forms(HEADER, forms, "ko", Part.QUESTIONS, kernel_text=kernel_text), tmp_path)
+    first = [p for p in pages if "문제지 2026-0011" in p]
+    second = [p for p in pages if "문제지 12" in p]
+    assert len(first) + len(second) == len(pages)
+    assert all("김민수 · 2026-0011" in p for p in first)
+    assert all('Eve "</style><b>' in p for p in second)
+
+
+def test_a_formula_katex_rejects_prints_as_its_tex():
+    """A TeX error in one statement does not stop the print run: that formula is printed as its source."""
+    from exams.core.printing.katex import Formula
+
+    out = KatexRenderer().render([Formula("\\frac{1}{", False), Formula("x^2", False)])
+    assert 'class="tex-error"' in out[Formula("\\frac{1}{", False)] and "\\frac{1}{" in out[Formula("\\frac{1}{", False)]
+    assert 'class="katex"' in out[Formula("x^2", False)]
+
+
+def test_katex_missing_is_a_platform_error(tmp_path):
+    """Without the katex package the renderer raises MathRenderError naming where it looked."""
+    with pytest.raises(MathRenderError, match="npm ci"):
+        KatexRenderer(katex_dir=tmp_path).stylesheet()

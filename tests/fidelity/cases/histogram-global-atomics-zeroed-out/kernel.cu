@@ -1,0 +1,5 @@
+__global__ void k(const unsigned char* data, unsigned int* hist, int n)
+{
+    for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += blockDim.x * gridDim.x)
+        atomicAdd(&hist[data[i]], 1u);
+}
