@@ -286,6 +286,8 @@ WARPDRILL_SEED_SECRET = env("WARPDRILL_SEED_SECRET", default=SECRET_KEY)
 WARPDRILL_CACHE_DIR = Path(env("WARPDRILL_CACHE_DIR", default=str(VAR_DIR / "cache")))
 # Limits on submissions.
 WARPDRILL_MAX_SOURCE_BYTES = env.int("WARPDRILL_MAX_SOURCE_BYTES", default=64 * 1024)
+# Lines of a submitted source: a kernel and its helpers fit in far fewer (docs/security.md).
+WARPDRILL_MAX_SOURCE_LINES = env.int("WARPDRILL_MAX_SOURCE_LINES", default=4000)
 WARPDRILL_SUBMISSIONS_PER_MINUTE = env.int("WARPDRILL_SUBMISSIONS_PER_MINUTE", default=10)
 # A submission still QUEUED/RUNNING after this many seconds is re-queued by the sweeper.
 WARPDRILL_STUCK_AFTER_S = env.int("WARPDRILL_STUCK_AFTER_S", default=600)

@@ -28,7 +28,7 @@ from grader.core.pipeline import LaunchChoice, launch_expressions, static_check
 from grader.core.results import JudgeResult
 from grader.core.verdicts import NOT_RUN, Verdict
 
-from .models import Status, Submission
+from .models import Status, Submission, SubmissionRefusal
 
 log = logging.getLogger(__name__)
 
@@ -94,6 +94,13 @@ def validate_submission(problem, source: str, choice: LaunchChoice | None) -> No
         raise BadRequestError(
             _("The source is larger than %(kib)d KiB; remove unused code.") % {"kib": settings.WARPDRILL_MAX_SOURCE_BYTES // 1024}
         )
+    # Every later step reads the source line by line (the launch line, the static checks, the page's
+    # listing): a line limit bounds them all, whatever the bytes are spent on.
+    lines = source.count("\n") + 1
+    if lines > settings.WARPDRILL_MAX_SOURCE_LINES:
+        raise BadRequestError(
+            _("The source has %(lines)d lines, more than %(max)d; remove unused code.") % {
+                "lines": lines, "max": settings.WARPDRILL_MAX_SOURCE_LINES})
     refusal = static_check(source)
     if refusal:
         raise BadRequestError(refusal)
@@ -123,8 +130,11 @@ def check_rate_limit(user, now=None) -> None:
         return
     now = now or timezone.now()
     window = timedelta(minutes=1)
-    recent = list(Submission.objects.filter(user=user, created_at__gte=now - window)
-                  .order_by("-created_at").values_list("created_at", flat=True)[:limit])
+    # Refused submissions count too (see SubmissionRefusal): the newest `limit` of both kinds.
+    recent = sorted([*Submission.objects.filter(user=user, created_at__gte=now - window)
+                     .order_by("-created_at").values_list("created_at", flat=True)[:limit],
+                     *SubmissionRefusal.objects.filter(user=user, created_at__gte=now - window)
+                     .order_by("-created_at").values_list("created_at", flat=True)[:limit]], reverse=True)[:limit]
     if len(recent) < limit:
         return
     # The window counts submissions at or after now - 60 s, so the limit-th newest stops counting
@@ -143,7 +153,11 @@ def create_submission(user, problem, source: str, choice: LaunchChoice | None = 
     Raises BadRequestError (source, launch) or RateLimitError; nothing is saved then.
     """
     check_rate_limit(user)
-    validate_submission(problem, source, choice)
+    try:
+        validate_submission(problem, source, choice)
+    except BadRequestError:
+        record_refusal(user)
+        raise
     choice = choice or LaunchChoice()
     with transaction.atomic():
         # Lock the user's row and count again: concurrent requests of one user are counted one
@@ -164,6 +178,13 @@ def create_submission(user, problem, source: str, choice: LaunchChoice | None = 
         )
         enqueue(submission)
     return submission
+
+
+def record_refusal(user, now=None) -> None:
+    """Count a refused submission of `user` toward the rate limit; forget refusals older than its window."""
+    now = now or timezone.now()
+    SubmissionRefusal.objects.create(user=user)
+    SubmissionRefusal.objects.filter(created_at__lt=now - timedelta(minutes=5)).delete()
 
 
 def enqueue(submission: Submission) -> None:

@@ -166,7 +166,12 @@ class ProblemSubmissionsView(WarpDrillAPIView):
     def post(self, request, slug):
         problem = get_object_or_404(published_problems(), slug=slug)
         serializer = SubmissionCreateSerializer(data=request.data)
-        serializer.is_valid(raise_exception=True)
+        if not serializer.is_valid():
+            # A malformed request is refused here, before create_submission: it counts toward the
+            # rate limit all the same, so that refusals cannot be sent without end.
+            actions.check_rate_limit(request.user)
+            actions.record_refusal(request.user)
+            raise ValidationError(serializer.errors)
         submission = actions.create_submission(
             request.user, problem, serializer.validated_data["source"], serializer.launch_choice()
         )

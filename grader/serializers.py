@@ -12,6 +12,8 @@ has none: its English `message` is shown.
 """
 from __future__ import annotations
 
+import re
+
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from rest_framework import serializers
@@ -112,7 +114,12 @@ def public_result(result: JudgeResult | None, full: bool, translate=None) -> dic
     for item, is_hidden in sorted(zip(items, on_hidden), key=lambda pair: pair[1]):  # samples first
         if is_hidden:
             if item["message"] and item["message"] in message:
-                message = message.replace(item["message"], _hidden_diagnostic_message(item["kind"]))
+                replacement = _hidden_diagnostic_message(item["kind"])
+                message = message.replace(item["message"], replacement)
+                if item["line"] is not None and item["line"] not in {line for _kind, line in shown}:
+                    # The summary's "(line N)" after it goes too, unless a sample test shows that line.
+                    message = re.sub(re.escape(replacement) + r"\s*\([^()]*?\b" + str(int(item["line"])) + r"\b[^()]*\)",
+                                     lambda _m: replacement, message, count=1)
                 _without_template(summary)  # its parameters quote the hidden diagnostic
             if item["kind"] in shown_kinds:
                 continue
