@@ -34,6 +34,7 @@ from __future__ import annotations
 import glob
 import logging
 import os
+import re
 import resource
 import selectors
 import shutil
@@ -722,7 +723,14 @@ def _unsafe_argv(argv: list[str], workdir: Path, ro_binds: dict[str, str]) -> li
                 return mapping[inside] + arg[len(inside):]
         return arg
 
-    return [host_path(a) for a in argv]
+    # A shell script (`sh -c "..."`, as the emulator's compile is) names paths inside its text.
+    inside_word = re.compile(r"(?<![\w/.])(" + "|".join(re.escape(i) for i in sorted(mapping, key=len, reverse=True))
+                             + r")(?=[/\s'\"]|$)")
+
+    def in_script(arg: str) -> str:
+        return inside_word.sub(lambda m: mapping[m.group(1)], arg) if " " in arg else arg
+
+    return [in_script(host_path(a)) for a in argv]
 
 
 def which(tool: str) -> str | None:

@@ -42,7 +42,8 @@ pytestmark = pytest.mark.skipif(not sandbox.bwrap_works(), reason=f"no sandbox h
 CASES_DIR = Path(__file__).resolve().parent / "cases"
 REPO = Path(__file__).resolve().parents[2]
 CORRECT = "// launch: block=256 grid=ceil_div(n, 256)\n" + SOLUTION
-COMPILE_LIMIT_S = 4.0  # the production limit is 30 s; a bomb must fail the same way, sooner
+COMPILE_LIMIT_S = 8.0  # the production limit is 30 s; a bomb must fail the same way, sooner (a busy 2-core
+# machine needs up to about 4 s for an ordinary case's three steps: compile, localise, link)
 # No case may hold the worker longer than this: its limits plus generous grace, so that a busy
 # 2-core CI machine does not fail it, while a worker held indefinitely still does.
 CASE_WALL_S = 90.0
