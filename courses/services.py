@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from django.contrib.auth import get_user_model
 from django.contrib.auth.tokens import default_token_generator
 from django.urls import reverse
 from django.utils.encoding import force_bytes
@@ -46,6 +47,17 @@ def my_courses(user) -> list[MyCourse]:
         return []
     rows = Membership.objects.filter(user=user).select_related("course").order_by("-course__created_at", "course__code")
     return [MyCourse(m.course, Role(m.role), open_items(m.course, user)) for m in rows]
+
+
+def members(course: Course, *roles: Role):
+    """The course's users holding one of `roles` (every member when none are given), by username.
+
+    A queryset of the user model, e.g. `members(course, Role.STUDENT)` for a per-student print run.
+    """
+    memberships = Membership.objects.filter(course=course)
+    if roles:
+        memberships = memberships.filter(role__in=roles)
+    return get_user_model().objects.filter(pk__in=memberships.values("user_id")).order_by("username")
 
 
 @dataclass(frozen=True)

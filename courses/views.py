@@ -9,6 +9,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
+from django.db.models import Case, When
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
@@ -93,7 +94,9 @@ def course(request, code: str):
 
 
 def _manage_context(request, course, role, **extra) -> dict:
-    members = course.memberships.select_related("user").order_by("role", "user__username")
+    # Instructors first, then TAs, then students; each by username.
+    rank = Case(When(role=Role.INSTRUCTOR, then=0), When(role=Role.TA, then=1), default=2)
+    members = course.memberships.select_related("user").annotate(rank=rank).order_by("rank", "user__username")
     invites = course.invites.order_by("-created_at")
     return {
         "course": course, "role": role, "can_administer": access.can_administer(role),

@@ -110,7 +110,7 @@ def validate_submission(problem, source: str, choice: LaunchChoice | None) -> No
         exprs = launch_expressions(package, source, choice)
         for test in package.tests:
             try:
-                build_launch(*exprs, test.params)
+                build_launch(*exprs, test.params, **package.launch.options())
             except LaunchConfigError as exc:
                 # An expression's error is a message template: the reader gets it in their language.
                 reason = (M.render(exc.message_template, exc.message_params, _)
@@ -147,9 +147,12 @@ def check_rate_limit(user, now=None) -> None:
     raise RateLimitError(f"{per_minute} {again}", retry_after)
 
 
-def create_submission(user, problem, source: str, choice: LaunchChoice | None = None) -> Submission:
+def create_submission(user, problem, source: str, choice: LaunchChoice | None = None,
+                      variant: dict | None = None) -> Submission:
     """Save a QUEUED submission for the problem's current version and enqueue it after commit.
 
+    `variant` is the task the student was given by a package with variant parameters (an exam
+    attempt's stored one); None means the user's practice variant (problems.services.practice_variant).
     Raises BadRequestError (source, launch) or RateLimitError; nothing is saved then.
     """
     check_rate_limit(user)
@@ -172,6 +175,7 @@ def create_submission(user, problem, source: str, choice: LaunchChoice | None = 
             launch_block=choice.block,
             launch_grid=choice.grid,
             launch_shared_bytes=choice.shared_bytes,
+            variant=_variant_for(user, problem, variant),
             status=Status.QUEUED,
             progress_total=len(problem.current_version.package().tests),
             queued_at=timezone.now(),
@@ -185,6 +189,16 @@ def record_refusal(user, now=None) -> None:
     now = now or timezone.now()
     SubmissionRefusal.objects.create(user=user)
     SubmissionRefusal.objects.filter(created_at__lt=now - timedelta(minutes=5)).delete()
+
+
+def _variant_for(user, problem, variant: dict | None) -> dict:
+    """The variant stored with a new submission: `variant` checked against the package, or the practice one."""
+    from problems.services import practice_variant, version_package
+
+    package = version_package(problem.current_version)
+    if variant is None:
+        return practice_variant(user, package)
+    return package.with_variant(variant or None).variant  # raises PackageError for an undeclared one
 
 
 def enqueue(submission: Submission) -> None:

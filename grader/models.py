@@ -32,6 +32,9 @@ class Submission(models.Model):
     launch_block = models.CharField(_("launch block"), max_length=200, blank=True)
     launch_grid = models.CharField(_("launch grid"), max_length=200, blank=True)
     launch_shared_bytes = models.CharField(_("launch dynamic shared memory (bytes)"), max_length=200, blank=True)
+    # The student's variant of a package with variant parameters ({"BLOCK": 256, "LAYOUT": "col"}), stored
+    # so that the judge grades the task the student was shown; {} for a package without variants.
+    variant = models.JSONField(_("variant"), default=dict, blank=True)
 
     status = models.CharField(_("status"), max_length=16, choices=Status.choices, default=Status.QUEUED, db_index=True)
     verdict = models.CharField(_("verdict"), max_length=16, choices=[(v.value, v.value) for v in Verdict], blank=True)

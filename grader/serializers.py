@@ -102,7 +102,7 @@ def public_result(result: JudgeResult | None, full: bool, translate=None) -> dic
     """
     if result is None:
         return {"tests": [], "diagnostics": [], "compile": None, "resources": None, "message": "",
-                "message_template": "", "message_params": {}, "verdict": ""}
+                "message_template": "", "message_params": {}, "verdict": "", "backend": "", "device": ""}
     hidden = {t.name for t in result.tests if not t.sample}
     summary = localized({"message": result.message, "message_template": result.message_template,
                          "message_params": result.message_params}, translate)
@@ -140,6 +140,8 @@ def public_result(result: JudgeResult | None, full: bool, translate=None) -> dic
         "message": message,
         "message_template": summary["message_template"],
         "message_params": summary["message_params"],
+        "backend": result.backend,  # what graded it: "emulator" or "gpu"
+        "device": result.device,  # the GPU's name on the gpu backend ("" on the emulator)
     }
 
 
@@ -165,6 +167,9 @@ def submission_payload(submission: Submission, full: bool, request=None) -> dict
         "diagnostics": result["diagnostics"],
         "compile": result["compile"],
         "resources": result["resources"],
+        # Which backend graded it, and on the GPU which GPU (null while not graded).
+        "backend": {"name": result["backend"] or submission.backend, "device": result["device"] or None}
+        if (result["backend"] or submission.backend) else None,
         "message": result["message"],
         "message_template": result["message_template"],
         "message_params": result["message_params"],

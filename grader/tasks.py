@@ -76,6 +76,7 @@ def _judge(submission, backend):
         seed_secret=settings.WARPDRILL_SEED_SECRET,
         progress=lambda stage, done, total: actions.record_progress(submission.pk, stage, done, total),
         target_cc=settings.WARPDRILL_TARGET_CC,
+        variant=submission.variant or None,
     )
 
 

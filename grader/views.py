@@ -17,6 +17,7 @@ from django.views.decorators.http import condition
 
 from accounts.roles import is_instructor
 
+from .core.results import diagnostic_lines
 from .models import Status, Submission
 from .serializers import public_result
 
@@ -93,7 +94,9 @@ def submission_context(submission: Submission, user) -> dict:
     diagnostics = result["diagnostics"]
     for d in diagnostics:
         d["source_line"] = quote(d.get("line"))
-    marked = {m["line"] for m in compile_messages if m["line"]} | {d["line"] for d in diagnostics if d.get("line")}
+    for d in diagnostics:  # a race or a deadlock names two lines (or more): each is linked and highlighted
+        d["other_lines"] = diagnostic_lines(d)[1:] if d.get("line") else diagnostic_lines(d)
+    marked = {m["line"] for m in compile_messages if m["line"]} | {n for d in diagnostics for n in diagnostic_lines(d)}
     listing = [{"number": i, "text": text, "marked": i in marked} for i, text in enumerate(source_lines, start=1)]
 
     tests = result["tests"]
@@ -124,6 +127,8 @@ def submission_context(submission: Submission, user) -> dict:
         **(_check_pass(submission) if submission.status == Status.CHECKING else {}),
         "is_final": submission.status == Status.GRADED,
         "show_full": full,
+        "graded_backend": result["backend"] or submission.backend,  # "emulator" | "gpu" ("" before grading)
+        "graded_device": result["device"],
     }
 
 

@@ -45,14 +45,17 @@ def render_markdown(text: str) -> SafeString:
     return mark_safe(_parser().render(text or ""))
 
 
-def render_statement(version, language: str) -> SafeString:
-    """The statement of a ProblemVersion in `language` ("ko" falls back to English), as HTML.
+def render_statement(version, language: str, variant: dict | None = None) -> SafeString:
+    """The statement of a ProblemVersion in `language` ("ko" falls back to English), as HTML; for a
+    package with variant parameters, the statement of `variant` (None: the default variant).
 
-    Cached per (version, language): versions are immutable, so the key never goes stale.
+    Cached per (version, language, variant): versions are immutable, so the key never goes stale.
     """
-    statements = version_package(version).statement
+    package = version_package(version).with_variant(variant or None)
+    statements = package.statement
     lang = "ko" if (language or "").startswith("ko") and "ko" in statements else "en"
-    key = f"statement:v{RENDERER_VERSION}:{version.pk}:{version.content_hash[:16]}:{lang}"
+    chosen = ",".join(f"{k}={v}" for k, v in sorted(package.variant.items()))
+    key = f"statement:v{RENDERER_VERSION}:{version.pk}:{version.content_hash[:16]}:{lang}:{chosen}"
     html = cache.get(key)
     if html is None:
         html = str(render_markdown(statements[lang]))

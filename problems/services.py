@@ -96,6 +96,17 @@ def version_package(version: ProblemVersion) -> ProblemPackage:
     return package
 
 
+def practice_variant(user, package: ProblemPackage) -> dict:
+    """The variant a user practises a package with ({} when it declares none): drawn from the user's id,
+    so it is the same on every visit and device, and differs between students. Anonymous visitors read
+    the default variant. (An exam attempt draws and stores its own; see exams.)"""
+    if package.variants is None:
+        return {}
+    if not getattr(user, "is_authenticated", False):
+        return package.variants.default()
+    return package.variants.draw(f"practice/{user.pk}", salt=package.slug)
+
+
 def resolve_package(path_or_slug: str) -> ProblemPackage:
     """A package from a folder path, a slug under problems/bank/, or a slug in the database.
 

@@ -21,7 +21,7 @@ from grader.models import Submission
 from .markdown import render_statement
 from .templatetags.warpdrill import topic_label
 from .models import Problem
-from .services import version_package
+from .services import practice_variant, version_package
 
 class SubmitForm(forms.Form):
     """A kernel and, for problems that let the student choose it, the launch expressions."""
@@ -74,7 +74,8 @@ def problem_list(request):
 def problem_detail(request, slug):
     """The statement and the editor. POST submits; an error re-renders the form with the source kept."""
     problem = get_object_or_404(published_problems().select_related("current_version"), slug=slug)
-    package = version_package(problem.current_version)
+    variant = practice_variant(request.user, version_package(problem.current_version))
+    package = version_package(problem.current_version).with_variant(variant or None)
     error, status, retry_after = None, 200, None
     if request.method == "POST":
         if not request.user.is_authenticated:
@@ -99,7 +100,7 @@ def problem_detail(request, slug):
     context = {
         "problem": problem,
         "package": package,
-        "statement_html": render_statement(problem.current_version, get_language()),
+        "statement_html": render_statement(problem.current_version, get_language(), variant),
         "signature": f"__global__ void {package.kernel.name}({package.kernel.signature()})",
         "sample_tests": [t for t in package.tests if t.sample],
         "hidden_count": sum(1 for t in package.tests if not t.sample),

@@ -11,7 +11,10 @@ JSON-ready dicts (`DrawnExam.to_dict()`), stored in full when the student presse
                   "fields": [Field.to_dict()], "answer": {field: value},
                   "solution": {en: [block], ko: [block]}},      # kind == "question"
      "kernel": {"slug", "version_id", "version_number", "attempts", "attempt_points",
-                "partial_credit"}}                              # kind == "kernel"
+                "partial_credit", "variant"}}                   # kind == "kernel"
+
+A kernel problem with variant parameters gets the student's variant ({"BLOCK": 256, "LAYOUT": "col"};
+{} for one without), drawn from the same seed family, so its statement, launch and tests are theirs.
 
 A stored question is shown and graded from these fields alone, so a later change to a generator
 (or a problem package) never changes an attempt that has started. `generation` counts resets by
@@ -89,9 +92,11 @@ def _kernel(pool_item: KernelPoolItem, catalogue: KernelCatalogue, secret: str, 
         fresh = [c for c in candidates if c.slug not in taken] or candidates
         info = random.Random(derive_seed(secret, student, key, generation, "kernel")).choice(fresh)
     taken.add(info.slug)
+    variants = getattr(info, "variants", None)
+    variant = variants.draw(derive_seed(secret, student, key, generation, "variant"), salt=info.slug) if variants else {}
     return {"slug": info.slug, "version_id": info.version_id, "version_number": info.version_number,
             "attempts": pool_item.attempts, "attempt_points": list(pool_item.attempt_points),
-            "partial_credit": pool_item.partial_credit}
+            "partial_credit": pool_item.partial_credit, "variant": variant}
 
 
 def _item(spec: ExamTemplateSpec, zi: int, pi: int, catalogue: KernelCatalogue | None, secret: str, student: str,

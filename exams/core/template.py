@@ -67,6 +67,7 @@ class KernelInfo:
     topic: str
     tags: tuple[str, ...] = ()
     error: str = ""  # non-empty: the problem does not validate (or has no version); why
+    variants: Any = None  # the package's VariantSpec (problems/core/variants.py) when it varies per student
 
 
 class KernelCatalogue(Protocol):

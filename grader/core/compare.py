@@ -58,11 +58,19 @@ def compare_output(name: str, expected: np.ndarray, got: np.ndarray, atol: float
     flat = int(np.flatnonzero(bad.reshape(-1))[0])
     index = [int(i) for i in np.unravel_index(flat, expected.shape)] if expected.ndim > 1 else [flat]
     # Printed at the precision of the kernel's output buffer (the reference may be wider).
-    exp_text, got_text = _format_pair(expected.reshape(-1)[flat], got.reshape(-1)[flat], got.dtype)
+    exp_value, got_value = expected.reshape(-1)[flat], got.reshape(-1)[flat]
+    exp_text, got_text = _format_pair(exp_value, got_value, got.dtype)
+    allowed = error = None
+    if np.issubdtype(expected.dtype, np.floating) or np.issubdtype(got.dtype, np.floating):
+        e, g = float(exp_value), float(got_value)
+        if np.isfinite(e) and np.isfinite(g):
+            allowed, error = f"{atol + rtol * abs(e):.1e}", f"{abs(g - e):.1e}"
     return Mismatch(
         output=name,
         index=index,
         expected=exp_text,
         got=got_text,
         count=count,
+        allowed=allowed,
+        error=error,
     )

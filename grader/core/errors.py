@@ -23,3 +23,8 @@ class BadRequestError(WarpDrillError):
 
 class LaunchConfigError(BadRequestError):
     """A launch configuration expression is malformed or evaluates to an invalid launch."""
+
+
+class UnsupportedLaunchError(PlatformError):
+    """The backend cannot make the launch the problem asks for (a cooperative launch on the emulator):
+    the platform's limit, never the student's fault."""

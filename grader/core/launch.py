@@ -13,7 +13,7 @@ import operator
 import re
 
 from . import messages as M
-from .backends.base import LaunchConfig
+from .backends.base import DEFAULT_DYNAMIC_SHARED_BYTES, LaunchConfig
 from .errors import LaunchConfigError
 
 MAX_EXPRESSION_CHARS = 200
@@ -122,11 +122,13 @@ def evaluate_dims(expression: str, names: dict[str, int], what: str) -> tuple[in
     return tuple(values)  # type: ignore[return-value]
 
 
-def build_launch(block: str, grid: str, shared_bytes: str | int, names: dict[str, int]) -> LaunchConfig:
+def build_launch(block: str, grid: str, shared_bytes: str | int, names: dict[str, int], *,
+                 max_dynamic_shared_bytes: int = DEFAULT_DYNAMIC_SHARED_BYTES, cooperative: bool = False) -> LaunchConfig:
     """Evaluate block, grid and dynamic shared memory expressions into a LaunchConfig.
 
     The values are NOT checked against CUDA's limits here: an invalid launch is the student's
     error and is reported by the backend as the runtime would (cudaErrorInvalidConfiguration).
+    `max_dynamic_shared_bytes` (the problem's opt-in) and `cooperative` are carried as they are.
     Raises LaunchExpressionError (a LaunchConfigError) for expressions that cannot be evaluated.
     """
     names = dict(names)
@@ -134,15 +136,19 @@ def build_launch(block: str, grid: str, shared_bytes: str | int, names: dict[str
     names.update({"block_x": b[0], "block_y": b[1], "block_z": b[2]})
     g = evaluate_dims(grid, names, "grid")
     s = evaluate_dims(str(shared_bytes), names, "shared_bytes")[0]
-    return LaunchConfig(grid=g, block=b, shared_bytes=s)
+    return LaunchConfig(grid=g, block=b, shared_bytes=s, max_dynamic_shared_bytes=max_dynamic_shared_bytes,
+                        cooperative=cooperative)
 
 
-def launch_problem(launch: LaunchConfig, max_dynamic_shared: int = 48 * 1024) -> str | None:
+def launch_problem(launch: LaunchConfig, cc: str | None = None) -> str | None:
     """Why CUDA would refuse this launch, in CUDA's words, or None when it is valid.
 
     Limits are those of every compute capability from 3.0 on: 1024 threads per block, block
     dimensions (1024, 1024, 64), grid dimensions (2^31-1, 65535, 65535); dynamic shared memory
-    above 48 KiB needs an opt-in (cudaFuncSetAttribute) which the harness does not make.
+    above 48 KiB needs the opt-in (cudaFuncSetAttribute), which the harness makes up to the
+    problem's `launch.max_dynamic_shared_bytes`; with `cc` ("9.0") the opt-in cannot go past that
+    compute capability's per-block maximum (227 KiB on 9.0). Co-residency of a cooperative launch
+    needs the kernel's registers: cooperative_launch_problem checks it.
     """
     if min(launch.block) < 1 or min(launch.grid) < 1:
         grid, block = ",".join(map(str, launch.grid)), ",".join(map(str, launch.block))
@@ -161,12 +167,45 @@ def launch_problem(launch: LaunchConfig, max_dynamic_shared: int = 48 * 1024) ->
             return f"cudaErrorInvalidConfiguration: gridDim.{axis} = {value} exceeds {limit}"
     if launch.shared_bytes < 0:
         return "cudaErrorInvalidValue: negative dynamic shared memory size"
-    if launch.shared_bytes > max_dynamic_shared:
+    opt_in = max(launch.max_dynamic_shared_bytes, DEFAULT_DYNAMIC_SHARED_BYTES)
+    if launch.shared_bytes > DEFAULT_DYNAMIC_SHARED_BYTES and cc is not None:
+        from problems.core.gpus import capability  # plain data, imported late: problems imports this module
+
+        per_block = capability(cc).smem_per_block_optin
+        if launch.shared_bytes > per_block:
+            return (f"cudaErrorInvalidValue: {launch.shared_bytes} bytes of dynamic shared memory exceed "
+                    f"{per_block}, the most a block may have on compute capability {capability(cc).cc}")
+    if launch.shared_bytes > opt_in:
+        if opt_in > DEFAULT_DYNAMIC_SHARED_BYTES:
+            return (f"cudaErrorInvalidValue: {launch.shared_bytes} bytes of dynamic shared memory exceed "
+                    f"{opt_in}, the kernel's cudaFuncAttributeMaxDynamicSharedMemorySize")
         return (
             f"cudaErrorInvalidValue: {launch.shared_bytes} bytes of dynamic shared memory "
-            f"exceed {max_dynamic_shared} without the cudaFuncAttributeMaxDynamicSharedMemorySize opt-in"
+            f"exceed {opt_in} without the cudaFuncAttributeMaxDynamicSharedMemorySize opt-in"
         )
     return None
+
+
+def cooperative_launch_problem(launch: LaunchConfig, gpu, registers: int | None, shared_static_bytes: int | None) -> str | None:
+    """Why a cooperative launch cannot run on `gpu` (problems.core.gpus.GPU), in CUDA's words, or None.
+
+    Every block of a cooperative launch must be resident at once: at most the occupancy model's
+    blocks per SM (threads, registers per thread, static + dynamic shared memory per block) times
+    the GPU's SMs, as cudaLaunchCooperativeKernel checks with cudaOccupancyMaxActiveBlocksPerMultiprocessor.
+    Unknown registers (no ptxas report) count as 0: only a launch too large whatever its registers
+    is refused then. None for an ordinary launch.
+    """
+    if not launch.cooperative:
+        return None
+    from problems.core.occupancy import occupancy  # plain data, imported late: problems imports this module
+
+    result = occupancy(gpu.cc, launch.threads_per_block, int(registers or 0), int(shared_static_bytes or 0),
+                       int(launch.shared_bytes))
+    fit = result.blocks_per_sm * gpu.sm_count
+    if launch.blocks <= fit:
+        return None
+    return (f"cudaErrorCooperativeLaunchTooLarge: a cooperative launch of {launch.blocks} blocks does not fit on "
+            f"the {gpu.name} at once: {result.blocks_per_sm} blocks per SM x {gpu.sm_count} SMs = {fit}")
 
 
 # One line at a time: a pattern whose leading \s* may cross newlines is tried at every line start and

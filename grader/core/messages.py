@@ -135,6 +135,13 @@ COMPILATION_FAILED_AT = gettext_noop("Compilation failed (line %(line)s).")
 # Django side renders templates with gettext only, so the core picks the form by the count).
 MISMATCH_ONE = gettext_noop("%(output)s%(index)s: expected %(expected)s, got %(got)s (1 element differs)")
 MISMATCH_MANY = gettext_noop("%(output)s%(index)s: expected %(expected)s, got %(got)s (%(count)s elements differ)")
+# Float outputs: the tolerance at the element and the difference found ("allowed 1.0e-03, off by 9.9e-03").
+MISMATCH_ONE_TOLERANCE = gettext_noop("%(output)s%(index)s: expected %(expected)s, got %(got)s (allowed %(allowed)s, "
+                                      "off by %(error)s; 1 element differs)")
+MISMATCH_MANY_TOLERANCE = gettext_noop("%(output)s%(index)s: expected %(expected)s, got %(got)s (allowed "
+                                       "%(allowed)s, off by %(error)s; %(count)s elements differ)")
+# The index of an element of a 2-D output, which the harness stores row-major: [row, col], not (x, y).
+INDEX_ROW_COL = gettext_noop("[row %(row)s, col %(col)s]")
 # The form of results stored before that: kept so that they still read in Korean.
 MISMATCH = gettext_noop("%(output)s%(index)s: expected %(expected)s, got %(got)s (%(count)s element(s) differ)")
 # The summary names the test case that explains the verdict and why; the page states the count of
@@ -219,7 +226,19 @@ LAUNCH_REASONS = (
     gettext_noop("cudaErrorInvalidValue: negative dynamic shared memory size"),
     gettext_noop("cudaErrorInvalidValue: %(bytes)s bytes of dynamic shared memory exceed %(limit)s without the "
        "cudaFuncAttributeMaxDynamicSharedMemorySize opt-in"),
+    gettext_noop("cudaErrorInvalidValue: %(bytes)s bytes of dynamic shared memory exceed %(limit)s, the kernel's "
+                 "cudaFuncAttributeMaxDynamicSharedMemorySize"),
+    gettext_noop("cudaErrorInvalidValue: %(bytes)s bytes of dynamic shared memory exceed %(limit)s, the most a block "
+                 "may have on compute capability %(cc)s"),
+    gettext_noop("cudaErrorCooperativeLaunchTooLarge: a cooperative launch of %(blocks)s blocks does not fit on the "
+                 "%(gpu)s at once: %(per_sm)s blocks per SM x %(sms)s SMs = %(fit)s"),
 )
+
+# ---- validate_problem: warnings for a package's author ----
+
+VALIDATE_OUT_READ_BEFORE_WRITE = gettext_noop(
+    "%(file)s reads the out buffer '%(name)s' before writing it: it is ACCEPTED only when '%(name)s' starts "
+    "zeroed. out buffers start poisoned; declare it `init: zeros` in problem.yaml if the kernel accumulates into it.")
 
 # ---- compile stage: what we write, never what the compiler printed ----
 

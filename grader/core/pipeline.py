@@ -20,8 +20,9 @@ from problems.core.package import ProblemPackage, TestCaseSpec
 from . import messages as M
 from .backends.base import ArgRole, Backend, Build, KernelSpec, LaunchConfig, RunOutcome, RunRequest, RunStatus
 from .compare import compare_output
-from .errors import LaunchConfigError, PlatformError
-from .launch import LaunchExpressionError, build_launch, launch_problem, parse_launch_comment
+from .errors import LaunchConfigError, PlatformError, UnsupportedLaunchError
+from .launch import (LaunchExpressionError, build_launch, cooperative_launch_problem, launch_problem,
+                     parse_launch_comment)
 from .results import CompileMessage, CompileResult, Diagnostic, JudgeResult, TestResult
 from .verdicts import DIAGNOSTIC_VERDICT, HANGS, NOT_RUN, DiagnosticKind, Verdict, worst
 
@@ -134,9 +135,20 @@ def run_case_verdict(outcome: RunOutcome, expected: dict[str, np.ndarray], atol:
 
 
 def _mismatch_message(mismatch) -> tuple[str, dict]:
-    template = M.MISMATCH_ONE if mismatch.count == 1 else M.MISMATCH_MANY
-    return template, {"output": mismatch.output, "index": str(mismatch.index), "expected": mismatch.expected,
-                      "got": mismatch.got, "count": mismatch.count}
+    """(template, params) of a mismatch: a 2-D index names its axes ([row 0, col 1]); a float output
+    says the tolerance at that element and how far off the value was."""
+    tolerance = mismatch.allowed is not None and mismatch.error is not None
+    if tolerance:
+        template = M.MISMATCH_ONE_TOLERANCE if mismatch.count == 1 else M.MISMATCH_MANY_TOLERANCE
+    else:
+        template = M.MISMATCH_ONE if mismatch.count == 1 else M.MISMATCH_MANY
+    index = M.text(M.INDEX_ROW_COL, row=mismatch.index[0], col=mismatch.index[1]) \
+        if len(mismatch.index) == 2 else str(mismatch.index)
+    params = {"output": mismatch.output, "index": index, "expected": mismatch.expected, "got": mismatch.got,
+              "count": mismatch.count}
+    if tolerance:
+        params.update(allowed=mismatch.allowed, error=mismatch.error)
+    return template, params
 
 
 def _case_message(message: str, outcome: RunOutcome, mismatch) -> tuple[str, dict]:
@@ -169,16 +181,21 @@ def judge(
     progress: ProgressFn | None = None,
     run_checks: bool = True,
     target_cc: str = "9.0",
+    target_gpu: str = "",
     variant: dict | None = None,
 ) -> JudgeResult:
     """Judge `source` for `package` on `backend`.
 
+    `target_cc` ("9.0") and `target_gpu` (a key of problems.core.gpus, e.g. "h200"; default: a GPU of
+    that compute capability) are the course's GPU: its per-block shared memory limit and, for a
+    cooperative launch, how many blocks fit on it at once.
     `variant` is the student's stored variant of a package that declares variant parameters: its
     integers join each test's sizes (launch expressions read them) and the harness receives it
     (ProblemPackage.with_variant); None judges the package's bound or default variant.
 
     Returns a JudgeResult; a student's failure is a verdict. Raises PlatformError (and only
-    that) when the platform fails, so the caller can retry without charging the student.
+    that) when the platform fails, so the caller can retry without charging the student;
+    UnsupportedLaunchError (a PlatformError) when the backend cannot make a cooperative launch.
     """
     package = package.with_variant(variant)
     progress = progress or (lambda stage, done, total: None)
@@ -191,7 +208,7 @@ def judge(
     launches: list[LaunchConfig] = []
     try:
         for test in package.tests:
-            launches.append(build_launch(*exprs, test.params))
+            launches.append(build_launch(*exprs, test.params, **package.launch.options()))
     except LaunchExpressionError as exc:
         return _refused(M.INVALID_LAUNCH, {"error": M.text(exc.message_template, **exc.message_params)}, name)
     except LaunchConfigError as exc:  # raised elsewhere without a template: quoted as its English text
@@ -205,15 +222,41 @@ def judge(
             if first and first.line:
                 return _fail(Verdict.COMPILE_ERROR, M.COMPILATION_FAILED_AT, {"line": first.line}, name, build.compile)
             return _fail(Verdict.COMPILE_ERROR, M.COMPILATION_FAILED, {}, name, build.compile)
+        checking = bool(run_checks and package.checks and backend.supports_sanitizers)
+        check_test = package.smallest_test()
+        check_index = package.tests.index(check_test)
+        if package.launch.cooperative:
+            if not backend.supports_cooperative_launch:
+                raise UnsupportedLaunchError(f"the {name} backend cannot make a cooperative launch")
+            if build.resources is None and backend.wants_ptxas_report:
+                # Whether the grid fits at once depends on the registers: ptxas's report is needed
+                # before the cases, so it is made here, on this thread (see below why not on another).
+                build.resources = _PtxasReport.compute_now(source, package.kernel, target_cc)
+        gpu = _target_gpu(target_cc, target_gpu)
+        registers = build.resources.registers if build.resources else None
+        static = build.resources.shared_static_bytes if build.resources else None
+        refusals = [launch_problem(launch, target_cc) or cooperative_launch_problem(launch, gpu, registers, static)
+                    for launch in launches]
+        # Every call into harness.py happens here, before the report thread exists. That thread
+        # forks (a sandboxed nvcc; as root `user=` rules out vfork, so pthread_atfork handlers
+        # run), and a fork while another thread is inside a multi-threaded OpenBLAS call (a
+        # reference using `@` or np.linalg) hangs in OpenBLAS's at-fork handler for good
+        # (issue 11; tests/grader/test_blas_fork.py). The cost: every case's inputs and
+        # expected outputs are held at once.
+        harness = package.load_harness()
+        cases = [_prepare_case(package, harness, test, launch, refused, seed_secret)
+                 for test, launch, refused in zip(package.tests, launches, refusals)]
+        check_inputs = _inputs(package, harness, check_test, seed_secret) \
+            if checking and refusals[check_index] is None else None
         # Backends without a ptxas report (the emulator) get one from nvcc, computed while the
         # test cases run: every submission shows its resources and occupancy, GPU or not.
         report = _PtxasReport(source, package.kernel, target_cc) if build.resources is None and backend.wants_ptxas_report else None
         result = JudgeResult(verdict=Verdict.ACCEPTED, compile=build.compile, backend=name)
-        harness = package.load_harness()
         hung = None
-        for k, (test, launch) in enumerate(zip(package.tests, launches)):
+        for k, case in enumerate(cases):
             progress("running", k, len(package.tests))
-            test_result = _run_case(package, harness, backend, build, test, launch, seed_secret, result)
+            test_result = _run_case(package, backend, build, case, result)
+            cases[k] = None  # its inputs and expected outputs are no longer needed
             result.tests.append(test_result)
             if test_result.verdict in HANGS:
                 hung = test_result  # the remaining cases would only wait for the same hang
@@ -221,13 +264,11 @@ def judge(
         progress("running", len(result.tests), len(package.tests))
         if hung is not None:
             result.tests += [_not_run(test, hung) for test in package.tests[len(result.tests):]]
-        if run_checks and package.checks and backend.supports_sanitizers and hung is None:
+        if checking and hung is None:
             progress("checking", len(package.tests), len(package.tests))
-            test = package.smallest_test()
-            launch = launches[package.tests.index(test)]
-            if launch_problem(launch) is None:
-                inputs = _inputs(package, harness, test, seed_secret)
-                outcome = backend.run(build, RunRequest(launch=launch, inputs=inputs, check=True,
+            test, launch = check_test, launches[check_index]
+            if check_inputs is not None:
+                outcome = backend.run(build, RunRequest(launch=launch, inputs=check_inputs, check=True,
                                                         checks=tuple(str(c) for c in package.checks),
                                                         time_limit_s=package.time_limit_s * 4, test_name=test.name))
                 if outcome.status is RunStatus.INTERNAL:
@@ -243,6 +284,7 @@ def judge(
         result.verdict = worst(verdicts)
         result.message_template, result.message_params = _summary(result)
         result.message = M.render(result.message_template, result.message_params) if result.message_template else ""
+        result.device = backend.device_name()
         return result
     finally:
         backend.close(build)
@@ -257,9 +299,36 @@ def _inputs(package: ProblemPackage, harness, test: TestCaseSpec, secret: str) -
     return inputs
 
 
-def _run_case(package, harness, backend, build: Build, test, launch, secret, result: JudgeResult) -> TestResult:
+@dataclass
+class _Case:
+    """A test case ready to run: its launch, and its inputs and expected outputs from the harness
+    (both None when CUDA would refuse the launch: the case is not run)."""
+
+    test: TestCaseSpec
+    launch: LaunchConfig
+    refused: str | None  # why CUDA would refuse the launch (launch.launch_problem's words), or None
+    inputs: dict | None
+    expected: dict[str, np.ndarray] | None
+
+
+def _prepare_case(package: ProblemPackage, harness, test: TestCaseSpec, launch: LaunchConfig, refused: str | None,
+                  secret: str) -> _Case:
+    """The case's inputs (seeded) and the reference's outputs for them. Raises PlatformError when the
+    harness gives the wrong set of outputs."""
+    if refused:
+        return _Case(test, launch, refused, None, None)
+    inputs = _inputs(package, harness, test, secret)
+    expected = harness.reference({k: (v.copy() if isinstance(v, np.ndarray) else v) for k, v in inputs.items()})
+    wanted = {a.name for a in package.kernel.args if a.role in (ArgRole.OUT, ArgRole.INOUT)}
+    if set(expected) != wanted:
+        raise PlatformError(f"{package.slug}/harness.py: reference() must return exactly {sorted(wanted)}")
+    return _Case(test, launch, None, inputs, expected)
+
+
+def _run_case(package, backend, build: Build, case: _Case, result: JudgeResult) -> TestResult:
     started = time.monotonic()
-    refused = launch_problem(launch)
+    test, launch = case.test, case.launch
+    refused = case.refused
     if refused:
         reason = M.launch_reason(refused)
         template, params = (reason["template"], reason["params"]) if isinstance(reason, dict) else ("", {})
@@ -270,16 +339,11 @@ def _run_case(package, harness, backend, build: Build, test, launch, secret, res
         _add_diagnostics(result, [diag], test.name)
         return TestResult(name=test.name, sample=test.sample, verdict=Verdict.RUNTIME_ERROR, message=refused,
                           params=dict(test.params), message_template=template, message_params=params)
-    inputs = _inputs(package, harness, test, secret)
-    expected = harness.reference({k: (v.copy() if isinstance(v, np.ndarray) else v) for k, v in inputs.items()})
-    wanted = {a.name for a in package.kernel.args if a.role in (ArgRole.OUT, ArgRole.INOUT)}
-    if set(expected) != wanted:
-        raise PlatformError(f"{package.slug}/harness.py: reference() must return exactly {sorted(wanted)}")
-    outcome = backend.run(build, RunRequest(launch=launch, inputs=inputs, time_limit_s=package.time_limit_s,
+    outcome = backend.run(build, RunRequest(launch=launch, inputs=case.inputs, time_limit_s=package.time_limit_s,
                                             test_name=test.name))
     if outcome.status is RunStatus.INTERNAL:
         raise PlatformError(outcome.message or f"backend failed on test {test.name}")
-    verdict, message, mismatch = run_case_verdict(outcome, expected, package.atol, package.rtol)
+    verdict, message, mismatch = run_case_verdict(outcome, case.expected, package.atol, package.rtol)
     template, params = _case_message(message, outcome, mismatch)
     _add_diagnostics(result, outcome.diagnostics, test.name)
     return TestResult(name=test.name, sample=test.sample, verdict=verdict, message=message, mismatch=mismatch,
@@ -315,17 +379,34 @@ class _PtxasReport:
         self._thread.start()
 
     def _compute(self, source, spec, cc):
+        self._value = self.compute_now(source, spec, cc)
+
+    @staticmethod
+    def compute_now(source: str, spec: KernelSpec, cc: str):
+        """The report, computed on the calling thread (None when unavailable)."""
         try:
             from .resources import ptxas_resources
 
             value = ptxas_resources(source, spec, cc)
-            self._value = value if value.source else None
+            return value if value.source else None
         except Exception as exc:  # nvcc missing or failing: the report is information, never a failure
             log.info("no ptxas resource report: %s", exc)
+            return None
 
     def wait(self, timeout: float = 60.0):
         self._thread.join(timeout)
         return self._value
+
+
+def _target_gpu(target_cc: str, key: str = ""):
+    """The course's GPU (problems.core.gpus.GPU): `key` when given, else the H200 for cc 9.0 and the
+    first listed GPU of other compute capabilities."""
+    from problems.core import gpus
+
+    if key:
+        return gpus.gpu(key)
+    named = gpus.gpus_for(target_cc)
+    return next((g for g in named if g.key == "h200"), named[0] if named else gpus.gpu("h200"))
 
 
 def _resources(build: Build, launch: LaunchConfig, target_cc: str):

@@ -114,6 +114,10 @@ class Mismatch:
     expected: str  # reference value, formatted
     got: str  # the kernel's value, formatted
     count: int = 1  # how many elements differ in this output in all
+    # Float outputs with both values finite: the difference allowed at this element,
+    # atol + rtol * |expected|, and the one found, |got - expected|, both as "9.9e-03" (else None).
+    allowed: str | None = None
+    error: str | None = None
 
     def to_dict(self) -> dict:
         return asdict(self)
@@ -213,6 +217,21 @@ class Resources:
         return cls(**d) if d else None
 
 
+def diagnostic_lines(diagnostic: dict) -> list[int]:
+    """Every source line a diagnostic (as a dict: Diagnostic.to_dict or the site's public form) names:
+    its own line, then the other access of a race (`other_line`, a sanitizer's `lines`), the groups
+    of a deadlock (`waiting`, `spinning`, `spin_line`); each once, in that order, 0 and None dropped."""
+    detail = diagnostic.get("detail") or {}
+    found = [diagnostic.get("line"), detail.get("other_line"), detail.get("spin_line"), *(detail.get("lines") or [])]
+    for key in ("waiting", "spinning"):
+        found += [group.get("line") for group in detail.get(key) or [] if isinstance(group, dict)]
+    lines: list[int] = []
+    for line in found:
+        if isinstance(line, int) and not isinstance(line, bool) and line > 0 and line not in lines:
+            lines.append(line)
+    return lines
+
+
 @dataclass
 class JudgeResult:
     """The judge's answer for one submission."""
@@ -223,6 +242,7 @@ class JudgeResult:
     diagnostics: list[Diagnostic] = field(default_factory=list)
     resources: Resources | None = None
     backend: str = ""  # "emulator" | "gpu" | "dummy"
+    device: str = ""  # the GPU that ran the kernel ("NVIDIA H200"); "" on the emulator or when unknown
     message: str = ""  # a summary sentence (and for INTERNAL_ERROR, what broke)
     message_template: str = ""  # the summary's template in grader/core/messages.py ("" for text we cannot name)
     message_params: dict[str, Any] = field(default_factory=dict)  # its parameters (the quoted diagnostic nested)
@@ -238,6 +258,7 @@ class JudgeResult:
             "diagnostics": [d.to_dict() for d in self.diagnostics],
             "resources": self.resources.to_dict() if self.resources else None,
             "backend": self.backend,
+            "device": self.device,
             "message": self.message,
             "message_template": self.message_template,
             "message_params": self.message_params,
@@ -252,6 +273,7 @@ class JudgeResult:
             diagnostics=[Diagnostic.from_dict(x) for x in d.get("diagnostics", [])],
             resources=Resources.from_dict(d.get("resources")),
             backend=d.get("backend", ""),
+            device=d.get("device", ""),
             message=d.get("message", ""),
             message_template=d.get("message_template", ""),
             message_params=d.get("message_params", {}),

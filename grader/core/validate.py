@@ -5,11 +5,12 @@ combination, or the sample its problem.yaml asks for), its sources rendered for 
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from problems.core.package import ProblemPackage
 
-from .backends.base import Backend
+from . import messages as M
+from .backends.base import ArgInit, ArgRole, Backend
 from .pipeline import judge
 from .results import JudgeResult
 from .verdicts import Verdict
@@ -23,6 +24,8 @@ class ValidationRow:
     expected: Verdict
     result: JudgeResult
     variant: dict = field(default_factory=dict)  # the variant judged ({} for a package without variants)
+    # Warnings for the package's author, as (template, params) of grader/core/messages.py.
+    warnings: list[tuple[str, dict]] = field(default_factory=list)
 
     @property
     def ok(self) -> bool:
@@ -32,15 +35,34 @@ class ValidationRow:
 def validate_package(package: ProblemPackage, backend: Backend, seed_secret: str = "") -> list[ValidationRow]:
     """Judge solution.cu and every wrong/*.cu, under every variant of the validation set.
 
-    Raises PlatformError if the platform fails.
+    Raises PlatformError if the platform fails. When solution.cu fails, each poisoned `out` buffer is
+    tried once more zeroed: a solution that is ACCEPTED that way reads the buffer before writing it
+    (it accumulates into it), and its row carries a VALIDATE_OUT_READ_BEFORE_WRITE warning naming it.
     """
     variants = package.variants.validation_set() if package.variants else [None]
     rows = []
     for variant in variants:
         bound = package.with_variant(variant)
-        rows.append(ValidationRow("solution.cu", Verdict.ACCEPTED,
-                                  judge(bound, bound.solution, backend, seed_secret=seed_secret), bound.variant))
+        solution = ValidationRow("solution.cu", Verdict.ACCEPTED,
+                                 judge(bound, bound.solution, backend, seed_secret=seed_secret), bound.variant)
+        if not solution.ok:
+            solution.warnings = _out_buffers_read_first(bound, backend, seed_secret)
+        rows.append(solution)
         for wrong in bound.wrong:
             rows.append(ValidationRow(f"wrong/{wrong.name}", wrong.verdict,
                                       judge(bound, wrong.source, backend, seed_secret=seed_secret), bound.variant))
     return rows
+
+
+def _out_buffers_read_first(package: ProblemPackage, backend: Backend, seed_secret: str) -> list[tuple[str, dict]]:
+    """Warnings for the poisoned out buffers whose zeroing makes solution.cu ACCEPTED."""
+    warnings = []
+    for k, arg in enumerate(package.kernel.args):
+        if arg.role is not ArgRole.OUT or arg.init is not ArgInit.POISON:
+            continue
+        args = list(package.kernel.args)
+        args[k] = replace(arg, init=ArgInit.ZEROS)
+        zeroed = replace(package, kernel=replace(package.kernel, args=tuple(args)))
+        if judge(zeroed, package.solution, backend, seed_secret=seed_secret, run_checks=False).verdict is Verdict.ACCEPTED:
+            warnings.append((M.VALIDATE_OUT_READ_BEFORE_WRITE, {"file": "solution.cu", "name": arg.name}))
+    return warnings

@@ -28,7 +28,7 @@ from typing import Any, Callable
 
 import yaml
 
-from grader.core.backends.base import C_TYPES, ArgRole, ArgSpec, KernelSpec
+from grader.core.backends.base import C_TYPES, DEFAULT_DYNAMIC_SHARED_BYTES, ArgInit, ArgRole, ArgSpec, KernelSpec
 from grader.core.errors import LaunchConfigError, WarpDrillError
 from grader.core.launch import build_launch, parse_launch_comment
 from grader.core.verdicts import Verdict
@@ -39,6 +39,10 @@ MAX_FILE_BYTES = 256 * 1024
 SLUG_RE = re.compile(r"^[a-z0-9][a-z0-9-]{1,62}$")
 NAME_RE = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 VERDICT_LINE = re.compile(r"^\s*//\s*verdict\s*:\s*([A-Z_]+)\s*$", re.MULTILINE)
+
+
+# The largest dynamic shared memory opt-in of any compute capability we know (cc 9.0: 227 KiB).
+MAX_OPT_IN_SHARED_BYTES = 227 * 1024
 
 
 class PackageError(WarpDrillError):
@@ -87,6 +91,13 @@ class LaunchTemplate:
     grid: str
     shared_bytes: str = "0"
     student_chooses: bool = False
+    # The opt-in above 48 KiB (cudaFuncAttributeMaxDynamicSharedMemorySize), up to 227 KiB (cc 9.0).
+    max_dynamic_shared_bytes: int = DEFAULT_DYNAMIC_SHARED_BYTES
+    cooperative: bool = False  # launched with cudaLaunchCooperativeKernel: every block co-resident, grid.sync()
+
+    def options(self) -> dict:
+        """The keyword arguments of build_launch that come from the problem, not the expressions."""
+        return {"max_dynamic_shared_bytes": self.max_dynamic_shared_bytes, "cooperative": self.cooperative}
 
 
 @dataclass(frozen=True)
@@ -144,7 +155,7 @@ class ProblemPackage:
         their {{NAME}} placeholders filled in, every test case's params holding the variant's integer
         parameters (so launch expressions read them), and a harness that receives the variant.
 
-        `variant` None means the bound variant, or else the default (each parameter's first value).
+        `variant` None (or {}) means the bound variant, or else the default (each parameter's first value).
         A package without variants is returned as it is. The files and content_hash are unchanged:
         a variant is stored beside the package version, never as a version of its own.
         Raises PackageError when `variant` is not one of the declared combinations.
@@ -154,7 +165,7 @@ class ProblemPackage:
                 raise PackageError("problem.yaml", f"declares no variants, so it cannot be judged as {variant!r}",
                                    "variants")
             return self
-        if variant is None:
+        if not variant:  # None or {} (what a submission without a stored variant holds)
             if self.variant:
                 return self
             variant = self.variants.default()
@@ -311,7 +322,14 @@ def _parse_args(kernel: dict) -> tuple[ArgSpec, ...]:
         dtype = item.get("dtype")
         if dtype not in C_TYPES:
             raise PackageError("problem.yaml", f"dtype must be one of {', '.join(C_TYPES)}", where)
-        args.append(ArgSpec(name=name, role=role, dtype=dtype))
+        try:
+            init = ArgInit(item.get("init", ArgInit.POISON.value))
+        except ValueError:
+            raise PackageError("problem.yaml", f"init must be one of {', '.join(i.value for i in ArgInit)}", where) from None
+        if init is not ArgInit.POISON and role is not ArgRole.OUT:
+            raise PackageError("problem.yaml", "init applies to out buffers only (an inout buffer starts as "
+                               "generate() made it)", where)
+        args.append(ArgSpec(name=name, role=role, dtype=dtype, init=init))
     if not args:
         raise PackageError("problem.yaml", "a kernel needs at least one argument", "kernel.args")
     return tuple(args)
@@ -378,12 +396,23 @@ def parse_package(files: dict[str, str]) -> ProblemPackage:
         raise PackageError("problem.yaml", "must be a C identifier", "kernel.name")
     spec = KernelSpec(name=kname, args=_parse_args(kernel))
 
-    launch_data = _require(data, "launch", "problem.yaml", "{block, grid[, shared_bytes, student_chooses]}", dict)
+    launch_data = _require(data, "launch", "problem.yaml", "{block, grid[, shared_bytes, student_chooses, "
+                           "max_dynamic_shared_bytes, cooperative]}", dict)
+    max_dynamic = launch_data.get("max_dynamic_shared_bytes", DEFAULT_DYNAMIC_SHARED_BYTES)
+    if not isinstance(max_dynamic, int) or isinstance(max_dynamic, bool) or \
+            not DEFAULT_DYNAMIC_SHARED_BYTES <= max_dynamic <= MAX_OPT_IN_SHARED_BYTES:
+        raise PackageError("problem.yaml", f"must be a number of bytes from {DEFAULT_DYNAMIC_SHARED_BYTES} to "
+                           f"{MAX_OPT_IN_SHARED_BYTES} (227 KiB, cc 9.0)", "launch.max_dynamic_shared_bytes")
+    cooperative = launch_data.get("cooperative", False)
+    if not isinstance(cooperative, bool):
+        raise PackageError("problem.yaml", "must be true or false", "launch.cooperative")
     launch = LaunchTemplate(
         block=str(_require(launch_data, "block", "problem.yaml", "an expression like '256'")),
         grid=str(_require(launch_data, "grid", "problem.yaml", "an expression like 'ceil_div(n, 256)'")),
         shared_bytes=str(launch_data.get("shared_bytes", "0")),
         student_chooses=bool(launch_data.get("student_chooses", False)),
+        max_dynamic_shared_bytes=max_dynamic,
+        cooperative=cooperative,
     )
 
     limits = data.get("limits", {}) or {}
@@ -409,7 +438,8 @@ def parse_package(files: dict[str, str]) -> ProblemPackage:
         ints = {k: v for k, v in variant.items() if isinstance(v, int)}
         for t in tests:
             try:
-                build_launch(launch.block, launch.grid, launch.shared_bytes, {**t.params, **ints})
+                build_launch(launch.block, launch.grid, launch.shared_bytes, {**t.params, **ints},
+                             **launch.options())
             except LaunchConfigError as exc:
                 under = f" (variant {variant})" if variant else ""
                 raise PackageError("problem.yaml", f"test {t.name!r}{under}: {exc}", "launch") from None

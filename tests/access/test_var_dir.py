@@ -72,3 +72,31 @@ def test_warpdrill_cache_dir_wins_over_var_dir(tmp_path):
 def test_compile_caches_default_to_the_checkout_without_either():
     """Without either variable the emulator's cache stays in the checkout's var/cache/emulator."""
     assert cache_dirs_with({})["emulator"] == str(ROOT / "var" / "cache" / "emulator")
+
+
+def test_the_gpu_compile_cache_defaults_to_the_sites_var_never_a_shared_temp_folder():
+    """With neither variable set, the GPU's compile cache (whose entries quote source lines) is
+    var/cache/gpu in the checkout, like the emulator's, not a folder of the machine's /tmp."""
+    import tempfile
+
+    got = cache_dirs_with({})
+    assert got["gpu"] == str(ROOT / "var" / "cache" / "gpu")
+    assert not got["gpu"].startswith(tempfile.gettempdir() + os.sep)
+
+
+def test_the_gpu_compile_cache_folders_are_private(tmp_path):
+    """The cache's root and its shards are created 0700, and a root left readable by others is narrowed."""
+    import stat
+
+    from grader.core.gpu.cache import CompileCache
+
+    root = tmp_path / "cache" / "gpu"
+    CompileCache(root).put("ab" + "0" * 62, {"ok": True}, b"cubin")
+    assert stat.S_IMODE(root.stat().st_mode) == 0o700
+    assert stat.S_IMODE((root / "ab").stat().st_mode) == 0o700
+    os.chmod(root, 0o755)
+    CompileCache(root).put("cd" + "0" * 62, {"ok": True}, None)
+    assert stat.S_IMODE(root.stat().st_mode) == 0o700
+    assert CompileCache(root).get("ab" + "0" * 62) == ({"ok": True, "has_cubin": True,
+                                                       "cubin_sha256": __import__("hashlib").sha256(b"cubin").hexdigest()},
+                                                      b"cubin")

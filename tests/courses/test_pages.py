@@ -224,3 +224,8 @@ def test_pages_in_korean(people, courses, as_user):
     assert "내 강좌" in text(client.get("/courses/"))
     assert "초대" in text(client.get("/courses/PP-A/manage/"))
     assert "유효하지 않은 초대 코드" in text(client.post("/courses/join/NOSUCHCODE/"))
+
+
+def test_members_are_listed_instructors_first_then_tas_then_students(people, courses, as_user):
+    html = text(as_user("prof").get("/courses/PP-A/manage/"))
+    assert re.findall(r'<tr data-username="(\w+)">', html) == ["prof", "tara", "stu"]

@@ -95,3 +95,12 @@ def test_seed_demo_makes_the_demo_course(people):
     assert course_role(User.objects.get(username="student"), course) == Role.STUDENT
     assert can_create_courses(User.objects.get(username="instructor"))
     assert course.memberships.count() == 2
+
+
+def test_members_by_role(people, courses):
+    from courses.services import members, my_courses
+
+    assert [u.username for u in members(courses["A"], Role.STUDENT)] == ["stu"]
+    assert [u.username for u in members(courses["A"])] == ["prof", "stu", "tara"]
+    assert [u.username for u in members(courses["B"], Role.TA, Role.INSTRUCTOR)] == ["bea", "tom"]
+    assert [(c.course.code, c.role, c.items) for c in my_courses(people["tom"])] == [("GA-B", Role.TA, [])]

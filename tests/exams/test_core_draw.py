@@ -120,3 +120,21 @@ def test_redraw_gives_a_fresh_variant_of_the_same_slot():
 def test_vanished_problem_is_a_draw_error():
     with pytest.raises(DrawError):
         draw_exam(SPEC, "s", 1, StaticCatalogue([]))
+
+
+def test_kernel_problem_with_variants_gets_a_variant_per_student():
+    """A kernel item of a package with variant parameters stores the student's variant: the same on every
+    draw, one of the declared combinations, and not the same for all 30 students."""
+    from pathlib import Path
+
+    from problems.core.package import load_package
+
+    variants = load_package(Path(__file__).resolve().parents[2] / "problems" / "bank" / "segment-sum").variants
+    catalogue = StaticCatalogue([KernelInfo("segment-sum", 21, 1, "reduction", variants=variants)])
+    spec = parse_template({"zones": [{"pool": [{"kernel": "segment-sum"}]}]}, catalogue)
+    drawn = [draw_exam(spec, "secret-1", s, catalogue).items[0]["kernel"]["variant"] for s in range(30)]
+    assert drawn[7] == draw_exam(spec, "secret-1", 7, catalogue).items[0]["kernel"]["variant"]
+    assert all(variants.check(v) == v for v in drawn)
+    assert len({tuple(v.values()) for v in drawn}) >= 4
+    plain = draw_exam(SPEC, "secret-1", 1, CATALOGUE).items[-1]["kernel"]
+    assert plain["variant"] == {}  # a problem without variants

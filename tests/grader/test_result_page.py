@@ -103,7 +103,8 @@ def test_summary_names_the_first_failing_test_and_its_reason_without_the_count(j
     result = judged("subtracts")
     assert result.verdict is Verdict.WRONG_ANSWER
     assert result.message_template == M.SUMMARY_TEST
-    assert re.fullmatch(r"Test small: c\[0\]: expected \S+, got \S+ \(5 elements differ\)", result.message)
+    assert re.fullmatch(r"Test small: c\[0\]: expected \S+, got \S+ \(allowed \S+, off by \S+; 5 elements differ\)",
+                        result.message)
     assert "passed" not in result.message
 
 
@@ -195,10 +196,12 @@ def test_page_states_the_count_once_in_both_languages(judged, three_tests, alice
     submission = make_submission(alice, three_tests, judged("subtracts"), source=KERNELS["subtracts"])
     english = page(alice_client, submission)
     assert english.count("0 / 3") == 1 and "test cases passed" not in english
-    assert re.search(r'<p class="verdict-message">Test small: c\[0\]: expected \S+, got \S+ \(5 elements differ\)', english)
+    assert re.search(r'<p class="verdict-message">Test small: c\[0\]: expected \S+, got \S+ \(allowed \S+, off by \S+; '
+                     r'5 elements differ\)', english)
     korean = page(alice_client, submission, "ko")
     assert korean.count("0 / 3") == 1 and "통과했습니다" not in korean
-    assert re.search(r'<p class="verdict-message">테스트 small: c\[0\]: 기대값 \S+, 실제값 \S+ \(다른 원소 5개\)', korean)
+    assert re.search(r'<p class="verdict-message">테스트 small: c\[0\]: 기대값 \S+, 실제값 \S+ \(허용 오차 \S+, 실제 차이 \S+; '
+                     r'다른 원소 5개\)', korean)
 
 
 # ---- test cases not run after a hang ----
@@ -433,13 +436,13 @@ def test_one_differing_element_reads_singular_at_float32_precision(three_tests, 
     kernel = HEAD + "    if (i < n) c[i] = i == 2 ? a[i] * 3.0f : a[i] + b[i];\n}\n"
     result = judge(PACKAGE, kernel, emulator, run_checks=False)
     small = result.tests[0]
-    assert small.message_template == M.MISMATCH_ONE and small.mismatch.count == 1
-    assert small.message.endswith("(1 element differs)") and "element(s)" not in small.message
+    assert small.message_template == M.MISMATCH_ONE_TOLERANCE and small.mismatch.count == 1
+    assert small.message.endswith("; 1 element differs)") and "element(s)" not in small.message
     for value in (small.mismatch.expected, small.mismatch.got):
         assert str(np.float32(value)) == value and len(value.replace("-", "").replace(".", "")) <= 9
     submission = make_submission(alice, three_tests, result, source=kernel)
-    assert "(1 element differs)" in rows(page(alice_client, submission))["small"]
-    assert "(다른 원소 1개)" in rows(page(alice_client, submission, "ko"))["small"]
+    assert "; 1 element differs)" in rows(page(alice_client, submission))["small"]
+    assert "; 다른 원소 1개)" in rows(page(alice_client, submission, "ko"))["small"]
 
 
 def test_results_stored_with_the_old_mismatch_template_still_read_in_korean():

@@ -53,6 +53,10 @@ def test_harness_loads_and_generates():
         ({"wrong/subtracts.cu": "// verdict: ACCEPTED\n"}, "wrong/subtracts.cu", "cannot expect ACCEPTED"),
         ({"problem.yaml": PROBLEM_YAML.replace("slug: tiny-add", "slug: Tiny_Add")}, "problem.yaml", "slug"),
         ({"problem.yaml": PROBLEM_YAML.replace("name: add\n", "name: 9add\n")}, "problem.yaml", "kernel.name"),
+        ({"problem.yaml": PROBLEM_YAML.replace("role: out, dtype: float32}", "role: out, dtype: float32, init: ones}")},
+         "problem.yaml", "init must be one of poison, zeros"),
+        ({"problem.yaml": PROBLEM_YAML.replace("role: in, dtype: float32}", "role: in, dtype: float32, init: zeros}", 1)},
+         "problem.yaml", "init applies to out buffers only"),
     ],
 )
 def test_malformed_package_names_file_and_problem(overrides, file, fragment):
@@ -75,3 +79,12 @@ def test_checks_are_parsed():
     yaml_text = PROBLEM_YAML + "checks: [racecheck, memcheck]\n"
     pkg = parse_package(tiny_package_files(**{"problem.yaml": yaml_text}))
     assert pkg.checks == (Check.RACECHECK, Check.MEMCHECK)
+
+
+def test_an_out_buffer_may_start_zeroed():
+    """`init: zeros` on an out argument is kept; every other buffer starts poisoned by default."""
+    from grader.core.backends.base import ArgInit
+
+    yaml_text = PROBLEM_YAML.replace("role: out, dtype: float32}", "role: out, dtype: float32, init: zeros}")
+    args = {a.name: a.init for a in parse_package(tiny_package_files(**{"problem.yaml": yaml_text})).kernel.args}
+    assert args == {"a": ArgInit.POISON, "b": ArgInit.POISON, "c": ArgInit.ZEROS, "n": ArgInit.POISON}

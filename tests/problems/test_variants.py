@@ -81,6 +81,7 @@ def test_binding_renders_texts_and_gives_tests_the_integer_parameters():
 def test_unbound_package_judges_its_default_variant():
     """with_variant() of an unbound package binds the first value of each parameter."""
     assert PACKAGE.with_variant().variant == {"BLOCK": 128, "STRIDE": 1, "LAYOUT": "row"}
+    assert PACKAGE.with_variant({}).variant == {"BLOCK": 128, "STRIDE": 1, "LAYOUT": "row"}
 
 
 def test_harness_receives_the_variant():

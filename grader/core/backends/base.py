@@ -40,6 +40,13 @@ class ArgRole(StrEnum):
     SCALAR = "scalar"  # passed by value
 
 
+class ArgInit(StrEnum):
+    """What an OUT buffer holds when the kernel starts."""
+
+    POISON = "poison"  # all-ones bytes (NaN for floats, 0xCD.. for integers): reading it before writing shows
+    ZEROS = "zeros"  # zero bytes: for kernels that accumulate into it (atomics on a histogram or a counter)
+
+
 @dataclass(frozen=True)
 class ArgSpec:
     """One kernel parameter."""
@@ -47,6 +54,7 @@ class ArgSpec:
     name: str
     role: ArgRole
     dtype: str  # a key of C_TYPES
+    init: ArgInit = ArgInit.POISON  # OUT buffers only: how the buffer starts (problem.yaml `init: zeros`)
 
     @property
     def is_buffer(self) -> bool:
@@ -75,6 +83,10 @@ class KernelSpec:
         return ", ".join(f"{a.c_type} {a.name}" for a in self.args)
 
 
+# Dynamic shared memory a kernel may use without the opt-in attribute (every compute capability).
+DEFAULT_DYNAMIC_SHARED_BYTES = 48 * 1024
+
+
 @dataclass(frozen=True)
 class LaunchConfig:
     """A kernel launch: grid and block in blocks/threads per dimension, dynamic smem in bytes."""
@@ -82,6 +94,10 @@ class LaunchConfig:
     grid: tuple[int, int, int]
     block: tuple[int, int, int]
     shared_bytes: int = 0
+    # Bytes of dynamic shared memory the kernel may use: 48 KiB unless the problem opts in
+    # (problem.yaml `launch.max_dynamic_shared_bytes`; cudaFuncAttributeMaxDynamicSharedMemorySize).
+    max_dynamic_shared_bytes: int = DEFAULT_DYNAMIC_SHARED_BYTES
+    cooperative: bool = False  # a cooperative launch (cudaLaunchCooperativeKernel): every block co-resident
 
     @property
     def threads_per_block(self) -> int:
@@ -175,6 +191,11 @@ class Backend(abc.ABC):
 
     def close(self, build: Build) -> None:
         """Release what `compile` created (work directories, child processes)."""
+
+    def device_name(self) -> str:
+        """The device that runs kernels, as its driver names it ("NVIDIA H200"); "" for a CPU backend
+        or while unknown. Stored with every result so that the page can say what graded it."""
+        return ""
 
     def check(self) -> list[str]:
         """Problems that stop this backend from grading on this machine (for system checks)."""

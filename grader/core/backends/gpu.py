@@ -80,7 +80,7 @@ class GpuBackend(Backend):
 
     name = "gpu"
     supports_sanitizers = True
-    supports_cooperative_launch = False
+    supports_cooperative_launch = True  # cuLaunchCooperativeKernel through cuda-bindings (gpu/child.py)
     warm_per_process = True  # its warm children belong to the process that grades
 
     def __init__(self, *, arch: str | None = None, cache: CompileCache | None = None, pool: ChildPool | None = None,
@@ -208,14 +208,15 @@ class GpuBackend(Backend):
         launch = request.launch
         args, scalars, arrays = [], {}, {"__cubin__": handle.cubin}
         for arg in handle.spec.args:
-            args.append({"name": arg.name, "role": str(arg.role), "dtype": arg.dtype})
+            args.append({"name": arg.name, "role": str(arg.role), "dtype": arg.dtype, "init": str(arg.init)})
             value = request.inputs[arg.name]
             if arg.role is ArgRole.SCALAR:
                 scalars[arg.name] = value.item() if isinstance(value, np.generic) else value
             else:
                 arrays[arg.name] = np.ascontiguousarray(value, dtype=np.dtype(arg.dtype))
         job = {"op": "run", "entry": handle.entry, "args": args, "scalars": scalars,
-               "grid": list(launch.grid), "block": list(launch.block), "shared": launch.shared_bytes}
+               "grid": list(launch.grid), "block": list(launch.block), "shared": launch.shared_bytes,
+               "cooperative": launch.cooperative}
         return job, arrays
 
     @staticmethod
@@ -502,6 +503,12 @@ class GpuBackend(Backend):
                 "sandboxed": sandboxed(), "compute_sanitizer": compute_sanitizer(),
                 "child_start_s": round(ready - started, 3), "compile_s": round(compiled - ready, 3),
                 "run_s": round(time.monotonic() - compiled, 3), "registers": build.resources.registers}
+
+    def device_name(self) -> str:
+        """The GPU's name from the warm child's hello ("" before a child has started)."""
+        main = self.pool.main
+        info = main.info if main is not None else None
+        return str(info.get("device") or "") if info else ""
 
     def shutdown(self) -> None:
         """Kill every child (tests, worker shutdown)."""

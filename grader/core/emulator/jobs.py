@@ -11,7 +11,7 @@ from pathlib import Path
 
 import numpy as np
 
-from ..backends.base import ArgRole, KernelSpec, LaunchConfig
+from ..backends.base import ArgInit, ArgRole, KernelSpec, LaunchConfig
 from ..macros import shielded
 from ..results import Diagnostic
 from ..verdicts import DiagnosticKind
@@ -80,7 +80,7 @@ def write_job(
             array = np.asarray(value)
             file = f"a{i}.bin"
             if arg.role is ArgRole.OUT:
-                poison = FLOAT_POISON if dtype.kind == "f" else INT_POISON
+                poison = 0 if arg.init is ArgInit.ZEROS else FLOAT_POISON if dtype.kind == "f" else INT_POISON
                 np.full(array.size * dtype.itemsize, poison, dtype=np.uint8).tofile(workdir / file)
             else:
                 np.ascontiguousarray(array, dtype=dtype).tofile(workdir / file)

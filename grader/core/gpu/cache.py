@@ -26,16 +26,21 @@ def cache_key(*parts: str) -> str:
     return digest.hexdigest()
 
 
+# The checkout's root: the site's var/ lies under it (config/settings.py's VAR_DIR).
+REPO_ROOT = Path(__file__).resolve().parents[3]
+# Entries quote the student's source lines (compiler messages): only the worker's user may read them.
+CACHE_DIR_MODE = 0o700
+
+
 def default_cache_dir() -> Path:
-    """$WARPDRILL_CACHE_DIR/gpu, else $WARPDRILL_VAR_DIR/cache/gpu (a site moved by WARPDRILL_VAR_DIR takes
-    its cache with it, as config/settings.py does), else a folder under the system's temporary directory."""
+    """$WARPDRILL_CACHE_DIR/gpu, else $WARPDRILL_VAR_DIR/cache/gpu, else var/cache/gpu under the
+    repository root: the site's own var/ (as config/settings.py and the emulator's cache), never a
+    machine-wide temporary folder that other users could read or plant entries in."""
     cache = os.environ.get("WARPDRILL_CACHE_DIR")
     if cache:
         return Path(cache) / "gpu"
     var = os.environ.get("WARPDRILL_VAR_DIR")
-    if var:
-        return Path(var).resolve() / "cache" / "gpu"
-    return Path(tempfile.gettempdir()) / "warpdrill-cache" / "gpu"
+    return (Path(var).resolve() if var else REPO_ROOT / "var") / "cache" / "gpu"
 
 
 class CompileCache:
@@ -44,6 +49,16 @@ class CompileCache:
     def __init__(self, root: str | Path | None = None):
         self.root = Path(root) if root else default_cache_dir()
         self._memory: OrderedDict[str, tuple[dict, bytes | None]] = OrderedDict()
+
+    def _make_private(self, folder: Path) -> None:
+        """Create `folder` (a shard under the root) and the root itself with mode 0700; a root that
+        exists already is narrowed to 0700 when this process owns it. Raises OSError."""
+        if not self.root.is_dir():
+            self.root.mkdir(parents=True, exist_ok=True, mode=CACHE_DIR_MODE)
+        st = self.root.stat()
+        if st.st_uid == os.geteuid() and st.st_mode & 0o077:
+            os.chmod(self.root, CACHE_DIR_MODE)
+        folder.mkdir(exist_ok=True, mode=CACHE_DIR_MODE)
 
     def _paths(self, key: str) -> tuple[Path, Path]:
         folder = self.root / key[:2]
@@ -71,7 +86,7 @@ class CompileCache:
         self._remember(key, (meta, cubin))
         meta_path, cubin_path = self._paths(key)
         try:
-            meta_path.parent.mkdir(parents=True, exist_ok=True)
+            self._make_private(meta_path.parent)
             if cubin is not None:
                 self._write(cubin_path, cubin)
             self._write(meta_path, json.dumps(meta).encode())  # last: the entry exists once this lands

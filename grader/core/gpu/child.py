@@ -15,7 +15,8 @@ would (a fence, a race for the entry "race") to `--fake-log`.
 `--compiler` makes a compiler child instead: no CUDA context, NVRTC loaded once, "compile" jobs
 (nvrtc.py); a compile that never ends is killed from outside like a hung kernel.
 
-This module imports only the standard library, NumPy and (in the real runner) PyCUDA, with
+This module imports only the standard library, NumPy and (in the real runner) PyCUDA and, for a
+cooperative launch, cuda-bindings' driver API, with
 relative imports, so that the package folder alone can be bound into a sandbox.
 """
 from __future__ import annotations
@@ -35,6 +36,7 @@ from .cuda_errors import classify, is_platform_fault
 
 LOG_CAP = 16 * 1024  # bytes of the kernel's printf output returned per job
 MAX_MODULES = 4  # cubins kept loaded (the test cases of one submission share one)
+DEFAULT_DYNAMIC_SHARED_BYTES = 48 * 1024  # above this a kernel needs the opt-in attribute
 POISON_BYTE = 0xFF  # OUT buffers start as NaN / -1, as in the emulator
 
 
@@ -69,6 +71,17 @@ def _result(status: str, **fields) -> dict:
     return {"op": "result", "status": status, **fields}
 
 
+class LaunchError(RuntimeError):
+    """The driver API refused a launch made without PyCUDA (a cooperative launch); the message names
+    the CUresult, which cuda_errors.classify reads."""
+
+
+def _check(cu, err, call: str) -> None:
+    """Raise LaunchError naming the CUresult unless `err` is CUDA_SUCCESS."""
+    if err != cu.CUresult.CUDA_SUCCESS:
+        raise LaunchError(f"{call} failed: {getattr(err, 'name', err)}")
+
+
 class CudaRunner:
     """Runs jobs on device 0 (the worker's CUDA_VISIBLE_DEVICES picks the GPU) with PyCUDA."""
 
@@ -80,6 +93,7 @@ class CudaRunner:
         self.device = drv.Device(0)
         self.context = self.device.make_context()
         self.modules: dict[str, object] = {}
+        self._cooperative: dict[tuple[str, str], tuple] = {}  # (cubin digest, entry) -> (CUmodule, CUfunction)
         self._fence_out = None  # 4 bytes the fence kernels write to (allocated on first use)
 
     def hello(self) -> dict:
@@ -138,8 +152,8 @@ class CudaRunner:
                     continue
                 dev = drv.mem_alloc(host.nbytes)
                 allocations.append((arg, host, dev))
-                if arg["role"] == "out":
-                    drv.memset_d8(dev, POISON_BYTE, host.nbytes)
+                if arg["role"] == "out":  # `init: zeros` buffers start zeroed (the kernel accumulates)
+                    drv.memset_d8(dev, 0 if arg.get("init") == "zeros" else POISON_BYTE, host.nbytes)
                 else:
                     drv.memcpy_htod(dev, host)
                 params.append(dev)
@@ -148,8 +162,8 @@ class CudaRunner:
             return self._failure(exc, "setup", allocations)
         started = time.perf_counter()
         try:
-            func(*params, block=tuple(job["block"]), grid=tuple(job["grid"]), shared=int(job["shared"]))
-        except drv.Error as exc:
+            self._launch(func, params, job, arrays["__cubin__"])
+        except (drv.Error, LaunchError) as exc:
             return self._failure(exc, "launch", allocations)
         try:
             self.context.synchronize()
@@ -170,6 +184,48 @@ class CudaRunner:
             return self._failure(exc, "copy", allocations, elapsed)
         self._free(allocations)
         return _result("ok", time_s=elapsed), outputs, True
+
+    def _launch(self, func, params: list, job: dict, cubin: np.ndarray) -> None:
+        """Launch as the job says: dynamic shared memory above 48 KiB with the opt-in attribute set to
+        what the launch asks for (the pipeline refused more than the problem allows), and a
+        cooperative launch through the driver API (PyCUDA has none). Raises drv.Error or LaunchError."""
+        shared = int(job["shared"])
+        if not job.get("cooperative"):
+            if shared > DEFAULT_DYNAMIC_SHARED_BYTES:
+                func.set_attribute(self.drv.function_attribute.MAX_DYNAMIC_SHARED_SIZE_BYTES, shared)
+            func(*params, block=tuple(job["block"]), grid=tuple(job["grid"]), shared=shared)
+            return
+        from cuda.bindings import driver as cu  # the driver API, in the context PyCUDA made current
+
+        function = self._cooperative_function(cu, cubin, job["entry"])
+        if shared > DEFAULT_DYNAMIC_SHARED_BYTES:
+            _check(cu, cu.cuFuncSetAttribute(
+                function, cu.CUfunction_attribute.CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, shared)[0],
+                "cuFuncSetAttribute")
+        # kernelParams: an array of N pointers, each to the bytes of one argument.
+        values = [np.array([int(p)], dtype=np.uint64) if isinstance(p, self.drv.DeviceAllocation)
+                  else np.array([p], dtype=np.asarray(p).dtype) for p in params]
+        pointers = np.array([v.ctypes.data for v in values], dtype=np.uint64)
+        _check(cu, cu.cuLaunchCooperativeKernel(function, *job["grid"], *job["block"], shared, cu.CUstream(0),
+                                                pointers.ctypes.data if values else 0)[0],
+               "cuLaunchCooperativeKernel")
+
+    def _cooperative_function(self, cu, cubin: np.ndarray, entry: str):
+        """The kernel as a driver-API CUfunction (PyCUDA's Function exposes no handle): the cubin loaded
+        once more with cuModuleLoadData, kept while it is among the last MAX_MODULES used."""
+        key = (hashlib.sha256(cubin.tobytes()).hexdigest(), entry)
+        found = self._cooperative.get(key)
+        if found is None:
+            if len(self._cooperative) >= MAX_MODULES:
+                module, _ = self._cooperative.pop(next(iter(self._cooperative)))
+                cu.cuModuleUnload(module)
+            image = np.ascontiguousarray(cubin, dtype=np.uint8)
+            err, module = cu.cuModuleLoadData(image.ctypes.data)
+            _check(cu, err, "cuModuleLoadData")
+            err, function = cu.cuModuleGetFunction(module, entry.encode())
+            _check(cu, err, "cuModuleGetFunction")
+            found = self._cooperative[key] = (module, function)
+        return found[1]
 
     def _free(self, allocations) -> None:
         """Zero, then free, every buffer: the warm child serves the next submission, whose

@@ -8,7 +8,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('grader', '0003_submission_status_checking'),
+        ('grader', '0004_submission_variant'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
