@@ -112,6 +112,7 @@ class Limits:
     rss_bytes: int | None = None  # resident memory of the whole box, watched from outside
     disk_bytes: int | None = None  # bytes the box may add to its work directory, watched from outside
     disk_entries: int | None = None  # files and folders the box may add there
+    charged_s: float | None = None  # wall seconds less the box's waits for a CPU (None: time_s alone)
 
     def prlimit_args(self, with_nproc: bool = True) -> list[str]:
         def value(v) -> str:
@@ -339,6 +340,7 @@ def run_sandboxed(
     rss_bytes: int | None = None,
     disk_bytes: int | None = DEFAULT_DISK_BYTES,
     disk_entries: int | None = DEFAULT_DISK_ENTRIES,
+    charged_limit_s: float | None = None,
 ) -> SandboxResult:
     """Run `argv` (paths as seen inside the sandbox) with `workdir` bound read-write at WORK_PATH.
 
@@ -356,6 +358,11 @@ def run_sandboxed(
     `workdir` in all, checked every DISK_CHECK_S from outside (None: unchecked); past either, or
     with folders nested deeper than DISK_MAX_DEPTH, the box is killed and `disk_exceeded` is set.
     A box may overshoot the byte cap by what it writes in DISK_CHECK_S.
+    `charged_limit_s` stops the box earlier than `time_limit_s` once its wall time, less the time
+    its threads waited on a run queue for a CPU (other work on the machine held it: /proc's
+    schedstat run_delay, the largest of any thread), passes it: a command that sleeps is charged its
+    sleep, one starved by a busy machine is not; `time_limit_s` stays the plain wall-clock backstop.
+    Either way `timed_out` is set.
     Raises SandboxUnavailableError when bubblewrap cannot run and unsafe mode is off.
     """
     workdir = Path(workdir).resolve()
@@ -364,7 +371,7 @@ def run_sandboxed(
     full_env = {"PATH": "/usr/bin:/bin", "HOME": "/tmp", "LANG": "C.UTF-8", "LC_ALL": "C.UTF-8"}
     full_env.update(env or {})
     limits = Limits(time_limit_s, time_limit_s if cpu_s is None else cpu_s, memory_bytes, file_bytes,
-                    processes, open_files, tmp_bytes, rss_bytes, disk_bytes, disk_entries)
+                    processes, open_files, tmp_bytes, rss_bytes, disk_bytes, disk_entries, charged_limit_s)
     if bwrap_works():
         return _run(argv, workdir, limits, full_env, ro_binds, gpu, output_cap)
     if os.environ.get(UNSAFE_ENV) == "1":
@@ -395,7 +402,8 @@ def _run(argv, workdir: Path, limits: Limits, env: dict, ro_binds, gpu: bool, ou
         if filter_fd is not None:
             os.close(filter_fd)
     try:
-        end = _collect(proc, start + limits.time_s, output_cap, started_r, limits.rss_bytes, disk)
+        end = _collect(proc, start + limits.time_s, output_cap, started_r, limits.rss_bytes, disk,
+                       _Charge(start, limits.charged_s) if limits.charged_s is not None else None)
     except BaseException:
         # Any way out but a normal end (Celery's SoftTimeLimitExceeded raised by its signal
         # handler in the middle of reading, KeyboardInterrupt, a bug) must not leave the box
@@ -442,7 +450,8 @@ def _run_unsafe(argv, workdir: Path, limits: Limits, env: dict, ro_binds: dict, 
     proc = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                             cwd=workdir, env=run_env, start_new_session=True)
     try:
-        end = _collect(proc, start + limits.time_s, output_cap, None, limits.rss_bytes, disk)
+        end = _collect(proc, start + limits.time_s, output_cap, None, limits.rss_bytes, disk,
+                       _Charge(start, limits.charged_s) if limits.charged_s is not None else None)
     except BaseException:
         _abandon(proc)
         raise
@@ -488,8 +497,20 @@ class _Ending:
                              bool(self.out.dropped or self.err.dropped), self.memory_exceeded, self.disk_exceeded)
 
 
+@dataclass
+class _Charge:
+    """The charged clock of a box: wall seconds since `start` less its threads' longest wait for a CPU."""
+
+    start: float  # time.monotonic() when the box started
+    limit_s: float  # charged seconds allowed
+
+    def exceeded(self, pid: int, now: float) -> bool:
+        elapsed = now - self.start
+        return elapsed > self.limit_s and elapsed - _tree_run_delay_s(pid) > self.limit_s
+
+
 def _collect(proc: subprocess.Popen, deadline: float, cap: int, started_fd: int | None,
-             rss_bytes: int | None, disk: _DiskWatch | None = None) -> _Ending:
+             rss_bytes: int | None, disk: _DiskWatch | None = None, charge: _Charge | None = None) -> _Ending:
     """Read stdout/stderr (capped) until both close, killing the process group at `deadline`
     (or when the box's resident memory passes `rss_bytes`, or its work directory passes `disk`).
 
@@ -511,7 +532,10 @@ def _collect(proc: subprocess.Popen, deadline: float, cap: int, started_fd: int 
             now = time.monotonic()
             if proc.poll() is not None and exited_at is None:
                 exited_at = now
-            if killed_at is None and (now >= deadline or (exited_at is not None and now - exited_at > STRAGGLER_S)):
+            charged_out = (charge is not None and killed_at is None and exited_at is None
+                           and charge.exceeded(proc.pid, now))
+            if killed_at is None and (now >= deadline or charged_out
+                                      or (exited_at is not None and now - exited_at > STRAGGLER_S)):
                 timed_out = exited_at is None
                 _kill_group(proc)
                 killed_at = now
@@ -528,7 +552,8 @@ def _collect(proc: subprocess.Popen, deadline: float, cap: int, started_fd: int 
                     disk_exceeded = True
                     _kill_group(proc)
                     killed_at = now
-            busy = killed_at is not None or exited_at is not None or rss_bytes is not None or disk is not None
+            busy = (killed_at is not None or exited_at is not None or rss_bytes is not None or disk is not None
+                    or charge is not None)
             wait = 0.1 if busy else max(0.0, min(deadline - now, 0.5))
             for key, _ in sel.select(wait):
                 data = os.read(key.fd, 65536)
@@ -620,6 +645,24 @@ def directory_usage(root: str | Path, stop_bytes: int | None = None,
         except OSError:
             continue
     return used, entries, False
+
+
+def _tree_run_delay_s(root: int) -> float:
+    """The longest time (seconds) any thread of `root`'s process tree has waited on a run queue for a
+    CPU (the second field of /proc/PID/task/TID/schedstat, in ns); 0 where schedstat is unavailable."""
+    longest = 0
+    for pid in [root, *_descendants(root)]:
+        try:
+            tids = os.listdir(f"/proc/{pid}/task")
+        except OSError:
+            continue
+        for tid in tids:
+            try:
+                fields = Path(f"/proc/{pid}/task/{tid}/schedstat").read_text().split()
+                longest = max(longest, int(fields[1]))
+            except (OSError, IndexError, ValueError):
+                continue
+    return longest / 1e9
 
 
 def _children_map() -> dict[int, list[int]]:

@@ -39,28 +39,30 @@ SANDBOX_BINARY = "/opt/kernel.bin"
 COMPILE_TIME_LIMIT_S = 30.0
 EXIT_RERUN_FIBERS = 3  # the fast path met a wait: rerun with fibers (src/runtime.hpp)
 GRACE_S = 2.0  # CPU seconds a run may use past its limit per worker thread (RLIMIT_CPU's backstop)
-# The child checks its own limit in CPU time (a run starved by a busy machine is not the student's
-# fault), but a kernel that sleeps or blocks uses no CPU: the wall clock counts too. The sandbox
-# kills a run at its limit plus a small grace for starting the box and writing the results.
+# The child checks its own limit in CPU time, but a kernel that sleeps or blocks uses no CPU, so the
+# wall clock counts too: the sandbox stops a run once its wall time, less the time its threads waited
+# for a CPU that other work on the machine held (they were runnable, not sleeping), passes the limit
+# plus a small grace. A starved but correct run is not the student's fault; a sleeping one is.
 WALL_GRACE_S = 1.0
-WALL_GRACE_FRACTION = 0.2
+WALL_GRACE_FRACTION = 0.25
+# Whatever the waits, no run outlives this factor of its limit (plus GRACE_S) in plain wall time.
+BACKSTOP_FACTOR = 3.0
 # The race check runs the ThreadSanitizer build, several times slower than the plain one; its
 # time is not the student's (a check that runs out is a note, never TIME_LIMIT), so it gets more.
 TSAN_WALL_FACTOR = 3.0
 
 
 def wall_limit_s(time_limit_s: float, variant: str = "fast") -> float:
-    """Wall-clock seconds the sandbox gives one run of a test with a `time_limit_s` limit (seconds):
-    the limit plus max(WALL_GRACE_S, WALL_GRACE_FRACTION of it); the tsan variant TSAN_WALL_FACTOR times that."""
+    """Seconds of wall time, less the box's waits for a CPU, that one run of a test with a `time_limit_s`
+    limit may take: the limit plus max(WALL_GRACE_S, WALL_GRACE_FRACTION of it); TSAN_WALL_FACTOR times that
+    for the race check."""
     wall = time_limit_s + max(WALL_GRACE_S, WALL_GRACE_FRACTION * time_limit_s)
     return wall * TSAN_WALL_FACTOR if variant == "tsan" else wall
 
 
-def runtime_wall_limit_s(time_limit_s: float, variant: str = "fast") -> float:
-    """Wall-clock seconds after which the runtime itself reports a timeout (with the looping line):
-    halfway into the grace, before the sandbox kills the run at wall_limit_s."""
-    return (time_limit_s + wall_limit_s(time_limit_s, variant)) / 2 if variant == "tsan" else \
-        time_limit_s + max(WALL_GRACE_S, WALL_GRACE_FRACTION * time_limit_s) / 2
+def backstop_s(time_limit_s: float, variant: str = "fast") -> float:
+    """Plain wall-clock seconds after which a run is stopped whatever it waited for."""
+    return max(wall_limit_s(time_limit_s, variant), BACKSTOP_FACTOR * time_limit_s + GRACE_S)
 
 
 def rss_limit_bytes(input_bytes: int) -> int:
@@ -232,12 +234,12 @@ class EmulatorBackend(Backend):
                     workdir, handle.spec, request.launch, request.inputs, fibers=fibers,
                     workers=1 if handle.serial or variant == "tsan" else self.workers,
                     start_aligned=start_aligned, time_limit_s=request.time_limit_s,
-                    wall_limit_s=runtime_wall_limit_s(request.time_limit_s, variant),
                 )
                 total = _input_bytes(request)
                 res = sandbox.run_sandboxed(
                     [SANDBOX_BINARY, f"{sandbox.WORK_PATH}/job.txt"], workdir,
-                    wall_limit_s(request.time_limit_s, variant),
+                    backstop_s(request.time_limit_s, variant),
+                    charged_limit_s=wall_limit_s(request.time_limit_s, variant),
                     # ThreadSanitizer reserves terabytes of shadow address space: no AS limit there,
                     # the box's resident memory is watched instead (small kernels use ~0.1 GiB).
                     memory_bytes=resource.RLIM_INFINITY if variant == "tsan" else (2 << 30) + 3 * total,

@@ -55,12 +55,8 @@ def write_job(
     workers: int,
     start_aligned: bool,
     time_limit_s: float,
-    wall_limit_s: float | None = None,
 ) -> dict[str, tuple[str, tuple, np.dtype]]:
-    """Write inputs and job.txt into `workdir`. Returns {arg name: (file, shape, dtype)} of outputs.
-
-    `time_limit_s` is the CPU-time limit the runtime checks (CPU seconds per worker thread);
-    `wall_limit_s`, when given, the wall-clock seconds after which it reports a timeout as well."""
+    """Write inputs and job.txt into `workdir`. Returns {arg name: (file, shape, dtype)} of outputs."""
     job = [
         f"mode {'fibers' if fibers else 'fast'}",
         f"workers {workers}",
@@ -70,8 +66,6 @@ def write_job(
         f"shared {launch.shared_bytes}",
         f"time_limit {time_limit_s}",
     ]
-    if wall_limit_s is not None:
-        job.append(f"wall_limit {wall_limit_s}")
     outputs = {}
     for i, arg in enumerate(spec.args):
         dtype = np.dtype(arg.dtype)

@@ -63,7 +63,6 @@ void read_job(const char* path) {
     else if (key == "block") ss >> g_job.block.x >> g_job.block.y >> g_job.block.z;
     else if (key == "shared") ss >> g_job.shared_bytes;
     else if (key == "time_limit") ss >> g_job.time_limit_s;
-    else if (key == "wall_limit") ss >> g_job.wall_limit_s;
     else if (key == "progress_window") ss >> g_job.progress_window_s;
     else if (key == "buffer") {
       // buffer <name> <role> <elem bytes> <count> <file>
