@@ -13,7 +13,11 @@ const modules = join(root, "node_modules");
 const watch = process.argv.includes("--watch");
 
 const options = {
-  entryPoints: { editor: join(root, "static/src/editor.js"), app: join(root, "static/src/app.js") },
+  entryPoints: {
+    editor: join(root, "static/src/editor.js"),
+    app: join(root, "static/src/app.js"),
+    authoring: join(root, "static/src/authoring.js"),
+  },
   outdir: out,
   bundle: true,
   minify: !watch,

@@ -56,6 +56,9 @@ INSTALLED_APPS = [
     "practice",
     "courses",
     "grader",
+    "authoring",
+    "homework",
+    "exams",
 ]
 
 MIDDLEWARE = [
@@ -272,6 +275,13 @@ CELERY_BEAT_SCHEDULE = {
     # WARPDRILL_SWEEP_EVERY_S seconds (fault tests make it short); one indexed query each time.
     "sweep-stuck-submissions": {"task": "grader.tasks.sweep_stuck_submissions",
                                 "schedule": env.float("WARPDRILL_SWEEP_EVERY_S", default=30.0)},
+    # Exam submissions whose grader died (a stale heartbeat) go back to the exam queue within seconds.
+    "sweep-stale-exam-submissions": {"task": "grader.tasks.sweep_stale_exam_submissions",
+                                     "schedule": env.float("WARPDRILL_EXAM_SWEEP_EVERY_S", default=5.0)},
+    # Exam attempts past their deadline are closed and graded with what was saved (pages close them
+    # on access too; this catches the ones nobody looks at).
+    "close-expired-exam-attempts": {"task": "exams.tasks.close_expired_attempts",
+                                    "schedule": env.float("WARPDRILL_EXAM_CLOSE_EVERY_S", default=30.0)},
 }
 
 # --- Judge ----------------------------------------------------------------------------

@@ -9,6 +9,9 @@ urlpatterns = [
     path("api/v1/", include("grader.api_urls")),
     path("submissions/", include("grader.urls")),
     path("practice/", include("practice.urls")),
+    path("courses/<str:code>/problems/", include("authoring.urls")),
+    path("courses/<str:code>/sets/", include("homework.urls")),
     path("courses/", include("courses.urls")),
+    path("exams/", include("exams.urls")),
     path("", include("problems.urls")),
 ]

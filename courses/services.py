@@ -3,6 +3,8 @@ each, and the one-time set-password links of roster-created accounts."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from datetime import datetime
+from datetime import timezone as dt_timezone
 
 from django.contrib.auth import get_user_model
 from django.contrib.auth.tokens import default_token_generator
@@ -25,11 +27,16 @@ class OpenItem:
 
 
 def open_items(course: Course, user) -> list[OpenItem]:
-    """What is open for `user` in `course` now, soonest closing first.
+    """What is open for `user` in `course` now, soonest closing first: the exams open in their own
+    window (accommodations included) that they have not finished (exams.services.open_exams), and
+    the problem sets open now (homework.services.open_problem_sets)."""
+    from exams.services import open_exams  # exams builds on courses, not the other way round
+    from homework.services import open_problem_sets  # and so does homework
 
-    The hook the exams app fills with its open exams; until then nothing is open.
-    """
-    return []
+    items = [OpenItem(o.exam.title, o.url, "exam", o.closes_at) for o in open_exams(course, user)]
+    items += open_problem_sets(course, user)
+    far = datetime.max.replace(tzinfo=dt_timezone.utc)
+    return sorted(items, key=lambda item: item.closes_at or far)
 
 
 @dataclass

@@ -28,7 +28,7 @@ from grader.core.pipeline import LaunchChoice, launch_expressions, static_check
 from grader.core.results import JudgeResult
 from grader.core.verdicts import NOT_RUN, Verdict
 
-from .models import Status, Submission, SubmissionRefusal
+from .models import Purpose, Status, Submission, SubmissionRefusal
 
 log = logging.getLogger(__name__)
 
@@ -85,10 +85,12 @@ def refuse_fixed_launch(package, choice: LaunchChoice | None, source: str = "") 
     raise FixedLaunchError(message, chosen)
 
 
-def validate_submission(problem, source: str, choice: LaunchChoice | None) -> None:
+def validate_submission(problem, source: str, choice: LaunchChoice | None, version=None) -> None:
     """Refuse what cannot be graded, before anything is saved. Raises BadRequestError: among
-    others FixedLaunchError for a launch chosen where the problem's is fixed."""
-    if problem.current_version is None:
+    others FixedLaunchError for a launch chosen where the problem's is fixed. `version` (default:
+    the problem's current one) is the package version it would be graded on."""
+    version = version or problem.current_version
+    if version is None:
         raise BadRequestError(_("This problem has no published version yet."))
     if len(source.encode("utf-8", "replace")) > settings.WARPDRILL_MAX_SOURCE_BYTES:
         raise BadRequestError(
@@ -104,7 +106,7 @@ def validate_submission(problem, source: str, choice: LaunchChoice | None) -> No
     refusal = static_check(source)
     if refusal:
         raise BadRequestError(refusal)
-    package = problem.current_version.package()
+    package = version.package()
     refuse_fixed_launch(package, choice, source)
     if package.launch.student_chooses:
         exprs = launch_expressions(package, source, choice)
@@ -148,16 +150,19 @@ def check_rate_limit(user, now=None) -> None:
 
 
 def create_submission(user, problem, source: str, choice: LaunchChoice | None = None,
-                      variant: dict | None = None) -> Submission:
-    """Save a QUEUED submission for the problem's current version and enqueue it after commit.
+                      variant: dict | None = None, *, version=None, exam_item=None) -> Submission:
+    """Save a QUEUED submission for the problem's current version (or `version`, which an exam item
+    pins) and enqueue it after commit; with `exam_item` it answers that exam item and is graded on
+    the `exam` queue.
 
     `variant` is the task the student was given by a package with variant parameters (an exam
     attempt's stored one); None means the user's practice variant (problems.services.practice_variant).
     Raises BadRequestError (source, launch) or RateLimitError; nothing is saved then.
     """
+    version = version or problem.current_version
     check_rate_limit(user)
     try:
-        validate_submission(problem, source, choice)
+        validate_submission(problem, source, choice, version)
     except BadRequestError:
         record_refusal(user)
         raise
@@ -170,14 +175,15 @@ def create_submission(user, problem, source: str, choice: LaunchChoice | None = 
         check_rate_limit(user)
         submission = Submission.objects.create(
             user=user,
-            problem_version=problem.current_version,
+            problem_version=version,
+            exam_item=exam_item,
             source=source,
             launch_block=choice.block,
             launch_grid=choice.grid,
             launch_shared_bytes=choice.shared_bytes,
-            variant=_variant_for(user, problem, variant),
+            variant=_variant_for(user, version, variant),
             status=Status.QUEUED,
-            progress_total=len(problem.current_version.package().tests),
+            progress_total=len(version.package().tests),
             queued_at=timezone.now(),
         )
         enqueue(submission)
@@ -191,30 +197,66 @@ def record_refusal(user, now=None) -> None:
     SubmissionRefusal.objects.filter(created_at__lt=now - timedelta(minutes=5)).delete()
 
 
-def _variant_for(user, problem, variant: dict | None) -> dict:
-    """The variant stored with a new submission: `variant` checked against the package, or the practice one."""
+# Celery message priority of validation runs (and other staff work): below students' submissions.
+# Redis honours it with the `priority_steps`/`queue_order_strategy` transport options; brokers
+# without priorities ignore it, and the runs then simply queue in order.
+LOW_PRIORITY = 9
+
+
+def create_validation_submission(user, version, source: str) -> Submission:
+    """Save a QUEUED validation submission of `source` (an author's solution or wrong solution) for
+    exactly `version` (not necessarily the problem's current one) and enqueue it at LOW_PRIORITY.
+
+    Validation runs are the platform checking a package, not attempts: no rate limit, and
+    `purpose` VALIDATION keeps them out of every statistic. Precondition: the caller may author
+    the problem (authoring.actions checks). Raises BadRequestError for a source the static check refuses.
+    """
+    if len(source.encode("utf-8", "replace")) > settings.WARPDRILL_MAX_SOURCE_BYTES:
+        raise BadRequestError(_("The source is larger than %(kib)d KiB; remove unused code.") % {
+            "kib": settings.WARPDRILL_MAX_SOURCE_BYTES // 1024})
+    package = version.package()
+    with transaction.atomic():
+        submission = Submission.objects.create(
+            user=user, problem_version=version, source=source, purpose=Purpose.VALIDATION,
+            variant=package.with_variant(None).variant, status=Status.QUEUED,
+            progress_total=len(package.tests), queued_at=timezone.now(),
+        )
+        enqueue(submission, priority=LOW_PRIORITY)
+    return submission
+
+
+def _variant_for(user, version, variant: dict | None) -> dict:
+    """The variant stored with a new submission: `variant` checked against the package version it is
+    graded on, or the user's practice one."""
     from problems.services import practice_variant, version_package
 
-    package = version_package(problem.current_version)
+    package = version_package(version)
     if variant is None:
         return practice_variant(user, package)
     return package.with_variant(variant or None).variant  # raises PackageError for an undeclared one
 
 
-def enqueue(submission: Submission) -> None:
+def enqueue(submission: Submission, priority: int | None = None) -> None:
     """Send grade_submission(id) to the queue once the current transaction commits.
 
     The row is committed first, so a broker that is down loses nothing: the failure is logged,
     the caller still gets its submission, and the sweeper (requeue_stuck) sends it later.
+    `priority` is Celery's message priority (None: the default; LOW_PRIORITY for staff work).
     """
-    transaction.on_commit(lambda: _send(submission.pk))
+    exam = submission.exam_item_id is not None
+    transaction.on_commit(lambda: _send(submission.pk, priority, exam))
 
 
-def _send(submission_id: int) -> None:
-    from .tasks import grade_submission
+def _send(submission_id: int, priority: int | None = None, exam: bool = False) -> None:
+    from .tasks import grade_exam_submission, grade_submission
 
+    # The exam task runs the same grading; routing.QUEUES sends it to the `exam` queue.
+    task = grade_exam_submission if exam else grade_submission
     try:
-        grade_submission.delay(submission_id)
+        if priority is None:
+            task.delay(submission_id)
+        else:
+            task.apply_async((submission_id,), priority=priority)
     except Exception as exc:  # kombu/redis errors vary by transport; all mean "not sent now"
         log.error("submission %s: saved but not queued (%s: %s); the sweeper will queue it",
                   submission_id, type(exc).__name__, exc)
@@ -397,11 +439,53 @@ def requeue_stuck(now=None) -> list[int]:
     deadline = now - timedelta(seconds=settings.WARPDRILL_STUCK_AFTER_S)
     waiting = Q(status__in=[Status.QUEUED, Status.RETRYING], queued_at__lt=deadline)
     grading = Q(status__in=[Status.COMPILING, Status.RUNNING, Status.CHECKING], started_at__lt=deadline)
-    stuck = list(Submission.objects.filter(waiting | grading).values_list("pk", flat=True)[:500])
-    for pk in stuck:
+    rows = list(Submission.objects.filter(waiting | grading).values_list("pk", "exam_item_id")[:500])
+    for pk, exam_item_id in rows:
         with transaction.atomic():
             # The same condition again, in the UPDATE itself: a worker may have taken it meanwhile.
             updated = Submission.objects.filter(waiting | grading, pk=pk).update(status=Status.QUEUED, queued_at=now)
             if updated:
-                enqueue(Submission(pk=pk))
-    return stuck
+                enqueue(Submission(pk=pk, exam_item_id=exam_item_id))
+    return [pk for pk, _item in rows]
+
+
+# Exam submissions: a grader beats its heart every EXAM_HEARTBEAT_EVERY_S while it grades one
+# (grader.tasks); one whose heart has not beaten for EXAM_HEARTBEAT_STALE_S lost its worker. Waiting
+# ones (a message a dead worker had prefetched: Redis gives it back only after its visibility
+# timeout) are sent again only when the exam queue has stalled: nothing started grading for
+# EXAM_QUEUED_STALE_S. While the queue moves, a waiting submission is simply waiting, and sending it
+# again would only add duplicates to a long queue. A duplicate message is harmless otherwise:
+# grading is idempotent and the grading lock keeps a live grader's submission from a second grader.
+EXAM_HEARTBEAT_EVERY_S = 2.0
+EXAM_HEARTBEAT_STALE_S = 10.0
+EXAM_QUEUED_STALE_S = 60.0
+
+
+def beat_heart(submission_id: int) -> None:
+    """Record that a live grader is grading this submission now."""
+    Submission.objects.filter(pk=submission_id).exclude(status=Status.GRADED).update(heartbeat_at=timezone.now())
+
+
+def requeue_stale_exam_submissions(now=None) -> list[int]:
+    """Re-enqueue exam submissions whose grader died (COMPILING/RUNNING/CHECKING with a stale
+    heartbeat), and waiting ones (QUEUED/RETRYING for EXAM_QUEUED_STALE_S) when the exam queue has
+    stalled (nothing started grading for as long). Returns their ids.
+    Runs every few seconds (settings.CELERY_BEAT_SCHEDULE); one indexed query when nothing is stale."""
+    now = now or timezone.now()
+    beat_deadline = now - timedelta(seconds=EXAM_HEARTBEAT_STALE_S)
+    grading = (Q(status__in=[Status.COMPILING, Status.RUNNING, Status.CHECKING])
+               & (Q(heartbeat_at__lt=beat_deadline) | Q(heartbeat_at__isnull=True, started_at__lt=beat_deadline)))
+    quiet_since = now - timedelta(seconds=EXAM_QUEUED_STALE_S)
+    stalled = not Submission.objects.filter(exam_item__isnull=False, started_at__gte=quiet_since).exists()
+    waiting = Q(status__in=[Status.QUEUED, Status.RETRYING], queued_at__lt=quiet_since)
+    stale = Q(exam_item__isnull=False) & ((grading | waiting) if stalled else grading)
+    rows = list(Submission.objects.filter(stale).values_list("pk", "exam_item_id")[:500])
+    requeued = []
+    for pk, exam_item_id in rows:
+        with transaction.atomic():
+            if Submission.objects.filter(stale, pk=pk).update(status=Status.QUEUED, queued_at=now, heartbeat_at=None):
+                enqueue(Submission(pk=pk, exam_item_id=exam_item_id))
+                requeued.append(pk)
+    if requeued:
+        log.warning("re-queued %d stale exam submission(s): %s", len(requeued), requeued)
+    return requeued

@@ -154,7 +154,8 @@ class TokenView(WarpDrillAPIView, ObtainAuthToken):
 def published_problems():
     from problems.models import Problem
 
-    return Problem.objects.filter(is_published=True, current_version__isnull=False).select_related("current_version")
+    return Problem.objects.filter(is_published=True, current_version__isnull=False,
+                                  course__isnull=True).select_related("current_version")
 
 
 class ProblemListView(WarpDrillAPIView):
@@ -168,7 +169,9 @@ class ProblemSubmissionsView(WarpDrillAPIView):
     """POST /api/v1/problems/<slug>/submissions: submit a kernel; 201 with the submission's URLs."""
 
     def post(self, request, slug):
-        problem = get_object_or_404(published_problems(), slug=slug)
+        from problems.views import visible_problem  # the bank's, or a course's for its members
+
+        problem = visible_problem(request.user, slug)
         serializer = SubmissionCreateSerializer(data=request.data)
         if not serializer.is_valid():
             # A malformed request is refused here, before create_submission: it counts toward the
@@ -226,9 +229,18 @@ class SubmissionDetailView(WarpDrillAPIView):
     def get(self, request, pk):
         # Another user's submission is a 404 like a missing id (as on the HTML page), so the API
         # does not tell which ids exist.
+        from .views import may_see
+
         instructor = is_instructor(request.user)
-        rows = Submission.objects.select_related("problem_version__problem")
+        rows = Submission.objects.select_related("problem_version__problem__course")
         submission = get_object_or_404(rows if instructor else rows.filter(user=request.user), pk=pk)
+        if not may_see(request.user, submission):
+            raise Http404("No such submission.")
+        if not instructor and submission.exam_item_id:
+            from exams.services import hidden_from_student  # an exam's feedback setting decides until release
+
+            if hidden_from_student(submission):
+                raise Http404("No such submission.")
         return Response(submission_payload(submission, full=instructor, request=request))
 
 
@@ -236,7 +248,9 @@ class SubmissionListView(WarpDrillAPIView):
     """GET /api/v1/submissions: the caller's 50 latest submissions (status and verdict only)."""
 
     def get(self, request):
-        rows = Submission.objects.filter(user=request.user).select_related("problem_version__problem")[:50]
+        # Exam submissions are listed on the exam's pages, with the feedback the exam allows.
+        rows = Submission.objects.filter(user=request.user, exam_item__isnull=True).select_related(
+            "problem_version__problem")[:50]
         return Response({"submissions": [
             {k: v for k, v in submission_payload(s, full=False, request=request).items()
              if k in ("id", "url", "html_url", "problem", "status", "verdict", "created_at", "finished_at")}

@@ -20,6 +20,13 @@ class Status(models.TextChoices):
     GRADED = "GRADED", _("Graded")  # final: verdict and result are set
 
 
+class Purpose(models.TextChoices):
+    """Why a submission exists. Only STUDENT submissions count in statistics and dashboards."""
+
+    STUDENT = "student", _("Student")  # a student's (or anyone's) own attempt at a problem
+    VALIDATION = "validation", _("Validation")  # an author's solution or wrong solution, run to validate a version
+
+
 class Submission(models.Model):
     """A student's source for one problem version, graded by the queue."""
 
@@ -35,6 +42,7 @@ class Submission(models.Model):
     # The student's variant of a package with variant parameters ({"BLOCK": 256, "LAYOUT": "col"}), stored
     # so that the judge grades the task the student was shown; {} for a package without variants.
     variant = models.JSONField(_("variant"), default=dict, blank=True)
+    purpose = models.CharField(_("purpose"), max_length=16, choices=Purpose.choices, default=Purpose.STUDENT)
 
     status = models.CharField(_("status"), max_length=16, choices=Status.choices, default=Status.QUEUED, db_index=True)
     verdict = models.CharField(_("verdict"), max_length=16, choices=[(v.value, v.value) for v in Verdict], blank=True)
@@ -48,6 +56,12 @@ class Submission(models.Model):
     queued_at = models.DateTimeField(_("queued at"), null=True, blank=True)
     started_at = models.DateTimeField(_("started at"), null=True, blank=True)
     finished_at = models.DateTimeField(_("finished at"), null=True, blank=True)
+    # Exams: the exam item this submission answers (graded on the `exam` queue), and the time its
+    # grader last said it was alive, so that a dead worker's exam submission is re-queued within
+    # seconds (grader.actions.requeue_stale_exam_submissions) rather than the sweeper's minutes.
+    exam_item = models.ForeignKey("exams.ExamItem", null=True, blank=True, on_delete=models.SET_NULL,
+                                  related_name="submissions", verbose_name=_("exam item"))
+    heartbeat_at = models.DateTimeField(_("grader heartbeat"), null=True, blank=True)
 
     class Meta:
         ordering = ["-created_at"]

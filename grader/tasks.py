@@ -1,7 +1,10 @@
 """Celery tasks. They take ids, are safe to run twice, and write only through grader.actions."""
 from __future__ import annotations
 
+import dataclasses
 import logging
+import threading
+from contextlib import contextmanager
 
 from celery import shared_task
 from celery.signals import worker_process_init, worker_ready
@@ -11,6 +14,8 @@ from grader import actions
 from grader.core.backends.registry import backend_class, get_backend
 from grader.core.errors import PlatformError
 from grader.core.pipeline import LaunchChoice, judge
+from grader.harness_box import HarnessError, sandboxed_loader
+from grader.models import Purpose
 
 log = logging.getLogger(__name__)
 
@@ -22,6 +27,46 @@ MAX_TRIES = 6
 
 @shared_task(bind=True, acks_late=True, reject_on_worker_lost=True, max_retries=MAX_RETRIES)
 def grade_submission(self, submission_id: int) -> str | None:
+    """Grade one submission: claim it, run the judge, store the verdict (see _grade)."""
+    return _grade(self, submission_id)
+
+
+@shared_task(bind=True, acks_late=True, reject_on_worker_lost=True, max_retries=MAX_RETRIES)
+def grade_exam_submission(self, submission_id: int) -> str | None:
+    """Grade one exam submission: the same as grade_submission, on the `exam` queue (grader.routing),
+    with a heartbeat while it grades so that a dead worker's submission is re-queued within seconds
+    (actions.requeue_stale_exam_submissions)."""
+    with _heartbeat(submission_id):
+        return _grade(self, submission_id)
+
+
+@contextmanager
+def _heartbeat(submission_id: int):
+    """Beat the submission's heart every EXAM_HEARTBEAT_EVERY_S from a thread while the block runs."""
+    stop = threading.Event()
+
+    def beat():
+        from django.db import connection
+
+        try:
+            while not stop.wait(actions.EXAM_HEARTBEAT_EVERY_S):
+                actions.beat_heart(submission_id)
+        except Exception:  # a missed beat only makes the sweep re-queue a live one; grading is idempotent
+            log.exception("submission %s: heartbeat failed", submission_id)
+        finally:
+            connection.close()
+
+    actions.beat_heart(submission_id)
+    thread = threading.Thread(target=beat, name=f"heartbeat-{submission_id}", daemon=True)
+    thread.start()
+    try:
+        yield
+    finally:
+        stop.set()
+        thread.join(5)
+
+
+def _grade(self, submission_id: int) -> str | None:
     """Grade one submission: claim it, run the judge, store the verdict.
 
     Idempotent: a re-delivered message for a graded submission does nothing, and so does a
@@ -48,6 +93,13 @@ def grade_submission(self, submission_id: int) -> str | None:
             # Storing is part of grading: a result the database refuses (a value it cannot hold) is a
             # fault to retry and then give up on, not an escape that leaves the row RUNNING.
             actions.finish_grading(submission_id, result)
+        except HarnessError as exc:
+            # A course's harness.py failed: deterministic, so not retried. Its traceback is for the
+            # problem's authors: it is kept only on their validation runs, never on a student's page.
+            log.warning("submission %s: the problem's harness failed: %s", submission_id, exc.author_detail)
+            detail = exc.author_detail if submission.purpose == Purpose.VALIDATION else ""
+            actions.give_up(submission_id, f"{exc}\n{detail}".strip())
+            return "INTERNAL_ERROR"
         except Exception as exc:
             if isinstance(exc, PlatformError):
                 reason = str(exc)  # user-safe by the error hierarchy's contract
@@ -67,6 +119,9 @@ def grade_submission(self, submission_id: int) -> str | None:
 def _judge(submission, backend):
     """Run the judge on a claimed submission, reporting progress through the write path."""
     package = submission.problem_version.package()
+    if submission.problem_version.problem.course_id is not None:
+        # Written by a course's staff in the browser: its harness.py runs in the sandbox.
+        package = dataclasses.replace(package, harness_loader=sandboxed_loader)
     choice = LaunchChoice(submission.launch_block, submission.launch_grid, submission.launch_shared_bytes)
     return judge(
         package,
@@ -94,6 +149,12 @@ def _give_up_or_mark_retrying(task, submission_id: int, reason: str) -> bool:
         return True
     actions.mark_retrying(submission_id, reason)
     return False
+
+
+@shared_task
+def sweep_stale_exam_submissions() -> int:
+    """Re-queue exam submissions whose grader died (a stale heartbeat) or whose message waits too long."""
+    return len(actions.requeue_stale_exam_submissions())
 
 
 @shared_task

@@ -24,11 +24,31 @@ from .serializers import public_result
 PAGE_SIZE = 25
 
 
+def may_see(user, submission: Submission) -> bool:
+    """Whether `user` may read `submission`: their own; of a course's problem, that course's TAs and
+    instructors only (an instructor of another course sees nothing of it: its solutions and wrong
+    solutions are run as validation submissions); of the bank's, any site instructor."""
+    if submission.user_id == user.pk:
+        return True
+    course = submission.problem_version.problem.course
+    if course is not None:
+        from courses import access
+
+        return access.can_manage(access.course_role(user, course))
+    return is_instructor(user)
+
+
 def _visible_submission(request, pk: int) -> Submission:
-    """The submission if the user may see it: their own, or any for instructors. Else 404."""
-    submission = get_object_or_404(Submission.objects.select_related("problem_version__problem", "user"), pk=pk)
-    if submission.user_id != request.user.pk and not is_instructor(request.user):
+    """The submission if the user may see it (may_see). Else 404."""
+    submission = get_object_or_404(Submission.objects.select_related("problem_version__problem__course", "user"),
+                                   pk=pk)
+    if not may_see(request.user, submission):
         raise Http404("No such submission.")
+    if submission.exam_item_id and submission.user_id == request.user.pk and not is_instructor(request.user):
+        from exams.services import hidden_from_student  # an exam's feedback setting decides until release
+
+        if hidden_from_student(submission):
+            raise Http404("No such submission.")
     return submission
 
 
@@ -195,7 +215,8 @@ def submission_list(request):
     show_all = is_instructor(request.user) and request.GET.get("all") == "1"
     rows = Submission.objects.select_related("problem_version__problem", "user").defer("source", "result")
     if not show_all:
-        rows = rows.filter(user=request.user)
+        # Exam submissions are listed on the exam's pages, with the feedback the exam allows.
+        rows = rows.filter(user=request.user, exam_item__isnull=True)
     page = Paginator(rows, PAGE_SIZE).get_page(request.GET.get("page"))
     # Submitted less than a minute before this reads "just now": timesince would say "0 minutes".
     just_now_after = timezone.now() - timedelta(minutes=1)

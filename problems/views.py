@@ -6,6 +6,7 @@ from datetime import timedelta
 
 from django import forms
 from django.contrib.auth.views import redirect_to_login
+from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
 from django.utils.translation import get_language
@@ -16,7 +17,7 @@ from grader.api import http_status_for
 from grader.core.errors import WarpDrillError
 from grader.core.pipeline import LaunchChoice
 from grader.core.verdicts import Verdict
-from grader.models import Submission
+from grader.models import Purpose, Submission
 
 from .markdown import render_statement
 from .templatetags.warpdrill import topic_label
@@ -38,7 +39,25 @@ class SubmitForm(forms.Form):
 
 
 def published_problems():
-    return Problem.objects.filter(is_published=True, current_version__isnull=False)
+    """The bank's published problems: open to everyone, listed on the home page."""
+    return Problem.objects.filter(is_published=True, current_version__isnull=False, course__isnull=True)
+
+
+def visible_problem(user, slug: str) -> Problem:
+    """A published problem the user may open: the bank's, or a course's for the members of that course
+    (its staff also before it is published: their preview). Http404 otherwise."""
+    from courses import access
+
+    problem = get_object_or_404(Problem.objects.select_related("current_version", "course"), slug=slug,
+                                current_version__isnull=False)
+    if problem.course_id is None:
+        if not problem.is_published:
+            raise Http404("No such problem.")
+        return problem
+    role = access.course_role(user, problem.course)
+    if role is None or (not problem.is_published and not access.can_manage(role)):
+        raise Http404("No such problem.")
+    return problem
 
 
 def problem_statuses(user) -> dict[int, str]:
@@ -46,7 +65,7 @@ def problem_statuses(user) -> dict[int, str]:
     if not user.is_authenticated:
         return {}
     statuses: dict[int, str] = {}
-    rows = (Submission.objects.filter(user=user)
+    rows = (Submission.objects.filter(user=user, purpose=Purpose.STUDENT)
             .exclude(verdict=Verdict.INTERNAL_ERROR)
             .values_list("problem_version__problem_id", "verdict"))
     for problem_id, verdict in rows:
@@ -73,7 +92,7 @@ def problem_list(request):
 
 def problem_detail(request, slug):
     """The statement and the editor. POST submits; an error re-renders the form with the source kept."""
-    problem = get_object_or_404(published_problems().select_related("current_version"), slug=slug)
+    problem = visible_problem(request.user, slug)
     variant = practice_variant(request.user, version_package(problem.current_version))
     package = version_package(problem.current_version).with_variant(variant or None)
     error, status, retry_after = None, 200, None
@@ -145,7 +164,7 @@ def _initial_form(user, problem, package, reopen: str = "") -> dict:
                "last_launch": None}
     if not user.is_authenticated:
         return initial
-    mine = Submission.objects.filter(user=user, problem_version__problem=problem)
+    mine = Submission.objects.filter(user=user, problem_version__problem=problem, purpose=Purpose.STUDENT)
     # Only plain ASCII digits that fit a bigint ("²" is isdigit() but not int()-able).
     wanted = int(reopen) if reopen.isascii() and reopen.isdigit() and len(reopen) < 19 else None
     reopened = mine.filter(pk=wanted).first() if wanted is not None else None
@@ -166,5 +185,5 @@ def _initial_form(user, problem, package, reopen: str = "") -> dict:
 def _recent(user, problem, limit: int = 5):
     if not user.is_authenticated:
         return []
-    return list(Submission.objects.filter(user=user, problem_version__problem=problem)
+    return list(Submission.objects.filter(user=user, problem_version__problem=problem, purpose=Purpose.STUDENT)
                 .only("id", "status", "verdict", "created_at")[:limit])

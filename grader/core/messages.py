@@ -276,6 +276,15 @@ COMPILE_MESSAGES = (
     gettext_noop("a backslash at the end of a line (or outside a string) is only allowed in #define"),
     gettext_noop("digraphs (%%: <: :> <%% %%>) are not allowed: write # [ ] { }"),
     gettext_noop("the predefined macro %(name)s cannot be redefined"),
+    # grader/core/backends/emulator.py: ptxas's limit on static shared memory
+    gettext_noop("ptxas error: Entry function '%(kernel)s' uses too much shared data (%(hex)s bytes, 0xc000 max): its "
+                 "static __shared__ arrays need %(bytes)s bytes, more than the 49152 bytes (48 KiB) a block may declare"),
+    # grader/core/gpu/nvcc.py: a store nvcc only warns about
+    gettext_noop("kernels can only read __constant__ memory: this line writes to it (nvcc: Cannot store to pointer "
+                 "that points to constant memory space; on the GPU the store faults)"),
+    # grader/core/linkerrors.py: a declared function that is never defined (both backends)
+    gettext_noop("undefined reference to '%(function)s': it is declared but never defined (define it in this file: the "
+                 "judge compiles your file alone, without separate compilation)"),
     # grader/core/emulator/declarations.py: linkage, attributes, __constant__ writes
     gettext_noop("%(attribute)s is not allowed (harmless attributes such as always_inline, noinline, unused and "
                  "aligned are)"),
@@ -349,6 +358,12 @@ RUNTIME_WARP_MISMATCH = gettext_noop(
 RUNTIME_TOO_MUCH_SHARED = gettext_noop(
     "Too much shared data: __shared__ '%(array)s' on line %(line)s brings the kernel's static shared memory to "
     "%(bytes)s bytes; the limit is 49152 bytes (48 KiB) per block.")
+RUNTIME_GRID_SYNC_NOT_COOPERATIVE = gettext_noop(
+    "grid.sync() on line %(line)s needs a cooperative launch (cudaLaunchCooperativeKernel): this launch is not one, so "
+    "the GPU stops the kernel with CUDA_ERROR_LAUNCH_FAILED (unspecified launch failure).")
+RUNTIME_GRID_SYNC_EXITED = gettext_noop(
+    "Deadlock: threads wait in grid.sync() on line %(line)s (block %(block)s) for blocks that have already exited and "
+    "never arrive there.")
 RUNTIME_DEADLOCK_PROVEN = gettext_noop("Deadlock in block %(block)s: %(waiting)s, and no other thread can ever arrive there.")
 RUNTIME_DEADLOCK_SPINNING = gettext_noop("Deadlock in block %(block)s: %(waiting)s, while %(spinning)s without making progress.")
 RUNTIME_DEADLOCK_SPINNING_GRID = gettext_noop(
@@ -378,7 +393,8 @@ RUNTIME_FAULTS = (
 )
 RUNTIME_MESSAGES = (RUNTIME_TIMEOUT, RUNTIME_SKIPPED_BARRIER, RUNTIME_DIVERGENT_BARRIER_PASSED,
                     RUNTIME_DIVERGENT_BARRIER_PASSED_WARPS, RUNTIME_DIVERGENT_BARRIERS, RUNTIME_WARP_EXITED,
-                    RUNTIME_WARP_MISMATCH, RUNTIME_TOO_MUCH_SHARED, RUNTIME_DEADLOCK_SPINNING_GRID,
+                    RUNTIME_WARP_MISMATCH, RUNTIME_TOO_MUCH_SHARED, RUNTIME_GRID_SYNC_NOT_COOPERATIVE,
+                    RUNTIME_GRID_SYNC_EXITED, RUNTIME_DEADLOCK_SPINNING_GRID,
                     RUNTIME_DEADLOCK_SPINNING, RUNTIME_DEADLOCK_PROVEN, *RUNTIME_FAULTS)
 
 # ---- the emulator's race check (grader/core/emulator/races.py) ----

@@ -141,6 +141,9 @@ class ProblemPackage:
     files: dict[str, str] = field(default_factory=dict)  # every file of the package, by relative path
     variants: VariantSpec | None = None  # declared variant parameters (None: one task for everyone)
     variant: dict[str, VariantValue] = field(default_factory=dict)  # the bound variant ({}: not bound)
+    # Loads the harness somewhere other than this process: grader.harness_box.sandboxed_loader for
+    # course-owned packages (staff code, run in the sandbox); None runs harness.py here (the bank).
+    harness_loader: Callable[["ProblemPackage"], Any] | None = None
 
     @property
     def content_hash(self) -> str:
@@ -190,6 +193,8 @@ class ProblemPackage:
         For a bound variant, generate(case, rng) sees the variant's parameters in `case` (beside the
         test's sizes), and reference(inputs, variant) gets it as its second argument when it takes one.
         """
+        if self.harness_loader is not None:
+            return self.harness_loader(self)  # it hands the variant to the harness itself
         module = types.ModuleType(f"warpdrill_harness_{self.slug.replace('-', '_')}")
         try:
             exec(compile(self.harness_source, f"{self.slug}/harness.py", "exec"), module.__dict__)

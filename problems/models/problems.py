@@ -1,4 +1,5 @@
 """Kernel problems and their immutable versions."""
+from django.conf import settings
 from django.db import models
 from django.urls import reverse
 from django.utils.translation import get_language
@@ -20,6 +21,10 @@ class Problem(models.Model):
         "ProblemVersion", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
     is_published = models.BooleanField(default=True)
+    # The course that owns and edits the problem (authoring/); None for the shipped bank, which is
+    # read-only in the browser and open to everyone.
+    course = models.ForeignKey("courses.Course", null=True, blank=True, on_delete=models.CASCADE,
+                               related_name="problems", verbose_name=_("course"))
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 
@@ -50,6 +55,10 @@ class ProblemVersion(models.Model):
     content_hash = models.CharField(max_length=64)
     files = models.JSONField(help_text="Every file of the package: {relative path: text}.")
     created_at = models.DateTimeField(auto_now_add=True)
+    # Who saved it and why (authoring in the browser); empty for the bank's imports.
+    author = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+",
+                               verbose_name=_("author"))
+    message = models.CharField(_("message"), max_length=300, blank=True)
 
     class Meta:
         ordering = ["problem", "-number"]

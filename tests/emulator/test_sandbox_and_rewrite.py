@@ -42,8 +42,8 @@ def test_rewrite_preserves_lines_and_splits_declarators():
     assert out.problems == []
     lines = out.text.splitlines()
     assert len(lines) == len(src.splitlines())
-    assert 'float (&a)[ 4 ] [ 5 ] = *::wd::wd_shared_var<float[ 4 ] [ 5 ]>(0, "a", __LINE__);' in lines[1]
-    assert 'float& b = *::wd::wd_shared_var<float>(1, "b", __LINE__);' in lines[1]
+    assert 'float (&a)[ 4 ] [ 5 ] = *::wd::wd_shared_var<float[ 4 ] [ 5 ], 0, __LINE__>("a");' in lines[1]
+    assert 'float& b = *::wd::wd_shared_var<float, 1, __LINE__>("b");' in lines[1]
     assert 'int* const d = ::wd::wd_dynamic_shared<int>("d");' in lines[2]
     assert lines[3] == src.splitlines()[3]
 

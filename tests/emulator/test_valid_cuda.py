@@ -144,3 +144,39 @@ def test_reading_constant_memory_compiles(run):
            "{ int i = blockIdx.x * blockDim.x + threadIdx.x; if (i < n) y[i] = kScale * x[i]; }\n")
     out = run(src, SCALE, (3, 1, 1), (128, 1, 1), _scale_inputs())
     assert np.array_equal(out.outputs["y"], 3 * np.arange(300, dtype=np.float32))
+
+
+STATIC_SMEM = """\
+#define ELEMS ELEMS_VALUE
+#define TILE 1024
+__global__ void other(float* o) { __shared__ float unused[12288]; unused[threadIdx.x] = 1; o[0] = unused[5]; }
+__global__ void scale(const float* x, float* y, int n)
+{
+    __shared__ float buf[ELEMS];
+    __shared__ int tags[TILE];
+    int t = threadIdx.x, i = blockIdx.x * blockDim.x + t;
+    buf[t] = i < n ? x[i] : 0.0f;
+    tags[t] = t;
+    __syncthreads();
+    if (i < n) y[i] = 2.0f * buf[tags[t]];
+}
+"""
+
+
+def test_static_shared_memory_up_to_48_kib_exactly_compiles_and_runs(run):
+    """11264 floats + 1024 ints = 49152 bytes in the kernel (another kernel's arrays do not count)."""
+    out = run(STATIC_SMEM.replace("ELEMS_VALUE", "11264"), SCALE, (3, 1, 1), (128, 1, 1), _scale_inputs())
+    assert np.array_equal(out.outputs["y"], 2 * np.arange(300, dtype=np.float32))
+
+
+def test_static_shared_memory_past_48_kib_is_ptxas_compile_error(backend):
+    """One float more is ptxas's error, with CUDA's words and the line of the declaration that crosses."""
+    build = backend.compile(STATIC_SMEM.replace("ELEMS_VALUE", "11265"), SCALE)
+    try:
+        assert not build.compile.ok
+        [message] = build.compile.messages
+        assert message.line == 7
+        assert "uses too much shared data (0xc004 bytes, 0xc000 max)" in message.message
+        assert message.message_params == {"kernel": "scale", "hex": "0xc004", "bytes": "49156"}
+    finally:
+        backend.close(build)

@@ -11,6 +11,7 @@ issue 11 did) fails its case at a limit and the worker is replaced, instead of h
 from __future__ import annotations
 
 import concurrent.futures
+import concurrent.futures.process
 import multiprocessing
 from pathlib import Path
 
@@ -65,6 +66,9 @@ class Judge:
             self.close()
             self.pool = self._start()
             pytest.fail(f"the judge did not finish {case.slug} in {JUDGE_LIMIT_S} s (it hangs)")
+        except concurrent.futures.process.BrokenProcessPool:
+            self.pool = self._start()  # the worker died: the next case gets a fresh one
+            pytest.fail(f"the judge's process died on {case.slug}")
 
     def close(self):
         for proc in list(getattr(self.pool, "_processes", {}).values()):

@@ -97,7 +97,10 @@ class LaunchConfig:
     # Bytes of dynamic shared memory the kernel may use: 48 KiB unless the problem opts in
     # (problem.yaml `launch.max_dynamic_shared_bytes`; cudaFuncAttributeMaxDynamicSharedMemorySize).
     max_dynamic_shared_bytes: int = DEFAULT_DYNAMIC_SHARED_BYTES
-    cooperative: bool = False  # a cooperative launch (cudaLaunchCooperativeKernel): every block co-resident
+    # A cooperative launch (cudaLaunchCooperativeKernel): every block co-resident; grid.sync() is a
+    # grid-wide barrier (without it grid.sync() fails the launch, as on a GPU). The emulator gets
+    # it as the job's `cooperative 1` (emulator/jobs.py).
+    cooperative: bool = False
 
     @property
     def threads_per_block(self) -> int:

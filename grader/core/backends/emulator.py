@@ -28,6 +28,7 @@ from ..emulator.rewrite import rewrite
 from ..errors import PlatformError
 from ..escape import escape_untrusted
 from ..launch import launch_problem
+from ..linkerrors import undefined_references
 from ..results import CompileMessage, CompileResult, Diagnostic
 from ..verdicts import DiagnosticKind
 from .base import Backend, Build, KernelSpec, RunOutcome, RunRequest, RunStatus
@@ -35,6 +36,7 @@ from .base import Backend, Build, KernelSpec, RunOutcome, RunRequest, RunStatus
 logger = logging.getLogger(__name__)
 
 STUDENT_FILE = "kernel.cu"
+HARNESS_LINE = '\n#line 1 "<warpdrill harness>"\n'  # between the student's code and the harness
 SANDBOX_BINARY = "/opt/kernel.bin"
 COMPILE_TIME_LIMIT_S = 30.0
 EXIT_RERUN_FIBERS = 3  # the fast path met a wait: rerun with fibers (src/runtime.hpp)
@@ -78,6 +80,39 @@ STATUS = {
 }
 
 
+# Static shared memory a block may declare (ptxas: "uses too much shared data (... 0xc000 max)").
+MAX_STATIC_SHARED = 0xC000
+# The symbol every static __shared__ declaration instantiates (detail/shared.hpp): site, line, bytes.
+_SHARED_SITE = re.compile(rb"_ZN2wd14wd_shared_siteILi(\d+)ELi(\d+)ELy(\d+)EE6wd_tagE")
+
+
+def static_shared_problem(binary: bytes, other_kernel_sites: set[int], kernel: str) -> CompileMessage | None:
+    """ptxas's compile error when the kernel's static __shared__ declarations total more than 48 KiB.
+
+    The sizes come from the linked `binary`'s symbol names (so the binary must keep its symbol table,
+    local symbols included: stripping it would silently disable this check; test_valid_cuda.py
+    catches that). One symbol per declaration and instantiation; the
+    largest instantiation of a site counts); `other_kernel_sites` (rewrite.Rewritten) are
+    declarations inside other __global__ functions, which are not this kernel's. The message names
+    the line of the declaration that crosses the limit.
+    """
+    sites: dict[int, tuple[int, int]] = {}  # site -> (bytes, line)
+    for m in _SHARED_SITE.finditer(binary):
+        site, line, size = (int(g) for g in m.groups())
+        if site not in other_kernel_sites and size > sites.get(site, (-1, 0))[0]:
+            sites[site] = (size, line)
+    total, crossing = 0, None
+    for site in sorted(sites):
+        total += sites[site][0]
+        if crossing is None and total > MAX_STATIC_SHARED:
+            crossing = sites[site][1]
+    if crossing is None:
+        return None
+    text = (f"ptxas error: Entry function '{kernel}' uses too much shared data ({total:#x} bytes, 0xc000 max): its "
+            f"static __shared__ arrays need {total} bytes, more than the 49152 bytes (48 KiB) a block may declare")
+    return CompileMessage(crossing, None, "error", text, *M.compile_message(text))
+
+
 @dataclass
 class EmulatorHandle:
     """What a Build carries for this backend."""
@@ -95,7 +130,7 @@ class EmulatorBackend(Backend):
 
     name = "emulator"
     supports_sanitizers = True
-    supports_cooperative_launch = False
+    supports_cooperative_launch = True  # LaunchConfig.cooperative: co-resident blocks, grid.sync() a grid barrier
 
     def __init__(self, cache_dir: str | Path | None = None, workers: int | None = None):
         self.cache_dir = Path(cache_dir) if cache_dir else toolchain.default_cache_dir()
@@ -123,13 +158,15 @@ class EmulatorBackend(Backend):
                         for p in rewritten.problems]
             log = "\n".join(f"{STUDENT_FILE}:{p.line}: error: {p.message}" for p in rewritten.problems)
             return Build(compile=CompileResult(ok=False, messages=messages, log=log, time_s=time.monotonic() - start))
-        text = (f'#line 1 "{STUDENT_FILE}"\n' + rewritten.text + '\n#line 1 "<warpdrill harness>"\n'
-                + jobs.harness_source(spec))
+        text = f'#line 1 "{STUDENT_FILE}"\n' + rewritten.text + HARNESS_LINE + jobs.harness_source(spec)
         handle = EmulatorHandle(spec, text, rewritten.needs_fibers, rewritten.serial,
                                 source_lines=source.count("\n") + 1)
         workdir = Path(tempfile.mkdtemp(prefix="wd-emu-"))
         build = Build(compile=CompileResult(ok=True), handle=handle, workdir=workdir)
         ok, messages, log, cached = self._build_variant(handle, "fast")
+        if ok and (too_much := static_shared_problem(handle.binaries["fast"].read_bytes(), rewritten.other_kernel_sites,
+                                                     spec.name)):
+            ok, messages = False, [too_much]
         build.compile = CompileResult(ok=ok, messages=messages, log=log, time_s=time.monotonic() - start, cached=cached)
         return build
 
@@ -157,6 +194,7 @@ class EmulatorBackend(Backend):
                 return False, [CompileMessage(None, None, "error", "", M.COMPILE_DISK_LIMIT, {"limit": limit})], log, False
             if res.returncode != 0 or not (tmpdir / "kernel.bin").exists():
                 messages = toolchain.parse_messages(res.stderr)
+                messages += self._link_messages(handle, res.stderr + res.stdout)
                 if not toolchain.names_student_line(messages) and not self._toolchain_works(variant, runtime):
                     raise PlatformError("the C++ compiler on this worker cannot build a trivial program; "
                                         "its toolchain is incomplete")
@@ -173,6 +211,14 @@ class EmulatorBackend(Backend):
         handle.binaries[variant] = final
         warnings = [m for m in toolchain.parse_messages(res.stderr) if m.severity == "warning" and m.line]
         return True, warnings, log, False
+
+    @staticmethod
+    def _link_messages(handle: EmulatorHandle, log: str) -> list[CompileMessage]:
+        """The linker's undefined references as messages naming the function and the student's line
+        (linkerrors.py). The harness's call of an undefined kernel names the kernel's declaration."""
+        student = handle.text.split("\n", 1)[1].split(HARNESS_LINE, 1)[0]
+        found = undefined_references(log, student, ("kernel.cpp", STUDENT_FILE), unplaced=(handle.spec.name,))
+        return [CompileMessage(line, None, "error", text, *M.compile_message(text)) for line, text in found]
 
     def _compile_in_box(self, workdir: Path, variant: str, runtime: toolchain.Runtime, source: str = "kernel.cpp",
                         output: str = "kernel.bin") -> sandbox.SandboxResult:

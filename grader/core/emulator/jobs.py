@@ -65,6 +65,7 @@ def write_job(
         "block {} {} {}".format(*launch.block),
         f"shared {launch.shared_bytes}",
         f"time_limit {time_limit_s}",
+        f"cooperative {int(launch.cooperative)}",
     ]
     outputs = {}
     for i, arg in enumerate(spec.args):

@@ -5,7 +5,7 @@ against a whitelist of includes and a blacklist of host escapes, and rewritten s
 as plain C++17 against the emulator's runtime:
 
 - `__shared__ T name[dims];` inside a function becomes a reference bound to per-block storage,
-  `T (&name)[dims] = *::wd::wd_shared_var<T[dims]>(SITE, "name", __LINE__);`
+  `T (&name)[dims] = *::wd::wd_shared_var<T[dims], SITE, __LINE__>("name");`
 - `extern __shared__ T name[];` becomes `T* const name = ::wd::wd_dynamic_shared<T>("name");`
 - a `main` function is renamed so that a whole program still compiles.
 - `return;` in the kernel's body becomes `return ::wd::wd_kernel_exit(__LINE__);`, so the
@@ -27,7 +27,8 @@ from . import declarations
 ALLOWED_INCLUDES = frozenset({
     "cuda_runtime.h", "cuda.h", "device_launch_parameters.h", "cuda_runtime_api.h",
     "cstdio", "stdio.h", "cstdint", "stdint.h", "cmath", "math.h", "cfloat", "float.h",
-    "climits", "limits.h", "cassert", "assert.h", "cooperative_groups.h", "cstdlib", "stdlib.h",
+    "climits", "limits.h", "cassert", "assert.h", "cooperative_groups.h", "cooperative_groups/reduce.h", "cstdlib",
+    "stdlib.h", "cuda_fp16.h", "curand_kernel.h",
     "cstring", "string.h",
 })
 
@@ -73,7 +74,7 @@ def _forbidden(name: str) -> bool:
 # Tokens that need the fiber scheduler (threads that wait for each other).
 SYNC_TOKENS = re.compile(
     r"^(__syncthreads\w*|__syncwarp|__shfl\w*|__ballot_sync|__any_sync|__all_sync|__activemask|"
-    r"__match\w*|__reduce\w*_sync|this_thread_block|tiled_partition|sync)$"
+    r"__match\w*|__reduce\w*_sync|this_thread_block|tiled_partition|coalesced_threads|this_grid|shfl\w*|sync)$"
 )
 # Tokens after which blocks must run on one worker thread (results would depend on timing).
 SERIAL_TOKENS = re.compile(r"^(atomic\w*|volatile|__threadfence\w*)$")
@@ -184,6 +185,8 @@ class Rewritten:
     needs_fibers: bool = False  # barriers or warp operations: run every thread as a fiber
     serial: bool = False  # atomics/volatile/fences: run blocks on one worker thread
     shared_sites: int = 0  # number of __shared__ declarations rewritten
+    # Sites declared inside other __global__ functions: not part of the kernel's static shared memory.
+    other_kernel_sites: set[int] = field(default_factory=set)
 
 
 def tokenize(source: str) -> list[Token]:
@@ -419,10 +422,10 @@ def _rewrite_shared(source: str, tokens: list[Token], i: int, site: int, problem
         if is_extern:
             parts.append(f'{type_text}* const {name} = ::wd::wd_dynamic_shared<{type_text}>("{name}");')
         elif dims:
-            parts.append(f'{type_text} (&{name}){dims} = *::wd::wd_shared_var<{type_text}{dims}>({site + used}, "{name}", __LINE__);')
+            parts.append(f'{type_text} (&{name}){dims} = *::wd::wd_shared_var<{type_text}{dims}, {site + used}, __LINE__>("{name}");')
             used += 1
         else:
-            parts.append(f'{type_text}& {name} = *::wd::wd_shared_var<{type_text}>({site + used}, "{name}", __LINE__);')
+            parts.append(f'{type_text}& {name} = *::wd::wd_shared_var<{type_text}, {site + used}, __LINE__>("{name}");')
             used += 1
     original = source[stmt[0].start:tokens[end].end if end < len(tokens) else stmt[-1].end]
     text = " ".join(parts) + "\n" * original.count("\n")
@@ -441,6 +444,8 @@ def rewrite(source: str, kernel_name: str) -> Rewritten:
     prev_global = False
     kernel_head = False  # between the kernel's name and its body (or the `;` of a declaration)
     body_depth = None  # the brace depth outside the kernel's body while inside it
+    other_head = False  # between another __global__ function's name and its body
+    other_depth = None  # the brace depth outside another __global__ function's body while inside it
     braces: list[bool] = []  # open braces: True for a scope, False for an extern "C" block
     linkage_brace = -1  # the index of the `{` opening an extern "C" block
     for i, tok in enumerate(tokens):
@@ -470,6 +475,9 @@ def rewrite(source: str, kernel_name: str) -> Rewritten:
             elif text == kernel_name and prev_global and i + 1 < len(tokens) and tokens[i + 1].text == "(":
                 found_kernel = True
                 kernel_head = True
+            elif prev_global and depth == 0 and i + 1 < len(tokens) and tokens[i + 1].text == "(" \
+                    and text not in ("__launch_bounds__", "__align__", "__attribute__", "alignas"):
+                other_head = True
             if text == "extern" and i + 2 < len(tokens) and tokens[i + 1].kind == "string" \
                     and tokens[i + 2].text == "{":
                 linkage_brace = i + 2  # extern "C" { ... } declares at file scope: not a nesting level
@@ -487,6 +495,8 @@ def rewrite(source: str, kernel_name: str) -> Rewritten:
                 if edit:
                     s, e, new, used = edit
                     edits.append((s, e, new))
+                    if other_depth is not None:
+                        result.other_kernel_sites.update(range(site, site + used))
                     site += used
         elif text == "{":
             if i == linkage_brace:
@@ -495,6 +505,8 @@ def rewrite(source: str, kernel_name: str) -> Rewritten:
             braces.append(True)
             if kernel_head:
                 body_depth, kernel_head = depth, False
+            if other_head:
+                other_depth, other_head = depth, False
             depth += 1
             prev_global = False
         elif text == "}":
@@ -503,10 +515,14 @@ def rewrite(source: str, kernel_name: str) -> Rewritten:
             depth -= 1
             if depth == body_depth:
                 body_depth = None
+            if depth == other_depth:
+                other_depth = None
         elif text == ";":
             prev_global = False
             if kernel_head and depth == 0:
                 kernel_head = False  # a declaration: its definition comes later
+            if depth == 0:
+                other_head = False
         elif text == "<" and i + 2 < len(tokens) and tokens[i + 1].text == "<" and tokens[i + 2].text == "<" \
                 and tokens[i + 1].start == tok.end and tokens[i + 2].start == tok.end + 1:
             problems.append(Problem(tok.line, "kernel launches (<<<...>>>) are not allowed: the harness launches your kernel"))

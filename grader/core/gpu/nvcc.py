@@ -22,7 +22,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..backends.base import KernelSpec
+from .. import messages as M
 from ..errors import PlatformError
+from ..linkerrors import undefined_references
 from ..macros import shielded
 from ..results import CompileMessage, CompileResult
 from .cache import CompileCache, cache_key
@@ -133,6 +135,10 @@ _MESSAGE = re.compile(
 # The host preprocessor (gcc) reports missing headers in its own format: "kernel.cu:1:10: fatal error: ...".
 _GCC_MESSAGE = re.compile(
     r"^(?P<file>[^\s:][^:]*):(?P<line>\d+):(?:\d+:)? (?P<sev>fatal error|error|warning|note): (?P<msg>.*)$")
+_CONSTANT_STORE = re.compile(r"(?P<file>[^\s()]+)\((?P<line>\d+)\): Warning: Cannot store to pointer that points to "
+                             r"constant memory space")
+CONSTANT_STORE_MESSAGE = ("kernels can only read __constant__ memory: this line writes to it (nvcc: Cannot store to "
+                          "pointer that points to constant memory space; on the GPU the store faults)")
 _PTXAS = re.compile(r"^ptxas (?P<sev>error|fatal|warning)\s*: (?P<msg>.*)$")
 
 
@@ -205,7 +211,7 @@ def compile_cubin(source: str, spec: KernelSpec, arch: str, *, cache: CompileCac
                "(a huge template instantiation or #pragma unroll?).")
         return CubinResult(CompileResult(ok=False, messages=[CompileMessage(None, None, "error", msg)],
                                          log=cap(log + "\n" + msg), time_s=elapsed), arch)
-    meta = _meta(log, cubin is not None, spec)
+    meta = _meta(log, cubin is not None, spec, source)
     if cache is not None:
         cache.put(key, meta, cubin)
     result = _from_meta(meta, cubin, arch)
@@ -213,9 +219,22 @@ def compile_cubin(source: str, spec: KernelSpec, arch: str, *, cache: CompileCac
     return result
 
 
-def _meta(log: str, built: bool, spec: KernelSpec) -> dict:
-    """The cacheable description of a compilation (everything but the cubin)."""
+def _meta(log: str, built: bool, spec: KernelSpec, source: str = "") -> dict:
+    """The cacheable description of a compilation (everything but the cubin). With the student's
+    `source`, ptxas's "Unresolved extern function" names the function and the line calling it."""
     messages = parse_messages(log, spec)
+    unresolved = undefined_references(log, source, (), unplaced=(spec.name,)) if source else []
+    if unresolved:
+        messages = [m for m in messages if "Unresolved extern function" not in m.message]
+        messages += [CompileMessage(line, None, "error", text, *M.compile_message(text)) for line, text in unresolved]
+    # nvcc refuses a write to a scalar __constant__ but only warns for an element or member (the
+    # store then faults on the GPU: CUDA_ERROR_LAUNCH_FAILED on the H200): refuse it too, as the
+    # emulator does (emulator/declarations.py).
+    for m in _CONSTANT_STORE.finditer(log):
+        line = int(m.group("line")) if os.path.basename(m.group("file")) == STUDENT_FILE else None
+        messages.append(CompileMessage(line, None, "error", CONSTANT_STORE_MESSAGE,
+                                       *M.compile_message(CONSTANT_STORE_MESSAGE)))
+        built = False
     functions = parse_ptxas(log)
     entry = None
     if built:

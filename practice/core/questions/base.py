@@ -27,12 +27,24 @@ class Topic(enum.StrEnum):
     OCCUPANCY = "occupancy"  # blocks per SM, limiting resources, budgets
     INDEXING = "indexing"  # thread/block indices, grid sizes, grid-stride loops
     SYNCHRONIZATION = "synchronization"  # barriers, races, warp masks, grid-wide sync
+    DIVERGENCE = "divergence"  # warp divergence, SIMD efficiency of branches
+    MEMORY = "memory"  # coalescing, shared-memory banks, tiling, memory spaces
+    REDUCTION = "reduction"  # reduction trees and scans: steps, work, active warps
+    PERFORMANCE = "performance"  # roofline, arithmetic intensity, latency hiding
+    ATOMICS = "atomics"  # atomic operations and their contention
+    PROGRAMMING_MODEL = "programming_model"  # function qualifiers, host/device, copies and what blocks
 
 
 TOPIC_NAMES: dict[Topic, Text] = {
     Topic.OCCUPANCY: {"en": "Occupancy", "ko": "Occupancy"},
     Topic.INDEXING: {"en": "Thread indexing", "ko": "Thread indexing (인덱스 계산)"},
     Topic.SYNCHRONIZATION: {"en": "Synchronization", "ko": "Synchronization (동기화)"},
+    Topic.DIVERGENCE: {"en": "Warp divergence", "ko": "Warp divergence (분기)"},
+    Topic.MEMORY: {"en": "Memory access", "ko": "Memory 접근"},
+    Topic.REDUCTION: {"en": "Reduction and scan", "ko": "Reduction과 scan"},
+    Topic.PERFORMANCE: {"en": "Performance models", "ko": "성능 모델"},
+    Topic.ATOMICS: {"en": "Atomics", "ko": "Atomic 연산"},
+    Topic.PROGRAMMING_MODEL: {"en": "Programming model", "ko": "Programming model"},
 }
 
 
@@ -85,6 +97,11 @@ def integer_field(name: str, en: str, ko: str, unit: str = "") -> Field:
 
 def fraction_field(name: str, en: str, ko: str, tol: float = 0.005) -> Field:
     return Field(name, FieldKind.NUMBER, t(en, ko), abs_tol=tol, fraction=True)
+
+
+def number_field(name: str, en: str, ko: str, rel_tol: float = 0.01, unit: str = "") -> Field:
+    """A real-valued answer accepted within rel_tol of the key (1 % by default: rounded working passes)."""
+    return Field(name, FieldKind.NUMBER, t(en, ko), rel_tol=rel_tol, unit=unit)
 
 
 def choice_field(name: str, en: str, ko: str, choices: list[Choice]) -> Field:

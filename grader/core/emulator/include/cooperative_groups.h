@@ -1,4 +1,4 @@
-// WarpDrill emulator: a small subset of cooperative groups (this_thread_block, sync, thread_rank).
+// WarpDrill emulator: cooperative groups (the common subset: warpdrill/detail/cooperative_groups.hpp,
+// which the prelude already includes, before the student's code and its macros).
 #pragma once
 #include "warpdrill/prelude.hpp"
-#include "warpdrill/detail/cooperative_groups.hpp"

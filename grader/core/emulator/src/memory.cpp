@@ -79,6 +79,19 @@ const Region* find_region(const char* addr) {
 
 void shared_new_block() { ++t_generation; }
 
+// A co-resident block of a cooperative launch keeps its own arenas while other blocks run.
+struct SharedState {
+  std::vector<SharedSlot> slots;
+  SharedSlot dynamic;
+  unsigned long long generation = 1;
+};
+SharedState* shared_state_new() { return new SharedState(); }
+void shared_state_swap(SharedState* s) {
+  std::swap(t_slots, s->slots);
+  std::swap(t_dynamic, s->dynamic);
+  std::swap(t_generation, s->generation);
+}
+
 static char* shared_arena(SharedSlot& slot, std::size_t bytes, std::size_t align, std::size_t elem,
                           RegionKind kind, const char* name, int line) {
   if (slot.data == nullptr || slot.bytes != bytes) {

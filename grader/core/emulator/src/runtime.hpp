@@ -43,6 +43,9 @@ struct Job {
   std::size_t shared_bytes = 0;
   double time_limit_s = 5.0;
   double progress_window_s = 1.5;
+  // A cooperative launch (job key `cooperative 1`, LaunchConfig.cooperative): grid.sync() is a
+  // grid-wide barrier instead of CUDA's launch failure.
+  bool cooperative = false;
   std::string out_dir;
   std::vector<Buffer> buffers;
   std::vector<void*> args;  // what wd_user_setup receives, in parameter order
@@ -93,6 +96,9 @@ const Region* find_region(const char* addr);
 void install_fault_handlers();
 void install_altstack();
 void shared_new_block();
+struct SharedState;  // one block's shared arenas (memory.cpp), for co-resident blocks
+SharedState* shared_state_new();
+void shared_state_swap(SharedState* s);  // exchange this worker's arenas with *s
 void shared_reset_worker();
 
 // ---- scheduling (scheduler.cpp) ----

@@ -30,7 +30,7 @@ constexpr long long kFastBudget = 1LL << 28;  // loop iterations per thread befo
 constexpr std::size_t kStackSize = 64 * 1024;
 constexpr std::size_t kGuard = 4096;
 
-enum State { kRunnable, kAtBarrier, kAtWarp, kExited };
+enum State { kRunnable, kAtBarrier, kAtWarp, kExited, kAtGrid };  // kAtGrid: in grid.sync() (cooperative)
 
 struct Thread {
   ctx::fiber fiber;  // the suspended CUDA thread
@@ -94,6 +94,7 @@ struct Block {
   unsigned long long events = 0;  // barrier arrivals, exits, warp-op completions
   int at_barrier = 0;  // threads waiting at a block barrier
   int at_warp = 0;  // threads waiting in a warp operation
+  int at_grid = 0;  // threads waiting in grid.sync() (a cooperative launch)
   unsigned long long barrier_generation = 0;
   char barrier_sync[2];  // TSan sync objects, one per barrier generation parity
   // Once live threads have met at different barriers (the first time in this block): the site
@@ -116,6 +117,7 @@ thread_local long long t_fast_ticks = 0;
 #ifdef WD_TSAN
 thread_local void* t_sched_fiber = nullptr;
 char g_block_end[2];  // released by every fiber of block k (parity), acquired by block k+1
+char g_grid_sync;  // released by every thread arriving at grid.sync(), acquired when it leaves
 thread_local unsigned long long t_block_count = 0;
 #endif
 
@@ -362,6 +364,24 @@ bool release_warps(Block& b) {
     for (int l = 0; l < lanes; ++l) {
       Thread& lead = b.threads[w0 + l];
       if (lead.state != kAtWarp) continue;
+      if (lead.wop == detail::kCoalesce) {
+        // coalesced_threads(): the lanes at this call form the group once no lane of the warp
+        // is still running (the others exited or wait at another barrier or warp operation).
+        unsigned group = 0;
+        bool ready = true;
+        for (int j = 0; j < lanes && ready; ++j) {
+          const Thread& t = b.threads[w0 + j];
+          if (t.state == kAtWarp && t.wop == detail::kCoalesce && t.wsite == lead.wsite) group |= 1u << j;
+          else if (t.state == kRunnable) ready = false;
+        }
+        if (!ready) continue;
+        for (int j = 0; j < lanes; ++j)
+          if (group >> j & 1) { b.threads[w0 + j].wresult = group; b.threads[w0 + j].state = kRunnable; }
+        b.at_warp -= __builtin_popcount(group);
+        b.events++;
+        released = true;
+        continue;
+      }
       unsigned m = (lead.wmask | (1u << l)) & exists;
       bool ready = true;
       unsigned group = 0, exited = 0;
@@ -538,7 +558,7 @@ void run_block_fast(uint3 bid, unsigned n) {
   (void)n;
 }
 
-void run_block_fibers(Block& b) {
+void start_block_fibers(Block& b) {
   const dim3 bd = g_job.block;
   unsigned n = bd.x * bd.y * bd.z;
   b.threads.clear();
@@ -572,12 +592,18 @@ void run_block_fibers(Block& b) {
   b.events = 0;
   b.at_barrier = 0;
   b.at_warp = 0;
+  b.at_grid = 0;
   b.diverged = false;
   b.div_site.clear();
   b.reached.clear();
   b.site_line.clear();
+}
+
+// Runs the block until its threads have exited (true) or every live one waits in grid.sync()
+// (false: a cooperative launch resumes it once every block has arrived).
+bool resume_block_fibers(Block& b) {
   t_block = &b;
-  unsigned long long last_events = 0;
+  unsigned long long last_events = b.events;
   double last_progress = thread_cpu_s();  // the no-progress window counts this thread's CPU time
   for (;;) {
     bool any_runnable = false;
@@ -598,6 +624,10 @@ void run_block_fibers(Block& b) {
     if (b.live == 0) {
       if (b.diverged) refine_divergence(b);
       break;
+    }
+    if (b.at_grid > 0 && b.at_grid == b.live) {
+      t_block = nullptr;
+      return false;
     }
     bool released = release_block_barrier(b);
     released |= release_warps(b);
@@ -622,18 +652,88 @@ void run_block_fibers(Block& b) {
   }
   t_block = nullptr;
   WD_TSAN_ONLY(t_block_count++;)
+  return true;
+}
+
+void run_block_fibers(Block& b) {
+  start_block_fibers(b);
+  resume_block_fibers(b);
+}
+
+// A cooperative launch with grid.sync(): every block is co-resident, each with its own fibers and
+// shared arenas, on one worker. Blocks run in turn until each has exited or parked all its live
+// threads in grid.sync(); then the grid barrier releases them all. A block that exited while
+// others wait there never arrives: the hardware's grid barrier waits for it forever (deadlock).
+void run_grid_cooperative() {
+  const dim3 g = g_job.grid;
+  unsigned long long total = 1ULL * g.x * g.y * g.z;
+  std::vector<Block> blocks(total);
+  std::vector<SharedState*> arenas(total);
+  std::vector<char> done(total, 0);
+  for (;;) {
+    bool any_parked = false, any_done = false;
+    for (unsigned long long lin = 0; lin < total; ++lin) {
+      if (done[lin]) { any_done = true; continue; }
+      Block& b = blocks[lin];
+      uint3 bid{static_cast<unsigned>(lin % g.x), static_cast<unsigned>(lin / g.x % g.y), static_cast<unsigned>(lin / g.x / g.y)};
+      detail::t_ctx.block_idx = bid;
+      if (!arenas[lin]) {
+        arenas[lin] = shared_state_new();
+        shared_state_swap(arenas[lin]);
+        b.bid = bid;
+        b.linear_bid = lin;
+        start_block_fibers(b);
+      } else {
+        shared_state_swap(arenas[lin]);
+        for (auto& t : b.threads)
+          if (t.state == kAtGrid) t.state = kRunnable;
+        b.at_grid = 0;
+      }
+      done[lin] = resume_block_fibers(b);
+      shared_state_swap(arenas[lin]);
+      if (done[lin]) any_done = true;
+      else any_parked = true;
+    }
+    if (!any_parked) return;
+    if (any_done) {
+      for (unsigned long long lin = 0; lin < total; ++lin) {
+        if (done[lin]) continue;
+        const Thread* waiting = nullptr;
+        for (auto& t : blocks[lin].threads)
+          if (t.state == kAtGrid) { waiting = &t; break; }
+        Diag d;
+        d.kind = "deadlock";
+        d.message = "Deadlock: threads wait in grid.sync() on line " + std::to_string(waiting->line) + " (block " +
+                    tid_str(blocks[lin].bid) + ") for blocks that have already exited and never arrive there.";
+        d.line = waiting->line;
+        d.block = blocks[lin].bid;
+        d.thread = waiting->tid;
+        d.has_ids = true;
+        d.detail_json = "{\"proven\": true}";
+        finish("deadlock", d.message, {d});
+      }
+    }
+  }
 }
 
 }  // namespace
 
 void run_worker(int worker) {
   install_altstack();
+  bool cooperative_grid = g_job.cooperative && g_job.fibers && 1ULL * g_job.grid.x * g_job.grid.y * g_job.grid.z > 1;
+  if (cooperative_grid && worker != 0) return;  // one worker holds the whole co-resident grid
   WD_TSAN_ONLY(t_sched_fiber = __tsan_get_current_fiber(); __tsan_release(&g_block_end[1]);)
   const dim3 g = g_job.grid, bd = g_job.block;
   detail::t_ctx.block_dim = uint3{bd.x, bd.y, bd.z};
   detail::t_ctx.grid_dim = uint3{g.x, g.y, g.z};
   unsigned long long total = 1ULL * g.x * g.y * g.z;
   unsigned n = bd.x * bd.y * bd.z;
+  if (cooperative_grid) {
+    shared_new_block();
+    run_grid_cooperative();
+    WD_TSAN_ONLY(__tsan_acquire(&g_block_end[0]); __tsan_acquire(&g_block_end[1]);)
+    return;
+  }
   Block block;
   for (unsigned long long lin = worker; lin < total; lin += g_job.workers) {
     uint3 bid{static_cast<unsigned>(lin % g.x), static_cast<unsigned>(lin / g.x % g.y), static_cast<unsigned>(lin / g.x / g.y)};
@@ -724,6 +824,40 @@ unsigned long long warp_op(int site, int line, int op, unsigned mask, unsigned l
   yield_to_scheduler();
   WD_TSAN_ONLY(__tsan_acquire(sync);)
   return me->wresult;
+}
+
+bool cooperative_launch() { return rt::g_job.cooperative; }
+
+void grid_sync(int line) {
+  using namespace rt;
+  unsigned long long blocks = 1ULL * g_job.grid.x * g_job.grid.y * g_job.grid.z;
+  if (!g_job.cooperative) {
+    // The hardware traps: the launch fails with CUDA_ERROR_LAUNCH_FAILED (cudaErrorLaunchFailure).
+    Diag d;
+    d.kind = "cuda_error";
+    d.message = "grid.sync() on line " + std::to_string(line) +
+                " needs a cooperative launch (cudaLaunchCooperativeKernel): this launch is not one, so the GPU stops "
+                "the kernel with CUDA_ERROR_LAUNCH_FAILED (unspecified launch failure).";
+    d.line = line;
+    d.block = t_ctx.block_idx;
+    d.thread = t_ctx.thread_idx;
+    d.has_ids = true;
+    d.detail_json = "{\"error\": \"CUDA_ERROR_LAUNCH_FAILED\"}";
+    finish("fault", d.message, {d});
+  }
+  if (blocks == 1) {  // one block: the grid's barrier is the block's
+    block_barrier(line * 4096 + 4094, line, 0, 0);
+    return;
+  }
+  // The blocks are co-resident (run_grid_cooperative): park until every block has arrived.
+  Thread* me = t_thread;
+  me->state = kAtGrid;
+  me->line = line;
+  t_block->events++;
+  t_block->at_grid++;
+  WD_TSAN_ONLY(__tsan_release(&g_grid_sync);)
+  yield_to_scheduler();
+  WD_TSAN_ONLY(__tsan_acquire(&g_grid_sync);)
 }
 
 unsigned lane_id() {

@@ -24,5 +24,8 @@
 #include "detail/warp.hpp"
 #include "detail/atomics.hpp"
 #include "detail/math.hpp"
+#include "detail/half.hpp"
+#include "detail/curand.hpp"
 #include "detail/printf.hpp"
+#include "detail/cooperative_groups.hpp"
 #include "detail/loops.hpp"  // last: redefines `for` and `while` to add yield points

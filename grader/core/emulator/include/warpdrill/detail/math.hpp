@@ -20,8 +20,16 @@ inline float __fmul_rn(float a, float b) { return a * b; }
 inline float __fmaf_rn(float a, float b, float c) { return fmaf(a, b, c); }
 inline float rsqrtf(float x) { return 1.0f / sqrtf(x); }
 inline double rsqrt(double x) { return 1.0 / sqrt(x); }
-inline float __saturatef(float x) { return x < 0.0f ? 0.0f : (x > 1.0f ? 1.0f : x); }
+// Clamped to [0, 1]; NaN gives 0, as CUDA documents.
+inline float __saturatef(float x) { return x > 0.0f ? (x < 1.0f ? x : 1.0f) : 0.0f; }
 inline float exp10f_(float x) { return powf(10.0f, x); }
+inline float __exp10f(float x) { return exp10f(x); }
+inline float __fsub_rn(float a, float b) { return a - b; }
+inline float __fdiv_rn(float a, float b) { return a / b; }
+inline float __frsqrt_rn(float x) { return 1.0f / sqrtf(x); }
+inline double __dadd_rn(double a, double b) { return a + b; }
+inline double __dmul_rn(double a, double b) { return a * b; }
+inline double __fma_rn(double a, double b, double c) { return fma(a, b, c); }
 inline int __float_as_int(float f) { int i; __builtin_memcpy(&i, &f, 4); return i; }
 inline unsigned int __float_as_uint(float f) { unsigned int i; __builtin_memcpy(&i, &f, 4); return i; }
 inline float __int_as_float(int i) { float f; __builtin_memcpy(&f, &i, 4); return f; }
@@ -45,8 +53,22 @@ inline unsigned int __brev(unsigned int x) {
   x = ((x >> 4) & 0x0F0F0F0Fu) | ((x & 0x0F0F0F0Fu) << 4);
   return __builtin_bswap32(x);
 }
-inline int __mul24(int a, int b) { return a * b; }
-inline unsigned int __umul24(unsigned int a, unsigned int b) { return a * b; }
+// The low 24 bits of each operand (sign-extended for __mul24), the low 32 bits of the product.
+inline int __mul24(int a, int b) {
+  return static_cast<int>(static_cast<unsigned>((a << 8) >> 8) * static_cast<unsigned>((b << 8) >> 8)); }
+inline unsigned int __umul24(unsigned int a, unsigned int b) { return (a & 0xffffffu) * (b & 0xffffffu); }
+inline long long __mul64hi(long long a, long long b) { return static_cast<long long>((static_cast<__int128>(a) * b) >> 64); }
+inline unsigned long long __umul64hi(unsigned long long a, unsigned long long b) {
+  return static_cast<unsigned long long>((static_cast<unsigned __int128>(a) * b) >> 64); }
+inline unsigned long long __brevll(unsigned long long x) {
+  return (static_cast<unsigned long long>(__brev(static_cast<unsigned int>(x))) << 32) | __brev(static_cast<unsigned int>(x >> 32)); }
+// Integer halving adds: (x + y) >> 1 and (x + y + 1) >> 1 without overflow.
+inline int __hadd(int x, int y) { return static_cast<int>((static_cast<long long>(x) + y) >> 1); }
+inline int __rhadd(int x, int y) { return static_cast<int>((static_cast<long long>(x) + y + 1) >> 1); }
+inline unsigned int __uhadd(unsigned int x, unsigned int y) { return static_cast<unsigned int>((0ULL + x + y) >> 1); }
+inline unsigned int __urhadd(unsigned int x, unsigned int y) { return static_cast<unsigned int>((1ULL + x + y) >> 1); }
+inline unsigned int __sad(int x, int y, unsigned int z) { return z + static_cast<unsigned int>(x > y ? x - y : y - x); }
+inline unsigned int __usad(unsigned int x, unsigned int y, unsigned int z) { return z + (x > y ? x - y : y - x); }
 inline int __mulhi(int a, int b) { return (int)(((long long)a * b) >> 32); }
 inline unsigned int __umulhi(unsigned int a, unsigned int b) { return (unsigned int)(((unsigned long long)a * b) >> 32); }
 inline unsigned int __funnelshift_l(unsigned int lo, unsigned int hi, unsigned int s) {

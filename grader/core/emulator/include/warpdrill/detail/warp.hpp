@@ -5,7 +5,8 @@
 
 namespace wd {
 namespace detail {
-enum WarpOp { kSyncWarp, kShflIdx, kShflUp, kShflDown, kShflXor, kBallot, kAny, kAll };
+// kCoalesce: cooperative_groups::coalesced_threads(), the lanes that arrive together (result: their mask).
+enum WarpOp { kSyncWarp, kShflIdx, kShflUp, kShflDown, kShflXor, kBallot, kAny, kAll, kCoalesce };
 unsigned long long warp_op(int site, int line, int op, unsigned mask, unsigned long long value, int arg, int width);
 unsigned active_mask();
 unsigned lane_id();

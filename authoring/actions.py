@@ -1,0 +1,166 @@
+"""The one write path of authoring: create, copy, save, upload, validate and publish problems.
+
+Every function takes the acting user and a course the caller has already checked (authoring.views
+asks courses.access for a TA or instructor of that course). Package files are checked by the same
+parser `import_problems` uses (problems.core.package.parse_package); a save that changes them makes
+a new immutable ProblemVersion with its author and message, and students keep seeing the published
+(current) version until another version is published.
+"""
+from __future__ import annotations
+
+from django.db import IntegrityError, transaction
+from django.utils.translation import gettext as _
+
+from grader import actions as grader_actions
+from grader.core.errors import WarpDrillError
+from grader.core.verdicts import Verdict
+from problems.core.package import PackageError, SLUG_RE, parse_package
+from problems.models import Problem, ProblemVersion
+
+from .core.archive import unpack
+from .core.edit import rename_slug, skeleton
+from .models import ValidationItem, ValidationRun
+
+
+class AuthoringError(WarpDrillError):
+    """An authoring request that cannot be done as asked; the message says why, for the author."""
+
+
+def _parsed(files: dict[str, str], slug: str):
+    """The parsed package, whose slug must be `slug`. Raises PackageError."""
+    package = parse_package(files)
+    if package.slug != slug:
+        raise PackageError("problem.yaml", _("must stay '%(slug)s' (the problem's address)") % {"slug": slug}, "slug")
+    return package
+
+
+def _check_new_slug(slug: str) -> None:
+    if not SLUG_RE.match(slug):
+        raise AuthoringError(_("Use lowercase letters, digits and '-' (2-63 characters) in the slug."))
+    if Problem.objects.filter(slug=slug).exists():
+        raise AuthoringError(_("The slug '%(slug)s' is taken; choose another.") % {"slug": slug})
+
+
+@transaction.atomic
+def create_problem(course, user, slug: str, title_en: str, title_ko: str = "") -> Problem:
+    """A new, unpublished problem of `course` whose version 1 is a small working skeleton
+    (authoring.core.edit.skeleton). Raises AuthoringError for a bad or taken slug."""
+    slug = slug.strip()
+    _check_new_slug(slug)
+    if not title_en.strip():
+        raise AuthoringError(_("An English title is required."))
+    return _new_problem(course, user, skeleton(slug, title_en, title_ko), _("Created from the skeleton"))
+
+
+def _new_problem(course, user, files: dict[str, str], message: str) -> Problem:
+    package = parse_package(files)
+    try:
+        with transaction.atomic():
+            problem = Problem.objects.create(
+                slug=package.slug, title_en=package.title["en"], title_ko=package.title.get("ko", ""),
+                topic=package.topic.value, kind=package.kind, difficulty=package.difficulty,
+                course=course, is_published=False)
+    except IntegrityError:
+        raise AuthoringError(_("The slug '%(slug)s' is taken; choose another.") % {"slug": package.slug}) from None
+    ProblemVersion.objects.create(problem=problem, number=1, content_hash=package.content_hash, files=package.files,
+                                  author=user, message=message[:300])
+    return problem
+
+
+@transaction.atomic
+def copy_from_bank(course, user, source: Problem, slug: str = "") -> Problem:
+    """An editable, unpublished copy of a bank problem (its current version) in `course`; its slug is
+    `slug` or `<bank slug>-<course code>`. Raises AuthoringError for a course problem or a taken slug."""
+    if source.course_id is not None or source.current_version is None:
+        raise AuthoringError(_("Only problems of the shipped bank can be copied."))
+    slug = (slug or f"{source.slug}-{course.code}".lower().replace("_", "-"))[:63].strip("-")
+    _check_new_slug(slug)
+    files = dict(source.current_version.files)
+    files["problem.yaml"] = rename_slug(files["problem.yaml"], slug)
+    return _new_problem(course, user, files, _("Copied from the bank's %(slug)s v%(n)d") % {
+        "slug": source.slug, "n": source.current_version.number})
+
+
+def latest_version(problem: Problem) -> ProblemVersion | None:
+    """The newest version (what the editor opens), published or not."""
+    return problem.versions.order_by("-number").first()
+
+
+@transaction.atomic
+def save_version(problem: Problem, user, files: dict[str, str], message: str = "") -> tuple[ProblemVersion, bool]:
+    """Save `files` as the problem's next version; (version, True) when one was made.
+
+    Files identical to an existing version make nothing: (that version, False). Raises PackageError
+    (file, field, what is expected) when the parser refuses them; nothing is saved then.
+    """
+    package = _parsed(files, problem.slug)
+    Problem.objects.select_for_update().filter(pk=problem.pk).first()
+    existing = problem.versions.filter(content_hash=package.content_hash).first()
+    if existing:
+        return existing, False
+    number = (problem.versions.order_by("-number").values_list("number", flat=True).first() or 0) + 1
+    version = ProblemVersion.objects.create(problem=problem, number=number, content_hash=package.content_hash,
+                                            files=package.files, author=user, message=(message or "").strip()[:300])
+    return version, True
+
+
+def import_archive(course, user, data: bytes, message: str = "") -> tuple[Problem, ProblemVersion, bool]:
+    """An uploaded .zip/.tar.gz package as a new problem of `course`, or a new version of the course's
+    problem with its slug. Returns (problem, version, created a version). Raises ArchiveError,
+    PackageError, or AuthoringError when the slug belongs to the bank or another course."""
+    files = unpack(data)
+    package = parse_package(files)
+    problem = Problem.objects.filter(slug=package.slug).first()
+    if problem is None:
+        with transaction.atomic():
+            problem = _new_problem(course, user, files, message or _("Uploaded"))
+        return problem, problem.versions.get(number=1), True
+    if problem.course_id != course.pk:
+        raise AuthoringError(_("The slug '%(slug)s' belongs to another problem; change `slug` in problem.yaml.")
+                             % {"slug": package.slug})
+    version, created = save_version(problem, user, files, message or _("Uploaded"))
+    return problem, version, created
+
+
+def start_validation(version: ProblemVersion, user) -> ValidationRun:
+    """Queue the version's solution (must be ACCEPTED) and every wrong solution (must get its declared
+    verdict) as validation submissions at low priority. Returns the run; its items fill in as the
+    worker grades them."""
+    package = version.package().with_variant(None)
+    sources = [("solution.cu", Verdict.ACCEPTED.value, package.solution)]
+    sources += [(f"wrong/{w.name}", w.verdict.value, w.source) for w in package.wrong]
+    with transaction.atomic():
+        run = ValidationRun.objects.create(version=version, created_by=user)
+        for name, expected, source in sources:
+            submission = grader_actions.create_validation_submission(user, version, source)
+            ValidationItem.objects.create(run=run, name=name, expected=expected, submission=submission)
+    return run
+
+
+def latest_validation(version: ProblemVersion) -> ValidationRun | None:
+    return version.validations.order_by("-created_at", "-pk").first()
+
+
+@transaction.atomic
+def publish(version: ProblemVersion, user) -> Problem:
+    """Make `version` the one students see (and publish the problem). Raises AuthoringError unless the
+    version's latest validation run passed."""
+    run = latest_validation(version)
+    if run is None or run.outcome() != "passed":
+        raise AuthoringError(_("Validate this version first: publishing needs a validation run that passed."))
+    problem = Problem.objects.select_for_update().get(pk=version.problem_id)
+    package = version.package()
+    problem.current_version = version
+    problem.is_published = True
+    problem.title_en, problem.title_ko = package.title["en"], package.title.get("ko", "")
+    problem.topic, problem.kind, problem.difficulty = package.topic.value, package.kind, package.difficulty
+    problem.save()
+    return problem
+
+
+@transaction.atomic
+def unpublish(problem: Problem, user) -> Problem:
+    """Hide the problem from students (its versions and submissions are kept)."""
+    problem.is_published = False
+    problem.save(update_fields=["is_published", "updated_at"])
+    return problem

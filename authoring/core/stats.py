@@ -1,0 +1,47 @@
+"""Plain computations of the instructor dashboard: medians, chart geometry, grouping error messages."""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from statistics import median
+
+_NUMBERS = re.compile(r"\b\d+\b")
+_QUOTED = re.compile(r"'[^']*'|\"[^\"]*\"|‘[^’]*’")
+
+
+def median_or_none(values: list[float]) -> float | None:
+    """The median of `values` (seconds, counts...), None for an empty list."""
+    return median(values) if values else None
+
+
+def error_key(message: str) -> str:
+    """A compiler message with its identifiers and numbers blanked, so that the same mistake in
+    different code groups together ("'x' was not declared in this scope" and "'idx' was not ...")."""
+    text = _QUOTED.sub("'…'", message.strip().splitlines()[0] if message.strip() else "")
+    return _NUMBERS.sub("N", text)[:200]
+
+
+@dataclass(frozen=True)
+class Bar:
+    """One bar of a server-rendered SVG bar chart: geometry in SVG user units."""
+
+    label: str
+    value: int
+    x: float
+    y: float
+    width: float
+    height: float
+    css: str = ""  # a class for the bar's colour (e.g. the verdict's)
+
+
+def bars(rows: list[tuple[str, int, str]], width: float = 600, height: float = 180, gap: float = 4) -> list[Bar]:
+    """Bars for (label, value, css class) rows, scaled so the largest fills `height`; bottom at `height`."""
+    if not rows:
+        return []
+    top = max(v for _, v, _ in rows) or 1
+    step = width / len(rows)
+    out = []
+    for i, (label, value, css) in enumerate(rows):
+        h = height * value / top
+        out.append(Bar(label, value, i * step + gap / 2, height - h, max(step - gap, 1), h, css))
+    return out

@@ -1,0 +1,336 @@
+"""Authoring pages of a course (mounted at /courses/<code>/problems/): TAs and instructors only.
+
+Every view asks courses.access for a TA or instructor role first (Http404 for anyone else, students
+included, exactly as for a course that does not exist), then finds the problem among that course's
+own problems only, so staff of course A never reach course B's problems, files or runs.
+"""
+from __future__ import annotations
+
+from django import forms
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+from django.views.decorators.http import require_POST
+
+from courses import access
+from grader.core.errors import WarpDrillError
+from problems.core.package import PackageError
+from problems.markdown import render_markdown
+from problems.models import Problem, ProblemVersion
+
+from . import actions
+from .core.archive import ArchiveError, pack_zip
+from .core.diff import diff_files
+from .core.edit import WRONG_NAME, WRONG_VERDICTS, WrongField, field_of, files_from_fields, wrong_fields
+from .models import ValidationRun
+
+MAX_UPLOAD_BYTES = 8 * 1024 * 1024
+
+
+def _staff(request, code: str):
+    """(course, role) for a TA or instructor of the course; Http404 for everyone else."""
+    return access.course_for(request.user, code, *access.MANAGERS)
+
+
+def _problem(course, slug: str) -> Problem:
+    return get_object_or_404(Problem.objects.select_related("current_version"), course=course, slug=slug)
+
+
+class NewProblemForm(forms.Form):
+    slug = forms.SlugField(label=gettext_lazy("Slug (the problem's address)"), max_length=63)
+    title_en = forms.CharField(label=gettext_lazy("Title (English)"), max_length=200)
+    title_ko = forms.CharField(label=gettext_lazy("Title (Korean)"), max_length=200, required=False)
+
+
+class EditForm(forms.Form):
+    title_en = forms.CharField(label=gettext_lazy("Title (English)"), max_length=200)
+    title_ko = forms.CharField(label=gettext_lazy("Title (Korean)"), max_length=200, required=False)
+    statement_en = forms.CharField(label=gettext_lazy("Statement (English, Markdown with $math$)"), widget=forms.Textarea,
+                                   strip=False)
+    statement_ko = forms.CharField(label=gettext_lazy("Statement (Korean)"), widget=forms.Textarea, strip=False,
+                                   required=False)
+    starter = forms.CharField(label=gettext_lazy("starter.cu (what the student's editor opens with)"), widget=forms.Textarea,
+                              strip=False)
+    solution = forms.CharField(label=gettext_lazy("solution.cu (must be ACCEPTED)"), widget=forms.Textarea, strip=False)
+    harness = forms.CharField(label=gettext_lazy("harness.py (generate(case, rng) and reference(inputs))"),
+                              widget=forms.Textarea, strip=False)
+    problem_yaml = forms.CharField(label=gettext_lazy("problem.yaml"), widget=forms.Textarea, strip=False)
+    message = forms.CharField(label=gettext_lazy("What changed (saved with the version)"), max_length=300, required=False)
+
+
+class UploadForm(forms.Form):
+    archive = forms.FileField(label=gettext_lazy("Package (.zip or .tar.gz)"))
+    message = forms.CharField(label=gettext_lazy("Message"), max_length=300, required=False)
+
+
+@login_required
+def index(request, code):
+    """The course's problems, the bank to copy from, a new problem and an upload."""
+    course, role = _staff(request, code)
+    problems = Problem.objects.filter(course=course).select_related("current_version").order_by("slug")
+    bank = Problem.objects.filter(course__isnull=True, current_version__isnull=False).order_by("topic", "slug")
+    return render(request, "authoring/index.html", {
+        "course": course, "role": role, "problems": problems, "bank": bank,
+        "new_form": NewProblemForm(), "upload_form": UploadForm()})
+
+
+@login_required
+@require_POST
+def new(request, code):
+    course, _role = _staff(request, code)
+    form = NewProblemForm(request.POST)
+    if form.is_valid():
+        try:
+            problem = actions.create_problem(course, request.user, **form.cleaned_data)
+        except WarpDrillError as exc:
+            messages.error(request, str(exc))
+        else:
+            return redirect("authoring:edit", course.code, problem.slug)
+    else:
+        messages.error(request, _("Give a slug and an English title."))
+    return redirect("authoring:index", course.code)
+
+
+@login_required
+@require_POST
+def copy(request, code, slug):
+    """Copy a bank problem into the course (the bank itself is read-only here)."""
+    course, _role = _staff(request, code)
+    source = get_object_or_404(Problem.objects.select_related("current_version"), course__isnull=True, slug=slug)
+    try:
+        problem = actions.copy_from_bank(course, request.user, source, request.POST.get("slug", "").strip())
+    except WarpDrillError as exc:
+        messages.error(request, str(exc))
+        return redirect("authoring:index", course.code)
+    messages.success(request, _("Copied: this is your course's own editable copy."))
+    return redirect("authoring:edit", course.code, problem.slug)
+
+
+@login_required
+@require_POST
+def upload(request, code):
+    course, _role = _staff(request, code)
+    form = UploadForm(request.POST, request.FILES)
+    if not form.is_valid():
+        messages.error(request, _("Choose a .zip or .tar.gz file."))
+        return redirect("authoring:index", course.code)
+    archive = form.cleaned_data["archive"]
+    if archive.size > MAX_UPLOAD_BYTES:
+        messages.error(request, _("The archive is larger than %(mib)d MiB.") % {"mib": MAX_UPLOAD_BYTES // 2**20})
+        return redirect("authoring:index", course.code)
+    try:
+        problem, version, created = actions.import_archive(course, request.user, archive.read(),
+                                                           form.cleaned_data["message"])
+    except (ArchiveError, PackageError, WarpDrillError) as exc:
+        messages.error(request, _("Not uploaded: %(error)s") % {"error": exc})
+        return redirect("authoring:index", course.code)
+    if created:
+        messages.success(request, _("Uploaded as version %(n)d.") % {"n": version.number})
+    else:
+        messages.info(request, _("Same files as version %(n)d: nothing new was saved.") % {"n": version.number})
+    return redirect("authoring:edit", course.code, problem.slug)
+
+
+def _wrong_from_post(post) -> tuple[list[WrongField], dict[str, str]]:
+    """The wrong solutions of the editor's form (wrong-<i>-name/-verdict/-source/-delete) and errors by field."""
+    out, errors, seen = [], {}, set()
+    indices = sorted({k.split("-")[1] for k in post if k.startswith("wrong-") and k.count("-") >= 2},
+                     key=lambda s: int(s) if s.isdigit() else 0)
+    for i in indices:
+        name = post.get(f"wrong-{i}-name", "").strip().removesuffix(".cu")
+        source = post.get(f"wrong-{i}-source", "")
+        verdict = post.get(f"wrong-{i}-verdict", "")
+        if post.get(f"wrong-{i}-delete") or (not name and not source.strip()):
+            continue
+        if not WRONG_NAME.match(name) or name in seen:
+            errors[f"wrong:{name or i}"] = _("Name each wrong solution by what it shows, in lowercase letters, "
+                                             "digits, '-' and '_' (e.g. missing_syncthreads), once.")
+            name = name or f"unnamed-{i}"
+        if verdict not in WRONG_VERDICTS:
+            errors[f"wrong:{name}"] = _("Choose the verdict this wrong solution must get.")
+            verdict = WRONG_VERDICTS[0]
+        seen.add(name)
+        out.append(WrongField(name, verdict, source))
+    return out, errors
+
+
+def _initial(version: ProblemVersion) -> dict:
+    files = version.files
+    package = version.package()
+    return {"title_en": package.title["en"], "title_ko": package.title.get("ko", ""),
+            "statement_en": files.get("statement.md", ""), "statement_ko": files.get("statement.ko.md", ""),
+            "starter": files.get("starter.cu", ""), "solution": files.get("solution.cu", ""),
+            "harness": files.get("harness.py", ""), "problem_yaml": files.get("problem.yaml", ""), "message": ""}
+
+
+@login_required
+def edit(request, code, slug):
+    """The problem editor: GET shows the newest version; POST saves a new version when the files changed."""
+    course, role = _staff(request, code)
+    problem = _problem(course, slug)
+    latest = actions.latest_version(problem)
+    errors: dict[str, str] = {}
+    if request.method == "POST":
+        form = EditForm(request.POST)
+        wrong, errors = _wrong_from_post(request.POST)
+        if form.is_valid() and not errors:
+            files = files_from_fields(latest.files, form.cleaned_data, wrong)
+            try:
+                version, created = actions.save_version(problem, request.user, files, form.cleaned_data["message"])
+            except PackageError as exc:
+                errors[field_of(exc.file)] = str(exc)
+            else:
+                if created:
+                    messages.success(request, _("Saved as version %(n)d.") % {"n": version.number})
+                else:
+                    messages.info(request, _("No changes: the files are those of version %(n)d.") % {"n": version.number})
+                return redirect("authoring:edit", course.code, problem.slug)
+    else:
+        form = EditForm(initial=_initial(latest))
+        wrong = wrong_fields(latest.files)
+    for key, message in errors.items():
+        if key in form.fields:
+            form.add_error(key, message)
+    wrong_rows = [{"index": i, "name": w.name, "verdict": w.verdict, "source": w.source,
+                   "error": errors.get(f"wrong:{w.name}")} for i, w in enumerate(wrong)]
+    run = actions.latest_validation(latest)
+    return render(request, "authoring/edit.html", {
+        "course": course, "role": role, "problem": problem, "version": latest, "form": form,
+        "wrong": wrong_rows, "verdicts": WRONG_VERDICTS, "has_errors": bool(errors),
+        "other_errors": [m for k, m in errors.items() if k not in form.fields and not k.startswith("wrong:")],
+        "run": run, "run_outcome": run.outcome() if run else None, "next_wrong": len(wrong),
+        "published_here": problem.is_published and problem.current_version_id == latest.pk})
+
+
+@login_required
+@require_POST
+def preview(request, code):
+    """htmx: a statement's Markdown rendered by the renderer students' pages use (problems.markdown)."""
+    _staff(request, code)
+    field = "statement_ko" if request.GET.get("field") == "statement_ko" else "statement_en"
+    return render(request, "authoring/_preview.html", {"field": field, "html": render_markdown(request.POST.get(field, ""))})
+
+
+@login_required
+def history(request, code, slug):
+    """Every version with author, time and message; ?a=&b= shows the diff between two of them."""
+    course, role = _staff(request, code)
+    problem = _problem(course, slug)
+    versions = list(problem.versions.select_related("author").order_by("-number"))
+    diffs, a, b = None, request.GET.get("a"), request.GET.get("b")
+    if a and b:
+        old = get_object_or_404(problem.versions, number=a) if a.isdigit() else None
+        new = get_object_or_404(problem.versions, number=b) if b.isdigit() else None
+        if old is None or new is None:
+            raise Http404("No such version.")
+        diffs = [d for d in diff_files(old.files, new.files) if d.change != "same"]
+        a, b = old.number, new.number
+    elif len(versions) >= 2:
+        a, b = versions[1].number, versions[0].number
+    return render(request, "authoring/history.html", {
+        "course": course, "role": role, "problem": problem, "versions": versions, "diffs": diffs,
+        "a": a, "b": b})
+
+
+@login_required
+def download(request, code, slug, number=None):
+    """The package (newest version, or `number`) as <slug>.zip; the bank's too (course staff may copy it)."""
+    course, _role = _staff(request, code)
+    problem = get_object_or_404(Problem.objects.filter(course=course) | Problem.objects.filter(course__isnull=True),
+                                slug=slug)
+    if number is None:
+        version = problem.current_version if problem.course_id is None else actions.latest_version(problem)
+    else:
+        version = get_object_or_404(problem.versions, number=number)
+    if version is None:
+        raise Http404("No version.")
+    response = HttpResponse(pack_zip(version.files, problem.slug), content_type="application/zip")
+    response["Content-Disposition"] = f'attachment; filename="{problem.slug}-v{version.number}.zip"'
+    return response
+
+
+@login_required
+@require_POST
+def validate(request, code, slug, number):
+    course, _role = _staff(request, code)
+    version = get_object_or_404(_problem(course, slug).versions, number=number)
+    try:
+        run = actions.start_validation(version, request.user)
+    except WarpDrillError as exc:
+        messages.error(request, str(exc))
+        return redirect("authoring:edit", course.code, slug)
+    return redirect("authoring:run", course.code, slug, run.pk)
+
+
+def _run_context(course, problem, run: ValidationRun) -> dict:
+    items = list(run.items.select_related("submission"))
+    return {"course": course, "problem": problem, "run": run, "items": items, "outcome": run.outcome(),
+            "published_now": problem.is_published and problem.current_version_id == run.version_id}
+
+
+@login_required
+def run(request, code, slug, run_id):
+    """A validation run: declared vs got verdicts, live (the table polls while anything is grading)."""
+    course, role = _staff(request, code)
+    problem = _problem(course, slug)
+    run = get_object_or_404(ValidationRun.objects.select_related("version"), pk=run_id, version__problem=problem)
+    context = {**_run_context(course, problem, run), "role": role}
+    template = "authoring/_run_table.html" if request.htmx else "authoring/run.html"
+    return render(request, template, context)
+
+
+@login_required
+@require_POST
+def publish(request, code, slug, number):
+    course, _role = _staff(request, code)
+    version = get_object_or_404(_problem(course, slug).versions, number=number)
+    try:
+        actions.publish(version, request.user)
+    except WarpDrillError as exc:
+        messages.error(request, str(exc))
+    else:
+        messages.success(request, _("Version %(n)d is published: students see it now.") % {"n": version.number})
+    return redirect("authoring:edit", course.code, slug)
+
+
+@login_required
+@require_POST
+def unpublish(request, code, slug):
+    course, _role = _staff(request, code)
+    actions.unpublish(_problem(course, slug), request.user)
+    messages.success(request, _("Hidden from students."))
+    return redirect("authoring:edit", course.code, slug)
+
+
+
+
+@login_required
+def dashboard(request, code, slug=None):
+    """The course's (or one problem's) dashboard; ?csv=<table> exports that table (dashboard.CSV_TABLES)."""
+    import csv
+
+    from . import dashboard as reads
+
+    course, role = _staff(request, code)
+    problem = None
+    if slug is not None:
+        problem = get_object_or_404(Problem.objects.filter(course=course) | Problem.objects.filter(
+            course__isnull=True, pk__in=course.problem_sets.values("items__problem")), slug=slug)
+    data = reads.build(course, problem)
+    table = request.GET.get("csv")
+    if table:
+        if table not in reads.CSV_TABLES:
+            raise Http404("No such table.")
+        header, rows = reads.CSV_TABLES[table]
+        response = HttpResponse(content_type="text/csv; charset=utf-8")
+        response["Content-Disposition"] = f'attachment; filename="{course.code}-{slug or "course"}-{table}.csv"'
+        writer = csv.writer(response)
+        writer.writerow(header)
+        writer.writerows(rows(data))
+        return response
+    return render(request, "authoring/dashboard.html", {"course": course, "role": role, "problem": problem,
+                                                        "d": data})

@@ -1,0 +1,447 @@
+"""The one write path of exams: templates, scheduling, attempts (start, save, submit, close), kernel
+items, staff resets and extensions, grading and regrading.
+
+Views, tasks, the admin and management commands call these. Each change locks the attempt row
+(`select_for_update`), saves with `update_fields`, and logs an AttemptEvent for the timeline.
+The server's clock decides: every function that can be late takes an injectable `now`.
+"""
+from __future__ import annotations
+
+import logging
+from datetime import datetime, timedelta
+from typing import Mapping
+
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from exams.core.draw import DrawError, draw_exam, redraw_item
+from exams.core.regrade import AttemptRecord, RegradeDiff, regrade, rekey_from_generators
+from exams.core.scoring import ExamScore, KernelOutcome, attempts_left, score_exam
+from exams.core.template import ExamTemplateSpec, TemplateError, parse_template
+
+from .catalogue import DbCatalogue
+from .errors import ExamError
+from .models import (
+    Accommodation,
+    AttemptEvent,
+    AttemptState,
+    EventKind,
+    Exam,
+    ExamAttempt,
+    ExamItem,
+    ExamTemplate,
+)
+
+log = logging.getLogger(__name__)
+MAX_ANSWER_CHARS = 200  # per field, as practice's parser accepts
+MAX_SOURCE_DRAFT_CHARS = 64 * 1024
+
+
+# ---- templates and exams ----------------------------------------------------------------------
+
+def check_template(data) -> ExamTemplateSpec:
+    """Parse and validate template data (or JSON/YAML text) against the problem bank. Raises TemplateError."""
+    return parse_template(data, DbCatalogue())
+
+
+def save_template(course, user, data, template: ExamTemplate | None = None) -> ExamTemplate:
+    """Create (or update) a course's template from data or text. Raises TemplateError; nothing is saved then."""
+    spec = check_template(data)
+    stored = spec.to_dict()
+    if template is None:
+        return ExamTemplate.objects.create(course=course, title=spec.title["en"], data=stored, created_by=user)
+    template.title, template.data = spec.title["en"], stored
+    template.save(update_fields=["title", "data", "updated_at"])
+    return template
+
+
+def schedule_exam(course, template: ExamTemplate, *, opens_at, closes_at, duration_minutes: int, title: str = "",
+                  **options) -> Exam:
+    """Schedule `template` for `course`. `options`: password, honour_code, feedback, results_release_at.
+    Raises ExamError for a window that closes before it opens; TemplateError if the template no longer validates."""
+    if template.course_id != course.pk:
+        raise ExamError(_("This template belongs to another course."))
+    if closes_at <= opens_at:
+        raise ExamError(_("The exam must close after it opens."))
+    if duration_minutes <= 0:
+        raise ExamError(_("The duration must be at least one minute."))
+    check_template(template.data)
+    return Exam.objects.create(course=course, template=template, title=title or template.title, spec=template.data,
+                               opens_at=opens_at, closes_at=closes_at, duration_minutes=duration_minutes, **options)
+
+
+def update_exam(exam: Exam, **fields) -> Exam:
+    """Change an exam's schedule or options (not its template once an attempt has started)."""
+    if "template" in fields and fields["template"].pk != exam.template_id:
+        if exam.attempts.exists():
+            raise ExamError(_("Students have started this exam; its template cannot change."))
+        fields["spec"] = fields["template"].data
+    for name, value in fields.items():
+        setattr(exam, name, value)
+    if exam.closes_at <= exam.opens_at:
+        raise ExamError(_("The exam must close after it opens."))
+    exam.save()
+    return exam
+
+
+def set_accommodation(exam: Exam, user, extra_minutes: int = 0, opens_at=None, closes_at=None) -> Accommodation:
+    """A student's extra time and/or own window (replacing any earlier one)."""
+    acc, _created = Accommodation.objects.update_or_create(
+        exam=exam, user=user, defaults={"extra_minutes": extra_minutes, "opens_at": opens_at, "closes_at": closes_at})
+    return acc
+
+
+def spec_of(exam: Exam) -> ExamTemplateSpec:
+    """The exam's template spec, parsed without the catalogue's validation (it was validated when scheduled)."""
+    return parse_template(exam.spec, _LenientCatalogue())
+
+
+class _LenientCatalogue(DbCatalogue):
+    """Kernel problems as they are now, but a problem that stopped validating still parses (drawing decides)."""
+
+    def get(self, slug):
+        info = super().get(slug)
+        return info and type(info)(info.slug, info.version_id, info.version_number, info.topic, info.tags)
+
+
+# ---- windows and deadlines --------------------------------------------------------------------
+
+def window(exam: Exam, user) -> tuple[datetime, datetime, int]:
+    """(opens, closes, extra minutes) for this student: the exam's, or their accommodation's."""
+    acc = Accommodation.objects.filter(exam=exam, user=user).first()
+    if acc is None:
+        return exam.opens_at, exam.closes_at, 0
+    return acc.opens_at or exam.opens_at, acc.closes_at or exam.closes_at, acc.extra_minutes
+
+
+def deadline_for(exam: Exam, user, started_at: datetime) -> datetime:
+    """min(the window's close, start + duration + extra time)."""
+    _opens, closes, extra = window(exam, user)
+    return min(closes, started_at + timedelta(minutes=exam.duration_minutes + extra))
+
+
+# ---- attempts ---------------------------------------------------------------------------------
+
+def _event(attempt: ExamAttempt, kind: EventKind, by=None, **data) -> None:
+    AttemptEvent.objects.create(attempt=attempt, kind=kind, by=by, data=data)
+
+
+def start_attempt(exam: Exam, user, *, password: str = "", accept_honour_code: bool = False,
+                  now: datetime | None = None) -> ExamAttempt:
+    """The student's attempt, created now if they have none: every item drawn and stored in full.
+
+    Idempotent: pressing Start again (another tab, another device) returns the same attempt.
+    Raises ExamError: before the window opens, after it closes, a wrong password, the honour code
+    not accepted. Precondition: the caller checked that `user` is a student of the exam's course.
+    """
+    now = now or timezone.now()
+    existing = ExamAttempt.objects.filter(exam=exam, user=user).first()
+    if existing:
+        return refresh(existing, now)
+    opens, closes, _extra = window(exam, user)
+    if now < opens:
+        raise ExamError(_("This exam has not opened yet."), code="not_open", status=403)
+    if now >= closes:
+        raise ExamError(_("This exam has closed."), code="closed", status=403)
+    if exam.password and password != exam.password:
+        raise ExamError(_("The exam password is not right."), code="password")
+    if exam.honour_code and not accept_honour_code:
+        raise ExamError(_("Accept the honour code to start."), code="honour_code")
+    spec = spec_of(exam)
+    try:
+        drawn = draw_exam(spec, exam.secret, user.pk, DbCatalogue())
+    except DrawError as exc:
+        log.error("exam %s: cannot draw for user %s: %s", exam.pk, user.pk, exc)
+        raise ExamError(_("This exam cannot be started now: a problem of it is not available. Tell your instructor."),
+                        status=503) from None
+    try:
+        with transaction.atomic():
+            attempt = ExamAttempt.objects.create(
+                exam=exam, user=user, started_at=now, deadline=deadline_for(exam, user, now),
+                max_total=sum(float(i["points"]) for i in drawn.items))
+            ExamItem.objects.bulk_create([
+                ExamItem(attempt=attempt, key=i["key"], number=i["number"], kind=i["kind"], data=i,
+                         max_points=float(i["points"])) for i in drawn.items])
+            _event(attempt, EventKind.STARTED, by=user)
+    except IntegrityError:  # a second request of the same student created it first
+        return ExamAttempt.objects.get(exam=exam, user=user)
+    return attempt
+
+
+def refresh(attempt: ExamAttempt, now: datetime | None = None) -> ExamAttempt:
+    """Close the attempt if its deadline has passed (lazy close on every access); returns it."""
+    now = now or timezone.now()
+    if attempt.is_open and now >= attempt.deadline:
+        close_attempt(attempt.pk, AttemptState.CLOSED, now=now)
+        attempt.refresh_from_db()
+    return attempt
+
+
+def _clean_answers(item: ExamItem, raw) -> dict:
+    if not isinstance(raw, Mapping):
+        raise ExamError(_("An answer must be a set of fields."), code="bad_answer")
+    if item.kind == "kernel":
+        source = raw.get("source", "")
+        if not isinstance(source, str) or len(source) > MAX_SOURCE_DRAFT_CHARS:
+            raise ExamError(_("The kernel draft is too long."), code="bad_answer")
+        return {"source": source}
+    names = {f["name"] for f in item.data["question"]["fields"]}
+    clean = {}
+    for name, value in raw.items():
+        if name not in names:
+            continue
+        text = "" if value is None else str(value)
+        if len(text) > MAX_ANSWER_CHARS:
+            raise ExamError(_("An answer is longer than %(n)d characters.") % {"n": MAX_ANSWER_CHARS}, code="bad_answer")
+        clean[name] = text
+    return clean
+
+
+def save_answers(attempt_id: int, user, answers: Mapping[str, Mapping],
+                 now: datetime | None = None) -> tuple[datetime, datetime]:
+    """Autosave: store the given items' answers ({item key: {field: text}}); returns (the time saved,
+    the attempt's deadline, which staff may have moved).
+
+    Only the listed items change; an item's answer is replaced whole. Raises ExamError (409) after
+    the deadline or once submitted: nothing is stored then, and the refusal is logged. Precondition:
+    the attempt is `user`'s own (views check; this checks again).
+    """
+    now = now or timezone.now()
+    with transaction.atomic():
+        attempt = ExamAttempt.objects.select_for_update().get(pk=attempt_id, user=user)
+        if not attempt.is_open or now >= attempt.deadline:
+            _event(attempt, EventKind.LATE_SAVE, by=user, slots=sorted(answers)[:50])
+            late = attempt.is_open
+        else:
+            late = None
+            items = {i.key: i for i in attempt.items.filter(key__in=list(answers))}
+            unknown = set(answers) - set(items)
+            if unknown:
+                raise ExamError(_("This attempt has no question %(key)s.") % {"key": sorted(unknown)[0]},
+                                code="bad_item")
+            changed = []
+            for key, raw in answers.items():
+                item = items[key]
+                item.answer, item.saved_at = _clean_answers(item, raw), now
+                changed.append(item)
+            ExamItem.objects.bulk_update(changed, ["answer", "saved_at"])
+            attempt.saves += 1
+            attempt.last_saved_at = now
+            attempt.save(update_fields=["saves", "last_saved_at"])
+            _event(attempt, EventKind.SAVED, by=user, slots=sorted(answers))
+    if late is not None:
+        if late:
+            close_attempt(attempt_id, AttemptState.CLOSED, now=now)
+        raise ExamError(_("Time is up: the exam closed at %(deadline)s, and this answer was not saved. "
+                          "Everything saved before then counts.") % {"deadline": timezone.localtime(
+                              attempt.deadline).strftime("%H:%M:%S")}, code="closed", status=409)
+    return now, attempt.deadline
+
+
+def submit_attempt(attempt_id: int, user, now: datetime | None = None) -> ExamAttempt:
+    """The student submits: the attempt is closed and graded with what was saved. Refused (409) after the deadline
+    (the server closed it then, with the same answers)."""
+    now = now or timezone.now()
+    attempt = ExamAttempt.objects.get(pk=attempt_id, user=user)
+    if attempt.is_open and now >= attempt.deadline:
+        refresh(attempt, now)
+        raise ExamError(_("Time is up: the exam was closed at its deadline with your saved answers."),
+                        code="closed", status=409)
+    return close_attempt(attempt_id, AttemptState.SUBMITTED, by=user, now=now)
+
+
+def close_attempt(attempt_id: int, state: AttemptState, by=None, now: datetime | None = None) -> ExamAttempt:
+    """End an open attempt (SUBMITTED by the student, CLOSED at the deadline) and grade it. Idempotent."""
+    now = now or timezone.now()
+    with transaction.atomic():
+        attempt = ExamAttempt.objects.select_for_update().get(pk=attempt_id)
+        if not attempt.is_open:
+            return attempt
+        attempt.state = state
+        attempt.ended_at = min(now, attempt.deadline) if state == AttemptState.CLOSED else now
+        attempt.save(update_fields=["state", "ended_at"])
+        _event(attempt, EventKind.SUBMITTED if state == AttemptState.SUBMITTED else EventKind.CLOSED, by=by)
+        grade_attempt(attempt)
+    return attempt
+
+
+def close_expired(now: datetime | None = None) -> int:
+    """Close every open attempt whose deadline has passed (the periodic sweep). Returns how many."""
+    now = now or timezone.now()
+    ids = list(ExamAttempt.objects.filter(state=AttemptState.OPEN, deadline__lte=now).values_list("pk", flat=True))
+    for pk in ids:
+        close_attempt(pk, AttemptState.CLOSED, now=now)
+    return len(ids)
+
+
+# ---- kernel items -----------------------------------------------------------------------------
+
+def kernel_outcomes(item: ExamItem) -> list[KernelOutcome]:
+    """The item's submissions, oldest first, as scoring reads them."""
+    from grader.models import Status
+
+    out = []
+    for s in item.submissions.order_by("created_at", "pk"):
+        if s.status != Status.GRADED:
+            out.append(KernelOutcome("", submission_id=s.pk))
+            continue
+        tests = (s.result or {}).get("tests", [])
+        passed = sum(1 for t in tests if t.get("verdict") == "ACCEPTED")
+        out.append(KernelOutcome(s.verdict, passed, len(tests), s.pk))
+    return out
+
+
+def submit_kernel(item: ExamItem, user, source: str, choice=None, now: datetime | None = None):
+    """Submit a kernel for an exam item through grader's write path, on the exam queue, for the
+    package version stored in the item. Raises ExamError after the deadline or with no attempts left,
+    and grader's BadRequestError/RateLimitError for a source that cannot be graded (no attempt used)."""
+    from grader import actions as grader_actions
+    from problems.models import ProblemVersion
+
+    now = now or timezone.now()
+    attempt = refresh(item.attempt, now)
+    if attempt.user_id != user.pk or item.kind != "kernel":
+        raise ExamError(_("Not found."), status=404)
+    if not attempt.is_open:
+        raise ExamError(_("Time is up: the exam is closed, and this kernel was not submitted."), code="closed",
+                        status=409)
+    if attempts_left(item.data["kernel"], kernel_outcomes(item)) <= 0:
+        raise ExamError(_("No attempts are left for this question."), code="no_attempts", status=409)
+    version = ProblemVersion.objects.select_related("problem").get(pk=item.data["kernel"]["version_id"])
+    submission = grader_actions.create_submission(user, version.problem, source, choice,
+                                                  item.data["kernel"].get("variant") or {}, version=version,
+                                                  exam_item=item)
+    with transaction.atomic():
+        ExamItem.objects.filter(pk=item.pk).update(answer={"source": source}, saved_at=now)
+        _event(attempt, EventKind.SUBMITTED_KERNEL, by=user, item=item.key, submission=submission.pk)
+    return submission
+
+
+# ---- staff --------------------------------------------------------------------------------------
+
+def extend_attempt(attempt_id: int, minutes: int, by) -> ExamAttempt:
+    """Give one student more time while the attempt runs (or re-open one closed at the deadline)."""
+    if minutes <= 0 or minutes > 24 * 60:
+        raise ExamError(_("Extend by 1 to 1440 minutes."))
+    with transaction.atomic():
+        attempt = ExamAttempt.objects.select_for_update().get(pk=attempt_id)
+        if attempt.state == AttemptState.SUBMITTED:
+            raise ExamError(_("The student has submitted; their attempt cannot be extended."))
+        now = timezone.now()
+        base = max(attempt.deadline, now) if attempt.state == AttemptState.CLOSED else attempt.deadline
+        attempt.deadline = base + timedelta(minutes=minutes)
+        fields = ["deadline"]
+        if attempt.state == AttemptState.CLOSED:
+            attempt.state, attempt.ended_at = AttemptState.OPEN, None
+            fields += ["state", "ended_at"]
+        attempt.save(update_fields=fields)
+        _event(attempt, EventKind.EXTENDED, by=by, minutes=minutes, deadline=attempt.deadline.isoformat())
+    return attempt
+
+
+def reset_item(item_id: int, by) -> ExamItem:
+    """Give one student a fresh variant of one question: new seed (or the kernel's current version),
+    saved answer cleared, kernel attempts reset (earlier submissions are detached). Logged."""
+    with transaction.atomic():
+        item = ExamItem.objects.select_for_update().select_related("attempt__exam").get(pk=item_id)
+        attempt = item.attempt
+        new = redraw_item(spec_of(attempt.exam), item.data, attempt.exam.secret, attempt.user_id, DbCatalogue())
+        old = {"generation": item.data.get("generation", 0),
+               "seed": item.data.get("question", {}).get("seed"),
+               "submissions": list(item.submissions.values_list("pk", flat=True))}
+        item.submissions.update(exam_item=None)
+        item.data, item.answer, item.saved_at, item.points, item.status = new, {}, None, None, ""
+        item.save(update_fields=["data", "answer", "saved_at", "points", "status"])
+        _event(attempt, EventKind.RESET, by=by, item=item.key, old=old)
+        if not attempt.is_open:
+            grade_attempt(attempt)
+    return item
+
+
+# ---- grading ------------------------------------------------------------------------------------
+
+def _score(attempt: ExamAttempt, items: list[ExamItem], keys=None) -> ExamScore:
+    answers = {i.key: i.answer for i in items if i.kind == "question"}
+    outcomes = {i.key: kernel_outcomes(i) for i in items if i.kind == "kernel"}
+    return score_exam([i.data for i in items], answers, outcomes, keys)
+
+
+def _store_score(attempt: ExamAttempt, items: list[ExamItem], score: ExamScore) -> None:
+    by_key = score.by_key()
+    for i in items:
+        s = by_key[i.key]
+        i.points, i.status = s.points, str(s.status)
+    ExamItem.objects.bulk_update(items, ["points", "status"])
+    attempt.total, attempt.max_total = score.total, score.max_total
+    attempt.save(update_fields=["total", "max_total"])
+
+
+def grade_attempt(attempt: ExamAttempt) -> ExamScore:
+    """Score every item from what is stored (answers, the stored keys, kernel verdicts) and store it."""
+    items = list(attempt.items.all())
+    score = _score(attempt, items)
+    _store_score(attempt, items, score)
+    return score
+
+
+def on_submission_graded(submission) -> None:
+    """A kernel verdict arrived: re-score the attempt if it has ended (an open one is scored when it ends)."""
+    if not submission.exam_item_id:
+        return
+    attempt = ExamAttempt.objects.filter(items__pk=submission.exam_item_id).first()
+    if attempt is not None and not attempt.is_open:
+        with transaction.atomic():
+            grade_attempt(ExamAttempt.objects.select_for_update().get(pk=attempt.pk))
+
+
+def regrade_records(exam: Exam) -> list[AttemptRecord]:
+    """The exam's ended attempts as the regrade core reads them."""
+    records = []
+    for attempt in exam.attempts.exclude(state=AttemptState.OPEN).select_related("user").prefetch_related("items"):
+        items = list(attempt.items.all())
+        records.append(AttemptRecord(
+            attempt.pk, attempt.user.get_username(), [i.data for i in items],
+            {i.key: i.answer for i in items if i.kind == "question"},
+            {i.key: kernel_outcomes(i) for i in items if i.kind == "kernel"},
+            {i.key: float(i.points or 0.0) for i in items}))
+    return records
+
+
+def preview_regrade(exam: Exam, rekey: bool = True) -> RegradeDiff:
+    """What a regrade would change (nothing is written): answer keys recomputed from the stored params
+    with the generators' current code when `rekey`, kernel items from their submissions' current verdicts."""
+    return regrade(regrade_records(exam), keys_for=rekey_from_generators if rekey else None)
+
+
+def apply_regrade(exam: Exam, by, rekey: bool = True) -> RegradeDiff:
+    """Recompute as preview_regrade does and store it: new keys go into the stored items (so the attempt
+    keeps grading the same way from then on), new points and totals are saved, each change is logged."""
+    with transaction.atomic():
+        diff = preview_regrade(exam, rekey)
+        changed = {c.attempt_id: c for c in diff.changes}
+        for attempt in ExamAttempt.objects.select_for_update().filter(pk__in=list(diff.scores)):
+            items = list(attempt.items.all())
+            if rekey:
+                for i in items:
+                    new = rekey_from_generators(i.data)
+                    if new is not None:
+                        i.data = {**i.data, "question": {**i.data["question"], "answer": new,
+                                                         "rekeyed_from": i.data["question"]["answer"]}}
+                        i.save(update_fields=["data"])
+            _store_score(attempt, items, diff.scores[attempt.pk])
+            if attempt.pk in changed:
+                c = changed[attempt.pk]
+                _event(attempt, EventKind.REGRADED, by=by, old=c.old_total, new=c.new_total,
+                       changes=[[i.key, i.old, i.new] for i in c.items])
+    return diff
+
+
+def rejudge_kernels(exam: Exam) -> int:
+    """Re-judge every graded kernel submission of the exam through the queue (after a package fix);
+    the regrade preview then shows what their new verdicts change. Returns how many were queued."""
+    from grader import actions as grader_actions
+    from grader.models import Submission
+
+    ids = Submission.objects.filter(exam_item__attempt__exam=exam).values_list("pk", flat=True)
+    return grader_actions.rejudge(list(ids))

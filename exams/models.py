@@ -1,0 +1,190 @@
+"""Exams: templates (data), scheduled exams, accommodations, attempts with their stored items, events.
+
+Every state change goes through exams/actions.py.
+"""
+import secrets
+
+from django.conf import settings
+from django.db import models
+from django.urls import reverse
+from django.utils.translation import gettext_lazy as _
+
+
+class ExamTemplate(models.Model):
+    """An exam template of a course, stored as data (exams.core.template's format)."""
+
+    course = models.ForeignKey("courses.Course", on_delete=models.CASCADE, related_name="exam_templates",
+                               verbose_name=_("course"))
+    title = models.CharField(_("title"), max_length=200)
+    data = models.JSONField(_("template"), help_text=_("Zones and pools, as exams.core.template reads them."))
+    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+                                   related_name="+", verbose_name=_("created by"))
+    created_at = models.DateTimeField(_("created at"), auto_now_add=True)
+    updated_at = models.DateTimeField(_("updated at"), auto_now=True)
+
+    class Meta:
+        ordering = ["course", "title"]
+        verbose_name = _("exam template")
+        verbose_name_plural = _("exam templates")
+
+    def __str__(self):
+        return self.title
+
+
+class Feedback(models.TextChoices):
+    """What a student learns about a kernel item during the exam."""
+
+    NONE = "none", _("None until results are released")  # "submitted" only
+    VERDICT = "verdict", _("Verdict only")  # the verdict's name, no test details
+    FULL = "full", _("Full result")  # the submission page, as in practice
+
+
+def new_secret() -> str:
+    return secrets.token_hex(16)
+
+
+class Exam(models.Model):
+    """A template scheduled for a course. `spec` is the template's data when it was scheduled (or last
+    edited), so editing the template later changes no exam that is scheduled."""
+
+    course = models.ForeignKey("courses.Course", on_delete=models.CASCADE, related_name="exams",
+                               verbose_name=_("course"))
+    template = models.ForeignKey(ExamTemplate, on_delete=models.PROTECT, related_name="exams",
+                                 verbose_name=_("template"))
+    title = models.CharField(_("title"), max_length=200)
+    spec = models.JSONField(_("template data"))
+    opens_at = models.DateTimeField(_("opens at"))
+    closes_at = models.DateTimeField(_("closes at"))
+    duration_minutes = models.PositiveIntegerField(_("duration (minutes)"))
+    password = models.CharField(_("password"), max_length=100, blank=True,
+                                help_text=_("Optional: students type it to start."))
+    honour_code = models.TextField(_("honour code"), blank=True,
+                                   help_text=_("Optional: students tick that they accept it to start."))
+    feedback = models.CharField(_("feedback during the exam"), max_length=8, choices=Feedback.choices,
+                                default=Feedback.VERDICT)
+    results_release_at = models.DateTimeField(_("results released at"), null=True, blank=True,
+                                              help_text=_("Empty: results are not released yet."))
+    secret = models.CharField(max_length=64, default=new_secret, editable=False,
+                              help_text="Seeds every student's variant; never shown.")
+    created_at = models.DateTimeField(_("created at"), auto_now_add=True)
+
+    class Meta:
+        ordering = ["-opens_at"]
+        verbose_name = _("exam")
+        verbose_name_plural = _("exams")
+
+    def __str__(self):
+        return self.title
+
+    def get_absolute_url(self):
+        return reverse("exams:exam", args=[self.pk])
+
+
+class Accommodation(models.Model):
+    """One student's extra time and/or own window for an exam."""
+
+    exam = models.ForeignKey(Exam, on_delete=models.CASCADE, related_name="accommodations", verbose_name=_("exam"))
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+",
+                             verbose_name=_("student"))
+    extra_minutes = models.PositiveIntegerField(_("extra minutes"), default=0)
+    opens_at = models.DateTimeField(_("own window opens"), null=True, blank=True)
+    closes_at = models.DateTimeField(_("own window closes"), null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("accommodation")
+        verbose_name_plural = _("accommodations")
+        constraints = [models.UniqueConstraint(fields=["exam", "user"], name="unique_accommodation")]
+
+
+class AttemptState(models.TextChoices):
+    """Where an attempt is."""
+
+    OPEN = "open", _("In progress")  # started, before its deadline, not submitted
+    SUBMITTED = "submitted", _("Submitted")  # the student submitted
+    CLOSED = "closed", _("Closed at the deadline")  # the server closed it at the deadline with what was saved
+
+
+class ExamAttempt(models.Model):
+    """A student's attempt, created on Start with every item drawn and stored (ExamItem rows)."""
+
+    exam = models.ForeignKey(Exam, on_delete=models.CASCADE, related_name="attempts", verbose_name=_("exam"))
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="exam_attempts",
+                             verbose_name=_("student"))
+    state = models.CharField(_("state"), max_length=10, choices=AttemptState.choices, default=AttemptState.OPEN,
+                             db_index=True)
+    started_at = models.DateTimeField(_("started at"))
+    deadline = models.DateTimeField(_("deadline"), db_index=True)
+    ended_at = models.DateTimeField(_("ended at"), null=True, blank=True)
+    last_saved_at = models.DateTimeField(_("last saved at"), null=True, blank=True)
+    saves = models.PositiveIntegerField(_("saves"), default=0)
+    total = models.FloatField(_("total"), null=True, blank=True)
+    max_total = models.FloatField(_("maximum"), default=0)
+
+    class Meta:
+        ordering = ["exam", "user"]
+        verbose_name = _("exam attempt")
+        verbose_name_plural = _("exam attempts")
+        constraints = [models.UniqueConstraint(fields=["exam", "user"], name="unique_attempt_per_student")]
+
+    def __str__(self):
+        return f"{self.exam} / {self.user}"
+
+    @property
+    def is_open(self) -> bool:
+        return self.state == AttemptState.OPEN
+
+
+class ExamItem(models.Model):
+    """One drawn item of an attempt, stored in full (`data`: exams.core.draw's item dict), with the
+    student's saved answer and its score."""
+
+    attempt = models.ForeignKey(ExamAttempt, on_delete=models.CASCADE, related_name="items",
+                                verbose_name=_("attempt"))
+    key = models.CharField(_("slot"), max_length=20, help_text=_("Zone and pool item, e.g. z0.p3."))
+    number = models.PositiveSmallIntegerField(_("number"))
+    kind = models.CharField(_("kind"), max_length=10)
+    data = models.JSONField(_("drawn item"))
+    answer = models.JSONField(_("saved answer"), default=dict, blank=True,
+                              help_text=_("Questions: {field: text}. Kernels: {'source': text} (a draft)."))
+    saved_at = models.DateTimeField(_("saved at"), null=True, blank=True)
+    points = models.FloatField(_("points"), null=True, blank=True)
+    max_points = models.FloatField(_("maximum points"), default=0)
+    status = models.CharField(_("status"), max_length=12, blank=True)
+
+    class Meta:
+        ordering = ["attempt", "number"]
+        verbose_name = _("exam item")
+        verbose_name_plural = _("exam items")
+        constraints = [models.UniqueConstraint(fields=["attempt", "key"], name="unique_item_slot_per_attempt")]
+
+    def __str__(self):
+        return f"{self.attempt} #{self.number}"
+
+
+class EventKind(models.TextChoices):
+    """What happened to an attempt (its timeline)."""
+
+    STARTED = "started", _("Started")
+    SAVED = "saved", _("Saved")
+    SUBMITTED_KERNEL = "kernel", _("Kernel submitted")
+    SUBMITTED = "submitted", _("Submitted")
+    CLOSED = "closed", _("Closed at the deadline")
+    LATE_SAVE = "late", _("Save refused after the deadline")
+    RESET = "reset", _("Question reset")
+    EXTENDED = "extended", _("Time extended")
+    REGRADED = "regraded", _("Regraded")
+
+
+class AttemptEvent(models.Model):
+    attempt = models.ForeignKey(ExamAttempt, on_delete=models.CASCADE, related_name="events",
+                                verbose_name=_("attempt"))
+    kind = models.CharField(_("event"), max_length=10, choices=EventKind.choices)
+    at = models.DateTimeField(_("at"), auto_now_add=True)
+    by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+                           related_name="+", verbose_name=_("by"))
+    data = models.JSONField(_("details"), default=dict, blank=True)
+
+    class Meta:
+        ordering = ["attempt", "at", "pk"]
+        verbose_name = _("attempt event")
+        verbose_name_plural = _("attempt events")

@@ -1,0 +1,90 @@
+"""Printed exams of a scheduled exam: the Django shell around exams/core/printing.
+
+It reads what the core needs from the database (the exam's template and secret, the roster, the
+stored attempts, the kernel problems' package versions) and hands back PDF bytes. Who may print is
+decided by the view (exams.access): staff of the exam's course only.
+"""
+from __future__ import annotations
+
+import enum
+
+from django.conf import settings
+from django.utils.text import slugify
+from django.utils.translation import gettext as _
+
+from exams.core.printing import ExamHeader, KatexRenderer, Part, Student, lettered_forms, print_forms, student_forms
+
+from .actions import spec_of
+from .catalogue import DbCatalogue
+from .models import Exam, ExamItem
+
+MAX_LETTERED_FORMS = 26
+
+
+class PrintSet(enum.StrEnum):
+    """Which forms a print run makes."""
+
+    FORMS = "forms"  # K lettered forms A, B, C, ... (each a drawn variant)
+    STUDENTS = "students"  # one form per enrolled student, their name and ID on every page
+
+
+def _kernel_text(item: dict) -> dict:
+    """The statement (bound to the item's variant), title and reference solution of a drawn kernel item,
+    from the package version it names."""
+    from problems.models import ProblemVersion
+    from problems.services import version_package
+
+    kernel = item["kernel"]
+    version = ProblemVersion.objects.filter(pk=kernel.get("version_id")).first()
+    if version is None:
+        return {"title": {"en": kernel.get("slug", "")}, "statement": {}, "solution": ""}
+    package = version_package(version).with_variant(kernel.get("variant") or None)
+    return {"title": package.title, "statement": package.statement, "solution": package.solution}
+
+
+def _roster(exam: Exam) -> list[Student]:
+    """The course's students in username order; the username is the ID printed beside the name."""
+    from courses.models import Role
+    from courses.services import members
+
+    return [Student(id=str(u.pk), name=u.get_full_name() or u.get_username(), number=u.get_username())
+            for u in members(exam.course, Role.STUDENT)]
+
+
+def _stored_items(exam: Exam) -> dict[str, list[dict]]:
+    """Each started attempt's drawn items (user id -> items in order): a student's paper is their attempt."""
+    drawn: dict[str, list[dict]] = {}
+    for item in ExamItem.objects.filter(attempt__exam=exam).order_by("attempt_id", "number").values(
+            "attempt__user_id", "data"):
+        drawn.setdefault(str(item["attempt__user_id"]), []).append(item["data"])
+    return drawn
+
+
+def exam_filename(exam: Exam, which: PrintSet, part: Part, lang: str, count: int) -> str:
+    """The download's file name, e.g. 'midterm-1-forms-4-key-ko.pdf'."""
+    forms = f"-{count}" if which is PrintSet.FORMS else ""
+    return f"{slugify(exam.title) or 'exam'}-{which}{forms}-{part}-{lang}.pdf"
+
+
+def exam_pdf(exam: Exam, which: PrintSet, lang: str, part: Part, count: int = 4) -> tuple[bytes, str]:
+    """(PDF bytes, file name) of the exam's lettered forms or per-student forms, their sheets or keys.
+
+    Raises exams.core.printing.MathRenderError when KaTeX cannot run, ValueError for a count out of
+    range or an empty roster.
+    """
+    spec = spec_of(exam)
+    catalogue = DbCatalogue()
+    if which is PrintSet.FORMS:
+        if not 1 <= count <= MAX_LETTERED_FORMS:
+            raise ValueError(_("Print 1 to %(max)d forms.") % {"max": MAX_LETTERED_FORMS})
+        forms = lettered_forms(spec, exam.secret, count, catalogue)
+    else:
+        forms = student_forms(spec, exam.secret, _roster(exam), catalogue, drawn=_stored_items(exam))
+        if not forms:
+            raise ValueError(_("The course has no students to print forms for."))
+    # The template's titles in both languages, unless the exam was renamed when it was scheduled.
+    title = dict(spec.title) if exam.title == spec.title.get("en") else {"en": exam.title}
+    header = ExamHeader(title=title, course=str(exam.course))
+    renderer = KatexRenderer(settings.BASE_DIR / "node_modules" / "katex")
+    pdf = print_forms(header, forms, lang, part, renderer=renderer, kernel_text=_kernel_text)
+    return pdf, exam_filename(exam, which, part, lang, count)

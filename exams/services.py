@@ -1,0 +1,63 @@
+"""Reads of the exams app for other apps: what exams are open for a student in a course."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+
+from django.urls import reverse
+from django.utils import timezone
+
+from .models import Accommodation, AttemptState, Exam, ExamAttempt
+
+
+@dataclass(frozen=True)
+class OpenExam:
+    exam: Exam
+    url: str
+    closes_at: datetime  # the student's own window's close (an accommodation may move it)
+    in_progress: bool  # the student has started and not finished
+
+
+def open_exams(course, user, now: datetime | None = None) -> list[OpenExam]:
+    """The course's exams open for `user` now (their window, with accommodations), soonest closing first;
+    an attempt already submitted or closed is not open any more."""
+    now = now or timezone.now()
+    exams = list(Exam.objects.filter(course=course))
+    if not exams:
+        return []
+    accs = {a.exam_id: a for a in Accommodation.objects.filter(exam__in=exams, user=user)}
+    attempts = {a.exam_id: a for a in ExamAttempt.objects.filter(exam__in=exams, user=user)}
+    out = []
+    for exam in exams:
+        acc = accs.get(exam.pk)
+        opens = (acc and acc.opens_at) or exam.opens_at
+        closes = (acc and acc.closes_at) or exam.closes_at
+        attempt = attempts.get(exam.pk)
+        if attempt is not None:
+            if attempt.state != AttemptState.OPEN or attempt.deadline <= now:
+                continue
+            out.append(OpenExam(exam, reverse("exams:attempt", args=[exam.pk]), attempt.deadline, True))
+        elif opens <= now < closes:
+            out.append(OpenExam(exam, reverse("exams:exam", args=[exam.pk]), closes, False))
+    return sorted(out, key=lambda o: o.closes_at)
+
+
+def hidden_from_student(submission, now: datetime | None = None) -> bool:
+    """True when the student who made this exam submission may not see its result page yet: the exam
+    gives less than full feedback (for its zone) and the results are not released. Practice
+    submissions are never hidden."""
+    if not submission.exam_item_id:
+        return False
+    from .models import ExamItem
+
+    item = ExamItem.objects.select_related("attempt__exam").filter(pk=submission.exam_item_id).first()
+    if item is None:
+        return False
+    exam = item.attempt.exam
+    now = now or timezone.now()
+    if exam.results_release_at is not None and now >= exam.results_release_at:
+        return False
+    zones = exam.spec.get("zones", [])
+    zi = item.data.get("zone", 0)
+    feedback = (zones[zi].get("feedback") if zi < len(zones) else None) or exam.feedback
+    return feedback != "full"

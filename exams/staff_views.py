@@ -1,0 +1,279 @@
+"""Staff pages of exams: templates (edit, import/export, preview), scheduling, accommodations, results with
+statistics and a histogram, an attempt's answers and timeline, resets, extensions, regrades and CSV exports."""
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.safestring import mark_safe
+from django.utils.text import slugify
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
+
+from courses.models import Course
+from exams.core.draw import draw_exam
+from exams.core.export import LongRow, StudentTotal, canvas_csv, long_csv, moodle_csv
+from exams.core.stats import AttemptRow, ItemRow, histogram, histogram_svg, item_stats
+from exams.core.template import dump_yaml
+
+from . import actions
+from .access import is_staff, require_instructor, require_staff, role
+from .catalogue import DbCatalogue
+from .errors import ExamError
+from .forms import AccommodationForm, ExamForm, ExtendForm, TemplateForm
+from .models import AttemptState, Exam, ExamAttempt, ExamItem, ExamTemplate
+from .rendering import lang
+from .views import _item_row
+
+PREVIEW_MAX = 10
+
+
+@login_required
+def course_exams(request, course_id: int):
+    """A course's exams: students see the ones scheduled; staff also the templates and management links."""
+    course = get_object_or_404(Course, pk=course_id)
+    r = role(request.user, course)
+    if r is None:
+        raise Http404
+    staff = is_staff(request.user, course)
+    return render(request, "exams/course.html", {
+        "course": course, "staff": staff, "instructor": staff and r == "instructor",
+        "exams": course.exams.all(), "templates": course.exam_templates.all() if staff else [],
+    })
+
+
+@login_required
+def template_edit(request, course_id: int, pk: int | None = None):
+    course = get_object_or_404(Course, pk=course_id)
+    require_instructor(request.user, course)
+    template = get_object_or_404(ExamTemplate, pk=pk, course=course) if pk else None
+    if request.method == "POST":
+        form = TemplateForm(request.POST, request.FILES)
+        if form.is_valid():
+            template = actions.save_template(course, request.user, form.cleaned_data["spec"].to_dict(), template)
+            messages.success(request, _("Template saved."))
+            return redirect("exams:course", course_id=course.pk)
+    else:
+        form = TemplateForm(initial={"text": TemplateForm.initial_text(template)})
+    return render(request, "exams/template_form.html", {"course": course, "template": template, "form": form},
+                  status=400 if form.errors else 200)
+
+
+@login_required
+def template_export(request, course_id: int, pk: int):
+    course = get_object_or_404(Course, pk=course_id)
+    require_instructor(request.user, course)
+    template = get_object_or_404(ExamTemplate, pk=pk, course=course)
+    text = TemplateForm.initial_text(template)
+    response = HttpResponse(text, content_type="application/yaml; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="{slugify(template.title) or "template"}.yaml"'
+    return response
+
+
+@login_required
+def template_preview(request, course_id: int, pk: int):
+    """N sample variants (as N made-up students would draw them), with keys, before publishing."""
+    course = get_object_or_404(Course, pk=course_id)
+    require_staff(request.user, course)
+    template = get_object_or_404(ExamTemplate, pk=pk, course=course)
+    try:
+        n = max(1, min(PREVIEW_MAX, int(request.GET.get("n", 3))))
+    except ValueError:
+        n = 3
+    spec = actions.check_template(template.data)
+    la = lang()
+    samples = []
+    for s in range(n):
+        drawn = draw_exam(spec, f"preview-{template.pk}", f"sample-{s}", DbCatalogue())
+        rows = [_item_row(None, _Preview(i), la, True) for i in drawn.items]
+        samples.append({"n": s + 1, "rows": rows})
+    return render(request, "exams/preview.html", {"course": course, "template": template, "samples": samples,
+                                                  "n": n, "yaml": dump_yaml(spec)})
+
+
+class _Preview:
+    """An unsaved item shaped like ExamItem for the item rows."""
+
+    def __init__(self, data):
+        self.data, self.key, self.number, self.kind = data, data["key"], data["number"], data["kind"]
+        self.max_points, self.answer = data["points"], {}
+
+    @property
+    def submissions(self):
+        from grader.models import Submission
+
+        return Submission.objects.none()
+
+
+@login_required
+def exam_edit(request, course_id: int, pk: int | None = None):
+    course = get_object_or_404(Course, pk=course_id)
+    require_instructor(request.user, course)
+    exam = get_object_or_404(Exam, pk=pk, course=course) if pk else None
+    form = ExamForm(request.POST or None, instance=exam, course=course)
+    if request.method == "POST" and form.is_valid():
+        data = dict(form.cleaned_data)
+        try:
+            if exam is None:
+                template = data.pop("template")
+                exam = actions.schedule_exam(course, template, **data)
+            else:
+                actions.update_exam(exam, **data)
+        except ExamError as exc:
+            form.add_error(None, str(exc))
+        else:
+            messages.success(request, _("Exam saved."))
+            return redirect("exams:results", pk=exam.pk)
+    return render(request, "exams/exam_form.html", {"course": course, "exam": exam, "form": form},
+                  status=400 if form.errors else 200)
+
+
+@login_required
+def accommodations(request, pk: int):
+    exam = get_object_or_404(Exam.objects.select_related("course"), pk=pk)
+    require_instructor(request.user, exam.course)
+    form = AccommodationForm(request.POST or None, course=exam.course)
+    if request.method == "POST" and form.is_valid():
+        d = form.cleaned_data
+        actions.set_accommodation(exam, d["username"], d["extra_minutes"], d["opens_at"], d["closes_at"])
+        messages.success(request, _("Accommodation saved."))
+        return redirect("exams:accommodations", pk=exam.pk)
+    return render(request, "exams/accommodations.html", {
+        "exam": exam, "form": form, "rows": exam.accommodations.select_related("user")})
+
+
+def _attempt_rows(exam: Exam):
+    attempts = list(exam.attempts.select_related("user").prefetch_related("items").order_by("user__username"))
+    return attempts, [AttemptRow(a.pk, a.total or 0.0, {i.key: ItemRow(i.points or 0.0, i.max_points,
+                                                                           i.status == "correct")
+                                                         for i in a.items.all()})
+                      for a in attempts if not a.is_open]
+
+
+@login_required
+def results(request, pk: int):
+    """Per-student scores, per-question statistics, a histogram; links to attempts, regrade and CSVs."""
+    exam = get_object_or_404(Exam.objects.select_related("course"), pk=pk)
+    require_staff(request.user, exam.course)
+    actions.close_expired()
+    attempts, rows = _attempt_rows(exam)
+    stats = item_stats(rows)
+    max_total = max((a.max_total for a in attempts), default=0.0)
+    hist = histogram([r.total for r in rows], max_total)
+    titles = {}
+    for a in attempts:
+        for i in a.items.all():
+            titles.setdefault(i.key, i.data.get("question", {}).get("family") or i.data.get("kernel", {}).get("slug"))
+    return render(request, "exams/results.html", {
+        "exam": exam, "attempts": attempts, "stats": [(s, titles.get(s.key, "")) for s in stats],
+        "histogram": mark_safe(histogram_svg(hist, label=_("Score histogram"))), "max_total": max_total,
+        "ended": len(rows), "instructor": role(request.user, exam.course) == "instructor",
+    })
+
+
+@login_required
+def attempt_detail(request, attempt_id: int):
+    """One attempt as staff read it: every answer with the key, points, the kernel submissions, the timeline."""
+    attempt = get_object_or_404(ExamAttempt.objects.select_related("exam__course", "user"), pk=attempt_id)
+    require_staff(request.user, attempt.exam.course)
+    attempt = actions.refresh(attempt)
+    la = lang()
+    rows = [_item_row(attempt.exam, i, la, True) for i in attempt.items.all()]
+    for r in rows:
+        if r["kind"] == "kernel":
+            r["submissions"] = list(r["item"].submissions.order_by("created_at"))
+    return render(request, "exams/result.html", {
+        "exam": attempt.exam, "attempt": attempt, "rows": rows, "staff_view": True,
+        "events": attempt.events.select_related("by"), "extend_form": ExtendForm()})
+
+
+@login_required
+@require_POST
+def extend(request, attempt_id: int):
+    attempt = get_object_or_404(ExamAttempt.objects.select_related("exam__course"), pk=attempt_id)
+    require_staff(request.user, attempt.exam.course)
+    form = ExtendForm(request.POST)
+    if form.is_valid():
+        try:
+            actions.extend_attempt(attempt.pk, form.cleaned_data["minutes"], request.user)
+            messages.success(request, _("Time extended."))
+        except ExamError as exc:
+            messages.error(request, str(exc))
+    else:
+        messages.error(request, _("Extend by 1 to 1440 minutes."))
+    return redirect("exams:attempt_detail", attempt_id=attempt.pk)
+
+
+@login_required
+@require_POST
+def reset(request, item_id: int):
+    item = get_object_or_404(ExamItem.objects.select_related("attempt__exam__course"), pk=item_id)
+    require_staff(request.user, item.attempt.exam.course)
+    try:
+        actions.reset_item(item.pk, request.user)
+        messages.success(request, _("Question %(n)d was reset with a new variant.") % {"n": item.number})
+    except ExamError as exc:
+        messages.error(request, str(exc))
+    return redirect("exams:attempt_detail", attempt_id=item.attempt_id)
+
+
+@login_required
+def regrade(request, pk: int):
+    """GET: the diff a regrade would make. POST apply: store it. POST rejudge: re-judge the exam's kernels."""
+    exam = get_object_or_404(Exam.objects.select_related("course"), pk=pk)
+    require_instructor(request.user, exam.course)
+    if request.method == "POST":
+        if request.POST.get("action") == "rejudge":
+            n = actions.rejudge_kernels(exam)
+            messages.success(request, _("%(n)d kernel submissions were sent to be judged again; "
+                                        "regrade once they have verdicts.") % {"n": n})
+            return redirect("exams:regrade", pk=exam.pk)
+        diff = actions.apply_regrade(exam, request.user)
+        messages.success(request, _("Regrade applied: %(n)d attempts changed.") % {"n": len(diff.changes)})
+        return redirect("exams:results", pk=exam.pk)
+    diff = actions.preview_regrade(exam)
+    return render(request, "exams/regrade.html", {"exam": exam, "diff": diff})
+
+
+def _students(exam: Exam) -> list[StudentTotal]:
+    from courses.models import Membership
+
+    attempts = {a.user_id: a for a in exam.attempts.all()}
+    members = (Membership.objects.filter(course=exam.course, role="student").select_related("user")
+               .order_by("user__username"))
+    return [StudentTotal(m.user.get_username(), m.user.first_name, m.user.last_name, m.user.email, m.user.pk,
+                         attempts[m.user_id].total if m.user_id in attempts and not attempts[m.user_id].is_open
+                         else None) for m in members]
+
+
+def _answer_text(item: ExamItem) -> str:
+    if item.kind == "kernel":
+        return "; ".join(f"#{s.pk} {s.verdict or s.status}" for s in item.submissions.order_by("created_at"))
+    return "; ".join(f"{k}={v}" for k, v in item.answer.items())
+
+
+@login_required
+def export(request, pk: int, layout: str):
+    """CSV downloads: canvas, moodle (one row per student) and long (one row per student and question)."""
+    exam = get_object_or_404(Exam.objects.select_related("course"), pk=pk)
+    require_instructor(request.user, exam.course)
+    if layout not in ("canvas", "moodle", "long"):
+        raise Http404
+    actions.close_expired()
+    if layout == "canvas":
+        max_total = max((a.max_total for a in exam.attempts.all()), default=0.0)
+        text = canvas_csv(exam.title, max_total, _students(exam))
+    elif layout == "moodle":
+        text = moodle_csv(exam.title, _students(exam))
+    else:
+        rows = []
+        for a in exam.attempts.exclude(state=AttemptState.OPEN).select_related("user").order_by("user__username"):
+            for i in a.items.all():
+                title = i.data.get("question", {}).get("family") or i.data.get("kernel", {}).get("slug", "")
+                rows.append(LongRow(a.user.get_username(), i.number, i.key, title, _answer_text(i),
+                                    i.points or 0.0, i.max_points))
+        text = long_csv(rows)
+    response = HttpResponse(text, content_type="text/csv; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="{slugify(exam.title) or "exam"}-{layout}.csv"'
+    return response

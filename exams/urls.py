@@ -1,0 +1,35 @@
+"""URLs of exams, mounted at /exams/."""
+from django.urls import path
+
+from . import print_views, staff_views, views
+
+app_name = "exams"
+
+urlpatterns = [
+    # Students
+    path("<int:pk>/", views.exam_page, name="exam"),
+    path("<int:pk>/start/", views.start, name="start"),
+    path("<int:pk>/attempt/", views.attempt_page, name="attempt"),
+    path("<int:pk>/attempt/save/", views.save, name="save"),
+    path("<int:pk>/attempt/state/", views.state, name="state"),
+    path("<int:pk>/attempt/submit/", views.submit, name="submit"),
+    path("<int:pk>/attempt/kernel/<int:number>/", views.kernel_item, name="kernel"),
+    path("<int:pk>/result/", views.result, name="result"),
+    # Staff
+    path("course/<int:course_id>/", staff_views.course_exams, name="course"),
+    path("course/<int:course_id>/templates/new/", staff_views.template_edit, name="template_new"),
+    path("course/<int:course_id>/templates/<int:pk>/", staff_views.template_edit, name="template_edit"),
+    path("course/<int:course_id>/templates/<int:pk>/export/", staff_views.template_export, name="template_export"),
+    path("course/<int:course_id>/templates/<int:pk>/preview/", staff_views.template_preview, name="template_preview"),
+    path("course/<int:course_id>/schedule/", staff_views.exam_edit, name="exam_new"),
+    path("course/<int:course_id>/exams/<int:pk>/edit/", staff_views.exam_edit, name="exam_edit"),
+    path("<int:pk>/accommodations/", staff_views.accommodations, name="accommodations"),
+    path("<int:pk>/results/", staff_views.results, name="results"),
+    path("<int:pk>/regrade/", staff_views.regrade, name="regrade"),
+    path("<int:pk>/export/<str:layout>.csv", staff_views.export, name="export"),
+    path("<int:pk>/print/", print_views.print_page, name="print"),
+    path("<int:pk>/print.pdf", print_views.print_pdf, name="print_pdf"),
+    path("attempts/<int:attempt_id>/", staff_views.attempt_detail, name="attempt_detail"),
+    path("attempts/<int:attempt_id>/extend/", staff_views.extend, name="extend"),
+    path("items/<int:item_id>/reset/", staff_views.reset, name="reset"),
+]

@@ -1,0 +1,231 @@
+"""Student pages of exams: the exam's page (Start), the timed attempt (autosave, submit), kernel items,
+and the result once released. Thin: parse, call exams.actions, render. ExamError maps to HTTP here."""
+from __future__ import annotations
+
+import json
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, JsonResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET, require_POST
+
+from exams.core.draw import question_view
+from exams.core.scoring import attempts_left
+from grader.core.errors import BadRequestError
+from grader.core.pipeline import LaunchChoice
+
+from . import actions
+from .access import is_staff, require_student
+from .errors import ExamError
+from .models import AttemptState, Exam, ExamAttempt, ExamItem, Feedback
+from .rendering import blocks_html, lang
+
+MAX_SAVE_BYTES = 256 * 1024
+
+
+def released(exam: Exam, now=None) -> bool:
+    """Results (scores, answer keys, worked solutions) are visible to students from the release time on."""
+    now = now or timezone.now()
+    return exam.results_release_at is not None and now >= exam.results_release_at
+
+
+def _exam_for_student(request, pk: int) -> Exam:
+    exam = get_object_or_404(Exam.objects.select_related("course"), pk=pk)
+    require_student(request.user, exam.course)
+    return exam
+
+
+def _own_attempt(request, exam: Exam) -> ExamAttempt:
+    attempt = ExamAttempt.objects.filter(exam=exam, user=request.user).first()
+    if attempt is None:
+        raise Http404
+    return actions.refresh(attempt)
+
+
+def zone_feedback(exam: Exam, item: ExamItem) -> str:
+    """The feedback a kernel item gives during the exam: its zone's setting, else the exam's."""
+    zones = exam.spec.get("zones", [])
+    zi = item.data.get("zone", 0)
+    return (zones[zi].get("feedback") if zi < len(zones) else None) or exam.feedback
+
+
+def _json_error(exc: ExamError) -> JsonResponse:
+    return JsonResponse({"ok": False, "code": exc.code, "error": str(exc)}, status=exc.status)
+
+
+@login_required
+def exam_page(request, pk: int):
+    """The exam's page: its window, rules and Start; or Continue; or the result once released."""
+    exam = _exam_for_student(request, pk)
+    attempt = ExamAttempt.objects.filter(exam=exam, user=request.user).first()
+    if attempt:
+        attempt = actions.refresh(attempt)
+    opens, closes, extra = actions.window(exam, request.user)
+    now = timezone.now()
+    return render(request, "exams/exam.html", {
+        "exam": exam, "attempt": attempt, "opens": opens, "closes": closes, "extra": extra, "now": now,
+        "is_open": opens <= now < closes, "released": released(exam, now), "staff": is_staff(request.user, exam.course),
+    })
+
+
+@login_required
+@require_POST
+def start(request, pk: int):
+    exam = _exam_for_student(request, pk)
+    try:
+        actions.start_attempt(exam, request.user, password=request.POST.get("password", ""),
+                              accept_honour_code=request.POST.get("honour_code") == "on")
+    except ExamError as exc:
+        messages.error(request, str(exc))
+        return redirect("exams:exam", pk=exam.pk)
+    return redirect("exams:attempt", pk=exam.pk)
+
+
+def _item_row(exam: Exam, item: ExamItem, la: str, show_key: bool) -> dict:
+    row = {"item": item, "number": item.number, "key": item.key, "kind": item.kind, "points": item.max_points}
+    if item.kind == "question":
+        view = question_view(item.data["question"], la, with_key=show_key)
+        row["q"] = view
+        row["prompt"] = blocks_html(view["prompt"])
+        if show_key:
+            row["solution"] = blocks_html(view["solution"])
+        row["fields"] = [dict(f, value=item.answer.get(f["name"], ""),
+                              expected=view.get("answer", {}).get(f["name"], "")) for f in view["fields"]]
+        row["answered"] = any(str(v).strip() for v in item.answer.values())
+    else:
+        k = item.data["kernel"]
+        outcomes = actions.kernel_outcomes(item)
+        row.update(kernel=k, attempts_left=attempts_left(k, outcomes), used=len([o for o in outcomes if o.counts]),
+                   answered=bool(outcomes))
+    return row
+
+
+@login_required
+def attempt_page(request, pk: int):
+    """The timed attempt: every question with autosave, kernel items linked, the server's deadline."""
+    exam = _exam_for_student(request, pk)
+    attempt = _own_attempt(request, exam)
+    if not attempt.is_open:
+        return redirect("exams:exam", pk=exam.pk)
+    la = lang()
+    rows = [_item_row(exam, i, la, False) for i in attempt.items.all()]
+    return render(request, "exams/attempt.html", {
+        "exam": exam, "attempt": attempt, "rows": rows, "server_now": timezone.now(),
+    })
+
+
+@login_required
+@require_POST
+def save(request, pk: int):
+    """Autosave (JSON): {"answers": {item key: {field: text}}} -> {"ok", "saved_at", "deadline", "server_now"}.
+    409 with a message after the deadline; nothing is stored then."""
+    # The hot path of an exam (every student, every few seconds): no course lookup. An attempt exists
+    # only for a student who was allowed to start, and save_answers locks it by (id, user) again.
+    attempt_id = ExamAttempt.objects.filter(exam_id=pk, user=request.user).values_list("pk", flat=True).first()
+    if attempt_id is None:
+        raise Http404
+    if len(request.body) > MAX_SAVE_BYTES:
+        return _json_error(ExamError(_("This save is too large."), code="too_large", status=413))
+    try:
+        payload = json.loads(request.body or b"{}")
+        answers = payload["answers"]
+        if not isinstance(answers, dict):
+            raise ValueError
+    except (ValueError, KeyError, TypeError):
+        return _json_error(ExamError(_("A save must be JSON: {\"answers\": {...}}."), code="bad_request"))
+    try:
+        saved_at, deadline = actions.save_answers(attempt_id, request.user, answers)
+    except ExamError as exc:
+        return _json_error(exc)
+    return JsonResponse({"ok": True, "saved_at": saved_at.isoformat(), "deadline": deadline.isoformat(),
+                         "server_now": timezone.now().isoformat(), "seq": payload.get("seq")})
+
+
+@login_required
+@require_GET
+def state(request, pk: int):
+    """The attempt's clock and state (JSON), so the page's timer follows the server (an extension shows)."""
+    exam = _exam_for_student(request, pk)
+    attempt = _own_attempt(request, exam)
+    return JsonResponse({"state": attempt.state, "deadline": attempt.deadline.isoformat(),
+                         "server_now": timezone.now().isoformat(),
+                         "last_saved_at": attempt.last_saved_at.isoformat() if attempt.last_saved_at else None})
+
+
+@login_required
+def submit(request, pk: int):
+    """GET: the summary (unanswered items) and a confirm button. POST: submit the exam."""
+    exam = _exam_for_student(request, pk)
+    attempt = _own_attempt(request, exam)
+    if request.method == "POST":
+        try:
+            actions.submit_attempt(attempt.pk, request.user)
+        except ExamError as exc:
+            messages.error(request, str(exc))
+        else:
+            messages.success(request, _("Your exam is submitted."))
+        return redirect("exams:exam", pk=exam.pk)
+    if not attempt.is_open:
+        return redirect("exams:exam", pk=exam.pk)
+    la = lang()
+    rows = [_item_row(exam, i, la, False) for i in attempt.items.all()]
+    return render(request, "exams/submit.html", {
+        "exam": exam, "attempt": attempt, "unanswered": [r for r in rows if not r["answered"]], "rows": rows})
+
+
+@login_required
+def kernel_item(request, pk: int, number: int):
+    """A kernel question of the attempt: the statement, the editor as in practice, its submissions."""
+    from problems.models import ProblemVersion
+
+    exam = _exam_for_student(request, pk)
+    attempt = _own_attempt(request, exam)
+    item = get_object_or_404(ExamItem, attempt=attempt, number=number, kind="kernel")
+    if not attempt.is_open and request.method != "POST":
+        return redirect("exams:exam", pk=exam.pk)
+    error = None
+    source = item.answer.get("source", "")
+    if request.method == "POST":
+        source = request.POST.get("source", "")
+        choice = LaunchChoice(request.POST.get("block", ""), request.POST.get("grid", ""),
+                              request.POST.get("shared_bytes", ""))
+        try:
+            actions.submit_kernel(item, request.user, source, choice)
+        except ExamError as exc:
+            error = str(exc)
+        except BadRequestError as exc:  # grader's refusal: source or launch; no attempt is used
+            error = str(exc)
+        else:
+            messages.success(request, _("Submitted: it is being graded on the exam queue."))
+            return redirect("exams:kernel", pk=exam.pk, number=number)
+    version = ProblemVersion.objects.select_related("problem").get(pk=item.data["kernel"]["version_id"])
+    variant = item.data["kernel"].get("variant") or None
+    package = version.package().with_variant(variant)
+    from problems.markdown import render_statement
+
+    feedback = zone_feedback(exam, item)
+    subs = list(item.submissions.order_by("created_at"))
+    k = item.data["kernel"]
+    return render(request, "exams/kernel.html", {
+        "exam": exam, "attempt": attempt, "item": item, "kernel": k, "problem": version.problem,
+        "statement": render_statement(version, lang(), variant),
+        "launch": package.launch, "source": source if source else package.starter, "error": error,
+        "submissions": subs, "feedback": feedback, "show_verdict": feedback in (Feedback.VERDICT, Feedback.FULL),
+        "show_full": feedback == Feedback.FULL,
+        "attempts_left": attempts_left(k, actions.kernel_outcomes(item)),
+    }, status=400 if error else 200)
+
+
+@login_required
+def result(request, pk: int):
+    """The student's own result, with keys and worked solutions, from the release time on."""
+    exam = _exam_for_student(request, pk)
+    attempt = _own_attempt(request, exam)
+    if attempt.is_open or not released(exam):
+        raise Http404
+    la = lang()
+    rows = [_item_row(exam, i, la, True) for i in attempt.items.all()]
+    return render(request, "exams/result.html", {"exam": exam, "attempt": attempt, "rows": rows, "staff_view": False})

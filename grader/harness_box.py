@@ -1,0 +1,193 @@
+"""A package's harness.py run in the sandbox, as student code is: for course-owned (uploaded) packages.
+
+The bank's harnesses are reviewed code shipped with the platform and run in the judge's process
+(problems.core.package.ProblemPackage.load_harness). A course's harness.py is written by its staff
+in the browser: it runs here in a bubblewrap box (grader/sandbox.py: no network, no project, no
+database, read-only system) with a time and memory limit, one short-lived child per test case.
+The child gets the case, the exact state of the judge's random generator (so the inputs are the
+ones the in-process harness would make) and the variant; it calls generate() and then reference()
+and hands back both through files in its work directory. A failure raises HarnessError, whose
+message is for anyone and whose `author_detail` (the traceback, with harness.py's line numbers)
+is for the problem's authors only.
+"""
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import sys
+import tempfile
+from pathlib import Path
+
+import numpy as np
+
+from grader import sandbox
+from grader.core.errors import PlatformError
+
+HARNESS_TIME_S = 30.0  # wall clock of one generate() + reference() call pair
+HARNESS_MEMORY_BYTES = 4 << 30  # address space of the child (NumPy maps a lot up front)
+
+RUNNER = r'''
+import inspect, json, sys, traceback
+request = json.load(open("/box/request.json"))
+sys.path.insert(0, request["site"])
+import numpy as np
+
+def takes_variant(fn):
+    try:
+        params = list(inspect.signature(fn).parameters.values())
+    except (TypeError, ValueError):
+        return False
+    positional = [p for p in params if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
+    return len(positional) >= 2 or any(p.kind is p.VAR_POSITIONAL for p in params)
+
+def encode(values):
+    manifest, arrays = {}, {}
+    for key, value in values.items():
+        if isinstance(value, np.ndarray):
+            manifest[key] = {"kind": "array"}
+            arrays[key] = value
+        elif isinstance(value, np.generic):
+            manifest[key] = {"kind": "numpy", "dtype": value.dtype.str, "value": value.item()}
+        elif isinstance(value, (bool, int, float)):
+            manifest[key] = {"kind": type(value).__name__, "value": value}
+        else:
+            raise TypeError(f"{key!r}: a {type(value).__name__} (give NumPy arrays, NumPy scalars or numbers)")
+    return manifest, arrays
+
+try:
+    module = {"__name__": "harness"}
+    exec(compile(open("/box/harness.py").read(), "harness.py", "exec"), module)
+    for name in ("generate", "reference"):
+        if not callable(module.get(name)):
+            raise NameError(f"harness.py must define a function {name}()")
+    variant = request["variant"]
+    rng = np.random.Generator(getattr(np.random, request["rng"]["bit_generator"])())
+    rng.bit_generator.state = request["rng"]
+    inputs = module["generate"]({**request["case"], **variant}, rng)
+    if not isinstance(inputs, dict):
+        raise TypeError("generate() must return a dict {argument name: value}")
+    copy = {k: (v.copy() if isinstance(v, np.ndarray) else v) for k, v in inputs.items()}
+    reference = module["reference"]
+    expected = reference(copy, dict(variant)) if variant and takes_variant(reference) else reference(copy)
+    if not isinstance(expected, dict):
+        raise TypeError("reference() must return a dict {output name: array}")
+    out = {}
+    for prefix, values in (("in", inputs), ("out", expected)):
+        manifest, arrays = encode(values)
+        out[prefix] = manifest
+        np.savez(f"/box/{prefix}.npz", **arrays)
+    json.dump(out, open("/box/manifest.json", "w"))
+except BaseException as exc:
+    frames = [f for f in traceback.extract_tb(exc.__traceback__) if f.filename == "harness.py"]
+    line = frames[-1].lineno if frames else getattr(exc, "lineno", None)
+    text = "".join(traceback.format_exception_only(type(exc), exc)).strip()
+    stack = "".join(traceback.format_list(frames))
+    json.dump({"error": text, "line": line, "traceback": stack}, open("/box/error.json", "w"))
+    sys.exit(3)
+'''
+
+
+class HarnessError(PlatformError):
+    """A course's harness.py failed in the sandbox. str(): safe for anyone (no code, no data);
+    `author_detail`: the exception, harness.py's line and the traceback, for the problem's authors."""
+
+    def __init__(self, author_detail: str, line: int | None = None):
+        super().__init__("the problem's harness.py failed (a fault of the problem, not of the submitted code)")
+        self.author_detail = author_detail
+        self.line = line
+
+
+def _binds() -> tuple[dict[str, str], str]:
+    """Read-only binds that give the box this Python and NumPy (only NumPy of the site-packages),
+    at their own paths; and the folder to put on sys.path."""
+    binds = {}
+    prefix = os.path.realpath(sys.base_prefix)
+    if not prefix.startswith("/usr/"):
+        binds[prefix] = prefix
+    numpy_dir = os.path.dirname(os.path.realpath(np.__file__))
+    site = os.path.dirname(numpy_dir)
+    binds[numpy_dir] = numpy_dir
+    if os.path.isdir(numpy_dir + ".libs"):
+        binds[numpy_dir + ".libs"] = numpy_dir + ".libs"
+    return binds, site
+
+
+def _decode(manifest: dict, arrays) -> dict:
+    out = {}
+    for key, meta in manifest.items():
+        kind = meta["kind"]
+        if kind == "array":
+            out[key] = arrays[key]
+        elif kind == "numpy":
+            out[key] = np.dtype(meta["dtype"]).type(meta["value"])
+        else:
+            out[key] = {"bool": bool, "int": int, "float": float}[kind](meta["value"])
+    return out
+
+
+def run_case(harness_source: str, case: dict, rng: np.random.Generator, variant: dict) -> tuple[dict, dict]:
+    """(inputs, expected outputs) of one test case from `harness_source` run in the sandbox.
+
+    `rng`'s state is handed to the child, which draws from an identical generator; `rng` itself is
+    left as it was. Raises HarnessError (the harness raised, returned the wrong types, ran past
+    HARNESS_TIME_S or HARNESS_MEMORY_BYTES) or SandboxUnavailableError.
+    """
+    binds, site = _binds()
+    work = Path(tempfile.mkdtemp(prefix="wd-harness-"))
+    try:
+        (work / "harness.py").write_text(harness_source, encoding="utf-8")
+        (work / "runner.py").write_text(RUNNER, encoding="utf-8")
+        (work / "request.json").write_text(json.dumps({
+            "case": case, "variant": variant, "site": site, "rng": rng.bit_generator.state}), encoding="utf-8")
+        python = os.path.realpath(sys.executable)
+        result = sandbox.run_sandboxed([python, "-S", "-E", "-B", f"{sandbox.WORK_PATH}/runner.py"], work,
+                                       HARNESS_TIME_S, HARNESS_MEMORY_BYTES, ro_binds=binds,
+                                       env={"OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1"})
+        error = work / "error.json"
+        if error.exists():
+            data = json.loads(error.read_text(encoding="utf-8"))
+            where = f"harness.py line {data['line']}: " if data.get("line") else "harness.py: "
+            raise HarnessError(f"{where}{data['error']}\n{data.get('traceback', '')}".strip(), data.get("line"))
+        if result.timed_out:
+            raise HarnessError(f"harness.py: generate() and reference() took longer than {HARNESS_TIME_S:.0f} s")
+        manifest = work / "manifest.json"
+        if result.returncode != 0 or not manifest.exists():
+            tail = (result.stderr or "")[-1500:]
+            raise HarnessError(f"harness.py: the harness process ended with status {result.returncode}"
+                               f"{' (memory limit)' if result.memory_exceeded else ''}\n{tail}".strip())
+        meta = json.loads(manifest.read_text(encoding="utf-8"))
+        with np.load(work / "in.npz", allow_pickle=False) as ins, np.load(work / "out.npz", allow_pickle=False) as outs:
+            return _decode(meta["in"], ins), _decode(meta["out"], outs)
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+
+class SandboxedHarness:
+    """A Harness (generate, reference) whose calls run harness.py in the sandbox.
+
+    generate(case, rng) runs generate() and reference() together in one child and keeps the
+    expected outputs; the reference(inputs) call the judge makes next for that case returns them.
+    (The judge always calls reference right after generate for a case; a reference call without a
+    generate before it is refused.) Variant parameters join `case` and reach a two-argument reference().
+    """
+
+    def __init__(self, harness_source: str, variant: dict | None = None):
+        self.source = harness_source
+        self.variant = dict(variant or {})
+        self._expected: dict | None = None
+
+    def generate(self, case: dict, rng) -> dict:
+        inputs, self._expected = run_case(self.source, dict(case), rng, self.variant)
+        return inputs
+
+    def reference(self, inputs: dict) -> dict:
+        if self._expected is None:
+            raise PlatformError("the sandboxed harness's reference() was called before generate()")
+        expected, self._expected = self._expected, None
+        return expected
+
+
+def sandboxed_loader(package) -> SandboxedHarness:
+    """ProblemPackage.harness_loader for course-owned packages."""
+    return SandboxedHarness(package.harness_source, package.variant)

@@ -1,0 +1,71 @@
+"""Problem sets of a course: kernel problems and practice question families, due at a time."""
+from django.conf import settings
+from django.db import models
+from django.utils.translation import get_language
+from django.utils.translation import gettext_lazy as _
+
+
+class LatePolicy(models.TextChoices):
+    """What happens to work after the due date."""
+
+    NONE = "none", _("No late work: only work before the due date counts")
+    MARKED = "marked", _("Late work counts, marked late, until the late deadline")
+
+
+class ProblemSet(models.Model):
+    """Homework of one course: open from `opens_at`, due at `due_at`."""
+
+    course = models.ForeignKey("courses.Course", on_delete=models.CASCADE, related_name="problem_sets",
+                               verbose_name=_("course"))
+    title_en = models.CharField(_("title (English)"), max_length=200)
+    title_ko = models.CharField(_("title (Korean)"), max_length=200, blank=True)
+    opens_at = models.DateTimeField(_("opens at"))
+    due_at = models.DateTimeField(_("due at"))
+    late_policy = models.CharField(_("late policy"), max_length=16, choices=LatePolicy.choices,
+                                   default=LatePolicy.NONE)
+    late_until = models.DateTimeField(_("late work until"), null=True, blank=True,
+                                      help_text=_("With 'late work counts': the last moment late work counts."))
+    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["due_at", "pk"]
+        verbose_name = _("problem set")
+        verbose_name_plural = _("problem sets")
+
+    def __str__(self):
+        return f"{self.course_id}: {self.title_en}"
+
+    @property
+    def title(self) -> str:
+        if (get_language() or "en").startswith("ko") and self.title_ko:
+            return self.title_ko
+        return self.title_en
+
+    def closes_at(self):
+        """When work stops counting: the due date, or the late deadline when late work counts."""
+        if self.late_policy == LatePolicy.MARKED and self.late_until and self.late_until > self.due_at:
+            return self.late_until
+        return self.due_at
+
+
+class ProblemSetItem(models.Model):
+    """One item: a kernel problem, or a practice question family (its id, e.g. 'occupancy.blocks_per_sm')."""
+
+    problem_set = models.ForeignKey(ProblemSet, on_delete=models.CASCADE, related_name="items",
+                                    verbose_name=_("problem set"))
+    position = models.PositiveSmallIntegerField(default=0)
+    problem = models.ForeignKey("problems.Problem", null=True, blank=True, on_delete=models.CASCADE, related_name="+",
+                                verbose_name=_("problem"))
+    family = models.CharField(_("question family"), max_length=80, blank=True)
+
+    class Meta:
+        ordering = ["problem_set", "position", "pk"]
+        verbose_name = _("problem set item")
+        verbose_name_plural = _("problem set items")
+        constraints = [models.CheckConstraint(
+            condition=(models.Q(problem__isnull=False, family="") | models.Q(problem__isnull=True) & ~models.Q(family="")),
+            name="problem_set_item_problem_xor_family")]
+
+    def __str__(self):
+        return self.problem.slug if self.problem_id else self.family

@@ -1,0 +1,12 @@
+"""Problem sets, mounted at /courses/<code>/sets/."""
+from django.urls import path
+
+from . import views
+
+app_name = "homework"
+urlpatterns = [
+    path("", views.sets, name="sets"),
+    path("<int:set_id>/", views.problem_set, name="set"),
+    path("<int:set_id>/items/", views.add_item, name="add-item"),
+    path("<int:set_id>/items/<int:item_id>/remove/", views.remove_item, name="remove-item"),
+]

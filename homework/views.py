@@ -1,0 +1,84 @@
+"""Problem-set pages of a course (mounted at /courses/<code>/sets/): members see the opened sets and
+their status per item; TAs and instructors create sets and choose their items."""
+from __future__ import annotations
+
+from django import forms
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+from django.views.decorators.http import require_POST
+
+from courses import access
+
+from . import actions, services
+from .models import LatePolicy
+
+
+class ProblemSetForm(forms.Form):
+    title_en = forms.CharField(label=gettext_lazy("Title (English)"), max_length=200)
+    title_ko = forms.CharField(label=gettext_lazy("Title (Korean)"), max_length=200, required=False)
+    opens_at = forms.DateTimeField(label=gettext_lazy("Opens at"), widget=forms.DateTimeInput(attrs={"type": "datetime-local"}))
+    due_at = forms.DateTimeField(label=gettext_lazy("Due at"), widget=forms.DateTimeInput(attrs={"type": "datetime-local"}))
+    late_policy = forms.ChoiceField(label=gettext_lazy("Late policy"), choices=LatePolicy.choices)
+    late_until = forms.DateTimeField(label=gettext_lazy("Late work until"), required=False,
+                                     widget=forms.DateTimeInput(attrs={"type": "datetime-local"}))
+
+
+@login_required
+def sets(request, code):
+    """The course's problem sets (staff: all, with a form for a new one; students: the opened ones)."""
+    course, role = access.course_for(request.user, code)
+    manage = access.can_manage(role)
+    form = ProblemSetForm(request.POST or None) if manage else None
+    if request.method == "POST":
+        if not manage:
+            return redirect("homework:sets", course.code)
+        if form.is_valid():
+            try:
+                problem_set = actions.create_set(course, request.user, **form.cleaned_data)
+            except actions.ProblemSetError as exc:
+                form.add_error(None, str(exc))
+            else:
+                return redirect("homework:set", course.code, problem_set.pk)
+    return render(request, "homework/sets.html", {
+        "course": course, "role": role, "can_manage": manage, "form": form,
+        "sets": services.visible_sets(course, request.user)})
+
+
+@login_required
+def problem_set(request, code, set_id):
+    """One set: its items with the reader's status; staff also add and remove items."""
+    course, role = access.course_for(request.user, code)
+    problem_set = get_object_or_404(services.visible_sets(course, request.user), pk=set_id)
+    manage = access.can_manage(role)
+    context = {"course": course, "role": role, "set": problem_set, "can_manage": manage,
+               "rows": services.item_rows(problem_set, request.user)}
+    if manage:
+        from practice.core.questions import FAMILIES
+
+        context["problems"] = actions.assignable_problems(course)
+        context["families"] = sorted(FAMILIES)
+    return render(request, "homework/set.html", context)
+
+
+@login_required
+@require_POST
+def add_item(request, code, set_id):
+    course, _role = access.course_for(request.user, code, *access.MANAGERS)
+    problem_set = get_object_or_404(course.problem_sets, pk=set_id)
+    try:
+        actions.add_item(problem_set, problem_slug=request.POST.get("problem", ""), family=request.POST.get("family", ""))
+    except actions.ProblemSetError as exc:
+        messages.error(request, str(exc))
+    return redirect("homework:set", course.code, problem_set.pk)
+
+
+@login_required
+@require_POST
+def remove_item(request, code, set_id, item_id):
+    course, _role = access.course_for(request.user, code, *access.MANAGERS)
+    problem_set = get_object_or_404(course.problem_sets, pk=set_id)
+    actions.remove_item(problem_set, item_id)
+    return redirect("homework:set", course.code, problem_set.pk)

@@ -1,0 +1,159 @@
+// The timed exam attempt: a countdown from the SERVER's deadline, autosave of every answer as the
+// student types (debounced, one save in flight at a time, retried), a visible "saved" state and a
+// loud warning when a save fails. Texts come translated from the page's data attributes.
+(() => {
+  "use strict";
+  const root = document.getElementById("exam-attempt");
+  if (!root) return;
+  const d = root.dataset;
+  const statusEl = document.getElementById("save-status");
+  const failEl = document.getElementById("save-failed");
+  const closedEl = document.getElementById("exam-closed");
+  const timerEl = document.getElementById("timer");
+  const csrf = (root.querySelector("input[name=csrfmiddlewaretoken]") || {}).value || "";
+  const DEBOUNCE_MS = Number(d.debounceMs || 800);
+
+  // Clock: the server's now minus ours, so the countdown follows the server even if this clock is wrong.
+  let offset = Date.parse(d.serverNow) - Date.now();
+  let deadline = Date.parse(d.deadline);
+  let closed = false;
+
+  function pad(n) { return String(n).padStart(2, "0"); }
+  function tick() {
+    const left = Math.max(0, deadline - (Date.now() + offset));
+    const s = Math.floor(left / 1000);
+    timerEl.textContent = `${Math.floor(s / 3600)}:${pad(Math.floor(s / 60) % 60)}:${pad(s % 60)}`;
+    timerEl.classList.toggle("timer-low", s < 300);
+    if (left <= 0 && !closed) {
+      // Send what is dirty one last time; the server takes it only if it is still before the deadline.
+      flush().finally(() => close(d.textTimeUp));
+    }
+  }
+
+  function close(message) {
+    closed = true;
+    root.querySelectorAll("input, textarea, select, button[data-exam-control]").forEach((el) => { el.disabled = true; });
+    closedEl.textContent = message;
+    closedEl.hidden = false;
+    setTimeout(() => { window.location.href = d.examUrl; }, 4000);
+  }
+
+  // ---- autosave ------------------------------------------------------------------------------
+  const dirty = new Set();
+  let timer = null;
+  let inFlight = null;
+  let failures = 0;
+  let seq = 0;
+
+  function readItem(el) {
+    const key = el.dataset.item;
+    const out = {};
+    el.querySelectorAll("input[name^='answer-'], textarea[name^='answer-']").forEach((input) => {
+      const name = input.name.slice("answer-".length);
+      if (input.type === "radio") {
+        if (input.checked) out[name] = input.value;
+        else if (!(name in out)) out[name] = "";
+      } else out[name] = input.value;
+    });
+    const source = el.querySelector("textarea[name=source]");
+    if (source) out.source = source.value;
+    return [key, out];
+  }
+
+  function setStatus(text, cls) {
+    statusEl.textContent = text;
+    statusEl.className = `save-status ${cls}`;
+  }
+
+  function schedule() {
+    if (closed) return;
+    clearTimeout(timer);
+    setStatus(d.textUnsaved, "save-pending");
+    timer = setTimeout(flush, DEBOUNCE_MS);
+  }
+
+  function flush() {
+    if (inFlight) return inFlight.then(() => (dirty.size ? flush() : undefined));
+    if (!dirty.size || closed) return Promise.resolve();
+    const answers = {};
+    for (const key of dirty) {
+      const el = root.querySelector(`[data-item="${CSS.escape(key)}"]`);
+      if (el) { const [k, v] = readItem(el); answers[k] = v; }
+    }
+    const sent = new Set(dirty);
+    dirty.clear();
+    seq += 1;
+    setStatus(d.textSaving, "save-pending");
+    inFlight = fetch(d.saveUrl, {
+      method: "POST", credentials: "same-origin",
+      headers: { "Content-Type": "application/json", "X-CSRFToken": csrf },
+      body: JSON.stringify({ answers, seq }),
+    }).then(async (r) => {
+      const body = await r.json().catch(() => ({}));
+      if (r.ok && body.ok) {
+        failures = 0;
+        failEl.hidden = true;
+        if (body.deadline) deadline = Date.parse(body.deadline);
+        if (body.server_now) offset = Date.parse(body.server_now) - Date.now();
+        const t = new Date(body.saved_at);
+        setStatus(`${d.textSaved} ${t.toLocaleTimeString()}`, dirty.size ? "save-pending" : "save-ok");
+        root.dispatchEvent(new CustomEvent("exam:saved", { detail: body }));
+        return;
+      }
+      if (r.status === 409 || r.status === 403) {  // the deadline passed: nothing more is accepted
+        sent.forEach((k) => dirty.add(k));
+        close(body.error || d.textTimeUp);
+        return;
+      }
+      throw new Error(body.error || `HTTP ${r.status}`);
+    }).catch((err) => {
+      sent.forEach((k) => dirty.add(k));
+      failures += 1;
+      failEl.hidden = false;
+      failEl.textContent = `${d.textFailed} (${err.message})`;
+      setStatus(d.textNotSaved, "save-failed");
+      clearTimeout(timer);
+      timer = setTimeout(flush, Math.min(15000, 1000 * 2 ** Math.min(failures, 4)));
+    }).finally(() => { inFlight = null; });
+    return inFlight;
+  }
+
+  root.querySelectorAll("[data-item]").forEach((el) => {
+    const mark = () => { dirty.add(el.dataset.item); schedule(); };
+    el.addEventListener("input", mark);
+    el.addEventListener("change", mark);
+    // The kernel editor writes its textarea from script (no input event): look for changes.
+    const source = el.querySelector("textarea[name=source]");
+    if (source) {
+      let last = source.value;
+      setInterval(() => { if (source.value !== last) { last = source.value; mark(); } }, 2000);
+    }
+  });
+
+  // Before leaving (a submit, a link), send what is dirty; warn if something is not saved.
+  window.addEventListener("beforeunload", (event) => {
+    if (dirty.size || inFlight) { flush(); event.preventDefault(); event.returnValue = ""; }
+  });
+  root.querySelectorAll("a[data-flush], form[data-flush]").forEach((el) => {
+    el.addEventListener(el.tagName === "FORM" ? "submit" : "click", (event) => {
+      if (!dirty.size && !inFlight) return;
+      event.preventDefault();
+      flush().then(() => {
+        if (el.tagName === "FORM") el.submit(); else window.location.href = el.href;
+      });
+    });
+  });
+
+  // Resync the clock (an extension by staff shows here) and notice a close by the server.
+  setInterval(() => {
+    fetch(d.stateUrl, { credentials: "same-origin" }).then((r) => r.json()).then((s) => {
+      deadline = Date.parse(s.deadline);
+      offset = Date.parse(s.server_now) - Date.now();
+      if (s.state !== "open" && !closed) close(d.textTimeUp);
+    }).catch(() => {});
+  }, Number(d.syncMs || 30000));
+
+  tick();
+  setInterval(tick, 1000);
+  window.warpdrillExam = { flush, dirty };
+})();

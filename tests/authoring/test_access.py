@@ -1,0 +1,82 @@
+"""Authoring is for a course's TAs and instructors only: staff of another course, the course's own
+students and outsiders get 404 on every page, download and run, and never see solutions."""
+from __future__ import annotations
+
+import pytest
+from django.urls import reverse
+
+from authoring import actions
+from grader.models import Submission
+
+pytestmark = pytest.mark.django_db
+
+OUTSIDERS = ["stu", "tom", "bea", "nobody"]  # A's student, B's TA, B's instructor (site Instructor), no course
+
+
+def _urls(problem, run_id: int) -> list[tuple[str, str]]:
+    slug = problem.slug
+    return [
+        ("get", reverse("authoring:index", args=["PP-A"])),
+        ("get", reverse("authoring:edit", args=["PP-A", slug])),
+        ("get", reverse("authoring:history", args=["PP-A", slug]) + "?a=1&b=1"),
+        ("get", reverse("authoring:download", args=["PP-A", slug])),
+        ("get", reverse("authoring:download-version", args=["PP-A", slug, 1])),
+        ("get", reverse("authoring:run", args=["PP-A", slug, run_id])),
+        ("post", reverse("authoring:edit", args=["PP-A", slug])),
+        ("post", reverse("authoring:validate", args=["PP-A", slug, 1])),
+        ("post", reverse("authoring:publish", args=["PP-A", slug, 1])),
+        ("post", reverse("authoring:unpublish", args=["PP-A", slug])),
+        ("post", reverse("authoring:preview", args=["PP-A"])),
+        ("post", reverse("authoring:new", args=["PP-A"])),
+        ("post", reverse("authoring:upload", args=["PP-A"])),
+    ]
+
+
+@pytest.mark.parametrize("who", OUTSIDERS)
+def test_no_one_but_the_courses_staff_reaches_any_authoring_page(client_for, problem, people, who):
+    run = actions.start_validation(problem.versions.get(), people["prof"])
+    client = client_for(who)
+    for method, url in _urls(problem, run.pk):
+        response = getattr(client, method)(url)
+        assert response.status_code == 404, (who, method, url, response.status_code)
+    assert problem.versions.count() == 1 and problem.is_published is False
+
+
+@pytest.mark.parametrize("who", ["prof", "tara"])
+def test_the_courses_staff_reach_them(client_for, problem, people, who):
+    run = actions.start_validation(problem.versions.get(), people["prof"])
+    client = client_for(who)
+    for method, url in _urls(problem, run.pk)[:6]:
+        assert client.get(url).status_code == 200, url
+
+
+def test_staff_of_course_b_cannot_use_their_own_course_url_to_reach_course_as_problem(client_for, problem, people):
+    run = actions.start_validation(problem.versions.get(), people["prof"])
+    client = client_for("tom")
+    for method, url in _urls(problem, run.pk):
+        url = url.replace("/PP-A/", "/GA-B/")
+        if "/new/" in url or "/upload/" in url or "/preview/" in url or url.endswith("/problems/"):
+            continue
+        assert getattr(client, method)(url).status_code == 404, url
+
+
+@pytest.mark.parametrize("who", OUTSIDERS)
+def test_validation_submissions_show_their_solutions_to_the_courses_staff_only(client_for, problem, people, who):
+    """A validation submission's source is the reference solution: its page, live partial and API are
+    404 for everyone but the course's staff, even for a site instructor of another course."""
+    actions.start_validation(problem.versions.get(), people["prof"])
+    submission = Submission.objects.get(validation_item__name="solution.cu")
+    client = client_for(who)
+    assert client.get(reverse("grader:submission", args=[submission.pk])).status_code == 404
+    assert client.get(reverse("grader:submission-live", args=[submission.pk])).status_code == 404
+    assert client.get(f"/api/v1/submissions/{submission.pk}").status_code == 404
+    assert client_for("tara").get(reverse("grader:submission", args=[submission.pk])).status_code == 200
+
+
+def test_course_problems_are_not_in_the_public_list_or_api(client_for, problem, people):
+    from django.test import Client
+
+    assert problem.slug not in Client().get("/api/v1/problems").content.decode()
+    response = client_for("nobody").post(f"/api/v1/problems/{problem.slug}/submissions",
+                                         {"source": "__global__ void scale() {}"}, content_type="application/json")
+    assert response.status_code in (401, 403, 404)

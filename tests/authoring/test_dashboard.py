@@ -1,0 +1,81 @@
+"""The instructor dashboard: counts only the course's students' own graded submissions, finds stuck
+students and the time to a first ACCEPTED, draws its charts as SVG and exports each table as CSV."""
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+from django.urls import reverse
+from django.utils import timezone
+
+from authoring import actions, dashboard
+from grader.core.results import CompileMessage, CompileResult, Diagnostic, JudgeResult
+from grader.core.verdicts import DiagnosticKind, Verdict
+from grader.models import Purpose, Status, Submission
+
+pytestmark = pytest.mark.django_db
+
+
+def _graded(user, version, verdict, at, result=None, purpose=Purpose.STUDENT):
+    result = result or JudgeResult(verdict=verdict)
+    s = Submission.objects.create(user=user, problem_version=version, source="x", status=Status.GRADED,
+                                  verdict=verdict.value, result=result.to_dict(), purpose=purpose)
+    Submission.objects.filter(pk=s.pk).update(created_at=at)
+    return s
+
+
+@pytest.fixture
+def published(problem, people):
+    run = actions.start_validation(problem.versions.get(), people["prof"])
+    Submission.objects.filter(pk__in=run.items.values("submission")).update(status=Status.GRADED)
+    for item in run.items.all():
+        Submission.objects.filter(pk=item.submission_id).update(verdict=item.expected)
+    actions.publish(problem.versions.get(), people["prof"])
+    problem.refresh_from_db()
+    return problem
+
+
+def test_the_dashboard_counts_students_stuck_and_time_to_first_accepted(published, people, client_for):
+    now = timezone.now()
+    version = published.current_version
+    stu = people["stu"]
+    t0 = now - timedelta(hours=2)
+    compile_error = JudgeResult(verdict=Verdict.COMPILE_ERROR, compile=CompileResult(ok=False, messages=[
+        CompileMessage(line=3, column=1, severity="error", message="'idx' was not declared in this scope")]))
+    _graded(stu, version, Verdict.COMPILE_ERROR, t0, compile_error)
+    race = JudgeResult(verdict=Verdict.SYNC_ERROR, diagnostics=[Diagnostic(kind=DiagnosticKind.DIVERGENT_BARRIER, line=11)])
+    _graded(stu, version, Verdict.SYNC_ERROR, t0 + timedelta(minutes=5), race)
+    _graded(stu, version, Verdict.ACCEPTED, t0 + timedelta(minutes=10))
+    # tara (a TA) and her submissions do not count; neither do validation runs (the fixture's).
+    _graded(people["tara"], version, Verdict.WRONG_ANSWER, t0)
+    d = dashboard.build(published.course)
+    assert d.total == 3 and dict(d.verdicts) == {"COMPILE_ERROR": 1, "SYNC_ERROR": 1, "ACCEPTED": 1}
+    assert d.first_accepted == [(published.slug, 1, 600.0)]
+    assert ("compile", "'…' was not declared in this scope", 1) in d.errors
+    assert ("diagnostic", "divergent_barrier (line 11)", 1) in d.errors
+    assert sum(n for _, n in d.daily) == 3 and len(d.daily) == dashboard.DAYS
+    assert d.stuck == []
+    # Five wrong attempts at a problem and none accepted: stuck.
+    from django.contrib.auth.models import User
+    from courses.models import Membership, Role
+
+    bob = User.objects.create_user("bob")
+    Membership.objects.create(course=published.course, user=bob, role=Role.STUDENT)
+    for k in range(5):
+        _graded(bob, version, Verdict.WRONG_ANSWER, t0 + timedelta(minutes=k))
+    assert dashboard.build(published.course).stuck == [("bob", published.slug, 5)]
+
+    page = client_for("tara").get(reverse("authoring:dashboard", args=["PP-A"])).content.decode()
+    assert 'id="verdict-chart"' in page and "<rect" in page and 'id="stuck-table"' in page and "bob" in page
+    csv = client_for("prof").get(reverse("authoring:dashboard", args=["PP-A"]) + "?csv=stuck")
+    assert csv["Content-Type"].startswith("text/csv")
+    assert csv.content.decode().splitlines() == ["student,problem,attempts", f"bob,{published.slug},5"]
+    per_problem = client_for("prof").get(reverse("authoring:problem-dashboard", args=["PP-A", published.slug]))
+    assert per_problem.status_code == 200
+
+
+@pytest.mark.parametrize("who", ["stu", "tom", "bea", "nobody"])
+def test_only_the_courses_staff_see_its_dashboard(client_for, problem, who):
+    for url in (reverse("authoring:dashboard", args=["PP-A"]), reverse("authoring:dashboard", args=["PP-A"]) + "?csv=stuck",
+                reverse("authoring:problem-dashboard", args=["PP-A", problem.slug])):
+        assert client_for(who).get(url).status_code == 404

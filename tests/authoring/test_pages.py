@@ -1,0 +1,201 @@
+"""The authoring pages: write, save versions with errors at their fields, history and diff, upload
+and download, copy from the bank, validate and publish."""
+from __future__ import annotations
+
+import io
+import zipfile
+
+import pytest
+from django.core.files.uploadedfile import SimpleUploadedFile
+from django.urls import reverse
+
+from authoring import actions
+from authoring.models import ValidationRun
+from grader.models import Purpose, Status, Submission
+from problems.models import Problem
+
+pytestmark = pytest.mark.django_db
+
+
+def _fields(version) -> dict:
+    files = version.files
+    data = {"title_en": version.package().title["en"], "title_ko": version.package().title.get("ko", ""),
+            "statement_en": files["statement.md"], "statement_ko": files.get("statement.ko.md", ""),
+            "starter": files["starter.cu"], "solution": files["solution.cu"], "harness": files["harness.py"],
+            "problem_yaml": files["problem.yaml"], "message": ""}
+    for i, path in enumerate(sorted(p for p in files if p.startswith("wrong/"))):
+        source = files[path]
+        data[f"wrong-{i}-name"] = path[len("wrong/"):-3]
+        data[f"wrong-{i}-verdict"] = source.split("\n", 1)[0].split(":")[1].strip()
+        data[f"wrong-{i}-source"] = source.split("\n", 1)[1]
+    return data
+
+
+def test_an_instructor_creates_a_problem_and_the_editor_shows_its_files(client_for, courses):
+    client = client_for("prof")
+    response = client.post(reverse("authoring:new", args=["PP-A"]),
+                           {"slug": "my-scale", "title_en": "My scale", "title_ko": "나의 스케일"})
+    assert response.status_code == 302
+    problem = Problem.objects.get(slug="my-scale")
+    assert problem.course == courses["A"] and not problem.is_published and problem.current_version is None
+    page = client.get(response["Location"]).content.decode()
+    assert "My scale" in page and "__global__ void scale" in page and "no_bounds_check" in page
+    assert "MEMORY_ERROR" in page
+    # Not on the public list, and a student of the course cannot open it before it is published.
+    assert "my-scale" not in client_for("stu").get("/").content.decode()
+    assert client_for("stu").get(reverse("problems:detail", args=["my-scale"])).status_code == 404
+
+
+def test_saving_changed_files_makes_a_new_version_with_author_and_message(client_for, problem):
+    client = client_for("tara")  # a TA may author
+    data = _fields(problem.versions.get(number=1))
+    data["statement_en"] += "\nNow with $\\alpha$.\n"
+    data["message"] = "mention alpha"
+    response = client.post(reverse("authoring:edit", args=["PP-A", problem.slug]), data)
+    assert response.status_code == 302
+    v2 = problem.versions.get(number=2)
+    assert v2.author.username == "tara" and v2.message == "mention alpha" and "alpha" in v2.files["statement.md"]
+    # The same files again: no new version.
+    client.post(reverse("authoring:edit", args=["PP-A", problem.slug]), {**data, "message": "again"})
+    assert problem.versions.count() == 2
+
+
+def test_a_parser_error_is_shown_at_its_field_and_nothing_is_saved(client_for, problem):
+    client = client_for("prof")
+    data = _fields(problem.versions.get(number=1))
+    data["problem_yaml"] = data["problem_yaml"].replace("difficulty: 1", "difficulty: 9")
+    response = client.post(reverse("authoring:edit", args=["PP-A", problem.slug]), data)
+    page = response.content.decode()
+    assert response.status_code == 200 and "difficulty: must be an integer from 1 to 5" in page
+    assert 'id="field-problem_yaml"' in page and "has-error" in page
+    assert problem.versions.count() == 1
+    # A wrong solution whose verdict is not chosen properly is named at that solution.
+    data = _fields(problem.versions.get(number=1))
+    data["wrong-0-verdict"] = "ACCEPTED"
+    page = client.post(reverse("authoring:edit", args=["PP-A", problem.slug]), data).content.decode()
+    assert "Choose the verdict this wrong solution must get." in page and problem.versions.count() == 1
+
+
+def test_the_slug_cannot_change_in_problem_yaml(client_for, problem):
+    data = _fields(problem.versions.get(number=1))
+    data["problem_yaml"] = data["problem_yaml"].replace("slug: scale-a", "slug: other")
+    page = client_for("prof").post(reverse("authoring:edit", args=["PP-A", problem.slug]), data).content.decode()
+    assert "must stay &#x27;scale-a&#x27;" in page or "must stay 'scale-a'" in page
+
+
+def test_the_preview_uses_the_students_renderer(client_for, courses):
+    response = client_for("prof").post(reverse("authoring:preview", args=["PP-A"]) + "?field=statement_ko",
+                                       {"statement_ko": "**굵게** $x^2$ <script>alert(1)</script>",
+                                        "statement_en": "ignored"})
+    html = response.content.decode()
+    assert 'id="preview-statement_ko"' in html and "<strong>굵게</strong>" in html
+    assert "\\(x^2\\)" in html and "<script>" not in html
+
+
+def test_history_diffs_two_versions(client_for, problem, people):
+    files = dict(problem.versions.get(number=1).files)
+    files["solution.cu"] = files["solution.cu"].replace("a * x[i]", "x[i] * a")
+    actions.save_version(problem, people["prof"], files, "commute")
+    page = client_for("prof").get(reverse("authoring:history", args=["PP-A", problem.slug]),
+                                  {"a": 1, "b": 2}).content.decode()
+    assert "commute" in page and "solution.cu" in page
+    assert "diff-delete" in page and "x[i] * a" in page
+    assert "starter.cu" not in page.split('id="diff"')[1]  # unchanged files are not listed
+
+
+def test_download_then_upload_is_the_same_version(client_for, problem):
+    client = client_for("prof")
+    response = client.get(reverse("authoring:download", args=["PP-A", problem.slug]))
+    assert response["Content-Type"] == "application/zip"
+    data = b"".join(response.streaming_content) if response.streaming else response.content
+    assert "scale-a/problem.yaml" in zipfile.ZipFile(io.BytesIO(data)).namelist()
+    upload = SimpleUploadedFile("scale-a.zip", data, content_type="application/zip")
+    response = client.post(reverse("authoring:upload", args=["PP-A"]), {"archive": upload}, follow=True)
+    assert problem.versions.count() == 1
+    assert "Same files as version 1" in response.content.decode()
+
+
+def test_an_upload_with_a_new_slug_makes_a_new_problem_and_one_of_another_course_is_refused(client_for, problem):
+    from authoring.core.archive import pack_zip
+    from authoring.core.edit import skeleton
+
+    client = client_for("bea")
+    new = SimpleUploadedFile("p.zip", pack_zip(skeleton("bea-scale", "Bea's scale"), "bea-scale"))
+    client.post(reverse("authoring:upload", args=["GA-B"]), {"archive": new})
+    assert Problem.objects.get(slug="bea-scale").course.code == "GA-B"
+    theirs = SimpleUploadedFile("p.zip", pack_zip(problem.versions.get(number=1).files, "scale-a"))
+    response = client.post(reverse("authoring:upload", args=["GA-B"]), {"archive": theirs}, follow=True)
+    assert "belongs to another problem" in response.content.decode()
+    assert problem.versions.count() == 1
+
+
+def test_copy_to_my_course_makes_an_editable_copy_and_leaves_the_bank_alone(client_for, courses, bank_problem):
+    response = client_for("prof").post(reverse("authoring:copy", args=["PP-A", bank_problem.slug]))
+    copy = Problem.objects.get(course=courses["A"])
+    assert copy.slug == f"{bank_problem.slug}-pp-a" and response["Location"].endswith(f"/{copy.slug}/")
+    assert copy.versions.get().package().slug == copy.slug
+    bank_problem.refresh_from_db()
+    assert bank_problem.course is None and bank_problem.versions.count() == 1
+    # The bank itself has no editor page.
+    assert client_for("prof").get(reverse("authoring:edit", args=["PP-A", bank_problem.slug])).status_code == 404
+
+
+def test_validate_queues_validation_submissions_and_publish_needs_a_pass(client_for, problem, people):
+    client = client_for("prof")
+    version = problem.versions.get(number=1)
+    # Publishing before validating is refused.
+    client.post(reverse("authoring:publish", args=["PP-A", problem.slug, 1]))
+    problem.refresh_from_db()
+    assert not problem.is_published
+    response = client.post(reverse("authoring:validate", args=["PP-A", problem.slug, 1]))
+    run = ValidationRun.objects.get(version=version)
+    assert response["Location"] == reverse("authoring:run", args=["PP-A", problem.slug, run.pk])
+    items = {i.name: i for i in run.items.select_related("submission")}
+    assert {n: i.expected for n, i in items.items()} == {"solution.cu": "ACCEPTED",
+                                                         "wrong/no_bounds_check.cu": "MEMORY_ERROR"}
+    assert all(i.submission.purpose == Purpose.VALIDATION and i.submission.problem_version == version
+               for i in items.values())
+    page = client.get(response["Location"]).content.decode()
+    assert 'hx-trigger="every 1s"' in page and "no_bounds_check" in page  # polls while grading
+    # The worker's verdicts (written through grader's write path): a mismatch fails the run.
+    from grader.core.results import JudgeResult
+    from grader.core.verdicts import Verdict
+    from grader import actions as grader_actions
+
+    for name, verdict in (("solution.cu", Verdict.ACCEPTED), ("wrong/no_bounds_check.cu", Verdict.WRONG_ANSWER)):
+        grader_actions.finish_grading(items[name].submission.pk, JudgeResult(verdict=verdict))
+    assert run.outcome() == "failed"
+    client.post(reverse("authoring:publish", args=["PP-A", problem.slug, 1]))
+    problem.refresh_from_db()
+    assert not problem.is_published
+    # A fresh run that gets the declared verdicts passes, and then the version can be published.
+    client.post(reverse("authoring:validate", args=["PP-A", problem.slug, 1]))
+    run = ValidationRun.objects.filter(version=version).first()
+    for item in run.items.all():
+        grader_actions.finish_grading(item.submission_id, JudgeResult(verdict=Verdict(item.expected)))
+    assert run.outcome() == "passed"
+    page = client.get(reverse("authoring:run", args=["PP-A", problem.slug, run.pk])).content.decode()
+    assert "every 1s" not in page and 'id="publish-button"' in page
+    client.post(reverse("authoring:publish", args=["PP-A", problem.slug, 1]))
+    problem.refresh_from_db()
+    assert problem.is_published and problem.current_version == version
+    # Now the course's student opens it; a student of no course does not.
+    assert client_for("stu").get(reverse("problems:detail", args=[problem.slug])).status_code == 200
+    assert client_for("nobody").get(reverse("problems:detail", args=[problem.slug])).status_code == 404
+    # Validation runs are nobody's attempts: the instructor's problem page opens with the starter.
+    assert Submission.objects.filter(purpose=Purpose.STUDENT).count() == 0
+
+
+def test_a_harness_failure_shows_its_traceback_on_the_run_page_only(client_for, problem, people):
+    """A validation submission that ended INTERNAL_ERROR because harness.py failed shows the author
+    the traceback on the run table (the task stores it only for validation submissions)."""
+    from grader import actions as grader_actions
+    from grader.core.results import JudgeResult
+    from grader.core.verdicts import Verdict
+
+    run = actions.start_validation(problem.versions.get(), people["prof"])
+    item = run.items.get(name="solution.cu")
+    grader_actions.finish_grading(item.submission_id, JudgeResult(
+        verdict=Verdict.INTERNAL_ERROR, message="Not graded: harness.py line 5: TypeError: boom"))
+    page = client_for("prof").get(reverse("authoring:run", args=["PP-A", problem.slug, run.pk])).content.decode()
+    assert 'class="harness-error"' in page and "harness.py line 5: TypeError: boom" in page

@@ -1,0 +1,66 @@
+"""grader/harness_box.py: a course's harness.py runs in the sandbox, gives exactly the inputs and
+expected outputs the in-process harness gives, and its failures name harness.py's line for the author."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from authoring.core.edit import skeleton
+from grader.harness_box import HarnessError, SandboxedHarness, run_case
+from problems.core.package import parse_package
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_the_sandboxed_harness_makes_the_same_inputs_and_outputs_as_the_in_process_one():
+    package = parse_package(skeleton("scale-box", "Scale"))
+    here = package.load_harness()
+    inputs = here.generate({"n": 1000}, np.random.default_rng(7))
+    expected = here.reference(inputs)
+    boxed = SandboxedHarness(package.harness_source)
+    rng = np.random.default_rng(7)
+    got = boxed.generate({"n": 1000}, rng)
+    assert np.array_equal(got["x"], inputs["x"]) and got["x"].dtype == np.float32
+    assert got["n"] == 1000 and type(got["n"]) is int
+    assert got["a"] == inputs["a"] and isinstance(got["a"], np.float32)
+    assert np.array_equal(boxed.reference(got)["y"], expected["y"])
+
+
+BROKEN = '''import numpy as np
+
+def generate(case, rng):
+    n = case["n"]
+    return {"x": np.zeros(n), "n": n["oops"]}
+
+def reference(inputs):
+    return {}
+'''
+
+
+def test_a_broken_harness_reports_its_exception_and_line_to_the_author():
+    with pytest.raises(HarnessError) as info:
+        run_case(BROKEN, {"n": 4}, np.random.default_rng(1), {})
+    assert info.value.line == 5
+    assert "harness.py line 5" in info.value.author_detail and "TypeError" in info.value.author_detail
+    # What anyone may read says nothing of the code.
+    assert "oops" not in str(info.value) and "line" not in str(info.value)
+
+
+def test_a_harness_cannot_reach_the_network_or_the_project():
+    """The box has no network and no project files: its settings, database and sources are not there."""
+    probe = f'''import os, socket
+def generate(case, rng):
+    seen = [p for p in ({str(ROOT / "config" / "settings.py")!r}, {str(ROOT / "manage.py")!r}) if os.path.exists(p)]
+    try:
+        socket.create_connection(("127.0.0.1", 5432), timeout=1)
+        net = "connected"
+    except OSError:
+        net = "refused"
+    return {{"seen": len(seen), "net": int(net == "connected")}}
+def reference(inputs):
+    return {{}}
+'''
+    inputs, expected = run_case(probe, {}, np.random.default_rng(1), {})
+    assert inputs == {"seen": 0, "net": 0} and expected == {}
