@@ -203,6 +203,42 @@ def record_refusal(user, now=None) -> None:
 LOW_PRIORITY = 9
 
 
+def create_rejudge_copy(user, version, original: Submission) -> Submission:
+    """Save a QUEUED copy of `original` (its source, launch choice and variant) owned by `user` (the
+    staff member previewing a rejudge), for `version`, with purpose REJUDGE, and enqueue it at
+    LOW_PRIORITY. The original is not touched: apply_rejudge copies the copy's verdict onto it."""
+    package = version.package()
+    with transaction.atomic():
+        submission = Submission.objects.create(
+            user=user, problem_version=version, source=original.source, purpose=Purpose.REJUDGE,
+            launch_block=original.launch_block, launch_grid=original.launch_grid,
+            launch_shared_bytes=original.launch_shared_bytes,
+            variant=original.variant, status=Status.QUEUED, progress_total=len(package.tests), queued_at=timezone.now(),
+        )
+        enqueue(submission, priority=LOW_PRIORITY)
+    return submission
+
+
+def apply_rejudge(original_id: int, copy: Submission) -> bool:
+    """Give the graded submission `original_id` the verdict, result and version of its graded rejudge
+    `copy`. Returns False (nothing changed) when either is not graded. The caller keeps the old
+    verdict and result (authoring.models.RejudgeItem)."""
+    if copy.status != Status.GRADED:
+        return False
+    with transaction.atomic():
+        original = Submission.objects.select_for_update().filter(pk=original_id).first()
+        if original is None or original.status != Status.GRADED:
+            return False
+        original.verdict, original.result = copy.verdict, copy.result
+        original.problem_version_id = copy.problem_version_id
+        original.progress_done, original.progress_total = copy.progress_done, copy.progress_total
+        original.backend = copy.backend
+        original.save(update_fields=["verdict", "result", "problem_version", "progress_done", "progress_total",
+                                     "backend"])
+    log.info("submission %s rejudged: now %s (from rejudge copy %s)", original_id, copy.verdict, copy.pk)
+    return True
+
+
 def create_validation_submission(user, version, source: str) -> Submission:
     """Save a QUEUED validation submission of `source` (an author's solution or wrong solution) for
     exactly `version` (not necessarily the problem's current one) and enqueue it at LOW_PRIORITY.

@@ -25,6 +25,7 @@ class Purpose(models.TextChoices):
 
     STUDENT = "student", _("Student")  # a student's (or anyone's) own attempt at a problem
     VALIDATION = "validation", _("Validation")  # an author's solution or wrong solution, run to validate a version
+    REJUDGE = "rejudge", _("Rejudge preview")  # a copy of a submission graded again, to preview a rejudge
 
 
 class Submission(models.Model):

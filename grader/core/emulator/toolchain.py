@@ -38,7 +38,10 @@ COMMON_FLAGS = ["-std=c++17", "-g", "-fno-omit-frame-pointer", "-fwrapv", "-fno-
 VARIANTS = {
     "fast": {"opt": ["-O2"], "link": []},
     # Race checking: ThreadSanitizer instruments the student's code (see docs/emulator.md).
-    "tsan": {"opt": ["-O1", "-fsanitize=thread", "-DWD_TSAN=1"], "link": ["-fsanitize=thread"]},
+    # memcpy/memset/memmove stay calls there (ThreadSanitizer intercepts them): g++ expands a
+    # constant-size call inline into moves that the instrumentation does not see.
+    "tsan": {"opt": ["-O1", "-fsanitize=thread", "-DWD_TSAN=1", "-fno-builtin-memcpy", "-fno-builtin-memset",
+                     "-fno-builtin-memmove"], "link": ["-fsanitize=thread"]},
 }
 LOG_CAP = 16 * 1024
 

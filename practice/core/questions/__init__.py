@@ -9,17 +9,22 @@ Plain Python, no Django. See base.py for the shape of a family.
 from __future__ import annotations
 
 from .base import DIFFICULTIES, LANGUAGES, TOPIC_NAMES, Block, BlockKind, Family, Question, Topic
+from .atomics import FAMILIES as _ATOMICS
+from .coarsening import FAMILIES as _COARSENING
 from .divergence import FAMILIES as _DIVERGENCE
 from .indexing import FAMILIES as _INDEXING
 from .memory import FAMILIES as _MEMORY
+from .model import FAMILIES as _MODEL
 from .occupancy import FAMILIES as _OCCUPANCY
 from .occupancy_textbook import FAMILIES as _OCCUPANCY_TEXTBOOK
 from .performance import FAMILIES as _PERFORMANCE
 from .reduction import FAMILIES as _REDUCTION
+from .streams import FAMILIES as _STREAMS
 from .synchronization import FAMILIES as _SYNCHRONIZATION
 
 FAMILIES: dict[str, Family] = {f.id: f for f in (*_OCCUPANCY, *_OCCUPANCY_TEXTBOOK, *_INDEXING, *_SYNCHRONIZATION,
-                                                 *_DIVERGENCE, *_MEMORY, *_REDUCTION, *_PERFORMANCE)}
+                                                 *_DIVERGENCE, *_MEMORY, *_REDUCTION, *_PERFORMANCE,
+                                                 *_COARSENING, *_ATOMICS, *_MODEL, *_STREAMS)}
 
 
 class UnknownFamilyError(KeyError):
