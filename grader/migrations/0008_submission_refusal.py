@@ -8,7 +8,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('grader', '0006_submission_exam_item_submission_heartbeat_at'),
+        ('grader', '0007_alter_submission_purpose'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
