@@ -34,8 +34,12 @@ def _parsed(files: dict[str, str], slug: str):
     return package
 
 
+# Words of the authoring pages' addresses (/courses/<code>/problems/<word>/): never a problem's slug.
+RESERVED_SLUGS = frozenset({"new", "upload", "preview", "bank", "dashboard"})
+
+
 def _check_new_slug(slug: str) -> None:
-    if not SLUG_RE.match(slug):
+    if not SLUG_RE.match(slug) or slug in RESERVED_SLUGS:
         raise AuthoringError(_("Use lowercase letters, digits and '-' (2-63 characters) in the slug."))
     if Problem.objects.filter(slug=slug).exists():
         raise AuthoringError(_("The slug '%(slug)s' is taken; choose another.") % {"slug": slug})
@@ -112,6 +116,7 @@ def import_archive(course, user, data: bytes, message: str = "") -> tuple[Proble
     package = parse_package(files)
     problem = Problem.objects.filter(slug=package.slug).first()
     if problem is None:
+        _check_new_slug(package.slug)
         with transaction.atomic():
             problem = _new_problem(course, user, files, message or _("Uploaded"))
         return problem, problem.versions.get(number=1), True
