@@ -308,6 +308,13 @@ KILLED_BY = {
     "signal": gettext_noop("%(signal)s (e.g. memory exhausted or the runtime's state overwritten)"),
 }
 DISK_LIMIT = gettext_noop("The run wrote more than %(mib)s MiB of files (its disk limit) and was stopped.")
+MEMORY_LIMIT = gettext_noop("The run used more than %(mib)s MiB of memory (its memory limit) and was stopped.")
+RESULT_FILE_INVALID = gettext_noop("The run's result file was not one the emulator writes (%(reason)s), so code in "
+                                   "the run's process changed it; the run counts as a runtime error.")
+RUN_ENDED_WITHOUT_RESULT = gettext_noop("The run ended (exit status %(status)s) without reporting a result; code in the "
+                                        "run's process ended it, so it counts as a runtime error.")
+RUNTIME_OUT_OF_MEMORY = gettext_noop("The emulator ran out of memory in the run's process (%(what)s); the run counts "
+                                     "as a runtime error.")
 PRINTF_TRUNCATED = gettext_noop("printf output was truncated at 64 KiB.")
 PRINTF_TRUNCATED_GPU = gettext_noop("The kernel's printf output was truncated.")
 # Notes that say nothing of a test case's data (no sizes, values or indices): a student may read them
