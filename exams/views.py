@@ -224,8 +224,11 @@ def result(request, pk: int):
     """The student's own result, with keys and worked solutions, from the release time on."""
     exam = _exam_for_student(request, pk)
     attempt = _own_attempt(request, exam)
-    if attempt.is_open or not released(exam):
-        raise Http404
+    if attempt.is_open:
+        return redirect("exams:attempt", pk=exam.pk)
+    if not released(exam):  # the exam page says when results come out
+        messages.info(request, _("Your result is not released yet."))
+        return redirect("exams:exam", pk=exam.pk)
     la = lang()
     rows = [_item_row(exam, i, la, True) for i in attempt.items.all()]
     return render(request, "exams/result.html", {"exam": exam, "attempt": attempt, "rows": rows, "staff_view": False})

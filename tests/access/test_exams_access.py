@@ -53,7 +53,8 @@ def test_student_never_sees_key_before_release(exam, people):
     for url in urls[:1] + [reverse("exams:result", args=[exam.pk])]:
         r = c.get(url)
         assert not [m for m in markers if m in r.content.decode()], url
-    assert c.get(reverse("exams:result", args=[exam.pk])).status_code == 404
+    early = c.get(reverse("exams:result", args=[exam.pk]))
+    assert early.status_code == 302 and early["Location"] == reverse("exams:exam", args=[exam.pk])
 
 
 def test_student_sees_only_own_attempt(exam, people):
