@@ -97,6 +97,10 @@ def _item_row(exam: Exam, item: ExamItem, la: str, show_key: bool) -> dict:
         row["answered"] = any(str(v).strip() for v in item.answer.values())
     else:
         k = item.data["kernel"]
+        from problems.models import ProblemVersion  # the stored version's problem names the item
+
+        version = ProblemVersion.objects.select_related("problem").filter(pk=k.get("version_id")).first()
+        row["title"] = version.problem.title if version else k["slug"]
         outcomes = actions.kernel_outcomes(item)
         row.update(kernel=k, attempts_left=attempts_left(k, outcomes), used=len([o for o in outcomes if o.counts]),
                    answered=bool(outcomes))

@@ -159,3 +159,14 @@ def _forget_signups_per_address():
 
     cache.clear()
     yield
+
+
+@pytest.fixture(autouse=True)
+def _default_language_after_each_test():
+    """A test that activates Korean (translation.activate, or a request with Accept-Language: ko in the
+    same thread) must not leave it active for the next test's messages."""
+    yield
+    from django.conf import settings
+    from django.utils import translation
+
+    translation.activate(settings.LANGUAGE_CODE)
