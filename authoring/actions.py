@@ -34,8 +34,12 @@ def _parsed(files: dict[str, str], slug: str):
     return package
 
 
+# Words of the authoring pages' addresses (/courses/<code>/problems/<word>/): never a problem's slug.
+RESERVED_SLUGS = frozenset({"new", "upload", "preview", "bank", "dashboard"})
+
+
 def _check_new_slug(slug: str) -> None:
-    if not SLUG_RE.match(slug):
+    if not SLUG_RE.match(slug) or slug in RESERVED_SLUGS:
         raise AuthoringError(_("Use lowercase letters, digits and '-' (2-63 characters) in the slug."))
     if Problem.objects.filter(slug=slug).exists():
         raise AuthoringError(_("The slug '%(slug)s' is taken; choose another.") % {"slug": slug})
@@ -112,6 +116,7 @@ def import_archive(course, user, data: bytes, message: str = "") -> tuple[Proble
     package = parse_package(files)
     problem = Problem.objects.filter(slug=package.slug).first()
     if problem is None:
+        _check_new_slug(package.slug)
         with transaction.atomic():
             problem = _new_problem(course, user, files, message or _("Uploaded"))
         return problem, problem.versions.get(number=1), True
@@ -164,3 +169,66 @@ def unpublish(problem: Problem, user) -> Problem:
     problem.is_published = False
     problem.save(update_fields=["is_published", "updated_at"])
     return problem
+
+
+def rejudge_targets(problem, scope: str, scope_version: int | None = None):
+    """The graded STUDENT submissions of `problem` a rejudge of `scope` covers (authoring.models.RejudgeScope)."""
+    from courses.models import Membership, Role
+    from grader.models import Purpose, Status, Submission
+
+    from .models import RejudgeScope
+
+    rows = Submission.objects.filter(problem_version__problem=problem, purpose=Purpose.STUDENT, status=Status.GRADED)
+    if scope == RejudgeScope.VERSION:
+        rows = rows.filter(problem_version__number=scope_version)
+    elif scope == RejudgeScope.COURSE:
+        rows = rows.filter(user_id__in=Membership.objects.filter(course=problem.course, role=Role.STUDENT)
+                           .values("user_id"))
+    return rows.order_by("pk")
+
+
+MAX_REJUDGE = 2000  # submissions in one rejudge preview
+
+
+def start_rejudge(problem: Problem, user, version: ProblemVersion, scope: str, scope_version: int | None = None):
+    """Preview a rejudge: each covered submission is copied (grader.actions.create_rejudge_copy) and the
+    copy graded against `version` at low priority; the originals are untouched until apply_rejudge.
+    Raises AuthoringError when nothing is covered or more than MAX_REJUDGE are."""
+    from .models import RejudgeItem, RejudgeRun
+
+    targets = list(rejudge_targets(problem, scope, scope_version)[:MAX_REJUDGE + 1])
+    if not targets:
+        raise AuthoringError(_("No graded submissions to rejudge in this scope."))
+    if len(targets) > MAX_REJUDGE:
+        raise AuthoringError(_("More than %(n)d submissions: narrow the scope.") % {"n": MAX_REJUDGE})
+    with transaction.atomic():
+        run = RejudgeRun.objects.create(problem=problem, version=version, scope=scope, scope_version=scope_version,
+                                        created_by=user)
+        for original in targets:
+            copy = grader_actions.create_rejudge_copy(user, version, original)
+            RejudgeItem.objects.create(run=run, original=original, copy=copy, old_verdict=original.verdict,
+                                       old_result=original.result, old_version_id=original.problem_version_id)
+    return run
+
+
+def apply_rejudge(run, user) -> int:
+    """Apply a previewed rejudge whose copies are all graded: each original gets its copy's verdict,
+    result and version (the old ones stay in the run's items). Logged on the run. Returns how many
+    verdicts changed. Raises AuthoringError when it is still running or was applied already."""
+    from django.utils import timezone
+
+    from grader.models import Status
+
+    items = list(run.items.select_related("copy"))
+    if run.applied_at is not None:
+        raise AuthoringError(_("This rejudge was applied already."))
+    if any(i.copy.status != Status.GRADED for i in items):
+        raise AuthoringError(_("Wait until every submission is graded again."))
+    changed = 0
+    with transaction.atomic():
+        for item in items:
+            grader_actions.apply_rejudge(item.original_id, item.copy)
+            changed += item.copy.verdict != item.old_verdict
+        run.applied_at, run.applied_by = timezone.now(), user
+        run.save(update_fields=["applied_at", "applied_by"])
+    return changed

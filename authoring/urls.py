@@ -20,4 +20,6 @@ urlpatterns = [
     path("<slug:slug>/v<int:number>/publish/", views.publish, name="publish"),
     path("<slug:slug>/unpublish/", views.unpublish, name="unpublish"),
     path("<slug:slug>/runs/<int:run_id>/", views.run, name="run"),
+    path("<slug:slug>/rejudge/", views.rejudge, name="rejudge"),
+    path("<slug:slug>/rejudge/<int:run_id>/", views.rejudge_run, name="rejudge-run"),
 ]

@@ -223,9 +223,15 @@ def bank_rows(backend) -> list[dict]:
     rows = []
     for folder in sorted(p for p in BANK.iterdir() if (p / "problem.yaml").exists()):
         package = load_package(folder)
-        rows.append(grade(backend, package, package.solution, "ACCEPTED", f"{package.slug}/solution.cu"))
-        for wrong in package.wrong:
-            rows.append(grade(backend, package, wrong.source, str(wrong.verdict), f"{package.slug}/wrong/{wrong.name}"))
+        # A package with variant parameters is judged under each variant of its validation set,
+        # its sources rendered for that variant (as grader/core/validate.py does).
+        for variant in (package.variants.validation_set() if package.variants else [None]):
+            bound = package.with_variant(variant)
+            tag = "" if variant is None else " [" + ", ".join(f"{k}={v}" for k, v in bound.variant.items()) + "]"
+            rows.append(grade(backend, bound, bound.solution, "ACCEPTED", f"{package.slug}/solution.cu{tag}"))
+            for wrong in bound.wrong:
+                rows.append(grade(backend, bound, wrong.source, str(wrong.verdict),
+                                  f"{package.slug}/wrong/{wrong.name}{tag}"))
     return rows
 
 

@@ -35,7 +35,7 @@ SECRET_KEY = env("SECRET_KEY", default="dev-only-insecure-key-change-me-01234567
 if not DEBUG and "SECRET_KEY" not in os.environ:
     # The development key above is public, and `check --deploy` does not recognise it as weak:
     # without this, a production site that forgot SECRET_KEY would sign sessions with it (and
-    # derive the hidden test seeds from it, WARPDRILL_SEED_SECRET's default).
+    # derived the hidden test seeds from it, before WARPDRILL_SEED_SECRET got a secret of its own).
     raise ImproperlyConfigured("SECRET_KEY must be set in the environment when DEBUG is off.")
 ALLOWED_HOSTS = env.list("ALLOWED_HOSTS", default=["localhost", "127.0.0.1", "[::1]", "testserver"])
 CSRF_TRUSTED_ORIGINS = env.list("CSRF_TRUSTED_ORIGINS", default=[])
@@ -212,6 +212,9 @@ REST_FRAMEWORK = {
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
+    # Deeply nested JSON is a 400, not a RecursionError (a 500): grader/parsers.py.
+    "DEFAULT_PARSER_CLASSES": ["grader.parsers.DepthLimitedJSONParser", "rest_framework.parsers.FormParser",
+                               "rest_framework.parsers.MultiPartParser"],
 }
 
 # --- Celery ---------------------------------------------------------------------------
@@ -219,6 +222,8 @@ REST_FRAMEWORK = {
 _redis_url = env("REDIS_URL", default="")
 CELERY_BROKER_URL = env("CELERY_BROKER_URL", default=_redis_url or "filesystem://localhost/")
 if CELERY_BROKER_URL.startswith("filesystem://"):
+    # Atomic message files (config/filesystem_broker.py says why).
+    CELERY_BROKER_TRANSPORT = "config.filesystem_broker:Transport"
     _queue_dir = VAR_DIR / "broker"
     (_queue_dir / "processed").mkdir(parents=True, exist_ok=True)
     CELERY_BROKER_TRANSPORT_OPTIONS = {
@@ -291,12 +296,48 @@ WARPDRILL_TARGET_CC = env("WARPDRILL_TARGET_CC", default="9.0")
 # Only for development machines without bubblewrap: run student code unsandboxed (logged loudly).
 WARPDRILL_ALLOW_UNSAFE_SANDBOX = env.bool("WARPDRILL_ALLOW_UNSAFE_SANDBOX", default=False)
 # Mixed into hidden test seeds so that hidden inputs cannot be reproduced from the package.
-WARPDRILL_SEED_SECRET = env("WARPDRILL_SEED_SECRET", default=SECRET_KEY)
+
+
+def _installation_secret(path: Path) -> str:
+    """A secret generated once per installation and kept in `path` (mode 0600), read on later starts.
+
+    Hidden test seeds mix in a server secret; SECRET_KEY's development default is public (it is in
+    this file), so seeds derived from it could be computed by anyone. Processes starting together
+    race safely: the file is created with O_EXCL, and the loser reads the winner's.
+    """
+    import secrets
+
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    except FileExistsError:
+        for _attempt in range(50):
+            value = path.read_text().strip()
+            if value:
+                return value
+            import time
+
+            time.sleep(0.02)  # its creator has not written it yet
+        raise ImproperlyConfigured(f"{path} is empty: delete it to generate a new seed secret")
+    value = secrets.token_hex(32)
+    with os.fdopen(fd, "w") as f:
+        f.write(value + "\n")
+    return value
+
+
+# Hidden test seeds mix in this secret. Set it in the environment where several hosts must agree
+# (every worker of one site); by default it is generated per installation under var/.
+WARPDRILL_SEED_SECRET = env("WARPDRILL_SEED_SECRET", default="") or _installation_secret(VAR_DIR / "seed_secret")
 # Where built emulator runtimes and compile caches live.
 WARPDRILL_CACHE_DIR = Path(env("WARPDRILL_CACHE_DIR", default=str(VAR_DIR / "cache")))
 # Limits on submissions.
 WARPDRILL_MAX_SOURCE_BYTES = env.int("WARPDRILL_MAX_SOURCE_BYTES", default=64 * 1024)
+# Lines of a submitted source: a kernel and its helpers fit in far fewer (docs/security.md).
+WARPDRILL_MAX_SOURCE_LINES = env.int("WARPDRILL_MAX_SOURCE_LINES", default=4000)
 WARPDRILL_SUBMISSIONS_PER_MINUTE = env.int("WARPDRILL_SUBMISSIONS_PER_MINUTE", default=10)
+# Accounts one address may create in an hour (0: no limit); each account multiplies every per-user limit.
+WARPDRILL_SIGNUPS_PER_HOUR = env.int("WARPDRILL_SIGNUPS_PER_HOUR", default=5)
+# Sign-up asks for a course invite code and enrols the new account with it (a closed deployment).
+WARPDRILL_SIGNUP_REQUIRES_INVITE = env.bool("WARPDRILL_SIGNUP_REQUIRES_INVITE", default=False)
 # A submission still QUEUED/RUNNING after this many seconds is re-queued by the sweeper.
 WARPDRILL_STUCK_AFTER_S = env.int("WARPDRILL_STUCK_AFTER_S", default=600)
 

@@ -233,6 +233,9 @@ def save_answers(attempt_id: int, user, answers: Mapping[str, Mapping],
     if late is not None:
         if late:
             close_attempt(attempt_id, AttemptState.CLOSED, now=now)
+        elif attempt.state == AttemptState.SUBMITTED:
+            raise ExamError(_("You have submitted this exam: answers can no longer change, and this one was not "
+                              "saved. What you submitted counts."), code="submitted", status=409)
         raise ExamError(_("Time is up: the exam closed at %(deadline)s, and this answer was not saved. "
                           "Everything saved before then counts.") % {"deadline": timezone.localtime(
                               attempt.deadline).strftime("%H:%M:%S")}, code="closed", status=409)

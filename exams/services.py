@@ -61,3 +61,10 @@ def hidden_from_student(submission, now: datetime | None = None) -> bool:
     zi = item.data.get("zone", 0)
     feedback = (zones[zi].get("feedback") if zi < len(zones) else None) or exam.feedback
     return feedback != "full"
+
+
+def exam_course(submission):
+    """The course of the exam an exam submission answers (None when its item is gone)."""
+    from courses.models import Course
+
+    return Course.objects.filter(exams__attempts__items__pk=submission.exam_item_id).first()

@@ -97,6 +97,10 @@ def _item_row(exam: Exam, item: ExamItem, la: str, show_key: bool) -> dict:
         row["answered"] = any(str(v).strip() for v in item.answer.values())
     else:
         k = item.data["kernel"]
+        from problems.models import ProblemVersion  # the stored version's problem names the item
+
+        version = ProblemVersion.objects.select_related("problem").filter(pk=k.get("version_id")).first()
+        row["title"] = version.problem.title if version else k["slug"]
         outcomes = actions.kernel_outcomes(item)
         row.update(kernel=k, attempts_left=attempts_left(k, outcomes), used=len([o for o in outcomes if o.counts]),
                    answered=bool(outcomes))
@@ -224,8 +228,11 @@ def result(request, pk: int):
     """The student's own result, with keys and worked solutions, from the release time on."""
     exam = _exam_for_student(request, pk)
     attempt = _own_attempt(request, exam)
-    if attempt.is_open or not released(exam):
-        raise Http404
+    if attempt.is_open:
+        return redirect("exams:attempt", pk=exam.pk)
+    if not released(exam):  # the exam page says when results come out
+        messages.info(request, _("Your result is not released yet."))
+        return redirect("exams:exam", pk=exam.pk)
     la = lang()
     rows = [_item_row(exam, i, la, True) for i in attempt.items.all()]
     return render(request, "exams/result.html", {"exam": exam, "attempt": attempt, "rows": rows, "staff_view": False})

@@ -21,13 +21,14 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from grader.core.errors import BadRequestError, LaunchConfigError
+from grader.core.escape import escape_untrusted
 from grader.core import messages as M
 from grader.core.launch import LaunchExpressionError, build_launch, launch_comment_line, parse_launch_comment
 from grader.core.pipeline import LaunchChoice, launch_expressions, static_check
 from grader.core.results import JudgeResult
 from grader.core.verdicts import NOT_RUN, Verdict
 
-from .models import Purpose, Status, Submission
+from .models import Purpose, Status, Submission, SubmissionRefusal
 
 log = logging.getLogger(__name__)
 
@@ -95,6 +96,13 @@ def validate_submission(problem, source: str, choice: LaunchChoice | None, versi
         raise BadRequestError(
             _("The source is larger than %(kib)d KiB; remove unused code.") % {"kib": settings.WARPDRILL_MAX_SOURCE_BYTES // 1024}
         )
+    # Every later step reads the source line by line (the launch line, the static checks, the page's
+    # listing): a line limit bounds them all, whatever the bytes are spent on.
+    lines = source.count("\n") + 1
+    if lines > settings.WARPDRILL_MAX_SOURCE_LINES:
+        raise BadRequestError(
+            _("The source has %(lines)d lines, more than %(max)d; remove unused code.") % {
+                "lines": lines, "max": settings.WARPDRILL_MAX_SOURCE_LINES})
     refusal = static_check(source)
     if refusal:
         raise BadRequestError(refusal)
@@ -124,8 +132,11 @@ def check_rate_limit(user, now=None) -> None:
         return
     now = now or timezone.now()
     window = timedelta(minutes=1)
-    recent = list(Submission.objects.filter(user=user, created_at__gte=now - window)
-                  .order_by("-created_at").values_list("created_at", flat=True)[:limit])
+    # Refused submissions count too (see SubmissionRefusal): the newest `limit` of both kinds.
+    recent = sorted([*Submission.objects.filter(user=user, created_at__gte=now - window)
+                     .order_by("-created_at").values_list("created_at", flat=True)[:limit],
+                     *SubmissionRefusal.objects.filter(user=user, created_at__gte=now - window)
+                     .order_by("-created_at").values_list("created_at", flat=True)[:limit]], reverse=True)[:limit]
     if len(recent) < limit:
         return
     # The window counts submissions at or after now - 60 s, so the limit-th newest stops counting
@@ -150,7 +161,11 @@ def create_submission(user, problem, source: str, choice: LaunchChoice | None = 
     """
     version = version or problem.current_version
     check_rate_limit(user)
-    validate_submission(problem, source, choice, version)
+    try:
+        validate_submission(problem, source, choice, version)
+    except BadRequestError:
+        record_refusal(user)
+        raise
     choice = choice or LaunchChoice()
     with transaction.atomic():
         # Lock the user's row and count again: concurrent requests of one user are counted one
@@ -175,10 +190,53 @@ def create_submission(user, problem, source: str, choice: LaunchChoice | None = 
     return submission
 
 
+def record_refusal(user, now=None) -> None:
+    """Count a refused submission of `user` toward the rate limit; forget refusals older than its window."""
+    now = now or timezone.now()
+    SubmissionRefusal.objects.create(user=user)
+    SubmissionRefusal.objects.filter(created_at__lt=now - timedelta(minutes=5)).delete()
+
+
 # Celery message priority of validation runs (and other staff work): below students' submissions.
 # Redis honours it with the `priority_steps`/`queue_order_strategy` transport options; brokers
 # without priorities ignore it, and the runs then simply queue in order.
 LOW_PRIORITY = 9
+
+
+def create_rejudge_copy(user, version, original: Submission) -> Submission:
+    """Save a QUEUED copy of `original` (its source, launch choice and variant) owned by `user` (the
+    staff member previewing a rejudge), for `version`, with purpose REJUDGE, and enqueue it at
+    LOW_PRIORITY. The original is not touched: apply_rejudge copies the copy's verdict onto it."""
+    package = version.package()
+    with transaction.atomic():
+        submission = Submission.objects.create(
+            user=user, problem_version=version, source=original.source, purpose=Purpose.REJUDGE,
+            launch_block=original.launch_block, launch_grid=original.launch_grid,
+            launch_shared_bytes=original.launch_shared_bytes,
+            variant=original.variant, status=Status.QUEUED, progress_total=len(package.tests), queued_at=timezone.now(),
+        )
+        enqueue(submission, priority=LOW_PRIORITY)
+    return submission
+
+
+def apply_rejudge(original_id: int, copy: Submission) -> bool:
+    """Give the graded submission `original_id` the verdict, result and version of its graded rejudge
+    `copy`. Returns False (nothing changed) when either is not graded. The caller keeps the old
+    verdict and result (authoring.models.RejudgeItem)."""
+    if copy.status != Status.GRADED:
+        return False
+    with transaction.atomic():
+        original = Submission.objects.select_for_update().filter(pk=original_id).first()
+        if original is None or original.status != Status.GRADED:
+            return False
+        original.verdict, original.result = copy.verdict, copy.result
+        original.problem_version_id = copy.problem_version_id
+        original.progress_done, original.progress_total = copy.progress_done, copy.progress_total
+        original.backend = copy.backend
+        original.save(update_fields=["verdict", "result", "problem_version", "progress_done", "progress_total",
+                                     "backend"])
+    log.info("submission %s rejudged: now %s (from rejudge copy %s)", original_id, copy.verdict, copy.pk)
+    return True
 
 
 def create_validation_submission(user, version, source: str) -> Submission:
@@ -355,7 +413,7 @@ def finish_grading(submission_id: int, result: JudgeResult) -> bool:
 
 def mark_retrying(submission_id: int, reason: str) -> None:
     """A platform fault: show 'not graded, retrying'; the task is retried by Celery."""
-    log.warning("submission %s: platform fault, retrying: %s", submission_id, reason)
+    log.warning("submission %s: platform fault, retrying: %s", submission_id, escape_untrusted(reason))
     Submission.objects.filter(pk=submission_id).exclude(status=Status.GRADED).update(
         status=Status.RETRYING, queued_at=timezone.now()
     )
@@ -363,7 +421,7 @@ def mark_retrying(submission_id: int, reason: str) -> None:
 
 def give_up(submission_id: int, reason: str) -> None:
     """After the last retry: INTERNAL_ERROR, which never counts as an attempt."""
-    result = JudgeResult(verdict=Verdict.INTERNAL_ERROR, message=_("Not graded: %(reason)s. This does not count as an attempt; an instructor can rejudge it.") % {"reason": reason})
+    result = JudgeResult(verdict=Verdict.INTERNAL_ERROR, message=_("Not graded: %(reason)s. This does not count as an attempt; an instructor can rejudge it.") % {"reason": escape_untrusted(reason)})
     finish_grading(submission_id, result)
 
 

@@ -27,10 +27,12 @@ from rest_framework import status
 from rest_framework.authentication import SessionAuthentication, TokenAuthentication
 from rest_framework.authtoken.views import ObtainAuthToken
 from rest_framework.exceptions import APIException, NotAuthenticated, ValidationError
+from rest_framework.parsers import FormParser, MultiPartParser
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from accounts.login_limits import is_locked_out, lockout_message
+from grader.parsers import DepthLimitedJSONParser
 from accounts.roles import is_instructor
 from grader import actions
 from grader.core.errors import WarpDrillError
@@ -93,6 +95,8 @@ class WarpDrillAPIView(APIView):
     """
 
     authentication_classes = [TokenAuthentication, BearerTokenAuthentication, SessionAuthentication]
+    # Named here, not only in settings: ObtainAuthToken (the token view) sets DRF's plain JSON parser.
+    parser_classes = [DepthLimitedJSONParser, FormParser, MultiPartParser]
 
     def handle_exception(self, exc):
         if isinstance(exc, WarpDrillError):
@@ -169,7 +173,12 @@ class ProblemSubmissionsView(WarpDrillAPIView):
 
         problem = visible_problem(request.user, slug)
         serializer = SubmissionCreateSerializer(data=request.data)
-        serializer.is_valid(raise_exception=True)
+        if not serializer.is_valid():
+            # A malformed request is refused here, before create_submission: it counts toward the
+            # rate limit all the same, so that refusals cannot be sent without end.
+            actions.check_rate_limit(request.user)
+            actions.record_refusal(request.user)
+            raise ValidationError(serializer.errors)
         submission = actions.create_submission(
             request.user, problem, serializer.validated_data["source"], serializer.launch_choice()
         )

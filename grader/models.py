@@ -25,6 +25,7 @@ class Purpose(models.TextChoices):
 
     STUDENT = "student", _("Student")  # a student's (or anyone's) own attempt at a problem
     VALIDATION = "validation", _("Validation")  # an author's solution or wrong solution, run to validate a version
+    REJUDGE = "rejudge", _("Rejudge preview")  # a copy of a submission graded again, to preview a rejudge
 
 
 class Submission(models.Model):
@@ -96,3 +97,21 @@ class Submission(models.Model):
     def counts_as_attempt(self) -> bool:
         """Platform faults never count against the student."""
         return self.status == Status.GRADED and self.verdict != Verdict.INTERNAL_ERROR
+
+
+class SubmissionRefusal(models.Model):
+    """A submission refused before it was saved (too large, too many lines, a static check, a launch).
+
+    Refusals count toward the submission rate limit like saved submissions do: checking a source
+    costs the server time too, so a student must not be able to send refused requests without end.
+    Rows older than the rate limit's window are deleted as new ones come (actions.record_refusal).
+    """
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="submission_refusals",
+                             verbose_name=_("user"))
+    created_at = models.DateTimeField(_("created at"), auto_now_add=True, db_index=True)
+
+    class Meta:
+        indexes = [models.Index(fields=["user", "-created_at"])]
+        verbose_name = _("refused submission")
+        verbose_name_plural = _("refused submissions")

@@ -34,6 +34,7 @@ from __future__ import annotations
 import glob
 import logging
 import os
+import re
 import resource
 import selectors
 import shutil
@@ -111,6 +112,7 @@ class Limits:
     rss_bytes: int | None = None  # resident memory of the whole box, watched from outside
     disk_bytes: int | None = None  # bytes the box may add to its work directory, watched from outside
     disk_entries: int | None = None  # files and folders the box may add there
+    charged_s: float | None = None  # wall seconds less the box's waits for a CPU (None: time_s alone)
 
     def prlimit_args(self, with_nproc: bool = True) -> list[str]:
         def value(v) -> str:
@@ -305,6 +307,21 @@ def _make_reachable(path: Path, uid: int) -> None:
 
 # ---- running ----
 
+DEFAULT_RSS_BYTES = 4 << 30  # resident memory of a whole box without an address-space limit
+RSS_SLACK_BYTES = 512 << 20  # over one process's address-space limit: the box's other processes
+
+
+def default_rss_bytes(memory_bytes: int | None) -> int:
+    """The resident-memory cap of a box (bytes, all its processes together) when the caller names none.
+
+    RLIMIT_AS bounds each process, so 64 processes could hold 64 times it; the whole box gets
+    `memory_bytes` + RSS_SLACK_BYTES, or DEFAULT_RSS_BYTES when there is no address-space limit.
+    """
+    if memory_bytes is None or memory_bytes == resource.RLIM_INFINITY:
+        return DEFAULT_RSS_BYTES
+    return int(memory_bytes) + RSS_SLACK_BYTES
+
+
 def run_sandboxed(
     argv: list[str],
     workdir: Path,
@@ -323,6 +340,7 @@ def run_sandboxed(
     rss_bytes: int | None = None,
     disk_bytes: int | None = DEFAULT_DISK_BYTES,
     disk_entries: int | None = DEFAULT_DISK_ENTRIES,
+    charged_limit_s: float | None = None,
 ) -> SandboxResult:
     """Run `argv` (paths as seen inside the sandbox) with `workdir` bound read-write at WORK_PATH.
 
@@ -334,18 +352,26 @@ def run_sandboxed(
     `open_files` descriptors, `tmp_bytes` of /tmp. stdout and stderr are kept up to `output_cap`
     bytes each. `gpu=True` adds the NVIDIA device nodes and the /sys entries CUDA reads.
     `rss_bytes` caps the resident memory of the whole box, checked ten times a second from
-    outside: for runs that cannot have an address-space limit (ThreadSanitizer's shadow memory).
+    outside (default: `default_rss_bytes(memory_bytes)`, so every box has one): an address-space
+    limit is per process, and runs that cannot have one (ThreadSanitizer's shadow memory) rely on it.
     `disk_bytes` (bytes allocated) and `disk_entries` (files and folders) cap what the box adds to
     `workdir` in all, checked every DISK_CHECK_S from outside (None: unchecked); past either, or
     with folders nested deeper than DISK_MAX_DEPTH, the box is killed and `disk_exceeded` is set.
     A box may overshoot the byte cap by what it writes in DISK_CHECK_S.
+    `charged_limit_s` stops the box earlier than `time_limit_s` once its wall time, less the time
+    its threads waited on a run queue for a CPU (other work on the machine held it: /proc's
+    schedstat run_delay, the largest of any thread), passes it: a command that sleeps is charged its
+    sleep, one starved by a busy machine is not; `time_limit_s` stays the plain wall-clock backstop.
+    Either way `timed_out` is set.
     Raises SandboxUnavailableError when bubblewrap cannot run and unsafe mode is off.
     """
     workdir = Path(workdir).resolve()
+    if rss_bytes is None:
+        rss_bytes = default_rss_bytes(memory_bytes)
     full_env = {"PATH": "/usr/bin:/bin", "HOME": "/tmp", "LANG": "C.UTF-8", "LC_ALL": "C.UTF-8"}
     full_env.update(env or {})
     limits = Limits(time_limit_s, time_limit_s if cpu_s is None else cpu_s, memory_bytes, file_bytes,
-                    processes, open_files, tmp_bytes, rss_bytes, disk_bytes, disk_entries)
+                    processes, open_files, tmp_bytes, rss_bytes, disk_bytes, disk_entries, charged_limit_s)
     if bwrap_works():
         return _run(argv, workdir, limits, full_env, ro_binds, gpu, output_cap)
     if os.environ.get(UNSAFE_ENV) == "1":
@@ -376,7 +402,14 @@ def _run(argv, workdir: Path, limits: Limits, env: dict, ro_binds, gpu: bool, ou
         if filter_fd is not None:
             os.close(filter_fd)
     try:
-        end = _collect(proc, start + limits.time_s, output_cap, started_r, limits.rss_bytes, disk)
+        end = _collect(proc, start + limits.time_s, output_cap, started_r, limits.rss_bytes, disk,
+                       _Charge(start, limits.charged_s) if limits.charged_s is not None else None)
+    except BaseException:
+        # Any way out but a normal end (Celery's SoftTimeLimitExceeded raised by its signal
+        # handler in the middle of reading, KeyboardInterrupt, a bug) must not leave the box
+        # running without its wall clock and watchdogs: kill its whole process group first.
+        _abandon(proc)
+        raise
     finally:
         os.close(started_r)
     elapsed = time.monotonic() - start
@@ -416,7 +449,12 @@ def _run_unsafe(argv, workdir: Path, limits: Limits, env: dict, ro_binds: dict, 
     start = time.monotonic()
     proc = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                             cwd=workdir, env=run_env, start_new_session=True)
-    end = _collect(proc, start + limits.time_s, output_cap, None, limits.rss_bytes, disk)
+    try:
+        end = _collect(proc, start + limits.time_s, output_cap, None, limits.rss_bytes, disk,
+                       _Charge(start, limits.charged_s) if limits.charged_s is not None else None)
+    except BaseException:
+        _abandon(proc)
+        raise
     scrub(workdir)
     return end.result(proc.returncode, time.monotonic() - start, False)
 
@@ -459,8 +497,20 @@ class _Ending:
                              bool(self.out.dropped or self.err.dropped), self.memory_exceeded, self.disk_exceeded)
 
 
+@dataclass
+class _Charge:
+    """The charged clock of a box: wall seconds since `start` less its threads' longest wait for a CPU."""
+
+    start: float  # time.monotonic() when the box started
+    limit_s: float  # charged seconds allowed
+
+    def exceeded(self, pid: int, now: float) -> bool:
+        elapsed = now - self.start
+        return elapsed > self.limit_s and elapsed - _tree_run_delay_s(pid) > self.limit_s
+
+
 def _collect(proc: subprocess.Popen, deadline: float, cap: int, started_fd: int | None,
-             rss_bytes: int | None, disk: _DiskWatch | None = None) -> _Ending:
+             rss_bytes: int | None, disk: _DiskWatch | None = None, charge: _Charge | None = None) -> _Ending:
     """Read stdout/stderr (capped) until both close, killing the process group at `deadline`
     (or when the box's resident memory passes `rss_bytes`, or its work directory passes `disk`).
 
@@ -482,7 +532,10 @@ def _collect(proc: subprocess.Popen, deadline: float, cap: int, started_fd: int 
             now = time.monotonic()
             if proc.poll() is not None and exited_at is None:
                 exited_at = now
-            if killed_at is None and (now >= deadline or (exited_at is not None and now - exited_at > STRAGGLER_S)):
+            charged_out = (charge is not None and killed_at is None and exited_at is None
+                           and charge.exceeded(proc.pid, now))
+            if killed_at is None and (now >= deadline or charged_out
+                                      or (exited_at is not None and now - exited_at > STRAGGLER_S)):
                 timed_out = exited_at is None
                 _kill_group(proc)
                 killed_at = now
@@ -499,7 +552,8 @@ def _collect(proc: subprocess.Popen, deadline: float, cap: int, started_fd: int 
                     disk_exceeded = True
                     _kill_group(proc)
                     killed_at = now
-            busy = killed_at is not None or exited_at is not None or rss_bytes is not None or disk is not None
+            busy = (killed_at is not None or exited_at is not None or rss_bytes is not None or disk is not None
+                    or charge is not None)
             wait = 0.1 if busy else max(0.0, min(deadline - now, 0.5))
             for key, _ in sel.select(wait):
                 data = os.read(key.fd, 65536)
@@ -593,8 +647,26 @@ def directory_usage(root: str | Path, stop_bytes: int | None = None,
     return used, entries, False
 
 
-def _tree_rss(root: int) -> int:
-    """Resident bytes of `root` and every process below it, from /proc (0 for those gone)."""
+def _tree_run_delay_s(root: int) -> float:
+    """The longest time (seconds) any thread of `root`'s process tree has waited on a run queue for a
+    CPU (the second field of /proc/PID/task/TID/schedstat, in ns); 0 where schedstat is unavailable."""
+    longest = 0
+    for pid in [root, *_descendants(root)]:
+        try:
+            tids = os.listdir(f"/proc/{pid}/task")
+        except OSError:
+            continue
+        for tid in tids:
+            try:
+                fields = Path(f"/proc/{pid}/task/{tid}/schedstat").read_text().split()
+                longest = max(longest, int(fields[1]))
+            except (OSError, IndexError, ValueError):
+                continue
+    return longest / 1e9
+
+
+def _children_map() -> dict[int, list[int]]:
+    """{parent pid: [child pids]} of every process on the machine, from /proc."""
     children: dict[int, list[int]] = {}
     for entry in os.listdir("/proc"):
         if entry.isdigit():
@@ -604,6 +676,12 @@ def _tree_rss(root: int) -> int:
                 continue
             ppid = int(stat[stat.rindex(b")") + 2:].split()[1])
             children.setdefault(ppid, []).append(int(entry))
+    return children
+
+
+def _tree_rss(root: int) -> int:
+    """Resident bytes of `root` and every process below it, from /proc (0 for those gone)."""
+    children = _children_map()
     total, todo = 0, [root]
     while todo:
         pid = todo.pop()
@@ -613,6 +691,60 @@ def _tree_rss(root: int) -> int:
         except (OSError, IndexError, ValueError):
             pass
     return total
+
+
+def _abandon(proc: subprocess.Popen) -> None:
+    """Kill a box whose run is being left by an exception, and reap bubblewrap.
+
+    SIGKILL to the process group takes bubblewrap, and with it the box's PID namespace (its init
+    dies, so the kernel kills every process in it). The wait is bounded: an exception on its way
+    out (a soft time limit) must not be held up; a process that never dies is logged.
+    """
+    box = _descendants(proc.pid)
+    _kill_group(proc)
+    # The box's processes die with its PID namespace a moment after bubblewrap (its init is in a
+    # session of its own): kill them directly too, and wait until each is gone.
+    for pid in box:
+        try:
+            os.kill(pid, signal.SIGKILL)
+        except (ProcessLookupError, PermissionError):
+            pass
+    deadline = time.monotonic() + KILL_DRAIN_S
+    while box and time.monotonic() < deadline:
+        box = {pid for pid in box if _alive(pid)}
+        if box:
+            time.sleep(0.01)
+    for stream in (proc.stdout, proc.stderr):
+        try:
+            if stream is not None:
+                stream.close()
+        except OSError:
+            pass
+    try:
+        proc.wait(timeout=KILL_DRAIN_S)
+    except BaseException:  # a second interruption, or a process stuck in the kernel: at least log it
+        logger.error("sandbox: bubblewrap (pid %s) did not end after SIGKILL", proc.pid)
+
+
+def _descendants(root: int) -> set[int]:
+    """Every live process below `root`, read from /proc (the box's, seen from the worker's namespace)."""
+    children = _children_map()
+    found, todo = set(), [root]
+    while todo:
+        for child in children.get(todo.pop(), ()):
+            if child not in found:
+                found.add(child)
+                todo.append(child)
+    return found
+
+
+def _alive(pid: int) -> bool:
+    """True while `pid` exists and is not a zombie."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_bytes()
+    except OSError:
+        return False
+    return stat[stat.rindex(b")") + 2:][:1] != b"Z"
 
 
 def _kill_group(proc: subprocess.Popen) -> None:
@@ -634,7 +766,14 @@ def _unsafe_argv(argv: list[str], workdir: Path, ro_binds: dict[str, str]) -> li
                 return mapping[inside] + arg[len(inside):]
         return arg
 
-    return [host_path(a) for a in argv]
+    # A shell script (`sh -c "..."`, as the emulator's compile is) names paths inside its text.
+    inside_word = re.compile(r"(?<![\w/.])(" + "|".join(re.escape(i) for i in sorted(mapping, key=len, reverse=True))
+                             + r")(?=[/\s'\"]|$)")
+
+    def in_script(arg: str) -> str:
+        return inside_word.sub(lambda m: mapping[m.group(1)], arg) if " " in arg else arg
+
+    return [in_script(host_path(a)) for a in argv]
 
 
 def which(tool: str) -> str | None:

@@ -12,6 +12,8 @@ has none: its English `message` is shown.
 """
 from __future__ import annotations
 
+import re
+
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from rest_framework import serializers
@@ -62,11 +64,11 @@ class SubmissionCreateSerializer(serializers.Serializer):
 
 
 def _hidden_diagnostic_message(kind: str) -> str:
-    """What a student reads about a finding on a hidden test: the kind and the line, no sizes or indices."""
+    """What a student reads about a finding on a hidden test: its kind only (no line, sizes or indices)."""
     from problems.templatetags.warpdrill import DIAGNOSTIC_LABELS
 
     label = DIAGNOSTIC_LABELS.get(kind, kind)
-    return _(M.HIDDEN_DIAGNOSTIC) % {"kind": label}  # the line and the student's own code are not hidden
+    return _(M.HIDDEN_DIAGNOSTIC) % {"kind": label}
 
 
 def localized(item: dict, translate) -> dict:
@@ -91,9 +93,10 @@ def _without_template(item: dict) -> dict:
 def public_result(result: JudgeResult | None, full: bool, translate=None) -> dict:
     """The parts of a result a viewer may see. `full` (instructors) keeps hidden cases' details.
 
-    For students, a diagnostic found on a hidden test keeps its kind, line and test name; its
-    message, thread ids and details (which carry indices and sizes) are replaced, and it is dropped
-    when a sample test already shows the same kind at the same line. A summary message quoting a
+    For students, a diagnostic found on a hidden test keeps its kind and test name; its message,
+    line, thread ids and details (which carry indices and sizes) are dropped or replaced, and it is
+    dropped when a sample test already shows the same kind. The line goes too: the student's code
+    chooses where it fails, so a line on a hidden test can spell out the hidden inputs. A summary message quoting a
     hidden test's diagnostic is replaced the same way (and loses its template and parameters).
     With `translate` (gettext), messages with a template are rendered in the active language.
     """
@@ -103,7 +106,7 @@ def public_result(result: JudgeResult | None, full: bool, translate=None) -> dic
     hidden = {t.name for t in result.tests if not t.sample}
     summary = localized({"message": result.message, "message_template": result.message_template,
                          "message_params": result.message_params}, translate)
-    diagnostics, shown, message = [], set(), summary["message"]
+    diagnostics, shown, shown_kinds, message = [], set(), set(), summary["message"]
     items = [localized(d.to_dict(), translate) for d in result.diagnostics]
     # A note that says nothing of its test's data (printf truncation) is shown as it is, hidden test or not.
     on_hidden = [not full and d.get("message_template") not in PUBLIC_NOTES
@@ -111,13 +114,19 @@ def public_result(result: JudgeResult | None, full: bool, translate=None) -> dic
     for item, is_hidden in sorted(zip(items, on_hidden), key=lambda pair: pair[1]):  # samples first
         if is_hidden:
             if item["message"] and item["message"] in message:
-                message = message.replace(item["message"], _hidden_diagnostic_message(item["kind"]))
+                replacement = _hidden_diagnostic_message(item["kind"])
+                message = message.replace(item["message"], replacement)
+                if item["line"] is not None and item["line"] not in {line for _kind, line in shown}:
+                    # The summary's "(line N)" after it goes too, unless a sample test shows that line.
+                    message = re.sub(re.escape(replacement) + r"\s*\([^()]*?\b" + str(int(item["line"])) + r"\b[^()]*\)",
+                                     lambda _m: replacement, message, count=1)
                 _without_template(summary)  # its parameters quote the hidden diagnostic
-            if (item["kind"], item["line"]) in shown:
+            if item["kind"] in shown_kinds:
                 continue
-            _without_template(item).update(message=_hidden_diagnostic_message(item["kind"]), block=None,
+            _without_template(item).update(message=_hidden_diagnostic_message(item["kind"]), line=None, block=None,
                                            thread=None, detail={})
         shown.add((item["kind"], item["line"]))
+        shown_kinds.add(item["kind"])
         diagnostics.append(item)
     compile_result = result.compile.to_dict() if result.compile else None
     if compile_result:

@@ -90,6 +90,9 @@ def _grade(self, submission_id: int) -> str | None:
             return "INTERNAL_ERROR"
         try:
             result = _judge(submission, backend)
+            # Storing is part of grading: a result the database refuses (a value it cannot hold) is a
+            # fault to retry and then give up on, not an escape that leaves the row RUNNING.
+            actions.finish_grading(submission_id, result)
         except HarnessError as exc:
             # A course's harness.py failed: deterministic, so not retried. Its traceback is for the
             # problem's authors: it is kept only on their validation runs, never on a student's page.
@@ -108,7 +111,6 @@ def _grade(self, submission_id: int) -> str | None:
                 return "INTERNAL_ERROR"
             fault = exc
         else:
-            actions.finish_grading(submission_id, result)
             return result.verdict.value
     # The retry is sent only now that the lock is released, so that its message finds it free.
     raise self.retry(exc=fault, countdown=2 ** self.request.retries)

@@ -30,6 +30,13 @@ def may_see(user, submission: Submission) -> bool:
     solutions are run as validation submissions); of the bank's, any site instructor."""
     if submission.user_id == user.pk:
         return True
+    if submission.exam_item_id:
+        # An exam's work belongs to the exam's course: its TAs and instructors, and nobody else's.
+        from courses import access
+        from exams.services import exam_course
+
+        course = exam_course(submission)
+        return course is not None and access.can_manage(access.course_role(user, course))
     course = submission.problem_version.problem.course
     if course is not None:
         from courses import access

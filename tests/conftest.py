@@ -149,3 +149,24 @@ def pytest_unconfigure(config):
 
     if not os.environ.get("PYTEST_XDIST_WORKER"):
         shutil.rmtree(settings.VAR_DIR, ignore_errors=True)
+
+
+@pytest.fixture(autouse=True)
+def _forget_signups_per_address():
+    """Sign-ups are counted per address in the default cache (accounts.actions.signup_wait_s), and every
+    test client comes from 127.0.0.1: each test starts with no sign-ups counted."""
+    from django.core.cache import cache
+
+    cache.clear()
+    yield
+
+
+@pytest.fixture(autouse=True)
+def _default_language_after_each_test():
+    """A test that activates Korean (translation.activate, or a request with Accept-Language: ko in the
+    same thread) must not leave it active for the next test's messages."""
+    yield
+    from django.conf import settings
+    from django.utils import translation
+
+    translation.activate(settings.LANGUAGE_CODE)

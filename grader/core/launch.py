@@ -208,29 +208,55 @@ def cooperative_launch_problem(launch: LaunchConfig, gpu, registers: int | None,
             f"the {gpu.name} at once: {result.blocks_per_sm} blocks per SM x {gpu.sm_count} SMs = {fit}")
 
 
-_LAUNCH_COMMENT = re.compile(r"^\s*//\s*@?launch\s*:?\s*(?P<body>.+)$", re.MULTILINE)
-_FIELD = re.compile(r"(block|grid|shared|shared_bytes)\s*=\s*(\([^=]*?\)|[^=]+?)(?=\s+(?:block|grid|shared|shared_bytes)\s*=|$)")
+# One line at a time: a pattern whose leading \s* may cross newlines is tried at every line start and
+# re-scans every blank line below it, O(n^2) on a source of blank lines (13-20 s for 65,000 of them).
+_LAUNCH_LINE = re.compile(r"\s*//\s*@?launch\s*:?\s*(?P<body>.+)")
+_FIELD_KEY = re.compile(r"(block|grid|shared_bytes|shared)\s*=")
+
+
+def _launch_line(source: str) -> tuple[int, str] | None:
+    """(1-based line, body) of the first ``// launch:`` line of `source`, or None. Linear time."""
+    for number, line in enumerate(source.split("\n"), start=1):
+        if "launch" not in line:
+            continue
+        match = _LAUNCH_LINE.match(line)
+        if match:
+            return number, match.group("body")
+    return None
 
 
 def launch_comment_line(source: str) -> int | None:
     """The 1-based line of the ``// launch:`` line that parse_launch_comment reads, or None."""
-    match = _LAUNCH_COMMENT.search(source)
-    return source.count("\n", 0, match.start("body")) + 1 if match else None
+    found = _launch_line(source)
+    return found[0] if found else None
 
 
 def parse_launch_comment(source: str) -> dict[str, str]:
     """Read a ``// launch: block=256 grid=ceil_div(n, 256)`` line from a source file.
 
     Returns {"block": ..., "grid": ..., "shared_bytes": ...} with the fields present (possibly
-    empty). Surrounding parentheses are dropped: ``block=(16, 16)`` gives ``"16, 16"``.
+    empty). Surrounding parentheses are dropped: ``block=(16, 16)`` gives ``"16, 16"``. A field's
+    value runs to the next ``key=`` after a blank, or to the end of the line; a value holding
+    another ``=`` is ignored. Linear in the length of the source (a student controls all of it).
     """
-    match = _LAUNCH_COMMENT.search(source)
-    if not match:
+    found = _launch_line(source)
+    if not found:
         return {}
+    body = found[1].strip()
+    keys = list(_FIELD_KEY.finditer(body))
+    # A key ends the value before it only when a blank precedes it ("xgrid=" is part of a value).
+    starts = [k for k in keys if k.start() > 0 and body[k.start() - 1].isspace()]
     fields: dict[str, str] = {}
-    for key, value in _FIELD.findall(match.group("body").strip()):
-        value = value.strip()
+    next_start = iter(starts)
+    following = next(next_start, None)
+    for key in keys:
+        while following is not None and following.start() <= key.start():
+            following = next(next_start, None)
+        end = following.start() if following is not None else len(body)
+        value = body[key.end():end].strip()
+        if "=" in value:
+            continue
         if value.startswith("(") and value.endswith(")"):
             value = value[1:-1]
-        fields["shared_bytes" if key == "shared" else key] = value.strip()
+        fields["shared_bytes" if key.group(1) == "shared" else key.group(1)] = value.strip()
     return fields

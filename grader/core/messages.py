@@ -308,6 +308,13 @@ KILLED_BY = {
     "signal": gettext_noop("%(signal)s (e.g. memory exhausted or the runtime's state overwritten)"),
 }
 DISK_LIMIT = gettext_noop("The run wrote more than %(mib)s MiB of files (its disk limit) and was stopped.")
+MEMORY_LIMIT = gettext_noop("The run used more than %(mib)s MiB of memory (its memory limit) and was stopped.")
+RESULT_FILE_INVALID = gettext_noop("The run's result file was not one the emulator writes (%(reason)s), so code in "
+                                   "the run's process changed it; the run counts as a runtime error.")
+RUN_ENDED_WITHOUT_RESULT = gettext_noop("The run ended (exit status %(status)s) without reporting a result; code in the "
+                                        "run's process ended it, so it counts as a runtime error.")
+RUNTIME_OUT_OF_MEMORY = gettext_noop("The emulator ran out of memory in the run's process (%(what)s); the run counts "
+                                     "as a runtime error.")
 PRINTF_TRUNCATED = gettext_noop("printf output was truncated at 64 KiB.")
 PRINTF_TRUNCATED_GPU = gettext_noop("The kernel's printf output was truncated.")
 # Notes that say nothing of a test case's data (no sizes, values or indices): a student may read them
@@ -342,6 +349,24 @@ RUNTIME_DIVERGENT_BARRIERS = gettext_noop(
     "Divergent __syncthreads(): in block %(block)s threads wait at barriers on lines %(lines)s at the same time "
     "(e.g. thread %(thread)s on line %(line)s, thread %(other_thread)s on line %(other_line)s). A barrier must be "
     "reached by every live thread of the block through the same call.")
+# The barrier rule's note (docs/synchronization.md): lanes that skip a barrier and exit are not waited for.
+RUNTIME_SKIPPED_BARRIER_NOTE = gettext_noop(
+    "The __syncthreads() on line %(line)s is skipped inside a warp: in warp %(warp)s of block %(block)s lanes "
+    "%(arrived)s reached it while lanes %(skipped)s (e.g. thread %(thread)s) skipped it and exited. Undefined by the "
+    "Programming Guide's rule (the condition around a barrier must be the same for the whole block); completes on "
+    "sm_70+ because exited threads are not waited for.")
+# A warp split between two barrier sites: where sm_90 hangs (shared/device/README.md).
+RUNTIME_DIVERGENT_BARRIERS_SPLIT = gettext_noop(
+    "Divergent __syncthreads(): in block %(block)s threads wait at barriers on lines %(lines)s at the same time "
+    "(e.g. thread %(thread)s on line %(line)s, thread %(other_thread)s on line %(other_line)s). A barrier must be "
+    "reached by every live thread of the block through the same call. Warp %(warp)s is split between the two "
+    "barriers: on sm_70+ this hangs unless the compiler predicates the branch.")
+RUNTIME_DIVERGENT_BARRIER_PASSED_SPLIT = gettext_noop(
+    "Divergent __syncthreads() on line %(line)s: in warp %(warp)s of block %(block)s lanes %(arrived)s wait at it "
+    "while lanes %(passed)s (e.g. thread %(thread)s) went past it to the barrier on line %(other_line)s. Every thread "
+    "reaches the barrier on line %(other_line)s, only some reach the one on line %(line)s: the condition around a "
+    "barrier must be the same for the whole block. Warp %(warp)s is split between the two barriers: on sm_70+ this "
+    "hangs unless the compiler predicates the branch.")
 RUNTIME_WARP_EXITED = gettext_noop(
     "Warp operation on line %(line)s (block %(block)s, warp %(warp)s) names lanes in its mask %(mask)s that exited "
     "without reaching it (exited lanes %(exited)s). On a GPU this is undefined and may hang.")
@@ -384,9 +409,10 @@ RUNTIME_FAULTS = (
     gettext_noop("device-side assert triggered (cudaErrorAssert)"),
     gettext_noop("trap or illegal instruction (cudaErrorIllegalInstruction)"),
 )
-RUNTIME_MESSAGES = (RUNTIME_TIMEOUT, RUNTIME_SKIPPED_BARRIER, RUNTIME_DIVERGENT_BARRIER_PASSED,
-                    RUNTIME_DIVERGENT_BARRIER_PASSED_WARPS, RUNTIME_DIVERGENT_BARRIERS, RUNTIME_WARP_EXITED,
-                    RUNTIME_WARP_MISMATCH, RUNTIME_TOO_MUCH_SHARED, RUNTIME_GRID_SYNC_NOT_COOPERATIVE,
+RUNTIME_MESSAGES = (RUNTIME_TIMEOUT, RUNTIME_SKIPPED_BARRIER_NOTE, RUNTIME_SKIPPED_BARRIER,
+                    RUNTIME_DIVERGENT_BARRIER_PASSED_SPLIT, RUNTIME_DIVERGENT_BARRIER_PASSED,
+                    RUNTIME_DIVERGENT_BARRIER_PASSED_WARPS, RUNTIME_DIVERGENT_BARRIERS_SPLIT, RUNTIME_DIVERGENT_BARRIERS,
+                    RUNTIME_WARP_EXITED, RUNTIME_WARP_MISMATCH, RUNTIME_TOO_MUCH_SHARED, RUNTIME_GRID_SYNC_NOT_COOPERATIVE,
                     RUNTIME_GRID_SYNC_EXITED, RUNTIME_DEADLOCK_SPINNING_GRID,
                     RUNTIME_DEADLOCK_SPINNING, RUNTIME_DEADLOCK_PROVEN, *RUNTIME_FAULTS)
 
@@ -401,6 +427,26 @@ RACE_THREADS = gettext_noop("Data race (%(hazard)s): line %(line)s (%(access)s) 
 RACE_ON_THREADS = gettext_noop("Data race (%(hazard)s) on %(space)s %(array)s[%(index)s]: line %(line)s (%(access)s) and line "
                      "%(other_line)s (%(other_access)s) are not ordered by a barrier (threads %(thread)s and "
                      "%(other_thread)s of block %(block)s).")
+RACE_LOST_UPDATE = gettext_noop(
+    "Lost update on %(space)s %(array)s[%(index)s]: line %(line)s reads and writes it in thread %(thread)s of block "
+    "%(block)s and in thread %(other_thread)s of block %(other_block)s with no atomic operation, so one update can "
+    "overwrite the other, as on a GPU. Use an atomic read-modify-write such as atomicAdd; a barrier does not make it "
+    "safe.")
+RACE_BETWEEN_BLOCKS = gettext_noop(
+    "Data race (%(hazard)s) on global %(array)s[%(index)s] between blocks: line %(line)s (%(access)s, thread "
+    "%(thread)s of block %(block)s) and line %(other_line)s (%(other_access)s, thread %(other_thread)s of block "
+    "%(other_block)s). CUDA does not order the blocks of a launch and __syncthreads() orders the threads of one block "
+    "only: use atomics, or write in one kernel and read in the next.")
+# The same when the other block ran too long before for its line to be known (ThreadSanitizer no longer has it).
+RACE_BETWEEN_BLOCKS_NO_LINE = gettext_noop(
+    "Data race (%(hazard)s) on global %(array)s[%(index)s] between blocks: line %(line)s (%(access)s, thread "
+    "%(thread)s of block %(block)s) and an earlier %(other_access)s by thread %(other_thread)s of block "
+    "%(other_block)s. CUDA does not order the blocks of a launch and __syncthreads() orders the threads of one block "
+    "only: use atomics, or write in one kernel and read in the next.")
+RACE_SAME_LINE_WRITES = gettext_noop(
+    "Several threads store to the same word on line %(line)s with no barrier or atomic between them. If they all store "
+    "the same value this is harmless on a GPU (compute-sanitizer's racecheck is silent) and it is accepted; if the "
+    "values differ, one of them wins and the output decides.")
 RACE_CHECK_NOT_BUILT = gettext_noop("The race check could not be built; races were not checked.")
 RACE_CHECK_UNFINISHED = gettext_noop("The race check did not finish (%(status)s: %(detail)s); races were not checked.")
 RACE_CHECK_INCOMPLETE = gettext_noop("ThreadSanitizer reported a problem; races may be incomplete.")
@@ -477,7 +523,7 @@ def runtime_message(message: str) -> tuple[str, dict] | None:
                     return None
                 groups.append(text(group[0], **group[1]))
             params[key] = groups
-    if template == RUNTIME_DIVERGENT_BARRIERS:
+    if template in (RUNTIME_DIVERGENT_BARRIERS, RUNTIME_DIVERGENT_BARRIERS_SPLIT):
         params["lines"] = params["lines"].replace(" and ", ", ")
     return template, params
 

@@ -176,12 +176,15 @@ class TestResult:
         )
 
     def public_dict(self) -> dict:
-        """What a student may see: hidden cases lose everything but name, verdict and time. A hidden case
+        """What a student may see: hidden cases lose everything but name and verdict. A hidden case
         that was not run keeps its message too: it names only the earlier case that hung, which is
-        public; one that ran past its time limit keeps the limit (the problem's, also public)."""
+        public; one that ran past its time limit keeps the limit (the problem's, also public).
+
+        Its time is not shown (None): the student's code chooses how long it runs, so a time to the
+        tenth of a millisecond is a channel out of the hidden inputs (one decoded a[0] to 16 levels)."""
         if self.sample:
             return self.to_dict()
-        public = {"name": self.name, "sample": False, "verdict": str(self.verdict), "time_s": self.time_s}
+        public = {"name": self.name, "sample": False, "verdict": str(self.verdict), "time_s": None}
         if self.verdict is Verdict.TIME_LIMIT:
             public["time_limit_s"] = self.time_limit_s
         if self.verdict is NOT_RUN:

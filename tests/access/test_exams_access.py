@@ -53,7 +53,8 @@ def test_student_never_sees_key_before_release(exam, people):
     for url in urls[:1] + [reverse("exams:result", args=[exam.pk])]:
         r = c.get(url)
         assert not [m for m in markers if m in r.content.decode()], url
-    assert c.get(reverse("exams:result", args=[exam.pk])).status_code == 404
+    early = c.get(reverse("exams:result", args=[exam.pk]))
+    assert early.status_code == 302 and early["Location"] == reverse("exams:exam", args=[exam.pk])
 
 
 def test_student_sees_only_own_attempt(exam, people):
@@ -167,3 +168,20 @@ def test_exam_submission_details_hidden_until_release_unless_full_feedback(exam,
     exam.results_release_at = timezone.now() - timedelta(seconds=1)
     exam.save()
     assert c.get(sub.get_absolute_url()).status_code == 200
+
+
+def test_exam_submission_page_for_the_exam_course_staff_only(exam, people, monkeypatch):
+    """The exam course's TA reads a student's exam submission; a site instructor of another course does not."""
+    from django.contrib.auth.models import Group
+
+    from grader import actions as grader_actions
+
+    monkeypatch.setattr(grader_actions, "_send", lambda pk, priority=None, exam=False: None)
+    a = actions.start_attempt(exam, people["alice"])
+    sub = actions.submit_kernel(a.items.get(kind="kernel"), people["alice"], "__global__ void add() {}")
+    other = User.objects.create_user("ob", "ob@example.org", PASSWORD)
+    other.groups.add(Group.objects.get_or_create(name="Instructor")[0])
+    enrol(other, make_course("GPU303", "Third"), "instructor")
+    assert client_for(people["tom"]).get(sub.get_absolute_url()).status_code == 200
+    assert client_for(other).get(sub.get_absolute_url()).status_code == 404
+    assert client_for(other).get(f"/api/v1/submissions/{sub.pk}").status_code == 404

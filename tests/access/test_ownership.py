@@ -67,6 +67,8 @@ ROUTES = {
     "authoring:unpublish": "TAs and instructors of the course (others: 404)",
     "authoring:run": "TAs and instructors of the course (others: 404)",
     "authoring:dashboard": "TAs and instructors of the course (others: 404)",
+    "authoring:rejudge": "TAs and instructors of the course (others: 404)",
+    "authoring:rejudge-run": "TAs and instructors of the course (others: 404)",
     "authoring:problem-dashboard": "TAs and instructors of the course (others: 404)",
     "homework:sets": "members of the course (students: the opened sets); TAs and instructors create (others: 404)",
     "homework:set": "members of the course once it opens; TAs and instructors always (others: 404)",
@@ -95,6 +97,8 @@ ROUTES = {
     "exams:attempt_detail": "TAs and instructors of the attempt's course (others: 404)",
     "exams:extend": "TAs and instructors of the attempt's course, POST (others: 404)",
     "exams:reset": "TAs and instructors of the item's course, POST (others: 404)",
+    "exams:print": "TAs and instructors of the exam's course (others: 404)",
+    "exams:print_pdf": "TAs and instructors of the exam's course (others: 404)",
 }
 
 PRIVATE_MARKER = "alice-private-source-marker"

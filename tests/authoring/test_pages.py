@@ -199,3 +199,14 @@ def test_a_harness_failure_shows_its_traceback_on_the_run_page_only(client_for, 
         verdict=Verdict.INTERNAL_ERROR, message="Not graded: harness.py line 5: TypeError: boom"))
     page = client_for("prof").get(reverse("authoring:run", args=["PP-A", problem.slug, run.pk])).content.decode()
     assert 'class="harness-error"' in page and "harness.py line 5: TypeError: boom" in page
+
+
+def test_page_words_cannot_be_slugs(client_for, courses):
+    client_for("prof").post(reverse("authoring:new", args=["PP-A"]), {"slug": "dashboard", "title_en": "D"})
+    assert not Problem.objects.filter(slug="dashboard").exists()
+
+
+def test_the_editor_speaks_korean(client_for, problem):
+    page = client_for("prof").get(reverse("authoring:edit", args=["PP-A", problem.slug]),
+                                  HTTP_ACCEPT_LANGUAGE="ko").content.decode()
+    assert "새 버전으로 저장" in page and "오답 풀이" in page and "버전 1 검증" in page

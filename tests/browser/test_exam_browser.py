@@ -153,3 +153,40 @@ def test_exam_from_template_to_gradebook(live_server, browser, django_user_model
     assert rows[0][-1] == "Midterm 1" and rows[2][3] == "kim" and rows[2][5] == f"{attempt.total:g}"
     shot(page, "exam-results")
     assert errors == []
+
+
+def test_failed_autosave_warns_loudly_and_retries(live_server, browser, django_user_model, monkeypatch, settings):
+    """When the server cannot be reached, the page says NOT SAVED in a red alert and keeps the answer
+    dirty; once the network is back, the retry saves it and the alert goes away."""
+    monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+    from django.utils import timezone
+
+    from courses.models import Course, Membership
+    from exams import actions
+    from exams.models import ExamItem
+
+    ivy = django_user_model.objects.create_user("ivy", "ivy@example.org", PASSWORD)
+    kim = django_user_model.objects.create_user("kim", "kim@example.org", PASSWORD)
+    course = Course.objects.create(name="GPU Programming", code="GPU102")
+    Membership.objects.create(course=course, user=ivy, role="instructor")
+    Membership.objects.create(course=course, user=kim, role="student")
+    template = actions.save_template(course, ivy, {"zones": [{"pool": ["indexing.global_index"]}]})
+    now = timezone.now()
+    exam = actions.schedule_exam(course, template, opens_at=now - timedelta(minutes=1),
+                                 closes_at=now + timedelta(hours=1), duration_minutes=30)
+    actions.start_attempt(exam, kim)
+    page = browser.new_page()
+    login(page, live_server.url, "kim")
+    page.goto(f"{live_server.url}/exams/{exam.pk}/attempt/")
+    item = ExamItem.objects.get(attempt__user=kim)
+    name = item.data["question"]["fields"][0]["name"]
+    page.route("**/attempt/save/", lambda route: route.abort())
+    page.fill(f"#answer-1-{name}", "4242")
+    expect(page.locator("#save-failed")).to_be_visible(timeout=10000)
+    expect(page.locator("#save-status")).to_have_text("NOT SAVED")
+    assert ExamItem.objects.get(pk=item.pk).answer == {}
+    page.unroute("**/attempt/save/")
+    expect(page.locator("#save-failed")).to_be_hidden(timeout=20000)
+    expect(page.locator("#save-status")).to_contain_text("Saved at")
+    assert ExamItem.objects.get(pk=item.pk).answer == {name: "4242"}

@@ -78,6 +78,20 @@ def test_autosave_then_refused_after_deadline(exam, people):
     assert a.events.filter(kind=EventKind.LATE_SAVE).exists()
 
 
+def test_a_save_after_submitting_says_the_exam_was_submitted_not_that_time_is_up(exam, people):
+    """After the student submits, a late autosave is refused (409, nothing stored) with the real reason."""
+    a = actions.start_attempt(exam, people["alice"])
+    q = a.items.filter(kind="question").first()
+    actions.save_answers(a.pk, people["alice"], {q.key: right_answers(q)})
+    actions.submit_attempt(a.pk, people["alice"])
+    with pytest.raises(ExamError) as info:
+        actions.save_answers(a.pk, people["alice"], {q.key: {n: "999" for n in right_answers(q)}})
+    assert info.value.status == 409 and info.value.code == "submitted"
+    assert "You have submitted this exam" in str(info.value) and "Time is up" not in str(info.value)
+    q.refresh_from_db()
+    assert q.answer == right_answers(q)
+
+
 def test_save_rejects_unknown_items_and_long_answers(exam, people):
     a = actions.start_attempt(exam, people["alice"])
     with pytest.raises(ExamError, match="no question"):

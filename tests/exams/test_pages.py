@@ -105,7 +105,9 @@ def test_kernel_page_has_the_editor(exam, people):
 def test_result_only_after_release(exam, people):
     c, attempt = start(exam, people["alice"])
     c.post(reverse("exams:submit", args=[exam.pk]))
-    assert c.get(reverse("exams:result", args=[exam.pk])).status_code == 404
+    early = c.get(reverse("exams:result", args=[exam.pk]), follow=True)  # to the exam page, which says why
+    assert early.redirect_chain[-1][0] == reverse("exams:exam", args=[exam.pk])
+    assert "Your result is not released yet." in early.content.decode() and "Worked solution" not in early.content.decode()
     exam.results_release_at = timezone.now() - timedelta(seconds=1)
     exam.save()
     html = c.get(reverse("exams:result", args=[exam.pk])).content.decode()

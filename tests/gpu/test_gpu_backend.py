@@ -139,8 +139,9 @@ def _bank_cases():
 @pytest.mark.parametrize("folder,path", list(_bank_cases()))
 def test_every_shipped_problem_gets_its_declared_verdict_on_the_gpu(gpu, folder, path):
     """solution.cu is ACCEPTED; each wrong/*.cu gets the verdict it declares (DEADLOCK may be
-    TIME_LIMIT where no emulator can prove the deadlock, as on the H200 test machine)."""
-    package = load_package(folder)
+    TIME_LIMIT where no emulator can prove the deadlock, as on the H200 test machine). A package
+    with variant parameters is judged under its default variant, its sources rendered for it."""
+    package = load_package(folder).with_variant(None)
     source = package.solution if path == "solution.cu" else next(w.source for w in package.wrong if f"wrong/{w.name}" == path)
     want = Verdict.ACCEPTED if path == "solution.cu" else next(w.verdict for w in package.wrong if f"wrong/{w.name}" == path)
     got = judge(package, source, gpu).verdict

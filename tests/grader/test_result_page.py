@@ -223,7 +223,7 @@ def test_cases_after_a_hang_are_listed_as_not_run(judged, kernel, verdict, why):
     again = JudgeResult.from_dict(result.to_dict())  # stored as JSON
     assert again.tests[1].verdict is NOT_RUN and again.to_dict() == result.to_dict()
     hidden = result.tests[1].public_dict()  # a hidden row keeps why it was skipped, nothing else
-    assert hidden == {"name": "tail", "sample": False, "verdict": "NOT_RUN", "time_s": 0.0,
+    assert hidden == {"name": "tail", "sample": False, "verdict": "NOT_RUN", "time_s": None,
                       "message": f"Skipped because test small {why}.",
                       "message_template": M.NOT_RUN_AFTER[verdict.value], "message_params": {"test": "small"}}
 

@@ -308,6 +308,90 @@ def test_grid_sync_uses_co_residency():
         p = q.params
         g = gpu(p["gpu"])
         fits = p["grid"] <= reference_blocks(g.cc, p["threads"], p["regs"], 0) * g.sm_count
-        expected = {"cooperative": "works" if fits else "rejected", "spin_barrier": "works" if fits else "hangs",
+        expected = {"cooperative": "works" if fits else "rejected", "spin_barrier": "not_guaranteed" if fits else "hangs",
                     "plain_grid_sync": "trap", "syncthreads": "block_only", "two_kernels": "works"}[p["scenario"]]
         assert q.answer["result"] == expected
+
+
+# ---- synchronization: issue 15's "fix first" items ----------------------------------------------------
+
+
+def test_classify_never_keys_a_shape_the_guide_and_the_hardware_disagree_on():
+    """`if (t < k) { __syncthreads(); ... }` with the other threads exiting is undefined by the Guide and
+    completes on sm_70+ (docs/synchronization.md rows 3-4): it is never drawn for multiple choice, and
+    no worked solution says that a barrier only some threads reach is fine."""
+    for d in (1, 2, 3):
+        for seed in range(300):
+            q = generate("synchronization.classify", seed, d)
+            assert q.params["snippet"] not in snippets.EXCLUDED_FROM_CHOICE
+            assert "only the remaining threads" not in json.dumps(q.render_solution("en"))
+
+
+def test_sync_snippets_guard_every_global_access():
+    """n = 500 or 5000 leaves the last block partly outside the arrays: every `in[gid]`/`out[gid]` the
+    classify and place-barrier snippets show sits behind `gid < n`."""
+    for fid in ("synchronization.classify", "synchronization.place_barrier"):
+        for d in (1, 2, 3):
+            for seed in range(60):
+                src = next(b["text"] for b in generate(fid, seed, d).render("en")["prompt"] if b["kind"] == "code")
+                for line in src.splitlines():
+                    if "in[gid]" in line or "out[gid]" in line:
+                        assert "gid < n" in line, (fid, seed, line)
+
+
+def test_syncwarp_snippet_reads_only_participating_lanes():
+    """The lane read after `__syncwarp(MASK)` is one that took part (and so wrote its slot)."""
+    for d in (2, 3):
+        for seed in range(100):
+            q = generate("synchronization.syncwarp_mask", seed, d)
+            if q.params["kind"] == "partial_warp":
+                continue
+            lanes, _, _, _ = type(family("synchronization.syncwarp_mask")).lanes(q.params)
+            expr = type(family("synchronization.syncwarp_mask")).partner(q.params)
+            for lane in lanes:
+                assert eval(expr, {"lane": lane}) in lanes, (q.params, lane)  # C's % on non-negatives
+
+
+def test_predicate_barrier_code_has_no_statement_inside_a_comment():
+    """Each line of the predicate-barrier code ends its statement before any `//` comment."""
+    for d in (1, 2, 3):
+        for seed in range(100):
+            q = generate("synchronization.predicate_barrier", seed, d)
+            src = next(b["text"] for b in q.render("en")["prompt"] if b["kind"] == "code")
+            for line in src.splitlines():
+                assert "//" not in line or line.lstrip().startswith("//"), line
+
+
+def test_sync_answers_are_not_guessable_over_300_seeds():
+    """No option is the answer in more than 40 % of 300 seeds (classify, place_barrier, grid_sync, per
+    difficulty), and predicate_barrier's and/or are not the same in more than 75 %."""
+    from collections import Counter
+
+    for fid, field, cap in [("synchronization.classify", "outcome", 0.40), ("synchronization.place_barrier", "slots", 0.40),
+                            ("synchronization.grid_sync", "result", 0.40), ("synchronization.predicate_barrier", "and", 0.75),
+                            ("synchronization.predicate_barrier", "or", 0.75)]:
+        for d in (1, 2, 3):
+            counts = Counter(generate(fid, seed, d).answer[field] for seed in range(300))
+            assert max(counts.values()) <= cap * 300, (fid, d, counts)
+
+
+def test_sync_difficulty_changes_the_structure():
+    """classify, place_barrier and grid_sync draw different snippets or scenarios at each difficulty."""
+    for fid, key in [("synchronization.classify", "snippet"), ("synchronization.place_barrier", "snippet"),
+                     ("synchronization.grid_sync", "scenario")]:
+        kinds = [{generate(fid, seed, d).params[key] for seed in range(120)} for d in (1, 2, 3)]
+        assert kinds[0] != kinds[1] and kinds[1] != kinds[2] and kinds[0] != kinds[2], (fid, kinds)
+
+
+def test_grid_spin_barrier_has_its_fence_and_reset_and_is_not_promised():
+    """The hand-written grid barrier shows __threadfence() and the counter reset, and where the grid fits
+    it is keyed "may complete on this GPU, not guaranteed" (an ordinary launch promises no co-residency)."""
+    seen = set()
+    for seed in range(200):
+        q = generate("synchronization.grid_sync", seed, 3)
+        if q.params["scenario"] != "spin_barrier":
+            continue
+        src = next(b["text"] for b in q.render("en")["prompt"] if b["kind"] == "code")
+        assert "__threadfence();" in src and "cudaMemcpyToSymbol(arrived" in src
+        seen.add(q.answer["result"])
+    assert seen == {"not_guaranteed", "hangs"}

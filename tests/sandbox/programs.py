@@ -16,6 +16,7 @@ SOURCES = {
 #include <unistd.h>
 int main(int argc, char** argv) {
     int s = socket(AF_INET, SOCK_STREAM, 0);
+    if (s < 0) { printf("failed: %s\n", strerror(errno)); return 1; }
     struct sockaddr_in a = {0};
     a.sin_family = AF_INET;
     a.sin_port = htons(atoi(argv[2]));

@@ -196,8 +196,8 @@ def test_bad_token_is_refused(problem):
 
 
 def test_hidden_diagnostics_are_generalised_and_deduplicated(problem, alice, alice_api, make_submission):
-    """A finding on a hidden test keeps kind and line but not its message or threads; one that repeats a
-    sample's (kind, line) is dropped; a summary quoting it is rewritten."""
+    """A finding on a hidden test keeps its kind but not its line, message or threads; one that repeats a
+    sample's kind is dropped; a summary quoting it is rewritten."""
     from grader.core.results import Diagnostic
     from grader.core.verdicts import DiagnosticKind, Verdict
 
@@ -218,7 +218,7 @@ def test_hidden_diagnostics_are_generalised_and_deduplicated(problem, alice, ali
     assert HIDDEN_MARKER not in response.content.decode()
     body = response.json()
     assert [(d["kind"], d["line"], d["test"]) for d in body["diagnostics"]] == [
-        ("out_of_bounds", 3, "small"), ("race", 2, "tail (check)")]
+        ("out_of_bounds", 3, "small"), ("race", None, "tail (check)")]  # a hidden test's line is not shown
     assert body["diagnostics"][0]["message"] == "out-of-bounds read at index 5"
     assert body["diagnostics"][1]["block"] is None and "hidden test" in body["diagnostics"][1]["message"]
     assert "hidden test" in body["message"] and body["message"].endswith("(line 3)")

@@ -23,9 +23,10 @@ from pathlib import Path
 
 from ... import sandbox
 from .. import messages as M
-from ..emulator import jobs, toolchain
+from ..emulator import jobs, result_file, toolchain
 from ..emulator.rewrite import rewrite
 from ..errors import PlatformError
+from ..escape import escape_untrusted
 from ..launch import launch_problem
 from ..linkerrors import undefined_references
 from ..results import CompileMessage, CompileResult, Diagnostic
@@ -39,17 +40,43 @@ HARNESS_LINE = '\n#line 1 "<warpdrill harness>"\n'  # between the student's code
 SANDBOX_BINARY = "/opt/kernel.bin"
 COMPILE_TIME_LIMIT_S = 30.0
 EXIT_RERUN_FIBERS = 3  # the fast path met a wait: rerun with fibers (src/runtime.hpp)
-GRACE_S = 2.0  # the child enforces the time limit itself; the sandbox kills it this much later
-# The child's limit counts CPU time, so on a busy machine a correct run may take longer in wall
-# time: the sandbox's wall-clock backstop allows this factor of the limit before it kills.
-WALL_FACTOR = 3.0
+GRACE_S = 2.0  # CPU seconds a run may use past its limit per worker thread (RLIMIT_CPU's backstop)
+# The child checks its own limit in CPU time, but a kernel that sleeps or blocks uses no CPU, so the
+# wall clock counts too: the sandbox stops a run once its wall time, less the time its threads waited
+# for a CPU that other work on the machine held (they were runnable, not sleeping), passes the limit
+# plus a small grace. A starved but correct run is not the student's fault; a sleeping one is.
+WALL_GRACE_S = 1.0
+WALL_GRACE_FRACTION = 0.25
+# Whatever the waits, no run outlives this factor of its limit (plus GRACE_S) in plain wall time.
+BACKSTOP_FACTOR = 3.0
+# The race check runs the ThreadSanitizer build, several times slower than the plain one; its
+# time is not the student's (a check that runs out is a note, never TIME_LIMIT), so it gets more.
+TSAN_WALL_FACTOR = 3.0
+
+
+def wall_limit_s(time_limit_s: float, variant: str = "fast") -> float:
+    """Seconds of wall time, less the box's waits for a CPU, that one run of a test with a `time_limit_s`
+    limit may take: the limit plus max(WALL_GRACE_S, WALL_GRACE_FRACTION of it); TSAN_WALL_FACTOR times that
+    for the race check."""
+    wall = time_limit_s + max(WALL_GRACE_S, WALL_GRACE_FRACTION * time_limit_s)
+    return wall * TSAN_WALL_FACTOR if variant == "tsan" else wall
+
+
+def backstop_s(time_limit_s: float, variant: str = "fast") -> float:
+    """Plain wall-clock seconds after which a run is stopped whatever it waited for."""
+    return max(wall_limit_s(time_limit_s, variant), BACKSTOP_FACTOR * time_limit_s + GRACE_S)
+
+
+def rss_limit_bytes(input_bytes: int) -> int:
+    """Resident memory (bytes) one run's whole box may hold: 2 GiB plus 8 x its input buffers. Every
+    run is watched, the race check's too, which has no address-space limit (ThreadSanitizer)."""
+    return (2 << 30) + 8 * input_bytes
 
 STATUS = {
     "ok": RunStatus.OK,
     "fault": RunStatus.FAULT,
     "deadlock": RunStatus.DEADLOCK,
     "timeout": RunStatus.TIMEOUT,
-    "internal": RunStatus.INTERNAL,
 }
 
 
@@ -95,6 +122,7 @@ class EmulatorHandle:
     needs_fibers: bool  # barriers or warp ops: start in fiber mode
     serial: bool  # atomics/volatile/fences: one worker thread
     binaries: dict[str, Path] = field(default_factory=dict)  # variant -> cached binary
+    source_lines: int = 0  # lines of the student's source: a result's lines must lie within them
 
 
 class EmulatorBackend(Backend):
@@ -131,7 +159,8 @@ class EmulatorBackend(Backend):
             log = "\n".join(f"{STUDENT_FILE}:{p.line}: error: {p.message}" for p in rewritten.problems)
             return Build(compile=CompileResult(ok=False, messages=messages, log=log, time_s=time.monotonic() - start))
         text = f'#line 1 "{STUDENT_FILE}"\n' + rewritten.text + HARNESS_LINE + jobs.harness_source(spec)
-        handle = EmulatorHandle(spec, text, rewritten.needs_fibers, rewritten.serial)
+        handle = EmulatorHandle(spec, text, rewritten.needs_fibers, rewritten.serial,
+                                source_lines=source.count("\n") + 1)
         workdir = Path(tempfile.mkdtemp(prefix="wd-emu-"))
         build = Build(compile=CompileResult(ok=True), handle=handle, workdir=workdir)
         ok, messages, log, cached = self._build_variant(handle, "fast")
@@ -206,7 +235,8 @@ class EmulatorBackend(Backend):
         with tempfile.TemporaryDirectory(prefix="wd-probe-cc-") as tmp:
             (Path(tmp) / "probe.cpp").write_text(toolchain.PROBE_SOURCE)
             res = self._compile_in_box(Path(tmp), variant, runtime, "probe.cpp", "probe.bin")
-            return res.returncode == 0 and (Path(tmp) / "probe.bin").exists()
+            # A probe stopped at the compile limit (a machine busy enough) proves nothing broken.
+            return res.timed_out or (res.returncode == 0 and (Path(tmp) / "probe.bin").exists())
 
     # ---- run ----
 
@@ -251,13 +281,15 @@ class EmulatorBackend(Backend):
                     workers=1 if handle.serial or variant == "tsan" else self.workers,
                     start_aligned=start_aligned, time_limit_s=request.time_limit_s,
                 )
-                total = sum(int(getattr(v, "nbytes", 0)) for v in request.inputs.values())
+                total = _input_bytes(request)
                 res = sandbox.run_sandboxed(
-                    [SANDBOX_BINARY, f"{sandbox.WORK_PATH}/job.txt"], workdir, request.time_limit_s * WALL_FACTOR + GRACE_S,
+                    [SANDBOX_BINARY, f"{sandbox.WORK_PATH}/job.txt"], workdir,
+                    backstop_s(request.time_limit_s, variant),
+                    charged_limit_s=wall_limit_s(request.time_limit_s, variant),
                     # ThreadSanitizer reserves terabytes of shadow address space: no AS limit there,
                     # the box's resident memory is watched instead (small kernels use ~0.1 GiB).
                     memory_bytes=resource.RLIM_INFINITY if variant == "tsan" else (2 << 30) + 3 * total,
-                    rss_bytes=(2 << 30) + 8 * total if variant == "tsan" else None,
+                    rss_bytes=rss_limit_bytes(total),
                     ro_binds={str(handle.binaries[variant]): SANDBOX_BINARY},
                     env=env, file_bytes=max(256 << 20, 2 * total), cpu_s=(request.time_limit_s + GRACE_S) * self.workers,
                     disk_bytes=jobs.disk_allowance(outputs),
@@ -280,7 +312,24 @@ class EmulatorBackend(Backend):
             diag = Diagnostic(DiagnosticKind.CUDA_ERROR, test=request.test_name or None, message_template=M.DISK_LIMIT,
                               message_params={"mib": jobs.disk_allowance(outputs) >> 20})
             return RunOutcome(RunStatus.FAULT, log=log, time_s=res.time_s, message=diag.message, diagnostics=[diag])
-        result = jobs.read_result(workdir)
+        if res.memory_exceeded:
+            # Killed by the sandbox's resident-memory watchdog: the result file is not believed.
+            mib = rss_limit_bytes(_input_bytes(request)) >> 20
+            diag = Diagnostic(DiagnosticKind.CUDA_ERROR, test=request.test_name or None, message_template=M.MEMORY_LIMIT,
+                              message_params={"mib": mib})
+            return RunOutcome(RunStatus.FAULT, log=log, time_s=res.time_s, message=diag.message, diagnostics=[diag])
+        bounds = result_file.Bounds(build.handle.source_lines, tuple(request.launch.grid), tuple(request.launch.block),
+                                    res.time_s)
+        try:
+            result = result_file.read(workdir, bounds)
+        except result_file.ResultFileError as exc:
+            if res.timed_out:
+                result = None  # killed at the wall clock: a half-written file says nothing
+            else:
+                # Only code in the run's own process could have written it: the student's runtime error.
+                diag = Diagnostic(DiagnosticKind.CUDA_ERROR, test=request.test_name or None,
+                                  message_template=M.RESULT_FILE_INVALID, message_params={"reason": str(exc)})
+                return RunOutcome(RunStatus.FAULT, log=log, time_s=res.time_s, message=diag.message, diagnostics=[diag])
         if res.timed_out and result is not None and result.get("status") != "timeout":
             # The binary never ended by itself: whatever result file is there, its own code did not
             # finish writing it (student code may have written one), so it is not believed.
@@ -307,14 +356,24 @@ class EmulatorBackend(Backend):
                 diag = Diagnostic(kind, test=request.test_name or None, message_template=M.KILLED_BEFORE_REPORT,
                                   message_params={"what": what})
                 return RunOutcome(status, log=log, time_s=res.time_s, message=diag.message, diagnostics=[diag])
-            return RunOutcome(RunStatus.INTERNAL, log=log, time_s=res.time_s,
-                              message=f"the emulator exited with status {res.returncode} without a result: {res.stderr[-1000:]}")
-        status = STATUS.get(result.get("status"), RunStatus.INTERNAL)
+            # The run ended by itself without a result. Its process was shared with the student's code,
+            # which can end it (or remove the file) at will: the student's runtime error, never the
+            # platform's retry. The box's stderr goes to the log escaped, for a bug of ours to be seen.
+            logger.warning("emulator run ended with status %s and no result; stderr: %s", res.returncode,
+                           escape_untrusted(res.stderr[-1000:]))
+            diag = Diagnostic(DiagnosticKind.CUDA_ERROR, test=request.test_name or None,
+                              message_template=M.RUN_ENDED_WITHOUT_RESULT, message_params={"status": res.returncode})
+            return RunOutcome(RunStatus.FAULT, log=log, time_s=res.time_s, message=diag.message, diagnostics=[diag])
+        if result["status"] == "internal":
+            # The runtime could not map its own memory: in a process the student's code shared, so theirs.
+            diag = Diagnostic(DiagnosticKind.CUDA_ERROR, test=request.test_name or None,
+                              message_template=M.RUNTIME_OUT_OF_MEMORY, message_params={"what": result["message"]})
+            return RunOutcome(RunStatus.FAULT, log=log, time_s=result["time_s"], message=diag.message, diagnostics=[diag])
+        status = STATUS[result["status"]]
         diags = jobs.diagnostics_from(result, request.test_name)
         for d in diags:  # the runtime writes English; name its messages so the site can translate them
             d.message_template, d.message_params = M.runtime_message(d.message) or ("", {})
-        outcome = RunOutcome(status, diagnostics=diags, log=log, time_s=float(result.get("time_s", res.time_s)),
-                             message=result.get("message", ""))
+        outcome = RunOutcome(status, diagnostics=diags, log=log, time_s=result["time_s"], message=result["message"])
         if status is RunStatus.OK:
             outcome.outputs = jobs.read_outputs(workdir, outputs)
         elif status is RunStatus.FAULT and result.get("fault"):
@@ -374,6 +433,11 @@ def _signal_of(returncode: int) -> signal.Signals | None:
         return signal.Signals(number) if number else None
     except ValueError:
         return None
+
+
+def _input_bytes(request: RunRequest) -> int:
+    """Bytes of the run's input buffers (what rss_limit_bytes scales with)."""
+    return sum(int(getattr(v, "nbytes", 0)) for v in request.inputs.values())
 
 
 def _read_capped(path: Path) -> str:

@@ -7,7 +7,6 @@ so it cannot forge a result.
 """
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import numpy as np
@@ -107,17 +106,6 @@ def read_outputs(workdir: Path, outputs: dict) -> dict[str, np.ndarray]:
     for name, (file, shape, dtype) in outputs.items():
         result[name] = np.fromfile(workdir / f"{file}.out", dtype=dtype).reshape(shape)
     return result
-
-
-def read_result(workdir: Path) -> dict | None:
-    """The parsed result.json, or None when the binary did not write one."""
-    path = workdir / "result.json"
-    if not path.exists():
-        return None
-    try:
-        return json.loads(path.read_text(errors="replace"))
-    except json.JSONDecodeError:
-        return None
 
 
 def diagnostics_from(result: dict, test: str) -> list[Diagnostic]:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 import shutil
 import tempfile
+from enum import StrEnum
 from pathlib import Path
 
 from .. import messages as M
@@ -69,7 +70,9 @@ def parse_reports(text: str, arenas, student_file: str = "kernel.cu") -> list[di
             if t:
                 names[t["id"]] = t["name"]
                 current = None
-        if len(accesses) < 2 or accesses[0]["line"] is None or accesses[1]["line"] is None:
+        # The earlier access may come without a line: TSan cannot restore the stack of a thread
+        # that was destroyed (an earlier block's, see kRetainedFibers in scheduler.cpp).
+        if len(accesses) < 2 or accesses[0]["line"] is None:
             continue
         for a in accesses[:2]:
             tid = re.search(r"T\d+", a["who"])
@@ -86,16 +89,43 @@ def _hazard(now: dict, before: dict) -> str:
     return "WAW" if before["op"] == "write" else "WAR"
 
 
+class RaceShape(StrEnum):
+    """What a race is, which decides the advice its message gives."""
+
+    UNORDERED = "unordered"  # two accesses of one block that no barrier orders: add a barrier
+    LOST_UPDATE = "lost_update"  # threads read-modify-write one word on one line (`h[i]++`): use an atomic
+    BETWEEN_BLOCKS = "between_blocks"  # one block writes global memory another reads or writes: atomics or two kernels
+    SAME_LINE_WRITES = "same_line_writes"  # threads store to one word on one line and nobody reads it there: a note
+
+
+def _shape(pair: list[dict]) -> RaceShape:
+    """The shape of the races TSan reported for one line pair (the same pair is reported once per hazard)."""
+    now, before = pair[0]["now"], pair[0]["before"]
+    hazards = {_hazard(r["now"], r["before"]) for r in pair}
+    if now["line"] == before["line"] and "WAW" in hazards:
+        # Two threads write one address on the same line: with the read of a `+=`/`++` there, updates
+        # are lost. (A tree reduction's `s[t] += s[t + k]` race is a read of another thread's slot,
+        # never two writes of one.) With no read (`*found = 1;` by every thread that matches) it is
+        # the policy's "same value to the same word" (docs/synchronization.md): racecheck reports no
+        # hazard for it; the values are not known here, so it is a note and the output decides.
+        return RaceShape.LOST_UPDATE if hazards - {"WAW"} else RaceShape.SAME_LINE_WRITES
+    if now.get("block") and before.get("block") and now["block"] != before["block"]:
+        return RaceShape.BETWEEN_BLOCKS
+    return RaceShape.UNORDERED
+
+
 def to_diagnostics(races: list[dict], test: str) -> list[Diagnostic]:
-    """RACE diagnostics, deduplicated by line pair and capped at MAX_RACES."""
-    seen = set()
-    diags = []
+    """RACE diagnostics, deduplicated by line pair and capped at MAX_RACES; each names its shape
+    (detail["shape"], a RaceShape) and gives the advice for it (atomics for lost updates and races
+    between blocks, a barrier otherwise)."""
+    pairs: dict[tuple, list[dict]] = {}
     for r in races:
+        pairs.setdefault(tuple(sorted((r["now"]["line"], r["before"]["line"] or 0))), []).append(r)
+    diags = []
+    for pair in pairs.values():
+        r = pair[0]
         now, before, where = r["now"], r["before"], r["where"]
-        key = tuple(sorted((now["line"], before["line"])))
-        if key in seen:
-            continue
-        seen.add(key)
+        shape = _shape(pair)
         kind = _hazard(now, before)
         names = {"RAW": "read-after-write", "WAR": "write-after-read", "WAW": "write-after-write"}
         params = {"hazard": M.word(names[kind]), "line": now["line"], "access": M.word(now["op"]),
@@ -107,11 +137,28 @@ def to_diagnostics(races: list[dict], test: str) -> list[Diagnostic]:
             params.update(thread=str(now["thread"]), other_thread=str(before["thread"]), block=str(now["block"]))
         template = {(False, False): M.RACE, (True, False): M.RACE_ON, (False, True): M.RACE_THREADS,
                     (True, True): M.RACE_ON_THREADS}[(bool(where), threads)]
+        if where and threads and shape is not RaceShape.UNORDERED:
+            params["other_block"] = str(before["block"])
+            if shape is RaceShape.LOST_UPDATE:
+                template = M.RACE_LOST_UPDATE
+            else:
+                template = M.RACE_BETWEEN_BLOCKS if before["line"] else M.RACE_BETWEEN_BLOCKS_NO_LINE
+                params.pop("space", None)
+        elif before["line"] is None:
+            continue  # no second line and no threads to name: nothing a student could act on
+        if shape is RaceShape.SAME_LINE_WRITES:
+            diags.append(Diagnostic(
+                DiagnosticKind.NOTE, line=now["line"], block=now.get("block"), thread=now.get("thread"),
+                test=test or None, message_template=M.RACE_SAME_LINE_WRITES, message_params={"line": now["line"]},
+                detail={"hazard": kind, "shape": str(shape), "other_line": before["line"],
+                        "other_thread": before.get("thread"), "other_block": before.get("block"), **where}))
+            continue
         diags.append(Diagnostic(
             DiagnosticKind.RACE, line=now["line"], block=now.get("block"), thread=now.get("thread"),
             test=test or None, message_template=template, message_params=params,
-            detail={"hazard": kind, "other_line": before["line"], "other_thread": before.get("thread"),
-                    "other_block": before.get("block"), "access": now["op"], "other_access": before["op"], **where},
+            detail={"hazard": kind, "shape": str(shape), "other_line": before["line"],
+                    "other_thread": before.get("thread"), "other_block": before.get("block"), "access": now["op"],
+                    "other_access": before["op"], **where},
         ))
         if len(diags) >= MAX_RACES:
             break
@@ -126,8 +173,12 @@ def check_races(backend, build, request) -> list[Diagnostic]:
         if not ok:
             return [Diagnostic(DiagnosticKind.NOTE, test=request.test_name or None, detail={"log": log[-2000:]},
                                message_template=M.RACE_CHECK_NOT_BUILT)]
+    # suppress_equal_addresses=0: a lost update (`h[i]++`) shows as a read-after-write AND a
+    # write-after-write on one address; TSan would otherwise report only the first (reports
+    # stay deduplicated by their pair of stacks, so their number is bounded by line pairs).
     env = {"TSAN_OPTIONS": "log_path=/box/tsan halt_on_error=0 exitcode=0 report_signal_unsafe=0 "
-                           "history_size=4 detect_deadlocks=0 report_thread_leaks=0 io_sync=0"}
+                           "history_size=4 detect_deadlocks=0 report_thread_leaks=0 io_sync=0 "
+                           "suppress_equal_addresses=0"}
     outcome, workdir = backend._run_tsan(build, request, env)
     try:
         text = "".join(p.read_text(errors="replace") for p in sorted(workdir.glob("tsan*")))

@@ -25,6 +25,7 @@ from typing import Callable
 
 import numpy as np
 
+from ..escape import escape_untrusted
 from . import protocol
 from .isolation import child_launch, compute_sanitizer
 from .sanitizer import Tool, count_records, cut_job, drop_fences, print_limit, tool_options
@@ -230,7 +231,8 @@ class Child:
             data = (self.workdir / "stderr.txt").read_bytes()
         except (OSError, ValueError):
             return ""
-        return data[-STDERR_CAP:].decode("utf-8", "replace").strip()
+        # The child's output carries the kernel's printf (the student's text): escaped, it stays one line.
+        return escape_untrusted(data[-STDERR_CAP:].decode("utf-8", "replace").strip())
 
 
 class ChildPool:

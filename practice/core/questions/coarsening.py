@@ -65,7 +65,7 @@ class Coarsening(Family):
                   "warp의 접근이 연속으로 유지됩니다."),
                 code(STRIDED),
                 p(f"Which block, thread and iteration k handle element {e}?",
-                  f"원소 {e}를 처리하는 block, thread, 반복 k는 각각 무엇입니까?"),
+                  f"index가 {e}인 원소를 처리하는 block, thread, 반복 k는 각각 무엇입니까?"),
             ]
             fields = [integer_field("block", "blockIdx.x", "blockIdx.x"), integer_field("thread", "threadIdx.x", "threadIdx.x"),
                       integer_field("k", "k", "k")]

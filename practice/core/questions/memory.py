@@ -63,7 +63,7 @@ class Coalescing(Family):
               f"(i = 0..31, the first warp of the grid) reads `{expr}`. Global memory serves a warp's request in "
               "32-byte sectors.",
               f"`a`는 시작 주소가 256 byte 정렬된 `{ty}` 배열(원소당 {size} B)입니다. grid의 첫 warp에서 thread i "
-              f"(i = 0..31)가 `{expr}`를 읽습니다. global memory는 warp의 요청을 32 byte sector 단위로 처리합니다."),
+              f"(i = 0..31)가 `{expr}` 값을 읽습니다. global memory는 warp의 요청을 32 byte sector 단위로 처리합니다."),
             code(f"int i = blockIdx.x * blockDim.x + threadIdx.x;\n{ty} v = {expr};"),
             p("How many sectors does the warp's request touch, and what fraction of the fetched bytes is used?",
               "이 warp 요청이 건드리는 sector는 몇 개이고, 가져온 byte 중 실제로 쓰는 비율은 얼마입니까?"),
@@ -198,7 +198,9 @@ class BankConflicts(Family):
         ]
         fields = [integer_field("degree", "Conflict degree (n-way)", "conflict degree (n-way)")]
         answer = {"degree": deg}
-        sol.append(p(f"The busiest bank is asked for {deg} distinct word(s), so the request takes {deg} pass(es)."
+        words_en = "1 word" if deg == 1 else f"{deg} distinct words"
+        passes_en = "1 pass" if deg == 1 else f"{deg} passes"
+        sol.append(p(f"The busiest bank is asked for {words_en}, so the request takes {passes_en}."
                      + (" Padding the row by one word spreads a column over all 32 banks." if deg > 1 else ""),
                      f"가장 많이 요구되는 bank에 서로 다른 word {deg}개가 몰리므로 요청은 pass {deg}번이 걸립니다."
                      + (" 행을 word 하나만큼 padding하면 한 열이 32개 bank에 고루 퍼집니다." if deg > 1 else "")))

@@ -29,13 +29,15 @@ def _halvings(start: int, stop: int = 0) -> Callable:
     return values
 
 
+# Every global access is guarded by `gid < n`: the prompts give n = 500 or 5000, which leaves the
+# last block partly outside the arrays (issue 15: the snippets must be correct kernels).
 def load() -> Line:
-    return Line("s[t] = in[gid];", writes=lambda c: [("s", c.tid)])
+    return Line("s[t] = (gid < n) ? in[gid] : 0.0f;", writes=lambda c: [("s", c.tid)])
 
 
 def store_neighbour(d: int = 1) -> Line:
-    return Line(f"out[gid] = s[(t + {d}) % blockDim.x];", reads=lambda c: [("s", (c.tid + d) % c.block)],
-                writes=lambda c: [("out", c.tid)])
+    return Line(f"if (gid < n) out[gid] = s[(t + {d}) % blockDim.x];",
+                reads=lambda c: [("s", (c.tid + d) % c.block)], writes=lambda c: [("out", c.tid)])
 
 
 def reduce_step() -> If:
@@ -71,14 +73,15 @@ def tree_reduce(block: int, barrier_in_loop: bool = True) -> list[Stmt]:
 def early_exit(block: int, k: int) -> list[Stmt]:
     return [If(f"t >= {k}", lambda c: c.tid >= k, [Return()], one_line=True),
             load(), SyncThreads(),
-            Line(f"out[gid] = s[{k - 1} - t];", reads=lambda c: [("s", k - 1 - c.tid)], writes=lambda c: [("out", c.tid)])]
+            Line(f"if (gid < n) out[gid] = s[{k - 1} - t];", reads=lambda c: [("s", k - 1 - c.tid)],
+                 writes=lambda c: [("out", c.tid)])]
 
 
 def barrier_in_if_others_exit(block: int, k: int) -> list[Stmt]:
     return [load(),
             If(f"t < {k}", lambda c: c.tid < k, [
                 SyncThreads(),
-                Line(f"out[gid] = s[{k - 1} - t];", reads=lambda c: [("s", k - 1 - c.tid)],
+                Line(f"if (gid < n) out[gid] = s[{k - 1} - t];", reads=lambda c: [("s", k - 1 - c.tid)],
                      writes=lambda c: [("out", c.tid)]),
             ])]
 
@@ -91,7 +94,8 @@ def histogram(block: int, bins: int, first_barrier: bool = True) -> list[Stmt]:
     return ([If(f"t < {bins}", lambda c: c.tid < bins,
                 [Line("hist[t] = 0;", writes=lambda c: [("hist", c.tid)])], one_line=True)]
             + ([SyncThreads()] if first_barrier else [])
-            + [Line(f"atomicAdd(&hist[(int)in[gid] % {bins}], 1);", atomics=lambda c: [("hist", (c.tid * 7) % bins)]),
+            + [Line(f"if (gid < n) atomicAdd(&hist[(int)in[gid] % {bins}], 1);",
+                    atomics=lambda c: [("hist", (c.tid * 7) % bins)]),
                SyncThreads(),
                If(f"t < {bins}", lambda c: c.tid < bins,
                   [Line(f"atomicAdd(&out[t], hist[t]);", reads=lambda c: [("hist", c.tid)],
@@ -126,14 +130,14 @@ def shift(block: int) -> list[Stmt]:
                [Line("s[t] = s[t - 1];", reads=lambda c: [("s", c.tid - 1)], writes=lambda c: [("s", c.tid)])],
                one_line=True),
             SyncThreads(),
-            Line("out[gid] = s[t];", reads=lambda c: [("s", c.tid)], writes=lambda c: [("out", c.tid)])]
+            Line("if (gid < n) out[gid] = s[t];", reads=lambda c: [("s", c.tid)], writes=lambda c: [("out", c.tid)])]
 
 
 def both_branches(block: int, k: int) -> list[Stmt]:
     return [If(f"t < {k}", lambda c: c.tid < k,
-               [Line("s[t] = 2.0f * in[gid];", writes=lambda c: [("s", c.tid)]), SyncThreads()],
-               [Line("s[t] = in[gid];", writes=lambda c: [("s", c.tid)]), SyncThreads()]),
-            Line(f"out[gid] = s[{block - 1} - t];", reads=lambda c: [("s", block - 1 - c.tid)],
+               [Line("s[t] = (gid < n) ? 2.0f * in[gid] : 0.0f;", writes=lambda c: [("s", c.tid)]), SyncThreads()],
+               [Line("s[t] = (gid < n) ? in[gid] : 0.0f;", writes=lambda c: [("s", c.tid)]), SyncThreads()]),
+            Line(f"if (gid < n) out[gid] = s[{block - 1} - t];", reads=lambda c: [("s", block - 1 - c.tid)],
                  writes=lambda c: [("out", c.tid)])]
 
 
@@ -144,7 +148,7 @@ def branch_then_common(block: int, m: int) -> list[Stmt]:
                 Line("s[t] += s[t + 1];", reads=lambda c: [("s", c.tid), ("s", c.tid + 1)], writes=lambda c: [("s", c.tid)]),
             ]),
             SyncThreads(),
-            Line("out[gid] = s[t];", reads=lambda c: [("s", c.tid)], writes=lambda c: [("out", c.tid)])]
+            Line("if (gid < n) out[gid] = s[t];", reads=lambda c: [("s", c.tid)], writes=lambda c: [("out", c.tid)])]
 
 
 def loop_tripcount(block: int, m: int) -> list[Stmt]:
@@ -162,13 +166,13 @@ def spin_after_barrier(block: int, setter: int) -> list[Stmt]:
             SyncThreads(),
             If(f"t == {setter}", lambda c: c.tid == setter, [Line("*ready = 1;", action=set_flag("*ready"))],
                one_line=True),
-            Line("out[gid] = in[gid];", writes=lambda c: [("out", c.tid)])]
+            Line("if (gid < n) out[gid] = in[gid];", writes=lambda c: [("out", c.tid)])]
 
 
 def producer_waits_at_barrier(block: int) -> list[Stmt]:
     return [If("t == 0", lambda c: c.tid == 0,
                [load(), SyncThreads(), Line("*ready = 1;", action=set_flag("*ready"))],
-               [SpinUntil("*ready"), Line("out[gid] = s[0];", reads=lambda c: [("s", 0)],
+               [SpinUntil("*ready"), Line("if (gid < n) out[gid] = s[0];", reads=lambda c: [("s", 0)],
                                           writes=lambda c: [("out", c.tid)])])]
 
 
@@ -177,7 +181,6 @@ CLASSIFY: dict[str, tuple[Callable, str, Callable, list[str]]] = {
     "neighbour": (neighbour, "correct", lambda r, b: {"d": r.choice([1, 2, 3])}, []),
     "tree_reduce": (tree_reduce, "correct", lambda r, b: {}, []),
     "early_exit": (early_exit, "correct", lambda r, b: {"k": r.choice([32, 64, b // 2])}, []),
-    "barrier_in_if_others_exit": (barrier_in_if_others_exit, "correct", lambda r, b: {"k": r.choice([64, b // 2])}, []),
     "uniform_if": (uniform_if, "correct", lambda r, b: {"limit": r.choice([1000, 4096]), "d": r.choice([1, 2])}, []),
     "histogram": (histogram, "correct", lambda r, b: {"bins": r.choice([16, 32])}, ["__shared__ int hist[32];"]),
     "warp_tail_syncwarp": (warp_tail, "correct", lambda r, b: {"with_syncwarp": True}, []),
@@ -194,6 +197,22 @@ CLASSIFY: dict[str, tuple[Callable, str, Callable, list[str]]] = {
     "spin_after_barrier": (spin_after_barrier, "deadlock", lambda r, b: {"setter": r.choice([32, 64, b - 1])}, []),
     "producer_waits_at_barrier": (producer_waits_at_barrier, "deadlock", lambda r, b: {}, []),
 }
+# Shapes the family never shows as multiple choice: the Programming Guide and the hardware
+# disagree on them (docs/synchronization.md, rows 3-4). `if (t < k) { __syncthreads(); ... }` with
+# the other threads exiting is undefined by the Guide's rule and completes on sm_70+; the barrier
+# rule accepts it with a note, so neither "correct" nor "divergent" is a key a student can trust.
+EXCLUDED_FROM_CHOICE = {"barrier_in_if_others_exit": barrier_in_if_others_exit}
+# Which snippets each difficulty draws from, per outcome: each level changes the structure.
+# 1: one phase, straight-line code; 2: loops and shared atomics; 3: warp-level code and loops
+# whose trip counts differ per thread.
+CLASSIFY_LEVELS: dict[int, dict[str, list[str]]] = {
+    1: {"correct": ["neighbour", "early_exit", "uniform_if"], "race": ["neighbour_no_barrier", "barrier_too_early"],
+        "divergent": ["both_branches"], "deadlock": ["producer_waits_at_barrier"]},
+    2: {"correct": ["tree_reduce", "histogram"], "race": ["tree_reduce_no_loop_barrier", "histogram_no_init_barrier", "shift"],
+        "divergent": ["branch_then_common"], "deadlock": ["spin_after_barrier"]},
+    3: {"correct": ["warp_tail_syncwarp"], "race": ["warp_tail_lockstep"], "divergent": ["loop_tripcount"],
+        "deadlock": ["spin_after_barrier"]},
+}
 # Kernels whose snippets use the `ready` flag take it as an extra parameter.
 FLAG_SIGNATURE = "__global__ void kernel(const float* in, float* out, int n, volatile int* ready) {"
 
@@ -204,7 +223,7 @@ FLAG_SIGNATURE = "__global__ void kernel(const float* in, float* out, int n, vol
 def slots_neighbour(block: int, d: int = 1) -> list[Stmt]:
     return [Slot(label="A"), load(), Slot(label="B"),
             Line(f"float v = s[(t + {d}) % blockDim.x];", reads=lambda c: [("s", (c.tid + d) % c.block)]),
-            Slot(label="C"), Line("out[gid] = v;", writes=lambda c: [("out", c.tid)])]
+            Slot(label="C"), Line("if (gid < n) out[gid] = v;", writes=lambda c: [("out", c.tid)])]
 
 
 def slots_reduce(block: int) -> list[Stmt]:
@@ -227,7 +246,8 @@ def slots_histogram(block: int, bins: int) -> list[Stmt]:
     return [If(f"t < {bins}", lambda c: c.tid < bins, [Line("hist[t] = 0;", writes=lambda c: [("hist", c.tid)])],
                one_line=True),
             Slot(label="A"),
-            Line(f"atomicAdd(&hist[(int)in[gid] % {bins}], 1);", atomics=lambda c: [("hist", (c.tid * 7) % bins)]),
+            Line(f"if (gid < n) atomicAdd(&hist[(int)in[gid] % {bins}], 1);",
+                 atomics=lambda c: [("hist", (c.tid * 7) % bins)]),
             Slot(label="B"),
             If(f"t < {bins}", lambda c: c.tid < bins,
                [Line("out[blockIdx.x * %d + t] = hist[t];" % bins, reads=lambda c: [("hist", c.tid)],

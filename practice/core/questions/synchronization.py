@@ -2,6 +2,7 @@
 and predicate-barrier results from enumerating the threads, grid-wide answers from the occupancy model."""
 from __future__ import annotations
 
+import random
 from itertools import combinations
 from typing import Any
 
@@ -61,19 +62,25 @@ def explain(result: SimResult, where: dict[int, int]) -> list:
               "one thread is read by another only after a barrier (atomics may overlap): the result is well-defined.",
               "모든 barrier에 exit하지 않은 thread가 전부 도달하고, 한 thread가 쓴 shared 위치를 다른 thread는 "
               "barrier 뒤에서만 읽습니다 (atomic끼리는 겹쳐도 됨): 결과가 정의됩니다."),
-            p("Threads that have returned do not count at a barrier, so a barrier that only the remaining threads "
-              "reach is fine.",
-              "return한 thread는 barrier에서 세지 않으므로, 남은 thread만 도달하는 barrier는 괜찮습니다.")]
+            p("Threads that returned before a barrier do not count at it: sm_70+ releases a barrier once every "
+              "thread that has not exited arrives, and WarpDrill's barrier rule (docs/synchronization.md) accepts an "
+              "early `return` above the barrier. A barrier placed *inside* a condition that differs in the block is "
+              "another matter: the Programming Guide calls it undefined even when the skipping threads exit.",
+              "barrier보다 먼저 return한 thread는 barrier에서 세지 않습니다: sm_70 이상은 exit하지 않은 thread가 모두 "
+              "도착하면 barrier를 풀어 주고, WarpDrill의 barrier 규칙(docs/synchronization.md)도 barrier 위의 이른 "
+              "`return`을 허용합니다. 그러나 block 안에서 값이 다른 조건 *안에* 둔 barrier는 다릅니다: 건너뛴 thread가 "
+              "exit하더라도 Programming Guide는 정의되지 않은 동작으로 봅니다.")]
 
 
 class ClassifySnippet(Family):
     id = "synchronization.classify"
+    version = 2  # 2: guarded snippets, per-difficulty structures, no Guide-vs-hardware shapes
     topic = Topic.SYNCHRONIZATION
     title = t("What does this kernel do?", "이 kernel은 어떻게 동작하는가?")
 
     def make_params(self, rng, difficulty):
         outcome = rng.choice([str(o) for o in Outcome])
-        name = rng.choice(sorted(n for n, v in S.CLASSIFY.items() if v[1] == outcome))
+        name = rng.choice(S.CLASSIFY_LEVELS[difficulty][outcome])
         block = rng.choice(BLOCKS[difficulty])
         return {"snippet": name, "block": block, "args": S.CLASSIFY[name][2](rng, block), "n": rng.choice([500, 5000])}
 
@@ -98,13 +105,18 @@ class ClassifySnippet(Family):
 
 class PlaceBarrier(Family):
     id = "synchronization.place_barrier"
+    version = 2  # 2: the options in a drawn order, a structure per difficulty
     topic = Topic.SYNCHRONIZATION
     title = t("Where does the barrier go?", "barrier는 어디에?")
 
+    # 1: one barrier between a write and a neighbour's read; 2: two barriers (a write-after-read
+    # as well), or shared atomics between an init and a merge; 3: a barrier inside a loop.
+    LEVELS = {1: ["neighbour"], 2: ["shift", "histogram"], 3: ["reduce", "shift", "histogram"]}
+
     def make_params(self, rng, difficulty):
-        name = rng.choice(sorted(S.PLACE))
+        name = rng.choice(self.LEVELS[difficulty])
         block = rng.choice(BLOCKS[difficulty])
-        return {"snippet": name, "block": block, "args": S.PLACE[name][1](rng, block)}
+        return {"snippet": name, "block": block, "args": S.PLACE[name][1](rng, block), "order": rng.randrange(1 << 30)}
 
     @staticmethod
     def evaluate(params) -> tuple[list[Any], list[tuple[str, ...]], dict[tuple[str, ...], SimResult]]:
@@ -121,9 +133,13 @@ class PlaceBarrier(Family):
             results[option] = simulate(trial, params["block"])
         good = [o for o in candidates if results[o].outcome is Outcome.CORRECT]
         best = min(good, key=len) if good else ()
-        # Offer the smallest right option and up to four wrong ones, in a fixed order: exactly one is right.
+        # Offer the smallest right option and up to four wrong ones: exactly one is right. The order
+        # is drawn (params["order"]), so the right option is not always in the same place; variants
+        # stored before the order existed keep their fixed order.
         wrong = [o for o in candidates if o not in good][:4]
         offered = [o for o in candidates if o == best or o in wrong]
+        if "order" in params:
+            random.Random(params["order"]).shuffle(offered)
         return body, offered, results
 
     def compose(self, params):
@@ -180,6 +196,7 @@ def _drop_slot_comments(src: str) -> str:
 
 class SyncwarpMask(Family):
     id = "synchronization.syncwarp_mask"
+    version = 2  # 2: the partner lane read after __syncwarp is one of the participating lanes
     topic = Topic.SYNCHRONIZATION
     title = t("__syncwarp mask", "__syncwarp mask")
 
@@ -215,6 +232,20 @@ class SyncwarpMask(Family):
         present = [t % 32 for t in range(block) if t // 32 == last]
         return present, "true", f"every thread of warp {last}", f"warp {last}의 모든 thread"
 
+    @staticmethod
+    def partner(params) -> str:
+        """The next participating lane, cyclically: every lane read after __syncwarp wrote its slot."""
+        kind = params["kind"]
+        if kind == "below":
+            return f"(lane + 1) % {params['k']}"
+        if kind == "from":
+            k = params["k"]
+            return f"{k} + (lane - {k} + 1) % {32 - k}"
+        if kind == "even":
+            return "(lane + 2) % 32"
+        a, b = params["a"], params["b"]
+        return f"{a} + (lane - {a} + 1) % {b - a}"
+
     def compose(self, params):
         lanes, cond, en_words, ko_words = self.lanes(params)
         mask = 0
@@ -237,7 +268,7 @@ class SyncwarpMask(Family):
                         f"warp 중 {ko_words}만 아래 블록을 실행합니다. `__syncwarp`에 넘길 mask는 무엇입니까 (mask에 있는 "
                         "모든 lane이 호출해야 함)?"),
                       code(f"int lane = threadIdx.x % 32;\nif ({cond}) {{\n    buf[lane] = v;\n    __syncwarp(MASK);\n"
-                           "    v += buf[lane ^ 1];\n}")]
+                           f"    v += buf[{self.partner(params)}];   // a lane that also took part\n}}")]
             bits = "".join("1" if (mask >> (31 - i)) & 1 else "0" for i in range(32))
             grouped = " ".join(bits[i:i + 4] for i in range(0, 32, 4))
             solution = [p("Set bit i for every lane i that takes part:", "참여하는 lane i마다 bit i를 켭니다:"),
@@ -253,23 +284,32 @@ PREDICATES = {
     "below": ("threadIdx.x < {k}", lambda x, y, a: x < a["k"]),
     "every": ("threadIdx.x % {m} == 0", lambda x, y, a: x % a["m"] == 0),
     "bits": ("(threadIdx.x & {mask}) == {mask}", lambda x, y, a: (x & a["mask"]) == a["mask"]),
-    "data": ("data[threadIdx.x] > {limit}   // data[i] = (i * {mul}) % {mod}",
-             lambda x, y, a: (x * a["mul"]) % a["mod"] > a["limit"]),
+    "data": ("data[threadIdx.x] > {limit}", lambda x, y, a: (x * a["mul"]) % a["mod"] > a["limit"]),
     "row": ("threadIdx.y == {row} && threadIdx.x > threadIdx.y", lambda x, y, a: y == a["row"] and x > y),
     "none": ("threadIdx.x >= blockDim.x", lambda x, y, a: False),
 }
 
 
+# The comment a predicate needs to be read (it goes on its own line, above the code: issue 15 found
+# a rendering whose `;` ended up inside the comment).
+PREDICATE_COMMENTS = {"data": "// data[i] = (i * {mul}) % {mod}"}
+
+
 class PredicateBarrier(Family):
     id = "synchronization.predicate_barrier"
+    version = 2  # 2: the comment above the code; `and`/`or` answers drawn evenly (all / none / some threads)
     topic = Topic.SYNCHRONIZATION
     title = t("__syncthreads_count / _and / _or", "__syncthreads_count / _and / _or")
 
     def make_params(self, rng, difficulty):
         names = {1: ["below", "every"], 2: ["below", "every", "bits", "none"], 3: ["bits", "data", "row", "every"]}
-        name = rng.choice(names[difficulty])
+        # Draw what the predicate does first (true for all, none or some threads): otherwise `and` is
+        # almost always 0 and `or` almost always non-zero, and a student need not think.
+        shape = rng.choice(["all", "none", "some"])
+        name = {"all": "below", "none": rng.choice(["none", "below"])}.get(shape) or rng.choice(names[difficulty])
         block = [rng.choice([64, 100, 128, 200, 256])] if name != "row" else [rng.choice([16, 32]), rng.choice([4, 8])]
-        args = {"k": rng.randint(1, block[0] + 10), "m": rng.choice([2, 3, 5, 7, 10]), "mask": rng.choice([3, 5, 6, 9, 12]),
+        k = {"all": rng.randint(block[0], block[0] + 10), "none": 0}.get(shape, rng.randint(1, block[0] - 1))
+        args = {"k": k, "m": rng.choice([2, 3, 5, 7, 10]), "mask": rng.choice([3, 5, 6, 9, 12]),
                 "mul": rng.choice([7, 11, 13]), "mod": rng.choice([17, 19, 23]), "limit": rng.randint(3, 15),
                 "row": rng.randint(0, (block[1] - 1) if len(block) > 1 else 0)}
         return {"predicate": name, "block": block, "args": args}
@@ -278,6 +318,7 @@ class PredicateBarrier(Family):
         name, block, args = params["predicate"], params["block"], params["args"]
         src, fn = PREDICATES[name]
         cond = src.format(**args)
+        comment = PREDICATE_COMMENTS.get(name, "").format(**args)
         bx, by = block[0], block[1] if len(block) > 1 else 1
         values = [bool(fn(x, y, args)) for y in range(by) for x in range(bx)]
         count = sum(values)
@@ -285,7 +326,7 @@ class PredicateBarrier(Family):
         prompt = [p(f"A block of {shape} threads runs the lines below (every thread reaches them). What does each call "
                     "return?",
                     f"thread {shape}개인 block이 아래 줄을 실행합니다 (모든 thread가 도달). 각 호출의 반환값은?"),
-                  code(f"int pred = {cond};\nint c = __syncthreads_count(pred);\nint a = __syncthreads_and(pred);\n"
+                  code((f"{comment}\n" if comment else "") + f"int pred = {cond};\nint c = __syncthreads_count(pred);\nint a = __syncthreads_and(pred);\n"
                        "int o = __syncthreads_or(pred);")]
         zn = [Choice("zero", t("0", "0")), Choice("nonzero", t("non-zero", "0이 아님"))]
         fields = [integer_field("count", "c (count)", "c (count)"),
@@ -306,6 +347,10 @@ class PredicateBarrier(Family):
 
 GRID_CHOICES = [
     Choice("works", t("It synchronizes the whole grid and completes", "grid 전체가 동기화되고 끝까지 실행됨")),
+    Choice("not_guaranteed", t("It may complete on this GPU, but nothing guarantees it (an ordinary launch does not "
+                               "promise that all blocks are resident at once)",
+                               "이 GPU에서는 끝날 수도 있지만 보장되지 않음 (일반 launch는 모든 block의 동시 상주를 "
+                               "약속하지 않음)")),
     Choice("rejected", t("The launch is rejected (too many blocks for a cooperative launch)",
                          "launch가 거부됨 (cooperative launch에 block이 너무 많음)")),
     Choice("hangs", t("It hangs: not every block can be resident, so some never arrive",
@@ -322,10 +367,15 @@ class GridSync(Family):
     topic = Topic.SYNCHRONIZATION
     title = t("Synchronizing a whole grid", "grid 전체 동기화")
 
+    version = 2  # 2: the spin barrier keyed "not guaranteed" (with its fence and reset), a structure per difficulty
     SCENARIOS = ["cooperative", "spin_barrier", "plain_grid_sync", "syncthreads", "two_kernels"]
+    # 1: what synchronizes a grid at all (no arithmetic); 2: cooperative launches and their rule;
+    # 3: co-residency arithmetic from the occupancy model (a cooperative launch or a spin barrier).
+    LEVELS = {1: ["syncthreads", "two_kernels", "plain_grid_sync"], 2: ["cooperative", "plain_grid_sync", "syncthreads"],
+              3: ["cooperative", "spin_barrier"]}
 
     def make_params(self, rng, difficulty):
-        scenario = rng.choice(self.SCENARIOS)
+        scenario = rng.choice(self.LEVELS[difficulty])
         g = gpu_by_key(rng.choice(["a100", "h100-sxm", "h200", "rtx-4090", "l4", "rtx-3090"]))
         threads = rng.choice([256, 512, 1024])
         regs = rng.choice([32, 40, 64])
@@ -348,9 +398,12 @@ class GridSync(Family):
         sources = {
             "cooperative": ("auto grid = cg::this_grid();\nphase1(data);\ngrid.sync();\nphase2(data);\n"
                             "// host: cudaLaunchCooperativeKernel((void*)kernel, blocks, threads, args);"),
-            "spin_barrier": ("__device__ unsigned int arrived = 0;   // a global counter\n...\nphase1(data);\n__syncthreads();\nif (threadIdx.x == 0) {\n    atomicAdd(&arrived, 1);\n"
+            "spin_barrier": ("__device__ unsigned int arrived = 0;   // the host resets it to 0 before each launch\n"
+                             "...\nphase1(data);\n__threadfence();      // phase1's writes visible to every block\n"
+                             "__syncthreads();\nif (threadIdx.x == 0) {\n    atomicAdd(&arrived, 1);\n"
                              "    while (atomicAdd(&arrived, 0) < gridDim.x) { }   // wait for every block\n}\n"
-                             "__syncthreads();\nphase2(data);\n// host: kernel<<<blocks, threads>>>(...);"),
+                             "__syncthreads();\nphase2(data);\n"
+                             "// host: cudaMemcpyToSymbol(arrived, &zero, sizeof zero); kernel<<<blocks, threads>>>(...);"),
             "plain_grid_sync": ("auto grid = cg::this_grid();\nphase1(data);\ngrid.sync();\nphase2(data);\n"
                                 "// host: kernel<<<blocks, threads>>>(...);   // an ordinary launch"),
             "syncthreads": "phase1(data);\n__syncthreads();   // meant to wait for every block\nphase2(data);",
@@ -358,7 +411,7 @@ class GridSync(Family):
                             "phase2_kernel<<<blocks, threads>>>(data);"),
         }
         answer = {"cooperative": "works" if fits else "rejected",
-                  "spin_barrier": "works" if fits else "hangs",
+                  "spin_barrier": "not_guaranteed" if fits else "hangs",
                   "plain_grid_sync": "trap", "syncthreads": "block_only", "two_kernels": "works"}[sc]
         prompt = [p(f"phase2 must see everything phase1 wrote, in every block. The launch is {launch}.",
                     f"phase2는 모든 block에서 phase1이 쓴 것을 전부 봐야 합니다. launch는 {launch_ko}입니다."),
@@ -375,14 +428,19 @@ class GridSync(Family):
                                     "cooperative launch는 모든 block이 동시에 상주할 수 있는지 검사합니다"
                                     + (" — 가능하므로 grid.sync()가 동작합니다." if fits else
                                        " — 불가능하므로 cudaErrorCooperativeLaunchTooLarge로 실패합니다."))],
-            "spin_barrier": occ + [p(("All blocks are resident at once, so every block arrives and the spin ends "
-                                      "(measured on an H200 with 264 blocks; a normal launch does not promise "
-                                      "co-residency, a cooperative launch does)." if fits else
+            "spin_barrier": occ + [p(("Every block can be resident at once, so on this GPU every block arrives and the "
+                                      "spin ends (measured on an H200 with 264 blocks). But an ordinary launch does not "
+                                      "promise co-residency: another kernel on the GPU, MPS or a different GPU can leave "
+                                      "a block waiting to start, and then it hangs. The fence and the reset counter are "
+                                      "needed even so. Only a cooperative launch (grid.sync()) guarantees it." if fits else
                                       "Blocks that are resident spin forever waiting for blocks that cannot start "
                                       "until a resident block finishes: the kernel hangs (measured on an H200 with "
                                       "2000 blocks of 1024 threads)."),
-                                     ("모든 block이 동시에 상주하므로 모두 도착하고 spin이 끝납니다 (H200에서 264 block으로 "
-                                      "측정; 일반 launch는 동시 상주를 보장하지 않고 cooperative launch는 보장)." if fits else
+                                     ("모든 block이 동시에 상주할 수 있으므로 이 GPU에서는 모든 block이 도착하고 spin이 "
+                                      "끝납니다 (H200에서 264 block으로 측정). 그러나 일반 launch는 동시 상주를 약속하지 "
+                                      "않습니다: GPU의 다른 kernel, MPS, 다른 GPU 때문에 시작하지 못한 block이 생기면 멈춥니다. "
+                                      "fence와 counter 초기화는 그래도 필요합니다. 보장하는 것은 cooperative launch "
+                                      "(grid.sync())뿐입니다." if fits else
                                       "상주한 block은 아직 시작하지 못한 block을 기다리며 영원히 spin하고, 그 block은 상주한 "
                                       "block이 끝나야 시작할 수 있습니다: 멈춥니다 (H200에서 1024 thread block 2000개로 측정)."))],
             "plain_grid_sync": [p("grid.sync() is only valid in a kernel launched with cudaLaunchCooperativeKernel; with "

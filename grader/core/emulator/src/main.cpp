@@ -18,6 +18,12 @@ Job g_job;
 namespace {
 std::vector<std::vector<unsigned char>> g_scalars;
 
+// When the process began, taken before any static initialiser of the student's code runs
+// (prioritised constructors run before unprioritised ones, and the student's code cannot ask
+// for a priority: attributes are refused), so a slow initialiser counts toward the run's time.
+double g_birth_s = 0;
+__attribute__((constructor(101))) void note_birth() { g_birth_s = now_s(); }
+
 [[noreturn]] void bad_job(const std::string& why) {
   fprintf(stderr, "warpdrill: bad job file: %s\n", why.c_str());
   _exit(kExitBadJob);
@@ -102,7 +108,8 @@ int main(int argc, char** argv) {
     fprintf(stderr, "usage: %s JOBFILE\n", argv[0]);
     return kExitBadJob;
   }
-  g_start_s = now_s();
+  // Nonzero only from here on: the loop tick tells static initialisers (before the job is read) by it.
+  g_start_s = g_birth_s > 0 ? g_birth_s : now_s();
   read_job(argv[1]);
   install_fault_handlers();
   wd_user_setup(g_job.args.data());

@@ -31,6 +31,8 @@ struct SharedSlot {
   char* data = nullptr;
   std::size_t bytes = 0;
   unsigned long long generation = 0;
+  char* map_lo = nullptr;  // the guarded mapping [map_lo, map_hi): one guard page at each end
+  char* map_hi = nullptr;
 };
 thread_local std::vector<SharedSlot> t_slots;
 thread_local SharedSlot t_dynamic;
@@ -101,14 +103,25 @@ static char* shared_arena(SharedSlot& slot, std::size_t bytes, std::size_t align
       finish("internal", "cannot map shared memory", {});
     }
     slot.bytes = bytes;
+    slot.map_lo = lo;
+    slot.map_hi = hi;
+    slot.generation = 0;  // a new mapping is reset and poisoned below
     register_region(Region{lo, hi, slot.data, bytes, elem ? elem : 1, kind, name, line});
-    // TSan treats mmap as a write by the allocating thread; every user acquires it (below).
-    WD_TSAN_ONLY(__tsan_release(&slot);)
   }
-  WD_TSAN_ONLY(__tsan_acquire(&slot);)
   if (slot.generation != t_generation) {
     slot.generation = t_generation;
 #ifdef WD_TSAN
+    // Blocks are not ordered with each other in the race check, and this arena held the previous
+    // block's shared memory: map it afresh while TSan ignores accesses, which resets its shadow
+    // (otherwise the previous block's accesses would race with this block's). The first mapping
+    // is reset the same way (TSan would count a plain mmap as a write by this thread).
+    if (bytes) {  // 0 bytes: the body stays a guard page
+      __tsan_ignore_thread_begin();
+      char* body = slot.map_lo + kPage;
+      mmap(body, static_cast<std::size_t>(slot.map_hi - kPage - body), PROT_READ | PROT_WRITE,
+           MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_FIXED, -1, 0);
+      __tsan_ignore_thread_end();
+    }
     // A volatile loop, not memset: TSan intercepts memset and would blame the first thread of
     // the block for writing every slot.
     volatile unsigned char* p = reinterpret_cast<volatile unsigned char*>(slot.data);

@@ -65,6 +65,14 @@ struct StackPool {
     } else {
       base = static_cast<char*>(free_stacks.back());
       free_stacks.pop_back();
+#ifdef WD_TSAN
+      // A reused stack held another block's thread: blocks are not ordered with each other in the
+      // race check (so that races between blocks on global memory are seen), so forget what TSan
+      // knew about this memory. A fixed mapping made while TSan ignores accesses resets its shadow.
+      __tsan_ignore_thread_begin();
+      mmap(base + kGuard, kStackSize, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_FIXED, -1, 0);
+      __tsan_ignore_thread_end();
+#endif
     }
     // Stagger the stack tops by a cache line per fiber: page-aligned tops would all map to the
     // same L1 sets, and a barrier round touches every fiber's top of stack.
@@ -116,9 +124,33 @@ thread_local Thread* t_thread = nullptr;
 thread_local long long t_fast_ticks = 0;
 #ifdef WD_TSAN
 thread_local void* t_sched_fiber = nullptr;
-char g_block_end[2];  // released by every fiber of block k (parity), acquired by block k+1
+// Released by the scheduler before the first block (inputs, arguments) and acquired by every
+// fiber when it starts. Blocks are NOT ordered with each other: CUDA does not order them, and a
+// block reading what another block wrote without atomics is a race the check must see. What
+// blocks share only because they run one after another here (shared arenas, fiber stacks) is
+// reset instead (shadow reset by a fixed re-mapping), see memory.cpp and StackPool.
+char g_start;
+char g_block_end;  // released by every fiber at exit, acquired once after the last block (outputs)
+// The TSan fibers of the blocks that ran last. TSan cannot restore the stack of an access made
+// by a destroyed thread, so when each fiber was destroyed as its thread exited, a race with a
+// thread that had already exited (`s[t] = t; out[t] = s[t + 100];`, a transpose with no barrier)
+// came without its second line and was dropped. Every fiber of a block now lives until the block
+// ends, and the fibers of earlier blocks stay while they fit in kRetainedFibers, so that a race
+// between blocks names both lines too. Each fiber costs TSan about 0.9 MiB of resident memory
+// (measured: 4096 fibers, 3.5 GiB), which bounds how many can stay.
+constexpr std::size_t kRetainedFibers = 512;
+thread_local std::vector<std::vector<void*>> t_retained;
+thread_local std::size_t t_retained_count = 0;
+void retire_fibers(std::vector<void*> fibers) {
+  t_retained_count += fibers.size();
+  t_retained.push_back(std::move(fibers));
+  while (!t_retained.empty() && t_retained_count > kRetainedFibers) {
+    for (void* f : t_retained.front()) __tsan_destroy_fiber(f);
+    t_retained_count -= t_retained.front().size();
+    t_retained.erase(t_retained.begin());
+  }
+}
 char g_grid_sync;  // released by every thread arriving at grid.sync(), acquired when it leaves
-thread_local unsigned long long t_block_count = 0;
 #endif
 
 std::string tid_str(uint3 v) {
@@ -146,13 +178,21 @@ void set_thread_ctx(const Thread& t, long quantum) {
 // ---- releasing barriers and warp operations ----
 
 std::string mask_hex(unsigned m);
+std::string hang_note(int warp);
 
 // Lanes that skipped this barrier and exited while other lanes of their warp arrived: the barrier
 // sits in a condition that differs inside a warp (e.g. `if (t < stride) { ...; __syncthreads(); }`
-// in a loop, or `if (threadIdx.x < 16) __syncthreads();` with the other lanes running on to the
+// in a loop, or `if (t < 64) { __syncthreads(); ... }` with the other lanes running on to the
 // end of the kernel). Lanes count as skipping it when they had already passed a barrier, or when
 // they left the kernel after the barrier's line (by its end or a later `return;`). A tail guard
-// `if (i >= n) return;` above the first barrier, and whole warps leaving, are legal and silent.
+// `if (i >= n) return;` above the first barrier, and whole warps leaving, are silent.
+//
+// The barrier rule (docs/synchronization.md): exited threads do not count at a barrier, so a
+// thread that skips a barrier and exits is the same as one that exited before it. This is a
+// NOTE, not a finding: the Programming Guide calls it undefined, sm_70+ completes it. What the
+// skipping lanes did on their way out is judged on its own: another barrier is a divergent
+// barrier (release_block_barrier), a memory access the barrier should have ordered is a race
+// (the check pass).
 void check_skipped_barrier(Block& b, int barrier_line) {
   int n = static_cast<int>(b.threads.size());
   for (int w0 = 0; w0 < n; w0 += 32) {
@@ -174,17 +214,19 @@ void check_skipped_barrier(Block& b, int barrier_line) {
     }
     if (!arrived || !skipped) continue;
     Diag d;
-    d.kind = "divergent_barrier";
-    d.message = "Divergent __syncthreads() on line " + std::to_string(line) + ": in warp " + std::to_string(w0 / 32) +
-                " of block " + tid_str(b.bid) + " lanes " + mask_hex(arrived) + " reached it while lanes " +
-                mask_hex(skipped) + " (e.g. thread " + tid_str(skipper->tid) +
-                ") skipped it and exited. The condition around a barrier must be the same for the whole block.";
+    d.kind = "note";
+    d.message = "The __syncthreads() on line " + std::to_string(line) + " is skipped inside a warp: in warp " +
+                std::to_string(w0 / 32) + " of block " + tid_str(b.bid) + " lanes " + mask_hex(arrived) +
+                " reached it while lanes " + mask_hex(skipped) + " (e.g. thread " + tid_str(skipper->tid) +
+                ") skipped it and exited. Undefined by the Programming Guide's rule (the condition around a barrier "
+                "must be the same for the whole block); completes on sm_70+ because exited threads are not waited for.";
     d.line = line;
     d.block = b.bid;
     d.thread = example->tid;
     d.has_ids = true;
     d.detail_json = "{\"other_thread\": " + ids_json(skipper->tid) + ", \"arrived_lanes\": \"" + mask_hex(arrived) +
-                    "\", \"skipped_lanes\": \"" + mask_hex(skipped) + "\", \"warp\": " + std::to_string(w0 / 32) + "}";
+                    "\", \"skipped_lanes\": \"" + mask_hex(skipped) + "\", \"warp\": " + std::to_string(w0 / 32) +
+                    ", \"rule\": \"skipped_then_exited\"}";
     d.key = "skipped:" + std::to_string(line);
     d.order = b.linear_bid;
     add_diag(std::move(d));
@@ -246,7 +288,7 @@ void refine_divergence(Block& b) {
   d.message = "Divergent __syncthreads() on line " + where + ": " + who +
               " went past it to the barrier on line " + other + ". Every thread reaches the barrier on line " + other +
               ", only some reach the one on line " + where +
-              ": the condition around a barrier must be the same for the whole block.";
+              ": the condition around a barrier must be the same for the whole block." + hang_note(warp);
   d.line = line;
   d.thread = waiter->tid;
   d.detail_json = "{\"other_line\": " + other + ", \"other_thread\": " + ids_json(passer->tid) +
@@ -256,6 +298,29 @@ void refine_divergence(Block& b) {
                      "\", \"passed_lanes\": \"" + mask_hex(passed) + "\"";
   d.detail_json += "}";
   add_diag(std::move(d), true);
+}
+
+// The first warp whose live lanes wait at two different barriers (-1: none). On sm_70+ such a warp
+// hangs when the compiler emits the branch as a jump; a short branch it predicates completes
+// (measured on an H200, shared/device/README.md).
+int split_warp(const Block& b) {
+  int n = static_cast<int>(b.threads.size());
+  for (int w0 = 0; w0 < n; w0 += 32) {
+    int site = 0;
+    for (int j = 0; j < 32 && w0 + j < n; ++j) {
+      const Thread& t = b.threads[w0 + j];
+      if (t.state != kAtBarrier) continue;
+      if (site && t.site != site) return w0 / 32;
+      site = t.site;
+    }
+  }
+  return -1;
+}
+
+std::string hang_note(int warp) {
+  if (warp < 0) return "";
+  return " Warp " + std::to_string(warp) +
+         " is split between the two barriers: on sm_70+ this hangs unless the compiler predicates the branch.";
 }
 
 bool release_block_barrier(Block& b) {
@@ -289,16 +354,18 @@ bool release_block_barrier(Block& b) {
     }
     auto first = by_site.begin()->second.front();
     auto second = std::next(by_site.begin())->second.front();
+    int split = split_warp(b);
     d.message = "Divergent __syncthreads(): in block " + tid_str(b.bid) + " threads wait at barriers on lines " + lines +
                 " at the same time (e.g. thread " + tid_str(first->tid) + " on line " + std::to_string(first->line) +
                 ", thread " + tid_str(second->tid) + " on line " + std::to_string(second->line) +
-                "). A barrier must be reached by every live thread of the block through the same call.";
+                "). A barrier must be reached by every live thread of the block through the same call." +
+                hang_note(split);
     d.line = first->line;
     d.block = b.bid;
     d.thread = first->tid;
     d.has_ids = true;
     d.detail_json = "{\"other_line\": " + std::to_string(second->line) + ", \"other_thread\": " + ids_json(second->tid) +
-                    ", \"sites\": [" + sites + "]}";
+                    ", \"sites\": [" + sites + "], \"split_warp\": " + std::to_string(split) + "}";
     d.key = "divergent:";
     for (int l : line_list) d.key += std::to_string(l) + ",";
     d.order = b.linear_bid;
@@ -576,15 +643,14 @@ void start_block_fibers(Block& b) {
         char name[96];
         snprintf(name, sizeof name, "block (%u,%u,%u) thread (%u,%u,%u)", b.bid.x, b.bid.y, b.bid.z, x, y, z);
         __tsan_set_fiber_name(t.tsan, name);
-        unsigned long long parity = t_block_count & 1;
 #endif
-        t.fiber = ctx::fiber(std::allocator_arg, PoolAllocator{&t_pool}, [tp WD_TSAN_ONLY(, parity)](ctx::fiber&& back) {
+        t.fiber = ctx::fiber(std::allocator_arg, PoolAllocator{&t_pool}, [tp](ctx::fiber&& back) {
           tp->back = std::move(back);
-          // Everything before this block (inputs, earlier blocks) happens before this thread.
-          WD_TSAN_ONLY(__tsan_acquire(&g_block_end[parity ^ 1]);)
+          // The inputs and arguments happen before every thread; earlier blocks do not.
+          WD_TSAN_ONLY(__tsan_acquire(&g_start);)
           wd_user_thread();
           tp->state = kExited;
-          WD_TSAN_ONLY(__tsan_release(&g_block_end[parity]); __tsan_switch_to_fiber(t_sched_fiber, 1);)
+          WD_TSAN_ONLY(__tsan_release(&g_block_end); __tsan_switch_to_fiber(t_sched_fiber, 1);)
           return std::move(tp->back);
         });
       }
@@ -617,7 +683,6 @@ bool resume_block_fibers(Block& b) {
         t.exit_generation = b.barrier_generation;
         b.live--;
         b.events++;
-        WD_TSAN_ONLY(__tsan_destroy_fiber(t.tsan); t.tsan = nullptr;)
       }
     }
     t_thread = nullptr;
@@ -651,7 +716,12 @@ bool resume_block_fibers(Block& b) {
     }
   }
   t_block = nullptr;
-  WD_TSAN_ONLY(t_block_count++;)
+#ifdef WD_TSAN
+  std::vector<void*> fibers;
+  fibers.reserve(b.threads.size());
+  for (auto& t : b.threads) fibers.push_back(t.tsan), t.tsan = nullptr;
+  retire_fibers(std::move(fibers));
+#endif
   return true;
 }
 
@@ -722,7 +792,7 @@ void run_worker(int worker) {
   install_altstack();
   bool cooperative_grid = g_job.cooperative && g_job.fibers && 1ULL * g_job.grid.x * g_job.grid.y * g_job.grid.z > 1;
   if (cooperative_grid && worker != 0) return;  // one worker holds the whole co-resident grid
-  WD_TSAN_ONLY(t_sched_fiber = __tsan_get_current_fiber(); __tsan_release(&g_block_end[1]);)
+  WD_TSAN_ONLY(t_sched_fiber = __tsan_get_current_fiber(); __tsan_release(&g_start);)
   const dim3 g = g_job.grid, bd = g_job.block;
   detail::t_ctx.block_dim = uint3{bd.x, bd.y, bd.z};
   detail::t_ctx.grid_dim = uint3{g.x, g.y, g.z};
@@ -731,7 +801,7 @@ void run_worker(int worker) {
   if (cooperative_grid) {
     shared_new_block();
     run_grid_cooperative();
-    WD_TSAN_ONLY(__tsan_acquire(&g_block_end[0]); __tsan_acquire(&g_block_end[1]);)
+    WD_TSAN_ONLY(__tsan_acquire(&g_block_end);)
     return;
   }
   Block block;
@@ -750,7 +820,7 @@ void run_worker(int worker) {
     }
   }
   // The outputs are read after every block: make that visible to TSan.
-  WD_TSAN_ONLY(__tsan_acquire(&g_block_end[0]); __tsan_acquire(&g_block_end[1]);)
+  WD_TSAN_ONLY(__tsan_acquire(&g_block_end);)
 }
 
 }  // namespace rt

@@ -7,6 +7,10 @@
 #pragma once
 #ifdef WD_TSAN
 #include <sanitizer/tsan_interface.h>
+// Exported by libtsan but not declared by g++ 12's header: while a thread ignores accesses, TSan
+// resets the shadow of memory it maps instead of counting the mapping as a write.
+extern "C" void __tsan_ignore_thread_begin();
+extern "C" void __tsan_ignore_thread_end();
 namespace wd {
 namespace rt {
 void tsan_note_arena(const char* kind, const char* name, const void* lo, std::size_t bytes, std::size_t elem);

@@ -1,0 +1,1 @@
+"""Plain-Python core of accounts (no Django imports)."""

@@ -1,0 +1,68 @@
+"""Rejudge with a preview: copies are graded again first, the page shows which verdicts would change,
+and only applying it changes the submissions, keeping their old results and logging who applied it."""
+from __future__ import annotations
+
+import pytest
+from django.urls import reverse
+
+from authoring.models import RejudgeItem, RejudgeRun
+from grader import actions as grader_actions
+from grader.core.results import JudgeResult
+from grader.core.verdicts import Verdict
+from grader.models import Purpose, Status, Submission
+
+pytestmark = pytest.mark.django_db
+
+
+def _graded(user, version, verdict):
+    s = Submission.objects.create(user=user, problem_version=version, source="// mine", status=Status.QUEUED)
+    grader_actions.finish_grading(s.pk, JudgeResult(verdict=verdict, message="old"))
+    return Submission.objects.get(pk=s.pk)
+
+
+def test_preview_then_apply(client_for, problem, people):
+    v1 = problem.versions.get()
+    a = _graded(people["stu"], v1, Verdict.WRONG_ANSWER)
+    b = _graded(people["stu"], v1, Verdict.ACCEPTED)
+    client = client_for("prof")
+    response = client.post(reverse("authoring:rejudge", args=["PP-A", problem.slug]), {"scope": "all", "against": "1"})
+    run = RejudgeRun.objects.get()
+    assert response["Location"] == reverse("authoring:rejudge-run", args=["PP-A", problem.slug, run.pk])
+    items = {i.original_id: i for i in run.items.select_related("copy")}
+    assert set(items) == {a.pk, b.pk}
+    assert all(i.copy.purpose == Purpose.REJUDGE and i.copy.source == "// mine" for i in items.values())
+    page = client.get(response["Location"]).content.decode()
+    assert "every 2s" in page and 'id="apply-rejudge"' not in page  # still grading: nothing to apply
+    # Applying too early is refused.
+    client.post(response["Location"])
+    assert RejudgeRun.objects.get().applied_at is None
+    grader_actions.finish_grading(items[a.pk].copy_id, JudgeResult(verdict=Verdict.ACCEPTED))
+    grader_actions.finish_grading(items[b.pk].copy_id, JudgeResult(verdict=Verdict.ACCEPTED))
+    page = client.get(response["Location"]).content.decode()
+    assert "1 of 2 verdicts would change." in page and page.count('data-changed="1"') == 1
+    a.refresh_from_db()
+    assert a.verdict == "WRONG_ANSWER"  # the preview changed nothing
+    client.post(response["Location"])
+    a.refresh_from_db()
+    run.refresh_from_db()
+    assert a.verdict == "ACCEPTED" and run.applied_by == people["prof"] and run.applied_at is not None
+    kept = RejudgeItem.objects.get(original=a)
+    assert kept.old_verdict == "WRONG_ANSWER" and kept.old_result["message"] == "old"
+    # Applied once only.
+    client.post(response["Location"])
+    assert RejudgeRun.objects.get().applied_at == run.applied_at
+
+
+def test_a_scope_with_nothing_to_rejudge_is_refused(client_for, problem):
+    client_for("prof").post(reverse("authoring:rejudge", args=["PP-A", problem.slug]), {"scope": "course", "against": "1"})
+    assert RejudgeRun.objects.count() == 0
+
+
+@pytest.mark.parametrize("who", ["stu", "tom", "bea", "nobody"])
+def test_only_the_courses_staff_rejudge(client_for, problem, people, who):
+    _graded(people["stu"], problem.versions.get(), Verdict.WRONG_ANSWER)
+    client = client_for(who)
+    assert client.get(reverse("authoring:rejudge", args=["PP-A", problem.slug])).status_code == 404
+    assert client.post(reverse("authoring:rejudge", args=["PP-A", problem.slug]),
+                       {"scope": "all", "against": "1"}).status_code == 404
+    assert RejudgeRun.objects.count() == 0

@@ -1,0 +1,115 @@
+"""The barrier rule of docs/synchronization.md on the emulator: exited threads do not count, a skip
+followed by an exit is a note, live threads at two barriers are divergent, and a warp split between
+two barriers says that sm_70+ hangs on it."""
+from __future__ import annotations
+
+import numpy as np
+
+from grader.core import messages as M
+from grader.core.backends.base import RunStatus
+from grader.core.verdicts import DIAGNOSTIC_VERDICT
+
+from .conftest import spec
+
+KSPEC = spec("k", ("x", "in", "int32"), ("out", "out", "int32"))
+
+
+def findings(outcome) -> list:
+    """Diagnostics that carry a verdict (notes do not)."""
+    return [d for d in outcome.diagnostics if DIAGNOSTIC_VERDICT.get(d.kind)]
+
+
+def test_early_return_and_skip_then_exit_agree(run):
+    """`if (t >= 48) return;` above the barrier and `if (t < 48) { __syncthreads(); ... }` with the
+    others running off the end are the same to the rule: both complete with no finding (the second
+    gets the note that the Programming Guide calls it undefined)."""
+    early = """__global__ void k(const int* x, int* out) {
+    __shared__ int s[64];
+    int t = threadIdx.x;
+    s[t] = x[t];
+    if (t >= 48) return;
+    __syncthreads();
+    out[t] = s[47 - t];
+}"""
+    inside = """__global__ void k(const int* x, int* out) {
+    __shared__ int s[64];
+    int t = threadIdx.x;
+    s[t] = x[t];
+    if (t < 48) {
+        __syncthreads();
+        out[t] = s[47 - t];
+    }
+}"""
+    inputs = {"x": np.arange(64, dtype=np.int32), "out": np.zeros(64, np.int32)}
+    a = run(early, KSPEC, (1, 1, 1), (64, 1, 1), inputs)
+    b = run(inside, KSPEC, (1, 1, 1), (64, 1, 1), inputs)
+    assert a.status is RunStatus.OK and b.status is RunStatus.OK
+    assert findings(a) == [] and findings(b) == []
+    assert a.diagnostics == []
+    notes = [d for d in b.diagnostics if d.detail.get("rule") == "skipped_then_exited"]
+    assert [d.line for d in notes] == [6]
+    assert notes[0].message_template == M.RUNTIME_SKIPPED_BARRIER_NOTE
+    assert notes[0].detail["skipped_lanes"] == "0xffff0000"
+    assert list(a.outputs["out"][:48]) == list(b.outputs["out"][:48]) == list(range(47, -1, -1))
+
+
+def test_warp_split_between_two_barriers_says_sm70_hangs(run):
+    """`if (t % 2) { ...; __syncthreads(); } else { __syncthreads(); }`: live threads at two barriers,
+    lanes of one warp on both sides. SYNC_ERROR with both lines, and the message says that sm_70+
+    hangs on it unless the branch is predicated (what the H200 did)."""
+    src = """__global__ void k(const int* x, int* out) {
+    __shared__ int s[64];
+    int t = threadIdx.x;
+    if (t % 2) {
+        s[t] = x[t];
+        __syncthreads();
+    } else {
+        __syncthreads();
+    }
+    out[t] = t;
+}"""
+    out = run(src, KSPEC, (1, 1, 1), (64, 1, 1), {"x": np.arange(64, dtype=np.int32), "out": np.zeros(64, np.int32)})
+    found = [d for d in out.diagnostics if str(d.kind) == "divergent_barrier"]
+    assert len(found) == 1
+    d = found[0]
+    assert {d.line, d.detail["other_line"]} == {6, 8}
+    assert d.detail["split_warp"] == 0
+    assert "on sm_70+ this hangs" in d.message
+    assert d.message_template == M.RUNTIME_DIVERGENT_BARRIERS_SPLIT
+
+
+def test_whole_warps_at_two_barriers_are_divergent_without_the_hang_sentence(run):
+    """The same with the condition `t < 32` in a 64-thread block: each warp waits at one barrier, so
+    the report names both lines but not a hang (the H200 completes this shape)."""
+    src = """__global__ void k(const int* x, int* out) {
+    __shared__ int s[64];
+    int t = threadIdx.x;
+    if (t < 32) {
+        s[t] = x[t];
+        __syncthreads();
+    } else {
+        __syncthreads();
+    }
+    out[t] = t;
+}"""
+    out = run(src, KSPEC, (1, 1, 1), (64, 1, 1), {"x": np.arange(64, dtype=np.int32), "out": np.zeros(64, np.int32)})
+    found = [d for d in out.diagnostics if str(d.kind) == "divergent_barrier"]
+    assert len(found) == 1
+    assert found[0].detail["split_warp"] == -1
+    assert "hangs" not in found[0].message
+    assert found[0].message_template == M.RUNTIME_DIVERGENT_BARRIERS
+
+
+def test_same_value_stores_to_one_word_are_a_note_not_a_race(run):
+    """Every matching thread storing 1 to one flag (racecheck: 0 hazards) is accepted with a note;
+    a store that races with a read stays a race."""
+    src = """__global__ void k(const int* x, int* out) {
+    int t = threadIdx.x;
+    if (x[t] % 3 == 0) out[0] = 1;
+}"""
+    out = run(src, KSPEC, (1, 1, 1), (64, 1, 1), {"x": np.arange(64, dtype=np.int32), "out": np.zeros(1, np.int32)},
+              check=True)
+    assert out.status is RunStatus.OK
+    assert findings(out) == []
+    notes = [d for d in out.diagnostics if d.detail.get("shape") == "same_line_writes"]
+    assert notes and notes[0].line == 3
