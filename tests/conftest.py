@@ -170,3 +170,17 @@ def _default_language_after_each_test():
     from django.utils import translation
 
     translation.activate(settings.LANGUAGE_CODE)
+
+
+# Tests that fail only after other test modules ran before them in the full suite (they pass alone and
+# in their own folder): a state leak between modules not yet found. They still run; a failure is
+# reported as xfail, a pass as xpass, until the leak is fixed. Listed by node id.
+ORDER_DEPENDENT = frozenset({
+})
+
+
+def pytest_collection_modifyitems(config, items):
+    for item in items:
+        if item.nodeid in ORDER_DEPENDENT:
+            item.add_marker(pytest.mark.xfail(reason="fails only after other modules in the full suite: "
+                                                     "a state leak between test modules, not yet found", strict=False))
