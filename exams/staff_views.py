@@ -23,7 +23,7 @@ from .catalogue import DbCatalogue
 from .errors import ExamError
 from .forms import AccommodationForm, ExamForm, ExtendForm, TemplateForm
 from .models import AttemptState, Exam, ExamAttempt, ExamItem, ExamTemplate
-from .rendering import lang
+from practice.rendering import lang
 from .views import _item_row
 
 PREVIEW_MAX = 10

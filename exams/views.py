@@ -21,7 +21,7 @@ from . import actions
 from .access import is_staff, require_student
 from .errors import ExamError
 from .models import AttemptState, Exam, ExamAttempt, ExamItem, Feedback
-from .rendering import blocks_html, lang
+from practice.rendering import blocks_html, lang
 
 MAX_SAVE_BYTES = 256 * 1024
 

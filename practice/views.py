@@ -1,15 +1,11 @@
 """Practice pages (generated questions) and the occupancy calculator. Thin: parse, call, render."""
 from __future__ import annotations
 
-import re
 
 from django import forms
 from django.contrib.auth.decorators import login_required
 from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
-from django.utils.html import escape
-from django.utils.safestring import mark_safe
-from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_http_methods, require_POST
 
@@ -21,42 +17,9 @@ from .core.answers import field_correct
 from .core.questions import DIFFICULTIES, TOPIC_NAMES, Topic, family
 from .models import QuestionVariant
 from .progress import progress, streak
+from .rendering import blocks_html, lang
 
 DIFFICULTY_LABELS = {1: _("Warm-up"), 2: _("Exam level"), 3: _("Hard")}
-
-
-def lang() -> str:
-    """The language generated content is shown in: Korean or English."""
-    return "ko" if (get_language() or "en").startswith("ko") else "en"
-
-
-_INLINE = re.compile(r"`([^`]+)`|\*\*([^*]+)\*\*")
-
-
-def inline_html(text: str) -> str:
-    """Escape a sentence and turn `code` and **bold** into markup."""
-    out, pos = [], 0
-    for m in _INLINE.finditer(text):
-        out.append(escape(text[pos:m.start()]))
-        out.append(f"<code>{escape(m.group(1))}</code>" if m.group(1) else f"<strong>{escape(m.group(2))}</strong>")
-        pos = m.end()
-    out.append(escape(text[pos:]))
-    return mark_safe("".join(out))
-
-
-def blocks_html(blocks: list[dict]) -> list[dict]:
-    """Rendered blocks with paragraph and list text turned into safe inline HTML (code stays plain text)."""
-    out = []
-    for b in blocks:
-        b = dict(b)
-        if b["kind"] == "p":
-            b["html"] = inline_html(b["text"])
-        elif b["kind"] == "list":
-            b["items_html"] = [inline_html(item) for item in b["items"]]
-        elif b["kind"] == "code":
-            b["line_numbers"] = "\n".join(str(i) for i in range(1, b["text"].count("\n") + 2))
-        out.append(b)
-    return out
 
 
 def topic_choices() -> list[dict]:

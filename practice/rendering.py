@@ -1,4 +1,4 @@
-"""Turning a stored question's blocks into safe HTML pieces for the templates (as practice shows them)."""
+"""Turning a generated question's blocks into safe HTML pieces for templates: practice pages and exams show them alike."""
 from __future__ import annotations
 
 import re
