@@ -120,6 +120,18 @@ def validate_submission(problem, source: str, choice: LaunchChoice | None, versi
                 raise LaunchConfigError(_("Launch configuration: %(error)s") % {"error": reason}) from None
 
 
+# Other models whose rows are runs on the grading queue and count toward the submission rate limit
+# (each with `user` and `created_at`); apps add theirs in AppConfig.ready with count_toward_rate_limit.
+RATE_LIMITED_MODELS: list = []
+
+
+def count_toward_rate_limit(model) -> None:
+    """Make rows of `model` (fields `user`, `created_at`) count toward check_rate_limit, as the
+    playground's runs do: the queue is one, so is the limit."""
+    if model not in RATE_LIMITED_MODELS:
+        RATE_LIMITED_MODELS.append(model)
+
+
 def check_rate_limit(user, now=None) -> None:
     """At most WARPDRILL_SUBMISSIONS_PER_MINUTE submissions per user in any 60 seconds.
 
@@ -132,10 +144,10 @@ def check_rate_limit(user, now=None) -> None:
         return
     now = now or timezone.now()
     window = timedelta(minutes=1)
-    # Refused submissions count too (see SubmissionRefusal): the newest `limit` of both kinds.
-    recent = sorted([*Submission.objects.filter(user=user, created_at__gte=now - window)
-                     .order_by("-created_at").values_list("created_at", flat=True)[:limit],
-                     *SubmissionRefusal.objects.filter(user=user, created_at__gte=now - window)
+    # Refused submissions count too (see SubmissionRefusal), and every other kind of run registered
+    # with count_toward_rate_limit (playground runs): the newest `limit` of all kinds.
+    recent = sorted([created for model in (Submission, SubmissionRefusal, *RATE_LIMITED_MODELS)
+                     for created in model.objects.filter(user=user, created_at__gte=now - window)
                      .order_by("-created_at").values_list("created_at", flat=True)[:limit]], reverse=True)[:limit]
     if len(recent) < limit:
         return
