@@ -290,6 +290,9 @@ CELERY_BEAT_SCHEDULE = {
     # WARPDRILL_SWEEP_EVERY_S seconds (fault tests make it short); one indexed query each time.
     "sweep-stuck-submissions": {"task": "grader.tasks.sweep_stuck_submissions",
                                 "schedule": env.float("WARPDRILL_SWEEP_EVERY_S", default=30.0)},
+    # Submissions whose grader died (a stale heartbeat) go back to their queue within seconds.
+    "sweep-dead-graders": {"task": "grader.tasks.sweep_dead_graders",
+                           "schedule": env.float("WARPDRILL_DEAD_GRADER_SWEEP_EVERY_S", default=5.0)},
     # Exam submissions whose grader died (a stale heartbeat) go back to the exam queue within seconds.
     "sweep-stale-exam-submissions": {"task": "grader.tasks.sweep_stale_exam_submissions",
                                      "schedule": env.float("WARPDRILL_EXAM_SWEEP_EVERY_S", default=5.0)},
