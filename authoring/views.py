@@ -320,7 +320,7 @@ def dashboard(request, code, slug=None):
     if slug is not None:
         problem = get_object_or_404(Problem.objects.filter(course=course) | Problem.objects.filter(
             course__isnull=True, pk__in=course.problem_sets.values("items__problem")), slug=slug)
-    data = reads.build(course, problem)
+    data = reads.cached(course, problem, fresh=request.GET.get("fresh") == "1")
     table = request.GET.get("csv")
     if table:
         if table not in reads.CSV_TABLES:
