@@ -18,6 +18,7 @@ urlpatterns = [
     path("<slug:slug>/v<int:number>/download/", views.download, name="download-version"),
     path("<slug:slug>/v<int:number>/validate/", views.validate, name="validate"),
     path("<slug:slug>/v<int:number>/publish/", views.publish, name="publish"),
+    path("<slug:slug>/v<int:number>/as-student/", views.as_student, name="as-student"),
     path("<slug:slug>/unpublish/", views.unpublish, name="unpublish"),
     path("<slug:slug>/runs/<int:run_id>/", views.run, name="run"),
     path("<slug:slug>/rejudge/", views.rejudge, name="rejudge"),

@@ -308,6 +308,51 @@ def unpublish(request, code, slug):
 
 
 
+MAX_PREVIEW_VARIANTS = 64  # the variant picker of "preview as a student" lists at most this many
+
+
+@login_required
+def as_student(request, code, slug, number):
+    """Version `number` of a course problem exactly as a student's problem page shows it (statement,
+    signature, sample tests, launch, starter in the editor), for any variant (?variant=k of the
+    package's variants in a stable order), published or not. Nothing can be submitted from it: the
+    form is shown disabled and a POST is refused."""
+    from problems.services import version_package
+    from problems.markdown import render_statement
+    from django.utils.translation import get_language
+
+    course, role = _staff(request, code)
+    problem = _problem(course, slug)
+    version = get_object_or_404(problem.versions, number=number)
+    if request.method != "GET":
+        return HttpResponse(_("A preview cannot be submitted."), status=405, headers={"Allow": "GET"})
+    base = version_package(version)
+    variants = base.variants.combinations()[:MAX_PREVIEW_VARIANTS] if base.variants else [None]
+    raw = request.GET.get("variant", "0")
+    index = int(raw) if raw.isascii() and raw.isdigit() and int(raw) < len(variants) else 0
+    variant = variants[index]
+    package = base.with_variant(variant or None)
+    context = {
+        "problem": problem,
+        "package": package,
+        "statement_html": render_statement(version, get_language(), variant),
+        "signature": f"__global__ void {package.kernel.name}({package.kernel.signature()})",
+        "sample_tests": [t for t in package.tests if t.sample],
+        "hidden_count": sum(1 for t in package.tests if not t.sample),
+        "launch": package.launch,
+        "form": {"source": package.starter, "block": "", "grid": "", "shared_bytes": "", "from_submission": None,
+                 "last_launch": None},
+        "error": None,
+        "recent": [],
+        "preview": {
+            "course": course, "version": version, "index": index,
+            "variants": [", ".join(f"{k}={v}" for k, v in (var or {}).items()) for var in variants],
+            "back": reverse("authoring:edit", args=[course.code, problem.slug]),
+        },
+    }
+    return render(request, "problems/detail.html", context)
+
+
 @login_required
 def dashboard(request, code, slug=None):
     """The course's (or one problem's) dashboard; ?csv=<table> exports that table (dashboard.CSV_TABLES)."""
@@ -320,7 +365,7 @@ def dashboard(request, code, slug=None):
     if slug is not None:
         problem = get_object_or_404(Problem.objects.filter(course=course) | Problem.objects.filter(
             course__isnull=True, pk__in=course.problem_sets.values("items__problem")), slug=slug)
-    data = reads.build(course, problem)
+    data = reads.cached(course, problem, fresh=request.GET.get("fresh") == "1")
     table = request.GET.get("csv")
     if table:
         if table not in reads.CSV_TABLES:

@@ -28,6 +28,7 @@ from grader.core.pipeline import LaunchChoice, launch_expressions, static_check
 from grader.core.results import JudgeResult
 from grader.core.verdicts import NOT_RUN, Verdict
 
+from . import live
 from .models import Purpose, Status, Submission, SubmissionRefusal
 
 log = logging.getLogger(__name__)
@@ -390,6 +391,7 @@ def record_progress(submission_id: int, stage: str, done: int, total: int) -> No
     Submission.objects.filter(pk=submission_id).exclude(status=Status.GRADED).update(
         status=status, progress_done=done, progress_total=total
     )
+    live.changed(submission_id)
 
 
 def finish_grading(submission_id: int, result: JudgeResult) -> bool:
@@ -417,6 +419,7 @@ def mark_retrying(submission_id: int, reason: str) -> None:
     Submission.objects.filter(pk=submission_id).exclude(status=Status.GRADED).update(
         status=Status.RETRYING, queued_at=timezone.now()
     )
+    live.changed(submission_id)
 
 
 def give_up(submission_id: int, reason: str) -> None:
@@ -481,6 +484,7 @@ def requeue_stuck(now=None) -> list[int]:
             # The same condition again, in the UPDATE itself: a worker may have taken it meanwhile.
             updated = Submission.objects.filter(waiting | grading, pk=pk).update(status=Status.QUEUED, queued_at=now)
             if updated:
+                live.changed(pk)
                 enqueue(Submission(pk=pk, exam_item_id=exam_item_id))
     return [pk for pk, _item in rows]
 
@@ -546,6 +550,7 @@ def requeue_stale_exam_submissions(now=None) -> list[int]:
     for pk, exam_item_id in rows:
         with transaction.atomic():
             if Submission.objects.filter(stale, pk=pk).update(status=Status.QUEUED, queued_at=now, heartbeat_at=None):
+                live.changed(pk)
                 enqueue(Submission(pk=pk, exam_item_id=exam_item_id))
                 requeued.append(pk)
     if requeued:
