@@ -14,6 +14,7 @@ urlpatterns = [
     path("dashboard/<slug:slug>/", views.dashboard, name="problem-dashboard"),
     path("<slug:slug>/", views.edit, name="edit"),
     path("<slug:slug>/history/", views.history, name="history"),
+    path("<slug:slug>/fields/", views.yaml_form, name="yaml-form"),
     path("<slug:slug>/download/", views.download, name="download"),
     path("<slug:slug>/v<int:number>/download/", views.download, name="download-version"),
     path("<slug:slug>/v<int:number>/validate/", views.validate, name="validate"),
