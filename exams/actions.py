@@ -19,6 +19,7 @@ from exams.core.draw import DrawError, draw_exam, redraw_item
 from exams.core.regrade import AttemptRecord, RegradeDiff, regrade, rekey_from_generators
 from exams.core.scoring import ExamScore, KernelOutcome, attempts_left, score_exam
 from exams.core.template import ExamTemplateSpec, TemplateError, parse_template
+from grader import live
 
 from .catalogue import DbCatalogue
 from .errors import ExamError
@@ -354,6 +355,7 @@ def reset_item(item_id: int, by) -> ExamItem:
                "seed": item.data.get("question", {}).get("seed"),
                "submissions": list(item.submissions.values_list("pk", flat=True))}
         item.submissions.update(exam_item=None)
+        live.changed(*old["submissions"])
         item.data, item.answer, item.saved_at, item.points, item.status = new, {}, None, None, ""
         item.save(update_fields=["data", "answer", "saved_at", "points", "status"])
         _event(attempt, EventKind.RESET, by=by, item=item.key, old=old)

@@ -28,6 +28,7 @@ from grader.core.pipeline import LaunchChoice, launch_expressions, static_check
 from grader.core.results import JudgeResult
 from grader.core.verdicts import NOT_RUN, Verdict
 
+from . import live
 from .models import Purpose, Status, Submission, SubmissionRefusal
 
 log = logging.getLogger(__name__)
@@ -402,6 +403,7 @@ def record_progress(submission_id: int, stage: str, done: int, total: int) -> No
     Submission.objects.filter(pk=submission_id).exclude(status=Status.GRADED).update(
         status=status, progress_done=done, progress_total=total
     )
+    live.changed(submission_id)
 
 
 def finish_grading(submission_id: int, result: JudgeResult) -> bool:
@@ -429,6 +431,7 @@ def mark_retrying(submission_id: int, reason: str) -> None:
     Submission.objects.filter(pk=submission_id).exclude(status=Status.GRADED).update(
         status=Status.RETRYING, queued_at=timezone.now()
     )
+    live.changed(submission_id)
 
 
 def give_up(submission_id: int, reason: str) -> None:
@@ -493,12 +496,14 @@ def requeue_stuck(now=None) -> list[int]:
             # The same condition again, in the UPDATE itself: a worker may have taken it meanwhile.
             updated = Submission.objects.filter(waiting | grading, pk=pk).update(status=Status.QUEUED, queued_at=now)
             if updated:
+                live.changed(pk)
                 enqueue(Submission(pk=pk, exam_item_id=exam_item_id))
     return [pk for pk, _item in rows]
 
 
-# Exam submissions: a grader beats its heart every EXAM_HEARTBEAT_EVERY_S while it grades one
-# (grader.tasks); one whose heart has not beaten for EXAM_HEARTBEAT_STALE_S lost its worker. Waiting
+# A grader beats its heart every EXAM_HEARTBEAT_EVERY_S while it grades a submission, exam or not
+# (grader.tasks); one whose heart has not beaten for EXAM_HEARTBEAT_STALE_S lost its worker. Exam
+# submissions: Waiting
 # ones (a message a dead worker had prefetched: Redis gives it back only after its visibility
 # timeout) are sent again only when the exam queue has stalled: nothing started grading for
 # EXAM_QUEUED_STALE_S. While the queue moves, a waiting submission is simply waiting, and sending it
@@ -512,6 +517,31 @@ EXAM_QUEUED_STALE_S = 60.0
 def beat_heart(submission_id: int) -> None:
     """Record that a live grader is grading this submission now."""
     Submission.objects.filter(pk=submission_id).exclude(status=Status.GRADED).update(heartbeat_at=timezone.now())
+
+
+def requeue_dead_graders(now=None) -> list[int]:
+    """Re-enqueue non-exam submissions whose grader died: COMPILING/RUNNING/CHECKING with a heartbeat
+    older than EXAM_HEARTBEAT_STALE_S (every grading task beats, grader.tasks._heartbeat). Returns their ids.
+
+    A worker SIGKILLed mid-grade (or whose filesystem-broker message is lost with it) leaves its row
+    RUNNING; without this the student waits WARPDRILL_STUCK_AFTER_S (minutes) for requeue_stuck.
+    Waiting rows are left to requeue_stuck: a long practice queue is not a fault. Runs every few
+    seconds from both sweeps (the `cpu` and the `exam` queue), one indexed query when nothing is
+    stale; the UPDATE repeats the condition, so two sweeps never send one row twice.
+    """
+    now = now or timezone.now()
+    beat_deadline = now - timedelta(seconds=EXAM_HEARTBEAT_STALE_S)
+    stale = (Q(exam_item__isnull=True, status__in=[Status.COMPILING, Status.RUNNING, Status.CHECKING])
+             & (Q(heartbeat_at__lt=beat_deadline) | Q(heartbeat_at__isnull=True, started_at__lt=beat_deadline)))
+    requeued = []
+    for pk in list(Submission.objects.filter(stale).values_list("pk", flat=True)[:500]):
+        with transaction.atomic():
+            if Submission.objects.filter(stale, pk=pk).update(status=Status.QUEUED, queued_at=now, heartbeat_at=None):
+                enqueue(Submission(pk=pk, exam_item_id=None))
+                requeued.append(pk)
+    if requeued:
+        log.warning("re-queued %d submission(s) of dead graders: %s", len(requeued), requeued)
+    return requeued
 
 
 def requeue_stale_exam_submissions(now=None) -> list[int]:
@@ -532,6 +562,7 @@ def requeue_stale_exam_submissions(now=None) -> list[int]:
     for pk, exam_item_id in rows:
         with transaction.atomic():
             if Submission.objects.filter(stale, pk=pk).update(status=Status.QUEUED, queued_at=now, heartbeat_at=None):
+                live.changed(pk)
                 enqueue(Submission(pk=pk, exam_item_id=exam_item_id))
                 requeued.append(pk)
     if requeued:

@@ -1,0 +1,300 @@
+"""The write map: which thread wrote each element of an output buffer, drawn as an SVG grid.
+
+The emulator's write-map variant (emulator/writemap.py reads its side file) records, for every
+element of every OUT/INOUT buffer, the linear id of the thread that wrote it last and how many
+times the writing thread changed (so `hits` is 0 for an element never written, 1 for an element
+written by one thread however often, 2+ for an element that two or more threads wrote in turn).
+
+`render_svg` draws a WriteMap as a server-side SVG: a 1-D output as rows of ROW_WIDTH cells, a 2-D
+output as its matrix, each cell filled by the colour of the writing block; never-written cells are
+hatched, cells written by two or more threads carry a dot, wrong values a cross (so the picture
+reads in print and without colour). Each cell has a <title> (hover, or a tap, without JavaScript)
+with the index, the writing thread and, when given, the expected and obtained values. Past
+MAX_SIDE cells per side the grid is downsampled: one cell stands for a tile of elements, its colour
+is the block of the tile's first written element and its marks say whether any element of the
+tile is never written, collided or wrong (the legend says how many elements a cell covers).
+
+Plain Python (no Django): text goes through `translate` (Django's gettext at the edge); every
+sentence is a template marked with messages.gettext_noop.
+"""
+from __future__ import annotations
+
+import html
+from dataclasses import dataclass
+from typing import Callable
+
+import numpy as np
+
+from .messages import gettext_noop as _
+
+ROW_WIDTH = 32  # cells per row of a 1-D output shown one element per cell
+MAX_SIDE = 64  # cells per side at most; beyond, a cell covers a tile of elements
+CELL = 12  # pixels per cell
+NEVER = -1  # `writer` of an element no thread wrote
+
+# Twelve block colours that keep their contrast on a white or a near-black page (mid lightness).
+PALETTE = ("#4e79a7", "#f28e2b", "#59a14f", "#e15759", "#76b7b2", "#edc948",
+           "#b07aa1", "#ff9da7", "#9c755f", "#8cd17d", "#bab0ac", "#d37295")
+
+
+@dataclass(frozen=True)
+class WriteMap:
+    """One output buffer's write record.
+
+    `writer`: int64 array, one per element (flat, C order), the linear thread id that wrote it last
+    (`block_linear * threads_per_block + thread_linear`, CUDA's x-fastest order) or NEVER.
+    `hits`: uint8 array of the same size, how many times the writing thread changed (0 never
+    written, 1 one thread, 2+ a collision; saturates at 255). `shape`: the buffer's shape as the
+    test declares it; `grid`/`block`: the launch (three ints each).
+    """
+
+    name: str
+    shape: tuple[int, ...]
+    writer: np.ndarray
+    hits: np.ndarray
+    grid: tuple[int, int, int]
+    block: tuple[int, int, int]
+
+    @property
+    def threads_per_block(self) -> int:
+        return self.block[0] * self.block[1] * self.block[2]
+
+    @property
+    def size(self) -> int:
+        return int(self.writer.size)
+
+    def thread_of(self, linear: int) -> tuple[tuple[int, int, int], tuple[int, int, int]]:
+        """(blockIdx, threadIdx) of a linear thread id; raises ValueError for NEVER."""
+        if linear < 0:
+            raise ValueError("element never written")
+        b, t = divmod(int(linear), self.threads_per_block)
+        bx, by = self.grid[0], self.grid[1]
+        tx, ty = self.block[0], self.block[1]
+        return ((b % bx, b // bx % by, b // (bx * by)), (t % tx, t // tx % ty, t // (tx * ty)))
+
+    def blocks(self) -> np.ndarray:
+        """Linear block id per element (NEVER where no thread wrote)."""
+        return np.where(self.writer >= 0, self.writer // max(self.threads_per_block, 1), NEVER)
+
+    def counts(self) -> dict[str, int]:
+        """{'never': elements never written, 'collided': written by 2+ threads, 'written': the rest}."""
+        never = int(np.count_nonzero(self.hits == 0))
+        collided = int(np.count_nonzero(self.hits >= 2))
+        return {"never": never, "collided": collided, "written": self.size - never - collided}
+
+
+T_TITLE = _("Write map of %(name)s")
+T_ELEMENT = _("%(name)s%(index)s")
+T_WRITER = _("written by block %(block)s, thread %(thread)s")
+T_NEVER = _("never written")
+T_TIMES = _("%(count)s threads wrote it, the last shown")
+T_EXPECTED = _("expected %(expected)s, got %(got)s")
+T_TILE = _("%(name)s%(first)s to %(last)s (%(count)s elements)")
+T_TILE_MARKS = _("%(never)s never written, %(collided)s written by 2+ threads, %(wrong)s wrong")
+T_LEGEND_NEVER = _("never written")
+T_LEGEND_COLLIDED = _("written by 2+ threads")
+T_LEGEND_WRONG = _("wrong value")
+T_LEGEND_COLOUR = _("colour: the writing block")
+T_LEGEND_SCALE = _("one cell = %(count)s elements (%(rows)s x %(cols)s); marks: any element of the cell")
+T_SUMMARY = _("%(written)s elements written once, %(collided)s by 2+ threads, %(never)s never written, %(wrong)s wrong")
+
+
+def _identity(text: str) -> str:
+    return text
+
+
+def _fmt(value) -> str:
+    if isinstance(value, float):
+        return f"{value:.6g}"
+    return str(value)
+
+
+def _ids(v: tuple[int, int, int]) -> str:
+    return f"({v[0]}, {v[1]}, {v[2]})"
+
+
+def _index(shape: tuple[int, ...], flat: int) -> str:
+    """`[i, j]` of a flat index in a C-order array of `shape` (plain integers: called per cell)."""
+    parts = []
+    for dim in reversed(shape):
+        flat, i = divmod(flat, dim)
+        parts.append(i)
+    return "[" + ", ".join(map(str, reversed(parts))) + "]"
+
+
+def _layout(n: int, shape: tuple[int, ...]) -> tuple[int, int, int, int, bool]:
+    """(rows, cols, tile rows, tile cols, one_d) of the element grid before tiling."""
+    if len(shape) == 2 and shape[0] * shape[1] == n:
+        rows, cols = int(shape[0]), int(shape[1])
+        return rows, cols, -(-rows // MAX_SIDE), -(-cols // MAX_SIDE), False
+    if n <= ROW_WIDTH * MAX_SIDE:
+        return -(-n // ROW_WIDTH), min(n, ROW_WIDTH) or 1, 1, 1, True
+    # A long 1-D output: MAX_SIDE cells per row, each a contiguous run of elements.
+    per = -(-n // (MAX_SIDE * MAX_SIDE))
+    return -(-n // (MAX_SIDE * per)), MAX_SIDE * per, 1, per, True
+
+
+def _tiles(a: np.ndarray, rows: int, cols: int, ry: int, rx: int, fill) -> np.ndarray:
+    """`a` (flat) as (tile rows, tile cols, ry*rx), padded with `fill`."""
+    ty, tx = -(-rows // ry), -(-cols // rx)
+    padded = np.full(ty * ry * tx * rx, fill, dtype=a.dtype)
+    grid = padded.reshape(ty * ry, tx * rx)
+    flat = np.full(rows * cols, fill, dtype=a.dtype)
+    flat[: a.size] = a
+    grid[:rows, :cols] = flat.reshape(rows, cols)
+    return grid.reshape(ty, ry, tx, rx).transpose(0, 2, 1, 3).reshape(ty, tx, ry * rx)
+
+
+def _dot(x: float, y: float) -> str:
+    return f'<circle class="wm-m" cx="{x + 6}" cy="{y + 6}" r="2.5" fill="none" stroke-width="1.5"/>'
+
+
+def _cross(x: float, y: float) -> str:
+    return f'<path class="wm-m" d="M{x + 2},{y + 2}L{x + 10},{y + 10}M{x + 10},{y + 2}L{x + 2},{y + 10}" stroke-width="1.5"/>'
+
+
+def _hatch(x: float, y: float) -> str:
+    return f'<rect class="wm-h" x="{x + .5}" y="{y + .5}" width="{CELL - 1}" height="{CELL - 1}" fill="url(#wm-hatch)" stroke-width=".5"/>'
+
+
+def wrong_mask(expected, got, *, rtol: float = 1e-5, atol: float = 1e-6) -> np.ndarray | None:
+    """Flat bool array: elements whose obtained value differs from the expected (NaNs never match)."""
+    if expected is None or got is None:
+        return None
+    e, g = np.asarray(expected).ravel(), np.asarray(got).ravel()
+    if e.size != g.size:
+        return None
+    if e.dtype.kind in "fc" or g.dtype.kind in "fc":
+        return ~np.isclose(g.astype(np.float64), e.astype(np.float64), rtol=rtol, atol=atol)
+    return e != g
+
+
+def render_svg(writemap: WriteMap, expected=None, got=None, shape: tuple[int, ...] | None = None,
+               translate: Callable[[str], str] | None = None, *, wrong=None, show_values: bool = True) -> str:
+    """The write map as an inline SVG document (a string, no XML declaration).
+
+    `expected`/`got`: arrays of the buffer's size (any shape) or None; with both, wrong elements
+    are marked (or pass `wrong`, a flat bool mask, e.g. the grader's own comparison).
+    `show_values=False` keeps the values out of the titles (a hidden test's data) while still
+    marking wrong elements. `shape` overrides writemap.shape for the layout (2-D: the matrix; any
+    other: rows of ROW_WIDTH). `translate`: gettext, identity by default (English).
+    Cost: O(n) numpy work plus O(cells) text, at most MAX_SIDE**2 cells (about 20 ms for 1M elements).
+    """
+    tr = translate or _identity
+    n = writemap.size
+    shape = tuple(int(s) for s in (shape or writemap.shape or (n,)))
+    if int(np.prod(shape, dtype=np.int64)) != n:
+        shape = (n,)
+    if wrong is None:
+        wrong = wrong_mask(expected, got)
+    wrong = np.zeros(n, dtype=bool) if wrong is None else np.asarray(wrong, dtype=bool).ravel()[:n]
+    exp_flat = np.asarray(expected).ravel() if expected is not None and show_values else None
+    got_flat = np.asarray(got).ravel() if got is not None and show_values else None
+    rows, cols, ry, rx, one_d = _layout(n, shape)
+    tiled = ry * rx > 1
+    writer = writemap.writer.astype(np.int64, copy=False)
+    hits = writemap.hits
+    t_writer = _tiles(writer, rows, cols, ry, rx, NEVER)
+    t_hits = _tiles(hits.astype(np.uint8, copy=False), rows, cols, ry, rx, 1)
+    t_wrong = _tiles(wrong, rows, cols, ry, rx, False)
+    t_index = _tiles(np.arange(n, dtype=np.int64), rows, cols, ry, rx, -1)
+    written = t_writer >= 0
+    first = np.argmax(written, axis=-1)
+    rep_writer = np.take_along_axis(t_writer, first[..., None], axis=-1)[..., 0]
+    any_never = ((t_hits == 0) & (t_index >= 0)).any(axis=-1)
+    any_collided = (t_hits >= 2).any(axis=-1)
+    any_wrong = t_wrong.any(axis=-1)
+    valid = t_index >= 0
+    if tiled:
+        n_never = ((t_hits == 0) & valid).sum(axis=-1).tolist()
+        n_coll = (t_hits >= 2).sum(axis=-1).tolist()
+        n_wrong = t_wrong.sum(axis=-1).tolist()
+        n_valid = valid.sum(axis=-1).tolist()
+        lo = np.where(valid, t_index, np.iinfo(np.int64).max).min(axis=-1).tolist()
+        hi = t_index.max(axis=-1).tolist()
+    cell_index = t_index[..., 0].tolist()
+    any_never, any_collided, any_wrong = any_never.tolist(), any_collided.tolist(), any_wrong.tolist()
+    hits_of = hits.tolist() if not tiled else None
+    exp_list = exp_flat.tolist() if exp_flat is not None and not tiled else None
+    got_list = got_flat.tolist() if got_flat is not None and not tiled else None
+    tpb = max(writemap.threads_per_block, 1)
+    ty, tx = rep_writer.shape
+    rep_writer = rep_writer.tolist()
+    name = html.escape(writemap.name)
+    label_w = 40
+    width, grid_h = label_w + tx * CELL, ty * CELL
+    legend_y = grid_h + 18
+    height = legend_y + 52
+    counts = writemap.counts()
+    out = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" class="writemap" role="img" width="{width}" height="{height}" '
+        f'viewBox="0 0 {width} {height}" font-family="sans-serif" font-size="10">',
+        f"<title>{html.escape(tr(T_TITLE) % {'name': writemap.name})}</title>",
+        "<style>.wm-t{fill:#1b2430}.wm-m{stroke:#1b2430}.wm-b{fill:#ffffff}.wm-h{stroke:#8a94a3}"
+        "@media (prefers-color-scheme:dark){.wm-t{fill:#e6ebf2}.wm-m{stroke:#f4f6f8}.wm-b{fill:#11161f}.wm-h{stroke:#6b7689}}"
+        "@media print{.wm-t{fill:#000}.wm-m{stroke:#000}.wm-b{fill:#fff}.wm-h{stroke:#555}}</style>",
+        '<defs><pattern id="wm-hatch" width="4" height="4" patternUnits="userSpaceOnUse">'
+        '<path class="wm-h" d="M0,4 L4,0" stroke-width="1"/></pattern></defs>',
+        f'<rect class="wm-b" x="{label_w}" y="0" width="{tx * CELL}" height="{grid_h}"/>',
+    ]
+    # Row labels: the first element index of every 8th row (1-D) or the row number (2-D).
+    for r in range(0, ty, 8):
+        label = int(r * ry * (cols if one_d else 1)) if one_d else int(r * ry)
+        out.append(f'<text class="wm-t" x="{label_w - 4}" y="{r * CELL + 9}" text-anchor="end">{label}</text>')
+    for r in range(ty):
+        y = r * CELL
+        for c in range(tx):
+            if not tiled and cell_index[r][c] < 0:
+                continue
+            x = label_w + c * CELL
+            w = rep_writer[r][c]
+            if w >= 0:
+                fill = PALETTE[int(w // tpb) % len(PALETTE)]
+            else:
+                fill = "url(#wm-hatch)"
+            if tiled:
+                if lo[r][c] > hi[r][c]:
+                    continue
+                tip = tr(T_TILE) % {"name": writemap.name, "first": _index(shape, lo[r][c]),
+                                    "last": _index(shape, hi[r][c]), "count": n_valid[r][c]}
+                tip += "; " + tr(T_TILE_MARKS) % {"never": n_never[r][c], "collided": n_coll[r][c],
+                                                  "wrong": n_wrong[r][c]}
+                if w >= 0:
+                    b, t = writemap.thread_of(w)
+                    tip += "; " + tr(T_WRITER) % {"block": _ids(b), "thread": _ids(t)}
+            else:
+                flat = cell_index[r][c]
+                tip = tr(T_ELEMENT) % {"name": writemap.name, "index": _index(shape, flat)} + ": "
+                if w >= 0:
+                    b, t = writemap.thread_of(w)
+                    tip += tr(T_WRITER) % {"block": _ids(b), "thread": _ids(t)}
+                    if hits_of[flat] >= 2:
+                        tip += "; " + tr(T_TIMES) % {"count": hits_of[flat]}
+                else:
+                    tip += tr(T_NEVER)
+                if exp_list is not None and got_list is not None:
+                    tip += "; " + tr(T_EXPECTED) % {"expected": _fmt(exp_list[flat]), "got": _fmt(got_list[flat])}
+            marks = []
+            if any_collided[r][c]:
+                marks.append(_dot(x, y))
+            if any_wrong[r][c]:
+                marks.append(_cross(x, y))
+            if w < 0 or (tiled and any_never[r][c]):
+                marks.append(_hatch(x, y))
+            out.append(f'<g><title>{html.escape(tip)}</title><rect x="{x}" y="{y}" width="{CELL}" height="{CELL}" '
+                       f'fill="{fill}" stroke="#ffffff" stroke-opacity=".35" '
+                       f'stroke-width=".5"/>{"".join(marks)}</g>')
+    # Legend: the three marks, the colour rule, the scale when downsampled, a summary line.
+    lx, ly = label_w, legend_y
+    step = 130
+    for i, (mark, text) in enumerate(((_hatch, T_LEGEND_NEVER), (_dot, T_LEGEND_COLLIDED), (_cross, T_LEGEND_WRONG))):
+        out.append(mark(lx + i * step, ly - 10))
+        out.append(f'<text class="wm-t" x="{lx + i * step + 16}" y="{ly}">{html.escape(tr(text))}</text>')
+    scale = tr(T_LEGEND_COLOUR)
+    if tiled:
+        scale += "; " + tr(T_LEGEND_SCALE) % {"count": ry * rx, "rows": ry, "cols": rx}
+    out.append(f'<text class="wm-t" x="{lx}" y="{ly + 16}">{html.escape(scale)}</text>')
+    summary = tr(T_SUMMARY) % {**counts, "wrong": int(wrong.sum())}
+    out.append(f'<text class="wm-t" x="{lx}" y="{ly + 32}">{html.escape(summary)}</text>')
+    out.append("</svg>")
+    return "".join(out)
