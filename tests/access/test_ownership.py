@@ -29,6 +29,7 @@ ROUTES = {
     "grader:submission-live": "owner or instructor (others: 404)",
     "api:token": "anyone with a username and password",
     "api:problems": "logged in",
+    "api:problem": "logged in: a problem the user may open (others: 404)",
     "api:problem-submissions": "logged in (POST)",
     "api:submissions": "logged in: own submissions",
     "api:submission": "owner or instructor (others: 404)",

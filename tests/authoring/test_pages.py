@@ -210,3 +210,29 @@ def test_the_editor_speaks_korean(client_for, problem):
     page = client_for("prof").get(reverse("authoring:edit", args=["PP-A", problem.slug]),
                                   HTTP_ACCEPT_LANGUAGE="ko").content.decode()
     assert "새 버전으로 저장" in page and "오답 풀이" in page and "버전 1 검증" in page
+
+
+def test_staff_preview_any_version_and_variant_as_a_student_sees_it_and_cannot_submit_from_it(courses, people,
+                                                                                                 client_for):
+    """Preview as a student: the student's problem page for version N and a chosen variant; submitting is off."""
+    from pathlib import Path
+
+    from grader.models import Submission
+    from problems.core.package import load_package
+    from problems.models import Problem
+    from problems.services import import_package
+
+    import_package(load_package(Path(__file__).resolve().parents[2] / "problems" / "bank" / "segment-sum"))
+    copy = actions.copy_from_bank(courses["A"], people["prof"], Problem.objects.get(slug="segment-sum"), "seg-a")
+    url = reverse("authoring:as-student", args=["PP-A", copy.slug, 1])
+    page = client_for("tara").get(url + "?variant=5").content.decode()
+    assert 'id="student-preview"' in page and 'id="submit-button" disabled' in page
+    assert "512 floats each" in page and "BLOCK=512, LAYOUT=col" in page  # the sixth variant, its statement
+    assert "128 floats each" in client_for("tara").get(url + "?variant=zz").content.decode()  # default variant
+    assert "data-draft-key" not in page
+    assert client_for("prof").post(url, {"source": "__global__ void k() {}"}).status_code == 405
+    assert not Submission.objects.filter(problem_version__problem=copy, purpose=Purpose.STUDENT).exists()
+    for outsider in ("stu", "tom", "nobody"):
+        assert client_for(outsider).get(url).status_code == 404
+    editor = client_for("prof").get(reverse("authoring:edit", args=["PP-A", copy.slug])).content.decode()
+    assert url in editor
