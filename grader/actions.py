@@ -252,13 +252,14 @@ def apply_rejudge(original_id: int, copy: Submission) -> bool:
     return True
 
 
-def create_validation_submission(user, version, source: str) -> Submission:
+def create_validation_submission(user, version, source: str, variant: dict | None = None) -> Submission:
     """Save a QUEUED validation submission of `source` (an author's solution or wrong solution) for
     exactly `version` (not necessarily the problem's current one) and enqueue it at LOW_PRIORITY.
 
     Validation runs are the platform checking a package, not attempts: no rate limit, and
     `purpose` VALIDATION keeps them out of every statistic. Precondition: the caller may author
     the problem (authoring.actions checks). Raises BadRequestError for a source the static check refuses.
+    `variant` is the package variant it is judged as (None: the default variant).
     """
     if len(source.encode("utf-8", "replace")) > settings.WARPDRILL_MAX_SOURCE_BYTES:
         raise BadRequestError(_("The source is larger than %(kib)d KiB; remove unused code.") % {
@@ -267,7 +268,7 @@ def create_validation_submission(user, version, source: str) -> Submission:
     with transaction.atomic():
         submission = Submission.objects.create(
             user=user, problem_version=version, source=source, purpose=Purpose.VALIDATION,
-            variant=package.with_variant(None).variant, status=Status.QUEUED,
+            variant=package.with_variant(variant or None).variant, status=Status.QUEUED,
             progress_total=len(package.tests), queued_at=timezone.now(),
         )
         enqueue(submission, priority=LOW_PRIORITY)

@@ -236,3 +236,26 @@ def test_staff_preview_any_version_and_variant_as_a_student_sees_it_and_cannot_s
         assert client_for(outsider).get(url).status_code == 404
     editor = client_for("prof").get(reverse("authoring:edit", args=["PP-A", copy.slug])).content.decode()
     assert url in editor
+
+
+def test_validating_a_package_with_variants_runs_every_source_in_each_variant_of_its_validation_set(courses, people):
+    """segment-sum declares BLOCK x LAYOUT and validate: 3: each source is queued once per variant, as that variant."""
+    from pathlib import Path
+
+    from problems.core.package import load_package
+    from problems.services import import_package
+
+    import_package(load_package(Path(__file__).resolve().parents[2] / "problems" / "bank" / "segment-sum"))
+    copy = actions.copy_from_bank(courses["A"], people["prof"], Problem.objects.get(slug="segment-sum"), "seg-v")
+    version = copy.versions.get()
+    run = actions.start_validation(version, people["prof"])
+    package = version.package()
+    wanted = package.variants.validation_set()
+    items = list(run.items.select_related("submission"))
+    assert len(wanted) == 3 and len(items) == 3 * (1 + len(package.wrong))
+    assert all(i.submission.variant in wanted for i in items)
+    solutions = [i for i in items if i.name.startswith("solution.cu")]
+    assert [s.submission.variant for s in solutions] == wanted
+    assert all(f"BLOCK={s.submission.variant['BLOCK']}" in s.name for s in solutions)
+    assert {s.submission.variant["BLOCK"] for s in solutions} == {128, 256, 512}
+    assert all("{{" not in s.submission.source for s in solutions)  # placeholders filled per variant
