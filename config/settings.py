@@ -59,6 +59,7 @@ INSTALLED_APPS = [
     "authoring",
     "homework",
     "exams",
+    "playground",
 ]
 
 MIDDLEWARE = [

@@ -151,7 +151,7 @@ def start_attempt(exam: Exam, user, *, password: str = "", accept_honour_code: b
         raise ExamError(_("Accept the honour code to start."), code="honour_code")
     spec = spec_of(exam)
     try:
-        drawn = draw_exam(spec, exam.secret, user.pk, DbCatalogue())
+        drawn = draw_exam(spec, exam.secret, user.pk, DbCatalogue(), exam.course.target_cc)
     except DrawError as exc:
         log.error("exam %s: cannot draw for user %s: %s", exam.pk, user.pk, exc)
         raise ExamError(_("This exam cannot be started now: a problem of it is not available. Tell your instructor."),
@@ -350,7 +350,8 @@ def reset_item(item_id: int, by) -> ExamItem:
     with transaction.atomic():
         item = ExamItem.objects.select_for_update().select_related("attempt__exam").get(pk=item_id)
         attempt = item.attempt
-        new = redraw_item(spec_of(attempt.exam), item.data, attempt.exam.secret, attempt.user_id, DbCatalogue())
+        new = redraw_item(spec_of(attempt.exam), item.data, attempt.exam.secret, attempt.user_id, DbCatalogue(),
+                          attempt.exam.course.target_cc)
         old = {"generation": item.data.get("generation", 0),
                "seed": item.data.get("question", {}).get("seed"),
                "submissions": list(item.submissions.values_list("pk", flat=True))}

@@ -85,7 +85,7 @@ def template_preview(request, course_id: int, pk: int):
     la = lang()
     samples = []
     for s in range(n):
-        drawn = draw_exam(spec, f"preview-{template.pk}", f"sample-{s}", DbCatalogue())
+        drawn = draw_exam(spec, f"preview-{template.pk}", f"sample-{s}", DbCatalogue(), course.target_cc)
         rows = [_item_row(None, _Preview(i), la, True) for i in drawn.items]
         samples.append({"n": s + 1, "rows": rows})
     return render(request, "exams/preview.html", {"course": course, "template": template, "samples": samples,

@@ -37,7 +37,7 @@ from grader import actions, live
 from grader.core.errors import WarpDrillError
 
 from .models import Submission
-from .serializers import SubmissionCreateSerializer, problem_payload, submission_payload
+from .serializers import SubmissionCreateSerializer, problem_detail_payload, problem_payload, submission_payload
 
 # The one mapping from the core's error classes to HTTP statuses; the first match wins.
 ERROR_STATUS: list[tuple[type[Exception], int]] = [
@@ -176,6 +176,19 @@ class ProblemListView(WarpDrillAPIView):
 
     def get(self, request):
         return Response({"problems": [problem_payload(p, request) for p in published_problems()]})
+
+
+class ProblemDetailView(WarpDrillAPIView):
+    """GET /api/v1/problems/<slug>: one problem with its statement (Markdown, in the request's
+    language: Korean when the package has it and Accept-Language asks for it) and its starter kernel,
+    both of the variant the caller practises (the one the web page shows). A problem the caller may
+    not open (unpublished, another course's) is a 404 like a missing slug."""
+
+    def get(self, request, slug):
+        from problems.views import visible_problem  # the bank's, or a course's for its members
+
+        problem = visible_problem(request.user, slug)
+        return Response(problem_detail_payload(problem, request))
 
 
 class ProblemSubmissionsView(WarpDrillAPIView):
