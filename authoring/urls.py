@@ -9,6 +9,7 @@ urlpatterns = [
     path("new/", views.new, name="new"),
     path("upload/", views.upload, name="upload"),
     path("preview/", views.preview, name="preview"),
+    path("families/", views.family_preview, name="family-preview"),
     path("bank/<slug:slug>/copy/", views.copy, name="copy"),
     path("dashboard/", views.dashboard, name="dashboard"),
     path("dashboard/<slug:slug>/", views.dashboard, name="problem-dashboard"),

@@ -384,6 +384,50 @@ def yaml_form(request, code, slug):
         "dtypes": yamlform.DTYPES, "inits": yamlform.INITS, "checks": yamlform.CHECKS}, status=400 if error else 200)
 
 
+FAMILY_PREVIEW_MAX = 12  # questions one family preview shows at most
+
+
+@login_required
+def family_preview(request, code):
+    """Generated question families as a course's students would get them (the course's target GPU):
+    ?family=<id>&difficulty=<1..3>&seed=<int>&n=<count> shows n questions generated from seeds
+    seed, seed+1, ... with their answers and worked solutions, for staff choosing families for an
+    exam or a problem set."""
+    from practice.core.questions import DIFFICULTIES, FAMILIES, family
+    from practice.rendering import blocks_html, lang
+
+    course, role = _staff(request, code)
+
+    def number(key, default, low, high):
+        raw = request.GET.get(key, "")
+        value = int(raw) if raw.lstrip("-").isdigit() and len(raw) < 10 else default
+        return max(low, min(high, value))
+
+    chosen = request.GET.get("family", "")
+    difficulty = number("difficulty", 1, min(DIFFICULTIES), max(DIFFICULTIES))
+    seed, n = number("seed", 1, 0, 10**8), number("n", 3, 1, FAMILY_PREVIEW_MAX)
+    la = lang()
+    questions = []
+    if chosen in FAMILIES:
+        for k in range(n):
+            q = family(chosen).generate(seed + k, difficulty, course.target_cc or None)
+            shown = q.render(la)
+            key = dict(q.answer)
+            questions.append({
+                "seed": seed + k, "title": shown["title"], "prompt": blocks_html(shown["prompt"]),
+                "fields": [{"label": f.label.get(la, f.label["en"]), "expected": f.format_value(key[f.name], la)}
+                           for f in q.fields],
+                "solution": blocks_html(q.render_solution(la)), "params": q.params,
+            })
+    groups: dict[str, list] = {}
+    for f in FAMILIES.values():
+        groups.setdefault(str(f.topic), []).append({"id": f.id, "title": f.title.get(la, f.title["en"])})
+    return render(request, "authoring/family_preview.html", {
+        "course": course, "role": role, "groups": groups, "chosen": chosen, "difficulty": difficulty,
+        "difficulties": DIFFICULTIES, "seed": seed, "n": n, "questions": questions,
+        "unknown": bool(chosen) and chosen not in FAMILIES})
+
+
 MAX_PREVIEW_VARIANTS = 64  # the variant picker of "preview as a student" lists at most this many
 
 

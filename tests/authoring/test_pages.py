@@ -259,3 +259,24 @@ def test_validating_a_package_with_variants_runs_every_source_in_each_variant_of
     assert all(f"BLOCK={s.submission.variant['BLOCK']}" in s.name for s in solutions)
     assert {s.submission.variant["BLOCK"] for s in solutions} == {128, 256, 512}
     assert all("{{" not in s.submission.source for s in solutions)  # placeholders filled per variant
+
+
+def test_staff_preview_generated_families_with_keys_for_the_courses_target_gpu(courses, client_for):
+    from practice.core.questions import generate
+
+    course = courses["A"]
+    course.target_cc = "8.6"
+    course.save()
+    url = reverse("authoring:family-preview", args=["PP-A"])
+    page = client_for("tara").get(url, {"family": "occupancy.blocks_per_sm", "difficulty": "2", "seed": "5", "n": "2"})
+    html = page.content.decode()
+    assert page.status_code == 200 and html.count('class="card question family-sample"') == 2
+    assert 'data-seed="5"' in html and 'data-seed="6"' in html and "Worked solution" in html
+    q = generate("occupancy.blocks_per_sm", 5, 2, "8.6")
+    expected = [f.format_value(q.answer[f.name], "en") for f in q.fields]
+    assert all(f"<td>{e}</td>" in html for e in expected)
+    assert "no question family" in client_for("tara").get(url, {"family": "nope.nope"}).content.decode()
+    assert client_for("tara").get(url, {"family": "occupancy.blocks_per_sm", "n": "999"}).content.decode() \
+        .count("family-sample") == 12  # capped
+    for outsider in ("stu", "tom", "nobody"):
+        assert client_for(outsider).get(url).status_code == 404
