@@ -13,5 +13,6 @@ urlpatterns = [
     path("courses/<str:code>/sets/", include("homework.urls")),
     path("courses/", include("courses.urls")),
     path("exams/", include("exams.urls")),
+    path("lti/", include("lti.urls")),
     path("", include("problems.urls")),
 ]
