@@ -60,6 +60,7 @@ INSTALLED_APPS = [
     "homework",
     "exams",
     "lti",
+    "playground",
 ]
 
 MIDDLEWARE = [
@@ -222,7 +223,7 @@ if DEBUG:
 REST_FRAMEWORK = {
     # Token first: an unauthenticated request gets 401 with WWW-Authenticate: Token (not 403).
     "DEFAULT_AUTHENTICATION_CLASSES": [
-        "rest_framework.authentication.TokenAuthentication",
+        "accounts.tokens.TrackedTokenAuthentication",
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],

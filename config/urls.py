@@ -1,4 +1,4 @@
-"""URL wiring: accounts, problems, submissions, practice, courses, the JSON API and the admin."""
+"""URL wiring: accounts, problems, submissions, practice, courses, the playground, LTI 1.3, the JSON API and the admin."""
 from django.contrib import admin
 from django.urls import include, path
 
@@ -14,5 +14,6 @@ urlpatterns = [
     path("courses/", include("courses.urls")),
     path("exams/", include("exams.urls")),
     path("lti/", include("lti.urls")),
+    path("playground/", include("playground.urls")),
     path("", include("problems.urls")),
 ]

@@ -121,6 +121,18 @@ def validate_submission(problem, source: str, choice: LaunchChoice | None, versi
                 raise LaunchConfigError(_("Launch configuration: %(error)s") % {"error": reason}) from None
 
 
+# Other models whose rows are runs on the grading queue and count toward the submission rate limit
+# (each with `user` and `created_at`); apps add theirs in AppConfig.ready with count_toward_rate_limit.
+RATE_LIMITED_MODELS: list = []
+
+
+def count_toward_rate_limit(model) -> None:
+    """Make rows of `model` (fields `user`, `created_at`) count toward check_rate_limit, as the
+    playground's runs do: the queue is one, so is the limit."""
+    if model not in RATE_LIMITED_MODELS:
+        RATE_LIMITED_MODELS.append(model)
+
+
 def check_rate_limit(user, now=None) -> None:
     """At most WARPDRILL_SUBMISSIONS_PER_MINUTE submissions per user in any 60 seconds.
 
@@ -133,10 +145,10 @@ def check_rate_limit(user, now=None) -> None:
         return
     now = now or timezone.now()
     window = timedelta(minutes=1)
-    # Refused submissions count too (see SubmissionRefusal): the newest `limit` of both kinds.
-    recent = sorted([*Submission.objects.filter(user=user, created_at__gte=now - window)
-                     .order_by("-created_at").values_list("created_at", flat=True)[:limit],
-                     *SubmissionRefusal.objects.filter(user=user, created_at__gte=now - window)
+    # Refused submissions count too (see SubmissionRefusal), and every other kind of run registered
+    # with count_toward_rate_limit (playground runs): the newest `limit` of all kinds.
+    recent = sorted([created for model in (Submission, SubmissionRefusal, *RATE_LIMITED_MODELS)
+                     for created in model.objects.filter(user=user, created_at__gte=now - window)
                      .order_by("-created_at").values_list("created_at", flat=True)[:limit]], reverse=True)[:limit]
     if len(recent) < limit:
         return
@@ -240,13 +252,14 @@ def apply_rejudge(original_id: int, copy: Submission) -> bool:
     return True
 
 
-def create_validation_submission(user, version, source: str) -> Submission:
+def create_validation_submission(user, version, source: str, variant: dict | None = None) -> Submission:
     """Save a QUEUED validation submission of `source` (an author's solution or wrong solution) for
     exactly `version` (not necessarily the problem's current one) and enqueue it at LOW_PRIORITY.
 
     Validation runs are the platform checking a package, not attempts: no rate limit, and
     `purpose` VALIDATION keeps them out of every statistic. Precondition: the caller may author
     the problem (authoring.actions checks). Raises BadRequestError for a source the static check refuses.
+    `variant` is the package variant it is judged as (None: the default variant).
     """
     if len(source.encode("utf-8", "replace")) > settings.WARPDRILL_MAX_SOURCE_BYTES:
         raise BadRequestError(_("The source is larger than %(kib)d KiB; remove unused code.") % {
@@ -255,7 +268,7 @@ def create_validation_submission(user, version, source: str) -> Submission:
     with transaction.atomic():
         submission = Submission.objects.create(
             user=user, problem_version=version, source=source, purpose=Purpose.VALIDATION,
-            variant=package.with_variant(None).variant, status=Status.QUEUED,
+            variant=package.with_variant(variant or None).variant, status=Status.QUEUED,
             progress_total=len(package.tests), queued_at=timezone.now(),
         )
         enqueue(submission, priority=LOW_PRIORITY)

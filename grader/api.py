@@ -21,14 +21,16 @@ from django.utils.translation import gettext as _
 from django.views.decorators.cache import cache_control
 from django.views.decorators.csrf import csrf_exempt
 from rest_framework import status
-from rest_framework.authentication import SessionAuthentication, TokenAuthentication
+from rest_framework.authentication import SessionAuthentication
 from rest_framework.authtoken.views import ObtainAuthToken
 from rest_framework.exceptions import APIException, NotAuthenticated, ValidationError
 from rest_framework.parsers import FormParser, MultiPartParser
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from accounts import tokens
 from accounts.login_limits import is_locked_out, lockout_message
+from accounts.tokens import TrackedBearerAuthentication, TrackedTokenAuthentication
 from grader.parsers import DepthLimitedJSONParser
 from accounts.roles import is_instructor
 from grader import actions, live
@@ -78,10 +80,8 @@ def error_response(exc: WarpDrillError) -> Response:
     return Response(body, status=http_status_for(exc), headers=headers)
 
 
-class BearerTokenAuthentication(TokenAuthentication):
-    """`Authorization: Bearer <key>`: the same tokens as `Token <key>`, under the scheme most clients use."""
-
-    keyword = "Bearer"
+# `Token <key>` and `Bearer <key>`, each recording the key's last use (the account's token page).
+BearerTokenAuthentication = TrackedBearerAuthentication
 
 
 class WarpDrillAPIView(APIView):
@@ -91,7 +91,7 @@ class WarpDrillAPIView(APIView):
     scheme; a bad key gets 401 "Invalid token."; both carry `WWW-Authenticate: Token`.
     """
 
-    authentication_classes = [TokenAuthentication, BearerTokenAuthentication, SessionAuthentication]
+    authentication_classes = [TrackedTokenAuthentication, TrackedBearerAuthentication, SessionAuthentication]
     # Named here, not only in settings: ObtainAuthToken (the token view) sets DRF's plain JSON parser.
     parser_classes = [DepthLimitedJSONParser, FormParser, MultiPartParser]
 
@@ -132,12 +132,28 @@ class TokenView(WarpDrillAPIView, ObtainAuthToken):
     DRF's obtain_auth_token with the API's error format: 400 {"error": ...} for wrong or missing
     credentials, 429 {"error": ...} while django-axes has the username locked out from this address
     (the correct password is refused then too), with `Retry-After` in seconds. An Authorization
-    header is ignored here: a client holding a stale token must still be able to get a new one.
+    header is ignored by POST: a client holding a stale token must still be able to get a new one.
+    DELETE revokes the key it is sent with (see `delete`); the account's token page does the same.
     """
 
     authentication_classes = ()
 
+    def get_authenticate_header(self, request):
+        return "Token"  # DELETE without a key is a 401, as everywhere else in the API
+
+    def delete(self, request):
+        """DELETE /api/v1/token with `Authorization: Token <key>` (or Bearer): revoke that key (a token
+        client's log-out): 204, and the key is refused from then on. POST gives a new one."""
+        for authentication in (TrackedTokenAuthentication(), TrackedBearerAuthentication()):
+            found = authentication.authenticate(request)  # a bad key: 401 "Invalid token."
+            if found is not None:
+                tokens.revoke(found[0])
+                return Response(status=status.HTTP_204_NO_CONTENT)
+        raise NotAuthenticated()
+
     def handle_exception(self, exc):
+        if self.request.method == "DELETE":
+            return super().handle_exception(exc)
         if is_locked_out(self.request):
             # The whole cool-off, as the message says: exact for the attempt that locked it, an upper
             # bound for later ones (a failure during the lockout does not restart it).

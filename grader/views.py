@@ -19,6 +19,7 @@ from . import live
 from .core.results import diagnostic_lines
 from .models import Status, Submission
 from .serializers import public_result
+from .writemaps import visible_writemaps
 
 PAGE_SIZE = 25
 
@@ -104,7 +105,8 @@ def _check_pass(submission: Submission) -> dict:
 def submission_context(submission: Submission, user) -> dict:
     """Everything the submission page and its live partial show, with hidden data already removed."""
     full = is_instructor(user)
-    result = public_result(submission.judge_result(), full, translate=gettext)  # in the reader's language
+    judged = submission.judge_result()
+    result = public_result(judged, full, translate=gettext)  # in the reader's language
     source_lines = submission.source.splitlines()
 
     def quote(line):
@@ -139,6 +141,7 @@ def submission_context(submission: Submission, user) -> dict:
         # Every test case of the version: after a hang the rest are not run, and count as not passed.
         "tests_total": max(len(tests), submission.progress_total or 0),
         "mismatch": mismatch,
+        "writemaps": visible_writemaps(judged, full),
         "compile_messages": compile_messages,
         "compile_log": result["compile"]["log"] if result["compile"] and not result["compile"]["ok"] else "",
         "diagnostics": diagnostics,

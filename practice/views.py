@@ -179,15 +179,31 @@ class CalculatorForm(forms.Form):
         return self.cleaned_data["cc"] or "9.0"
 
 
+def calculator_course(request):
+    """The course the calculator was opened from (?course=<code>), if the user is a member of it; else None."""
+    code = request.GET.get("course", "")
+    if not code or not request.user.is_authenticated:
+        return None
+    from courses import access
+    from courses.models import Course
+
+    course = Course.objects.filter(code=code).first()
+    return course if course is not None and access.course_role(request.user, course) is not None else None
+
+
 def calculator(request):
-    """The occupancy of (cc, threads, regs, smem) with the working and three charts. Works logged out."""
+    """The occupancy of (cc, threads, regs, smem) with the working and three charts. Works logged out.
+    Opened from a course (?course=<code>, for its members), the course's target GPU is the default cc."""
+    course = calculator_course(request)
+    default_cc = course.target_cc if course is not None else "9.0"
     data = {k: request.GET.get(k) for k in ("cc", "threads", "regs", "smem")}
     if not any(data.values()):
         data = {k: CalculatorForm.base_fields[k].initial for k in data}
+        data["cc"] = default_cc
     if data.get("cc") in ("", None):
-        data["cc"] = "9.0"
+        data["cc"] = default_cc
     form = CalculatorForm(data)
-    context: dict = {"form": form}
+    context: dict = {"form": form, "course": course}
     if form.is_valid():
         c = form.cleaned_data
         cap = CAPABILITIES[c["cc"]]
