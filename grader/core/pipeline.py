@@ -183,6 +183,7 @@ def judge(
     target_cc: str = "9.0",
     target_gpu: str = "",
     variant: dict | None = None,
+    writemaps: bool = True,
 ) -> JudgeResult:
     """Judge `source` for `package` on `backend`.
 
@@ -192,6 +193,8 @@ def judge(
     `variant` is the student's stored variant of a package that declares variant parameters: its
     integers join each test's sizes (launch expressions read them) and the harness receives it
     (ProblemPackage.with_variant); None judges the package's bound or default variant.
+    `writemaps`: on a backend with supports_writemap, record the write map of one WRONG_ANSWER or
+    MEMORY_ERROR test (a sample's when a sample fails) in JudgeResult.writemaps: one more build and run.
 
     Returns a JudgeResult; a student's failure is a verdict. Raises PlatformError (and only
     that) when the platform fails, so the caller can retry without charging the student;
@@ -253,9 +256,12 @@ def judge(
         report = _PtxasReport(source, package.kernel, target_cc) if build.resources is None and backend.wants_ptxas_report else None
         result = JudgeResult(verdict=Verdict.ACCEPTED, compile=build.compile, backend=name)
         hung = None
+        mapped: _Case | None = None  # the failing case whose write map is drawn (writemap_case)
         for k, case in enumerate(cases):
             progress("running", k, len(package.tests))
             test_result = _run_case(package, backend, build, case, result)
+            if writemaps and writemap_wanted(backend, test_result, mapped):
+                mapped = case  # its inputs stay: the write-map run below reuses them
             cases[k] = None  # its inputs and expected outputs are no longer needed
             result.tests.append(test_result)
             if test_result.verdict in HANGS:
@@ -276,6 +282,8 @@ def judge(
                 for d in outcome.diagnostics:  # whatever the backend named them: found by the check pass
                     d.test, d.check = test.name, True
                 _add_diagnostics(result, outcome.diagnostics, test.name)
+        if mapped is not None and hung is None:
+            result.writemaps = _writemap_run(package, backend, build, mapped)
         if report is not None:
             build.resources = report.wait()
         result.resources = _resources(build, launches[0], target_cc)
@@ -350,6 +358,45 @@ def _run_case(package, backend, build: Build, case: _Case, result: JudgeResult) 
                       time_s=round(outcome.time_s or time.monotonic() - started, 4), params=dict(test.params),
                       output_log=outcome.log, message_template=template, message_params=params,
                       time_limit_s=package.time_limit_s)
+
+
+# The verdicts whose page draws the write map of the failing test (others: on request only).
+WRITEMAP_VERDICTS = frozenset({Verdict.WRONG_ANSWER, Verdict.MEMORY_ERROR})
+
+
+def writemap_wanted(backend: Backend, test_result: TestResult, mapped: _Case | None) -> bool:
+    """Whether this test's case is the one to draw: the backend records write maps, the test failed
+    with WRONG_ANSWER or MEMORY_ERROR, and no case is chosen yet or the chosen one is hidden and
+    this one is a sample (a sample's map is shown to everyone, a hidden test's to staff only)."""
+    if not backend.supports_writemap or test_result.verdict not in WRITEMAP_VERDICTS:
+        return False
+    return mapped is None or (not mapped.test.sample and test_result.sample)
+
+
+def _writemap_run(package: ProblemPackage, backend: Backend, build: Build, case: _Case) -> list[dict]:
+    """The encoded write maps (writemap.encode) of `case`'s outputs, from one write-map run; [] when
+    the run records none. Its verdict is not the student's (the case already has one): a fault or a
+    timeout here only leaves the map as far as the kernel got."""
+    from .writemap import encode, wrong_mask
+
+    request = RunRequest(launch=case.launch, inputs=case.inputs, time_limit_s=package.time_limit_s * 4,
+                         test_name=case.test.name)
+    try:
+        outcome = backend.run_writemap(build, request)
+    except PlatformError as exc:  # a picture is not worth a retry of the whole submission
+        log.warning("write map of %s not recorded: %s", case.test.name, exc)
+        return []
+    maps = []
+    for name, wm in outcome.writemaps.items():
+        expected = case.expected.get(name)
+        got = outcome.outputs.get(name)
+        wrong = None
+        if expected is not None and got is not None:
+            wrong = wrong_mask(expected, got, rtol=package.rtol, atol=package.atol)
+        stored = encode(wm, test=case.test.name, sample=case.test.sample, expected=expected, got=got, wrong=wrong)
+        if stored is not None:
+            maps.append(stored)
+    return maps
 
 
 def _not_run(test: TestCaseSpec, hung: TestResult) -> TestResult:

@@ -50,7 +50,7 @@ def validate_package(package: ProblemPackage, backend: Backend, seed_secret: str
         rows.append(solution)
         for wrong in bound.wrong:
             rows.append(ValidationRow(f"wrong/{wrong.name}", wrong.verdict,
-                                      judge(bound, wrong.source, backend, seed_secret=seed_secret), bound.variant))
+                                      judge(bound, wrong.source, backend, seed_secret=seed_secret, writemaps=False), bound.variant))
     return rows
 
 
