@@ -94,6 +94,16 @@ def set_accommodation(exam: Exam, user, extra_minutes: int = 0, opens_at=None, c
     return acc
 
 
+def remove_accommodation(exam: Exam, accommodation_id: int) -> Accommodation | None:
+    """Delete one accommodation of `exam` (None when it has no such one). Only attempts started
+    afterwards are affected: a started attempt keeps the deadline it was started with (extend it or
+    not on its page)."""
+    acc = Accommodation.objects.filter(exam=exam, pk=accommodation_id).select_related("user").first()
+    if acc is not None:
+        acc.delete()
+    return acc
+
+
 def spec_of(exam: Exam) -> ExamTemplateSpec:
     """The exam's template spec, parsed without the catalogue's validation (it was validated when scheduled)."""
     return parse_template(exam.spec, _LenientCatalogue(exam.course))
