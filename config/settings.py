@@ -61,6 +61,7 @@ INSTALLED_APPS = [
     "authoring",
     "homework",
     "exams",
+    "lti",
     "playground",
     "ops",
 ]
@@ -328,6 +329,9 @@ CELERY_BEAT_SCHEDULE = {
     # on access too; this catches the ones nobody looks at).
     "close-expired-exam-attempts": {"task": "exams.tasks.close_expired_attempts",
                                     "schedule": env.float("WARPDRILL_EXAM_CLOSE_EVERY_S", default=30.0)},
+    # Exams whose results were released since their LMS links last got scores: send them (LTI AGS).
+    "lti-sync-released-exams": {"task": "lti.tasks.sync_released_exams",
+                                "schedule": env.float("WARPDRILL_LTI_SYNC_EVERY_S", default=60.0)},
 }
 
 # --- Judge ----------------------------------------------------------------------------
