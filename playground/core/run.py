@@ -78,7 +78,9 @@ class PlaygroundResult:
     time_s: float = 0.0  # seconds the kernel ran (compilation excluded)
     backend: str = ""  # "emulator" | "gpu" | "dummy"
     device: str = ""  # the GPU's name on the gpu backend
-    writemap: dict | None = None  # per-output write maps, when the backend records them
+    # The outputs' write maps (grader.core.writemap.encode's dicts: which thread wrote each element),
+    # when the backend records them; [] otherwise.
+    writemaps: list[dict] = field(default_factory=list)
 
     def to_dict(self) -> dict:
         return {
@@ -92,7 +94,7 @@ class PlaygroundResult:
             "time_s": self.time_s,
             "backend": self.backend,
             "device": self.device,
-            "writemap": self.writemap,
+            "writemaps": self.writemaps,
         }
 
     @classmethod
@@ -108,7 +110,7 @@ class PlaygroundResult:
             time_s=d.get("time_s", 0.0),
             backend=d.get("backend", ""),
             device=d.get("device", ""),
-            writemap=d.get("writemap"),
+            writemaps=list(d.get("writemaps") or []),
         )
 
 
@@ -189,12 +191,41 @@ def run_playground(request: PlaygroundRequest, backend: Backend, *, target_cc: s
             for arg in request.args:
                 if arg.kind is ArgKind.OUTPUT and arg.name in outcome.outputs:
                     result.outputs.append(preview(arg, inputs[arg.name], outcome.outputs[arg.name]))
-        result.writemap = getattr(outcome, "writemap", None) or None
+        if outcome.status is not RunStatus.LAUNCH_ERROR:
+            result.writemaps = _writemaps(request, backend, build, inputs)
         resources = build.resources or _ptxas_report(request.source, spec, target_cc, backend)
         result.resources = _with_occupancy(resources, request.launch, target_cc)
         return result
     finally:
         backend.close(build)
+
+
+def _writemaps(request: PlaygroundRequest, backend: Backend, build, inputs: dict) -> list[dict]:
+    """The encoded write map of every output (grader.core.writemap.encode), from one more run of the
+    backend's write-map variant; [] when the backend records none or that run fails (a picture is
+    information: it never fails the run)."""
+    if not getattr(backend, "supports_writemap", False):
+        return []
+    try:
+        from grader.core.writemap import encode
+    except ImportError:  # a checkout without the stored form of write maps
+        return []
+    run = RunRequest(launch=request.launch, inputs={k: (v.copy() if isinstance(v, np.ndarray) else v)
+                                                    for k, v in inputs.items()},
+                     time_limit_s=request.time_limit_s * 4, test_name="playground")
+    try:
+        outcome = backend.run_writemap(build, run)
+    except PlatformError as exc:
+        log.warning("playground write map not recorded: %s", exc)
+        return []
+    maps = []
+    for arg in request.args:
+        wm = outcome.writemaps.get(arg.name)
+        if arg.kind is ArgKind.OUTPUT and wm is not None:
+            stored = encode(wm, test="", sample=True, got=outcome.outputs.get(arg.name))
+            if stored is not None:
+                maps.append(stored)
+    return maps
 
 
 def _ptxas_report(source: str, spec, cc: str, backend: Backend) -> Resources | None:
