@@ -375,6 +375,9 @@ def _installation_secret(path: Path) -> str:
 # Hidden test seeds mix in this secret. Set it in the environment where several hosts must agree
 # (every worker of one site); by default it is generated per installation under var/.
 WARPDRILL_SEED_SECRET = env("WARPDRILL_SEED_SECRET", default="") or _installation_secret(VAR_DIR / "seed_secret")
+# The problem packages folder that `manage.py backup` keeps (and `import_problems` reads): a site's
+# own folder, or (empty) the checkout's problems/bank.
+WARPDRILL_PACKAGES_DIR = env("WARPDRILL_PACKAGES_DIR", default="")
 # Where built emulator runtimes and compile caches live.
 WARPDRILL_CACHE_DIR = Path(env("WARPDRILL_CACHE_DIR", default=str(VAR_DIR / "cache")))
 # Limits on submissions.
