@@ -174,7 +174,7 @@ def wrong_mask(expected, got, *, rtol: float = 1e-5, atol: float = 1e-6) -> np.n
     return e != g
 
 
-_STYLE = ("<style>.wm-t{fill:#1b2430}.wm-m{stroke:#1b2430}.wm-b{fill:#ffffff}.wm-h{stroke:#8a94a3}"
+_STYLE = ("<style>.wm-c{stroke:#fff;stroke-opacity:.35;stroke-width:.5}.wm-t{fill:#1b2430}.wm-m{stroke:#1b2430}.wm-b{fill:#ffffff}.wm-h{stroke:#8a94a3}"
           "@media (prefers-color-scheme:dark){.wm-t{fill:#e6ebf2}.wm-m{stroke:#f4f6f8}.wm-b{fill:#11161f}.wm-h{stroke:#6b7689}}"
           "@media print{.wm-t{fill:#000}.wm-m{stroke:#000}.wm-b{fill:#fff}.wm-h{stroke:#555}}</style>")
 
@@ -307,7 +307,7 @@ def render_svg(writemap: WriteMap, expected=None, got=None, shape: tuple[int, ..
                       'stroke-width="2.5"/>')
         fill = colours[k] if written_l[k] else "url(#wm-hatch)"
         out.append(f'<g><title>{html.escape(tip, quote=False)}</title><rect x="{x}" y="{y}" width="{CELL}" '
-                   f'height="{CELL}" fill="{fill}" stroke="#ffffff" stroke-opacity=".35" stroke-width=".5"/>{marks}</g>')
+                   f'height="{CELL}" fill="{fill}" class="wm-c"/>{marks}</g>')
     # Legend: the three marks, the colour rule, the scale when downsampled, a summary line.
     lx, ly = label_w, legend_y
     step = 130
