@@ -5,6 +5,7 @@ and comes back with its outputs, printf output and diagnostics."""
 import time
 
 import pytest
+from django.test import Client
 from rest_framework.test import APIClient
 
 from grader.models import Submission
@@ -33,8 +34,9 @@ def wait_for_run(client: APIClient, url: str, timeout: float = 150.0) -> dict:
 
 def test_a_run_through_a_real_worker_returns_outputs_printf_and_is_never_a_submission(make_student,
                                                                                       celery_worker_process):
+    alice = make_student("alice")
     client = APIClient()
-    client.force_authenticate(make_student("alice"))
+    client.force_authenticate(alice)
     body = {"source": SOURCE, "launch": {"grid": "ceil_div(n, 4)", "block": 4},
             "args": [{"name": "x", "kind": "input", "dtype": "int32", "size": 10, "init": "range"},
                      {"name": "y", "kind": "output", "dtype": "int32", "size": 10, "init": "zeros"},
@@ -48,3 +50,9 @@ def test_a_run_through_a_real_worker_returns_outputs_printf_and_is_never_a_submi
     assert result["outputs"][0]["rows"] == [["0", "1", "4", "9", "16", "25", "36", "49", "64", "81"]]
     assert "n = 10" in result["log"] and result["diagnostics"] == []
     assert not Submission.objects.exists()  # never graded, never an attempt
+    # The write map of y: thread i wrote element i (blocks of 4), drawn on the run's page.
+    assert [m["output"] for m in result["writemaps"]] == ["y"]
+    browser = Client()
+    browser.force_login(alice)
+    page = browser.get(data["html_url"]).content.decode()
+    assert "<svg" in page and "written by block (1, 0, 0), thread (1, 0, 0)" in page
