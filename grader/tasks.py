@@ -11,9 +11,9 @@ from celery.signals import worker_process_init, worker_ready
 from django.conf import settings
 
 from grader import actions
-from grader.core.backends.registry import backend_class, get_backend
+from grader.core.backends.registry import backend_class, get_backend, hang_explainer
 from grader.core.errors import PlatformError
-from grader.core.pipeline import LaunchChoice, judge
+from grader.core.judge import LaunchChoice, judge
 from grader.harness_box import HarnessError, sandboxed_loader
 from grader.models import Purpose
 
@@ -132,6 +132,8 @@ def _judge(submission, backend):
         progress=lambda stage, done, total: actions.record_progress(submission.pk, stage, done, total),
         target_cc=settings.WARPDRILL_TARGET_CC,
         variant=submission.variant or None,
+        max_source_bytes=settings.WARPDRILL_MAX_SOURCE_BYTES,
+        explainer=hang_explainer(backend),
     )
 
 

@@ -7,7 +7,7 @@ import pytest
 from grader.core.backends.base import RunOutcome, RunStatus
 from grader.core.backends.dummy import DummyBackend
 from grader.core.validate import validate_package
-from grader.core.pipeline import judge
+from grader.core.judge import judge
 from grader.core.verdicts import Verdict
 from problems.core.package import PackageError, load_package, parse_package
 from tests.problems.test_variants import variant_files
