@@ -59,6 +59,7 @@ INSTALLED_APPS = [
     "authoring",
     "homework",
     "exams",
+    "playground",
 ]
 
 MIDDLEWARE = [
@@ -154,6 +155,19 @@ CACHES = {
     },
 }
 
+# "live": each submission's state token, which verdict polls are answered 304 from with no SQL
+# (grader/live.py). Unlike the two above it is shared by every web process and every worker (the
+# grader writes it): Redis when one is configured (LIVE_CACHE_URL, else REDIS_URL or a redis://
+# broker), else files under var/ (one machine: `make dev`, and each test run with its workers).
+_live_cache_url = env("LIVE_CACHE_URL", default="") or env("REDIS_URL", default="") or (
+    env("CELERY_BROKER_URL", default="") if env("CELERY_BROKER_URL", default="").startswith("redis") else "")
+if _live_cache_url and not TESTING:
+    CACHES["live"] = {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": _live_cache_url,
+                      "KEY_PREFIX": f"wd-live-{DATABASES['default'].get('NAME', '')}"}
+else:
+    CACHES["live"] = {"BACKEND": "django.core.cache.backends.filebased.FileBasedCache",
+                      "LOCATION": str(VAR_DIR / "cache" / "live"), "OPTIONS": {"MAX_ENTRIES": 100_000}}
+
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
@@ -208,7 +222,7 @@ if DEBUG:
 REST_FRAMEWORK = {
     # Token first: an unauthenticated request gets 401 with WWW-Authenticate: Token (not 403).
     "DEFAULT_AUTHENTICATION_CLASSES": [
-        "rest_framework.authentication.TokenAuthentication",
+        "accounts.tokens.TrackedTokenAuthentication",
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
@@ -277,6 +291,9 @@ CELERY_BEAT_SCHEDULE = {
     # WARPDRILL_SWEEP_EVERY_S seconds (fault tests make it short); one indexed query each time.
     "sweep-stuck-submissions": {"task": "grader.tasks.sweep_stuck_submissions",
                                 "schedule": env.float("WARPDRILL_SWEEP_EVERY_S", default=30.0)},
+    # Submissions whose grader died (a stale heartbeat) go back to their queue within seconds.
+    "sweep-dead-graders": {"task": "grader.tasks.sweep_dead_graders",
+                           "schedule": env.float("WARPDRILL_DEAD_GRADER_SWEEP_EVERY_S", default=5.0)},
     # Exam submissions whose grader died (a stale heartbeat) go back to the exam queue within seconds.
     "sweep-stale-exam-submissions": {"task": "grader.tasks.sweep_stale_exam_submissions",
                                      "schedule": env.float("WARPDRILL_EXAM_SWEEP_EVERY_S", default=5.0)},

@@ -19,6 +19,7 @@ from exams.core.draw import DrawError, draw_exam, redraw_item
 from exams.core.regrade import AttemptRecord, RegradeDiff, regrade, rekey_from_generators
 from exams.core.scoring import ExamScore, KernelOutcome, attempts_left, score_exam
 from exams.core.template import ExamTemplateSpec, TemplateError, parse_template
+from grader import live
 
 from .catalogue import DbCatalogue
 from .errors import ExamError
@@ -40,14 +41,15 @@ MAX_SOURCE_DRAFT_CHARS = 64 * 1024
 
 # ---- templates and exams ----------------------------------------------------------------------
 
-def check_template(data) -> ExamTemplateSpec:
-    """Parse and validate template data (or JSON/YAML text) against the problem bank. Raises TemplateError."""
-    return parse_template(data, DbCatalogue())
+def check_template(data, course=None) -> ExamTemplateSpec:
+    """Parse and validate template data (or JSON/YAML text) against the problems `course` may use (its
+    own and the bank's; every problem when None). Raises TemplateError."""
+    return parse_template(data, DbCatalogue(course))
 
 
 def save_template(course, user, data, template: ExamTemplate | None = None) -> ExamTemplate:
     """Create (or update) a course's template from data or text. Raises TemplateError; nothing is saved then."""
-    spec = check_template(data)
+    spec = check_template(data, course)
     stored = spec.to_dict()
     if template is None:
         return ExamTemplate.objects.create(course=course, title=spec.title["en"], data=stored, created_by=user)
@@ -66,7 +68,7 @@ def schedule_exam(course, template: ExamTemplate, *, opens_at, closes_at, durati
         raise ExamError(_("The exam must close after it opens."))
     if duration_minutes <= 0:
         raise ExamError(_("The duration must be at least one minute."))
-    check_template(template.data)
+    check_template(template.data, course)
     return Exam.objects.create(course=course, template=template, title=title or template.title, spec=template.data,
                                opens_at=opens_at, closes_at=closes_at, duration_minutes=duration_minutes, **options)
 
@@ -94,7 +96,7 @@ def set_accommodation(exam: Exam, user, extra_minutes: int = 0, opens_at=None, c
 
 def spec_of(exam: Exam) -> ExamTemplateSpec:
     """The exam's template spec, parsed without the catalogue's validation (it was validated when scheduled)."""
-    return parse_template(exam.spec, _LenientCatalogue())
+    return parse_template(exam.spec, _LenientCatalogue(exam.course))
 
 
 class _LenientCatalogue(DbCatalogue):
@@ -150,7 +152,7 @@ def start_attempt(exam: Exam, user, *, password: str = "", accept_honour_code: b
         raise ExamError(_("Accept the honour code to start."), code="honour_code")
     spec = spec_of(exam)
     try:
-        drawn = draw_exam(spec, exam.secret, user.pk, DbCatalogue())
+        drawn = draw_exam(spec, exam.secret, user.pk, DbCatalogue(exam.course), exam.course.target_cc)
     except DrawError as exc:
         log.error("exam %s: cannot draw for user %s: %s", exam.pk, user.pk, exc)
         raise ExamError(_("This exam cannot be started now: a problem of it is not available. Tell your instructor."),
@@ -349,11 +351,14 @@ def reset_item(item_id: int, by) -> ExamItem:
     with transaction.atomic():
         item = ExamItem.objects.select_for_update().select_related("attempt__exam").get(pk=item_id)
         attempt = item.attempt
-        new = redraw_item(spec_of(attempt.exam), item.data, attempt.exam.secret, attempt.user_id, DbCatalogue())
+        new = redraw_item(spec_of(attempt.exam), item.data, attempt.exam.secret, attempt.user_id,
+                          DbCatalogue(attempt.exam.course),
+                          attempt.exam.course.target_cc)
         old = {"generation": item.data.get("generation", 0),
                "seed": item.data.get("question", {}).get("seed"),
                "submissions": list(item.submissions.values_list("pk", flat=True))}
         item.submissions.update(exam_item=None)
+        live.changed(*old["submissions"])
         item.data, item.answer, item.saved_at, item.points, item.status = new, {}, None, None, ""
         item.save(update_fields=["data", "answer", "saved_at", "points", "status"])
         _event(attempt, EventKind.RESET, by=by, item=item.key, old=old)

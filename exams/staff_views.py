@@ -49,7 +49,7 @@ def template_edit(request, course_id: int, pk: int | None = None):
     require_instructor(request.user, course)
     template = get_object_or_404(ExamTemplate, pk=pk, course=course) if pk else None
     if request.method == "POST":
-        form = TemplateForm(request.POST, request.FILES)
+        form = TemplateForm(request.POST, request.FILES, course=course)
         if form.is_valid():
             template = actions.save_template(course, request.user, form.cleaned_data["spec"].to_dict(), template)
             messages.success(request, _("Template saved."))
@@ -81,11 +81,11 @@ def template_preview(request, course_id: int, pk: int):
         n = max(1, min(PREVIEW_MAX, int(request.GET.get("n", 3))))
     except ValueError:
         n = 3
-    spec = actions.check_template(template.data)
+    spec = actions.check_template(template.data, course)
     la = lang()
     samples = []
     for s in range(n):
-        drawn = draw_exam(spec, f"preview-{template.pk}", f"sample-{s}", DbCatalogue())
+        drawn = draw_exam(spec, f"preview-{template.pk}", f"sample-{s}", DbCatalogue(course), course.target_cc)
         rows = [_item_row(None, _Preview(i), la, True) for i in drawn.items]
         samples.append({"n": s + 1, "rows": rows})
     return render(request, "exams/preview.html", {"course": course, "template": template, "samples": samples,

@@ -15,6 +15,7 @@ from django.views.decorators.http import require_GET, require_POST
 from exams.core.draw import question_view
 from exams.core.scoring import attempts_left
 from grader.core.errors import BadRequestError
+from grader import live
 from grader.core.judge import LaunchChoice
 
 from . import actions
@@ -211,7 +212,7 @@ def kernel_item(request, pk: int, number: int):
     from problems.markdown import render_statement
 
     feedback = zone_feedback(exam, item)
-    subs = list(item.submissions.order_by("created_at"))
+    subs = [_with_progress(s) for s in item.submissions.order_by("created_at")]
     k = item.data["kernel"]
     return render(request, "exams/kernel.html", {
         "exam": exam, "attempt": attempt, "item": item, "kernel": k, "problem": version.problem,
@@ -221,6 +222,36 @@ def kernel_item(request, pk: int, number: int):
         "show_full": feedback == Feedback.FULL,
         "attempts_left": attempts_left(k, actions.kernel_outcomes(item)),
     }, status=400 if error else 200)
+
+
+def _with_progress(submission):
+    """The submission with `progress_current` (the test being run, 1-based) for the live row."""
+    total = submission.progress_total
+    submission.progress_current = min(submission.progress_done + 1, total) if total else 0
+    return submission
+
+
+def kernel_live(request, pk: int, number: int, sid: int):
+    """One submission's row on the kernel question page, polled by htmx until it is graded:
+    QUEUED, COMPILING, RUNNING test k of n, then the verdict as the exam's feedback allows.
+    A poll while nothing changed is a 304 from the live cache with no SQL (grader.live)."""
+    return live.not_modified(request, "e", sid) or _kernel_live(request, pk, number, sid)
+
+
+@login_required
+def _kernel_live(request, pk: int, number: int, sid: int):
+    token = live.current_token(sid)
+    exam = _exam_for_student(request, pk)
+    attempt = ExamAttempt.objects.filter(exam=exam, user=request.user).first()
+    if attempt is None:
+        raise Http404
+    item = get_object_or_404(ExamItem, attempt=attempt, number=number, kind="kernel")
+    submission = get_object_or_404(item.submissions.all(), pk=sid)
+    feedback = zone_feedback(exam, item)
+    response = render(request, "exams/_kernel_submission.html", {
+        "exam": exam, "item": item, "s": _with_progress(submission),
+        "show_verdict": feedback in (Feedback.VERDICT, Feedback.FULL), "show_full": feedback == Feedback.FULL})
+    return live.with_etag(response, request, "e", sid, token, False)
 
 
 @login_required

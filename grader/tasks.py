@@ -27,8 +27,11 @@ MAX_TRIES = 6
 
 @shared_task(bind=True, acks_late=True, reject_on_worker_lost=True, max_retries=MAX_RETRIES)
 def grade_submission(self, submission_id: int) -> str | None:
-    """Grade one submission: claim it, run the judge, store the verdict (see _grade)."""
-    return _grade(self, submission_id)
+    """Grade one submission: claim it, run the judge, store the verdict (see _grade), with a heartbeat
+    while it grades so that a dead worker's submission is re-queued within seconds
+    (actions.requeue_dead_graders), not after the stuck sweeper's minutes."""
+    with _heartbeat(submission_id):
+        return _grade(self, submission_id)
 
 
 @shared_task(bind=True, acks_late=True, reject_on_worker_lost=True, max_retries=MAX_RETRIES)
@@ -156,7 +159,13 @@ def _give_up_or_mark_retrying(task, submission_id: int, reason: str) -> bool:
 @shared_task
 def sweep_stale_exam_submissions() -> int:
     """Re-queue exam submissions whose grader died (a stale heartbeat) or whose message waits too long."""
-    return len(actions.requeue_stale_exam_submissions())
+    return len(actions.requeue_stale_exam_submissions()) + len(actions.requeue_dead_graders())
+
+
+@shared_task
+def sweep_dead_graders() -> int:
+    """Re-queue non-exam submissions whose grader died (a stale heartbeat): seconds, not minutes."""
+    return len(actions.requeue_dead_graders())
 
 
 @shared_task

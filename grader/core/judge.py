@@ -100,6 +100,7 @@ def judge(
     variant: dict | None = None,
     max_source_bytes: int = DEFAULT_MAX_SOURCE_BYTES,
     explainer: HangExplainer | None = None,
+    writemaps: bool = True,
 ) -> JudgeResult:
     """Judge `source` for `package` on `backend`.
 
@@ -111,6 +112,8 @@ def judge(
     (ProblemPackage.with_variant); None judges the package's bound or default variant.
     `max_source_bytes` is the site's source size limit (static_checks.py). `explainer` is asked to
     re-run a case that hung `backend` (see explain_hang); None: a hang stays what the backend said.
+    `writemaps`: on a backend with supports_writemap, record the write map of one WRONG_ANSWER or
+    MEMORY_ERROR test (a sample's when a sample fails) in JudgeResult.writemaps: one more build and run.
 
     Returns a JudgeResult; a student's failure is a verdict. Raises PlatformError (and only
     that) when the platform fails, so the caller can retry without charging the student;
@@ -172,9 +175,12 @@ def judge(
         report = _PtxasReport(source, package.kernel, target_cc) if build.resources is None and backend.wants_ptxas_report else None
         result = JudgeResult(verdict=Verdict.ACCEPTED, compile=build.compile, backend=name)
         hung = None
+        mapped: _Case | None = None  # the failing case whose write map is drawn (writemap_case)
         for k, case in enumerate(cases):
             progress("running", k, len(package.tests))
             test_result = _run_case(package, backend, build, case, result, source, explainer)
+            if writemaps and writemap_wanted(backend, test_result, mapped):
+                mapped = case  # its inputs stay: the write-map run below reuses them
             cases[k] = None  # its inputs and expected outputs are no longer needed
             result.tests.append(test_result)
             if test_result.verdict in HANGS:
@@ -195,6 +201,8 @@ def judge(
                 for d in outcome.diagnostics:  # whatever the backend named them: found by the check pass
                     d.test, d.check = test.name, True
                 _add_diagnostics(result, outcome.diagnostics, test.name)
+        if mapped is not None and hung is None:
+            result.writemaps = _writemap_run(package, backend, build, mapped)
         if report is not None:
             build.resources = report.wait()
         result.resources = _resources(build, launches[0], target_cc)
@@ -299,6 +307,45 @@ def explain_hang(outcome: RunOutcome, explainer: HangExplainer | None, source: s
     note = Diagnostic(kind=DiagnosticKind.NOTE, message_template=M.GPU_SYNC_FOUND, message_params={"killed": stopped})
     return RunOutcome(status=RunStatus.TIMEOUT, diagnostics=[*outcome.diagnostics, *found, note],
                       time_s=outcome.time_s, message=outcome.message)
+
+
+# The verdicts whose page draws the write map of the failing test (others: on request only).
+WRITEMAP_VERDICTS = frozenset({Verdict.WRONG_ANSWER, Verdict.MEMORY_ERROR})
+
+
+def writemap_wanted(backend: Backend, test_result: TestResult, mapped: _Case | None) -> bool:
+    """Whether this test's case is the one to draw: the backend records write maps, the test failed
+    with WRONG_ANSWER or MEMORY_ERROR, and no case is chosen yet or the chosen one is hidden and
+    this one is a sample (a sample's map is shown to everyone, a hidden test's to staff only)."""
+    if not backend.supports_writemap or test_result.verdict not in WRITEMAP_VERDICTS:
+        return False
+    return mapped is None or (not mapped.test.sample and test_result.sample)
+
+
+def _writemap_run(package: ProblemPackage, backend: Backend, build: Build, case: _Case) -> list[dict]:
+    """The encoded write maps (writemap.encode) of `case`'s outputs, from one write-map run; [] when
+    the run records none. Its verdict is not the student's (the case already has one): a fault or a
+    timeout here only leaves the map as far as the kernel got."""
+    from .writemap import encode, wrong_mask
+
+    request = RunRequest(launch=case.launch, inputs=case.inputs, time_limit_s=package.time_limit_s * 4,
+                         test_name=case.test.name)
+    try:
+        outcome = backend.run_writemap(build, request)
+    except PlatformError as exc:  # a picture is not worth a retry of the whole submission
+        log.warning("write map of %s not recorded: %s", case.test.name, exc)
+        return []
+    maps = []
+    for name, wm in outcome.writemaps.items():
+        expected = case.expected.get(name)
+        got = outcome.outputs.get(name)
+        wrong = None
+        if expected is not None and got is not None:
+            wrong = wrong_mask(expected, got, rtol=package.rtol, atol=package.atol)
+        stored = encode(wm, test=case.test.name, sample=case.test.sample, expected=expected, got=got, wrong=wrong)
+        if stored is not None:
+            maps.append(stored)
+    return maps
 
 
 def _not_run(test: TestCaseSpec, hung: TestResult) -> TestResult:

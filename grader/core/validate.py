@@ -53,8 +53,8 @@ def validate_package(package: ProblemPackage, backend: Backend, seed_secret: str
         rows.append(solution)
         for wrong in bound.wrong:
             rows.append(ValidationRow(f"wrong/{wrong.name}", wrong.verdict,
-                                      judge(bound, wrong.source, backend, seed_secret=seed_secret,
-                                                            explainer=explainer), bound.variant))
+                                      judge(bound, wrong.source, backend, seed_secret=seed_secret, writemaps=False,
+                                            explainer=explainer), bound.variant))
     return rows
 
 

@@ -29,6 +29,7 @@ ROUTES = {
     "grader:submission-live": "owner or instructor (others: 404)",
     "api:token": "anyone with a username and password",
     "api:problems": "logged in",
+    "api:problem": "logged in: a problem the user may open (others: 404)",
     "api:problem-submissions": "logged in (POST)",
     "api:submissions": "logged in: own submissions",
     "api:submission": "owner or instructor (others: 404)",
@@ -99,6 +100,13 @@ ROUTES = {
     "exams:reset": "TAs and instructors of the item's course, POST (others: 404)",
     "exams:print": "TAs and instructors of the exam's course (others: 404)",
     "exams:print_pdf": "TAs and instructors of the exam's course (others: 404)",
+    # The playground: a run is its owner's; shared by link, anyone signed in reads it (tests/playground/test_access.py).
+    "playground:home": "logged in (?from=: a submission the user may see; ?run=: own or shared)",
+    "playground:run": "owner, or anyone logged in when shared (others: 404)",
+    "playground:run-live": "owner, or anyone logged in when shared (others: 404)",
+    "playground:run-share": "owner only, POST (others: 404)",
+    "api:playground-runs": "logged in (POST)",
+    "api:playground-run": "owner, or anyone logged in when shared (others: 404)",
 }
 
 PRIVATE_MARKER = "alice-private-source-marker"

@@ -1,4 +1,4 @@
-"""The judge hands a student's variant to the launch and the harness (grader/core/pipeline.judge's
+"""The judge hands a student's variant to the launch and the harness (grader/core/judge.judge's
 `variant`), and validate_package judges every variant of the validation set."""
 from pathlib import Path
 

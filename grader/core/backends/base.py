@@ -149,6 +149,8 @@ class RunOutcome:
     log: str = ""  # the kernel's printf output, capped, with a note when truncated
     time_s: float = 0.0  # wall-clock seconds of the run
     message: str = ""  # for FAULT/LAUNCH_ERROR/INTERNAL: what happened (CUDA error name, ...)
+    # A write-map run (Backend.run_writemap): {output name: grader.core.writemap.WriteMap}.
+    writemaps: dict = field(default_factory=dict)
 
 
 @dataclass
@@ -167,6 +169,7 @@ class Backend(abc.ABC):
     name: str = ""
     supports_sanitizers: bool = False  # can run race/sync/memory checks
     supports_cooperative_launch: bool = False
+    supports_writemap: bool = False  # run_writemap records which thread wrote each output element
     # When a build has no resource report, the judge asks nvcc's ptxas for one (no GPU needed).
     wants_ptxas_report: bool = True
     # True when the warm state is held by the grading process itself (child processes, a CUDA
@@ -187,6 +190,11 @@ class Backend(abc.ABC):
     @abc.abstractmethod
     def run(self, build: Build, request: RunRequest) -> RunOutcome:
         """Run one test case with a successful build. Raises PlatformError on platform faults."""
+
+    def run_writemap(self, build: Build, request: RunRequest) -> RunOutcome:
+        """Run one test case recording, for each output element, the thread that wrote it last
+        (RunOutcome.writemaps). Only for backends with supports_writemap."""
+        raise NotImplementedError(f"the {self.name} backend records no write map")
 
     def prepare(self) -> None:
         """Build or load what the first submission would otherwise wait for (runtimes, contexts).

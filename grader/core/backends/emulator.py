@@ -131,6 +131,7 @@ class EmulatorBackend(Backend):
     name = "emulator"
     supports_sanitizers = True
     supports_cooperative_launch = True  # LaunchConfig.cooperative: co-resident blocks, grid.sync() a grid barrier
+    supports_writemap = True  # the writemap variant: every store of the kernel is recorded (src/writemap.cpp)
 
     def __init__(self, cache_dir: str | Path | None = None, workers: int | None = None):
         self.cache_dir = Path(cache_dir) if cache_dir else toolchain.default_cache_dir()
@@ -262,6 +263,22 @@ class EmulatorBackend(Backend):
             outcome.diagnostics.extend(races.check_races(self, build, request))
         return outcome
 
+    def run_writemap(self, build: Build, request: RunRequest) -> RunOutcome:
+        """Run the writemap variant (built on first use): the outcome of the run, with
+        `writemaps` {output: WriteMap} for every output within writemap.MAX_ELEMENTS whose side file
+        is valid (one the student's code spoiled is dropped and logged). Faults keep the map up to
+        the fault. Costs one compile of the variant plus a run a few times slower than the plain one."""
+        handle: EmulatorHandle = build.handle
+        if not build.compile.ok or handle is None:
+            raise PlatformError("run_writemap() needs a successful build")
+        if launch_problem(request.launch):
+            return RunOutcome(RunStatus.LAUNCH_ERROR, message=launch_problem(request.launch))
+        if "writemap" not in handle.binaries:
+            ok, _messages, log, _cached = self._build_variant(handle, "writemap")
+            if not ok:  # the plain build compiled: a failure here is ours
+                raise PlatformError(f"the write-map build failed: {escape_untrusted(log[-500:])}")
+        return self._run_once(build, request, "writemap", start_aligned=False)
+
     def _run_tsan(self, build: Build, request: RunRequest, env: dict) -> tuple[RunOutcome, Path]:
         """Run the ThreadSanitizer variant with fibers; the caller reads and removes the work dir."""
         kept: list[Path] = []
@@ -280,6 +297,7 @@ class EmulatorBackend(Backend):
                     workdir, handle.spec, request.launch, request.inputs, fibers=fibers,
                     workers=1 if handle.serial or variant == "tsan" else self.workers,
                     start_aligned=start_aligned, time_limit_s=request.time_limit_s,
+                    writemap=variant == "writemap",
                 )
                 total = _input_bytes(request)
                 res = sandbox.run_sandboxed(
@@ -298,7 +316,14 @@ class EmulatorBackend(Backend):
                     fibers = True
                     continue
                 break
-            return self._outcome(build, request, workdir, res, outputs)
+            outcome = self._outcome(build, request, workdir, res, outputs)
+            if variant == "writemap" and not (res.disk_exceeded or res.memory_exceeded):
+                from ..emulator import writemap as wm
+
+                outcome.writemaps, dropped = wm.read_all(workdir, outputs, request.launch)
+                for why in dropped:
+                    logger.warning("write map dropped: %s", why)
+            return outcome
         finally:
             if keep is None:
                 shutil.rmtree(workdir, ignore_errors=True)

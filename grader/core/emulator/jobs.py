@@ -15,6 +15,7 @@ from ..backends.base import ArgInit, ArgRole, KernelSpec, LaunchConfig
 from ..macros import shielded
 from ..results import Diagnostic
 from ..verdicts import DiagnosticKind
+from . import writemap as wm
 
 # Bytes OUT buffers are filled with before the launch: all-ones is a NaN for floats and -1 for
 # signed integers; 0xCD is the classic "uninitialised" pattern for the rest.
@@ -55,8 +56,12 @@ def write_job(
     workers: int,
     start_aligned: bool,
     time_limit_s: float,
+    writemap: bool = False,
 ) -> dict[str, tuple[str, tuple, np.dtype]]:
-    """Write inputs and job.txt into `workdir`. Returns {arg name: (file, shape, dtype)} of outputs."""
+    """Write inputs and job.txt into `workdir`. Returns {arg name: (file, shape, dtype)} of outputs.
+
+    `writemap`: also create each output's write-map side file (`<file>.wm`, writemap.side_file_bytes)
+    and name it in the job, for the writemap variant to record into (outputs past the cap are skipped)."""
     job = [
         f"mode {'fibers' if fibers else 'fast'}",
         f"workers {workers}",
@@ -82,6 +87,10 @@ def write_job(
             if arg.role in (ArgRole.OUT, ArgRole.INOUT):
                 outputs[arg.name] = (file, array.shape, dtype)
             job.append(f"buffer {arg.name} {arg.role} {dtype.itemsize} {array.size} {file}")
+            if writemap and arg.name in outputs and wm.recordable(array.size, launch):
+                with open(workdir / f"{file}.wm", "wb") as side:
+                    side.truncate(wm.side_file_bytes(array.size))  # sparse zeros: nothing written yet
+                job.append(f"writemap {arg.name} {file}.wm")
         else:
             job.append(f"scalar {arg.name} {np.array(value).astype(dtype).tobytes().hex()}")
     (workdir / "job.txt").write_text("\n".join(job) + "\n")
@@ -95,9 +104,13 @@ RUN_DISK_SLACK_BYTES = 64 << 20
 
 def disk_allowance(outputs: dict[str, tuple[str, tuple, np.dtype]]) -> int:
     """Bytes a run may add to its work directory: one `.out` copy of every OUT/INOUT buffer
-    (`outputs` as write_job returns it) plus RUN_DISK_SLACK_BYTES. The sandbox stops a run past it."""
-    return RUN_DISK_SLACK_BYTES + sum(int(np.prod(shape, dtype=np.int64)) * np.dtype(dtype).itemsize
-                                      for _file, shape, dtype in outputs.values())
+    (`outputs` as write_job returns it), its write-map side file (filled in by a writemap run),
+    plus RUN_DISK_SLACK_BYTES. The sandbox stops a run past it."""
+    total = RUN_DISK_SLACK_BYTES
+    for _file, shape, dtype in outputs.values():
+        count = int(np.prod(shape, dtype=np.int64))
+        total += count * np.dtype(dtype).itemsize + wm.side_file_bytes(count)
+    return total
 
 
 def read_outputs(workdir: Path, outputs: dict) -> dict[str, np.ndarray]:

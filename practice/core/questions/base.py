@@ -12,12 +12,16 @@ from __future__ import annotations
 
 import enum
 import random
+from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from ..answers import Choice, Field, FieldKind, Text
 
 LANGUAGES = ("en", "ko")
+# The compute capability a course's questions are drawn for, while Family.generate runs make_params
+# with a target_cc (read through target_gpu_keys()).
+TARGET_CC: ContextVar[str | None] = ContextVar("target_cc", default=None)
 DIFFICULTIES = (1, 2, 3)
 
 
@@ -158,15 +162,29 @@ class Family:
 
     id: ClassVar[str]  # "occupancy.blocks_per_sm": topic, dot, noun
     version: ClassVar[int] = 1  # bump when make_params or compose changes what a seed produces
+    uses_target_cc: ClassVar[bool] = False  # draws its GPU through target_gpu_keys() (occupancy families)
     topic: ClassVar[Topic]
     title: ClassVar[Text]
 
-    def generate(self, seed: int, difficulty: int = 1) -> Question:
-        """The question for (seed, difficulty); the same inputs always give the same question."""
+    def generate(self, seed: int, difficulty: int = 1, target_cc: str | None = None) -> Question:
+        """The question for (seed, difficulty); the same inputs always give the same question.
+
+        `target_cc` ("8.6", a course's target GPU) makes a family that draws a GPU (occupancy) draw
+        one of that compute capability; other families ignore it. None: the family's own GPU pool
+        (the same questions as before target_cc existed). Raises ValueError for a bad difficulty.
+        """
         if difficulty not in DIFFICULTIES:
             raise ValueError(f"difficulty must be one of {DIFFICULTIES}, not {difficulty!r}")
-        rng = random.Random(f"{self.id}/{self.version}/{seed}/{difficulty}")
-        params = self.make_params(rng, difficulty)
+        suffix = f"/cc{target_cc}" if target_cc and self.uses_target_cc else ""
+        rng = random.Random(f"{self.id}/{self.version}/{seed}/{difficulty}{suffix}")
+        if suffix:
+            token = TARGET_CC.set(target_cc)
+            try:
+                params = self.make_params(rng, difficulty)
+            finally:
+                TARGET_CC.reset(token)
+        else:
+            params = self.make_params(rng, difficulty)
         params["difficulty"] = difficulty
         return self.build(params, seed=seed)
 

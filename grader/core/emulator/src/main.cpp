@@ -79,6 +79,15 @@ void read_job(const char* path) {
       Buffer& kept = g_job.buffers.back();
       register_region(Region{lo, hi, kept.data, kept.bytes, kept.elem, kBuffer, kept.name.c_str(), 0});
       g_job.args.push_back(kept.data);
+    } else if (key == "writemap") {
+      // writemap <buffer name> <side file>: record the stores into that buffer (writemap.cpp)
+      std::string name, file;
+      ss >> name >> file;
+      bool found = false;
+      for (auto& b : g_job.buffers) {
+        if (b.name == name) found = writemap_attach(b, g_job.out_dir + "/" + file);
+      }
+      if (!found) bad_job("writemap line: " + line);
     } else if (key == "scalar") {
       // scalar <name> <hex bytes, little endian>
       std::string name, hex;

@@ -101,6 +101,10 @@ SharedState* shared_state_new();
 void shared_state_swap(SharedState* s);  // exchange this worker's arenas with *s
 void shared_reset_worker();
 
+// ---- the write map (writemap.cpp) ----
+// Record the stores of the writemap variant into `b` in the side file at `path` (b.count * 5 bytes).
+bool writemap_attach(const Buffer& b, const std::string& path);
+
 // ---- scheduling (scheduler.cpp) ----
 void run_worker(int worker);
 }  // namespace rt
