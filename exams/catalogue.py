@@ -7,6 +7,30 @@ from exams.core.template import KernelInfo
 from problems.core.package import PackageError
 
 
+# What drawing needs of a version's package (its variant spec and tags, or why it does not parse),
+# per process and per (version id, content hash): versions never change, so this is never stale,
+# and a room pressing Start does not unpickle the package once per student.
+_VERSION_FACTS: dict[tuple[int, str], tuple[str, object, tuple[str, ...]]] = {}
+_MAX_VERSION_FACTS = 2048
+
+
+def _version_facts(version) -> tuple[str, object, tuple[str, ...]]:
+    """(error, variants, tags) of a saved ProblemVersion's package."""
+    key = (version.pk, version.content_hash)
+    facts = _VERSION_FACTS.get(key)
+    if facts is None:
+        try:
+            package = version.package()
+        except PackageError as exc:
+            facts = (str(exc), None, ())
+        else:
+            facts = ("", package.variants, package.tags)
+        if len(_VERSION_FACTS) >= _MAX_VERSION_FACTS:
+            _VERSION_FACTS.clear()
+        _VERSION_FACTS[key] = facts
+    return facts
+
+
 def _info(problem) -> KernelInfo:
     version = problem.current_version
     error, variants, tags = "", None, ()
@@ -15,12 +39,7 @@ def _info(problem) -> KernelInfo:
     elif version is None:
         error = "it has no version"
     else:
-        try:
-            package = version.package()
-        except PackageError as exc:
-            error = str(exc)
-        else:
-            variants, tags = package.variants, package.tags
+        error, variants, tags = _version_facts(version)
     return KernelInfo(problem.slug, version.pk if version else None, version.number if version else None,
                       problem.topic, tags, error, variants)
 
@@ -40,7 +59,9 @@ class DbCatalogue:
     def _rows(self):
         from problems.models import Problem
 
-        rows = Problem.objects.filter(kind="kernel").select_related("current_version")
+        # Not the version's files (every file of the package, as JSON): the package cache has the
+        # parsed package, and a miss loads them then.
+        rows = Problem.objects.filter(kind="kernel").select_related("current_version").defer("current_version__files")
         if self.course is not None:
             rows = rows.filter(Q(course__isnull=True) | Q(course=self.course))
         return rows

@@ -5,7 +5,7 @@ from django import forms
 from django.contrib.auth import get_user_model
 from django.utils.translation import gettext_lazy as _
 
-from exams.core.template import TemplateError, dump_yaml, parse_template
+from exams.core.template import AnyCatalogue, TemplateError, dump_yaml, parse_template
 
 from .actions import check_template
 from .template_messages import localize
@@ -61,21 +61,7 @@ class TemplateForm(forms.Form):
     def initial_text(template: ExamTemplate | None) -> str:
         if template is None:
             return EXAMPLE
-        return dump_yaml(parse_template(template.data, _Any()))
-
-
-class _Any:
-    """A catalogue that accepts any kernel problem (only to re-print a stored template)."""
-
-    def get(self, slug):
-        from exams.core.template import KernelInfo
-
-        return KernelInfo(slug, 0, 0, "")
-
-    def matching(self, topic, tag):
-        from exams.core.template import KernelInfo
-
-        return [KernelInfo("any", 0, 0, topic or "")]
+        return dump_yaml(parse_template(template.data, AnyCatalogue()))
 
 
 DATETIME = forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M")

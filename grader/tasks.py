@@ -212,3 +212,33 @@ def prepare_backend_in_pool_process(**kwargs) -> None:
             get_backend().prepare()
     except Exception:
         log.exception("the judge backend could not be prepared in this pool process")
+
+
+@shared_task(acks_late=True, reject_on_worker_lost=True)
+def record_writemap(submission_id: int) -> int:
+    """Record the write map of a graded submission on request (actions.request_writemap): the emulator's
+    write-map run of its smallest sample test, stored with actions.store_writemaps. Safe to run twice
+    (the second stores the same picture). Returns the number of maps stored. A platform fault stores
+    none, so the page offers the button again."""
+    from grader.core.pipeline import record_writemap as record
+    from grader.models import Submission
+
+    submission = Submission.objects.select_related("problem_version__problem").filter(pk=submission_id).first()
+    if submission is None:
+        return 0
+    backend = get_backend()
+    if not backend.supports_writemap:  # a GPU worker: the emulator records it
+        backend = get_backend("emulator")
+    package = submission.problem_version.package()
+    if submission.problem_version.problem.course_id is not None:
+        package = dataclasses.replace(package, harness_loader=sandboxed_loader)
+    choice = LaunchChoice(submission.launch_block, submission.launch_grid, submission.launch_shared_bytes)
+    try:
+        maps = record(package, submission.source, backend, launch_choice=choice,
+                      seed_secret=settings.WARPDRILL_SEED_SECRET, variant=submission.variant or None)
+    except (PlatformError, HarnessError) as exc:
+        log.warning("submission %s: write map not recorded: %s", submission_id, exc)
+        actions.store_writemaps(submission_id, [])
+        return 0
+    actions.store_writemaps(submission_id, maps)
+    return len(maps)

@@ -8,7 +8,7 @@ written by one thread however often, 2+ for an element that two or more threads 
 `render_svg` draws a WriteMap as a server-side SVG: a 1-D output as rows of ROW_WIDTH cells, a 2-D
 output as its matrix, each cell filled by the colour of the writing block; never-written cells are
 hatched, cells written by two or more threads carry a dot, wrong values a cross (so the picture
-reads in print and without colour). Each cell has a <title> (hover, or a tap, without JavaScript)
+reads in print and without colour); text and marks are drawn in the page's text colour (either theme). Each cell has a <title> (hover, or a tap, without JavaScript)
 with the index, the writing thread and, when given, the expected and obtained values. Past
 MAX_SIDE cells per side the grid is downsampled: one cell stands for a tile of elements, its colour
 is the block of the tile's first written element and its marks say whether any element of the
@@ -97,6 +97,7 @@ T_LEGEND_NEVER = _("never written")
 T_LEGEND_COLLIDED = _("written by 2+ threads")
 T_LEGEND_WRONG = _("wrong value")
 T_LEGEND_COLOUR = _("colour: the writing block")
+T_LEGEND_ASKED = _("the element asked about")
 T_LEGEND_SCALE = _("one cell = %(count)s elements (%(rows)s x %(cols)s); marks: any element of the cell")
 T_SUMMARY = _("%(written)s elements written once, %(collided)s by 2+ threads, %(never)s never written, %(wrong)s wrong")
 
@@ -173,13 +174,16 @@ def wrong_mask(expected, got, *, rtol: float = 1e-5, atol: float = 1e-6) -> np.n
     return e != g
 
 
-_STYLE = ("<style>.wm-t{fill:#1b2430}.wm-m{stroke:#1b2430}.wm-b{fill:#ffffff}.wm-h{stroke:#8a94a3}"
-          "@media (prefers-color-scheme:dark){.wm-t{fill:#e6ebf2}.wm-m{stroke:#f4f6f8}.wm-b{fill:#11161f}.wm-h{stroke:#6b7689}}"
+# Text and marks take the page's text colour (currentColor), so the picture follows the site's theme,
+# light or dark, without guessing it; the grid's ground is a faint tint of it. Print is black on white.
+_STYLE = ("<style>.wm-c{stroke:#fff;stroke-opacity:.35;stroke-width:.5}.wm-t{fill:currentColor}"
+          ".wm-m{stroke:currentColor}.wm-b{fill:currentColor;fill-opacity:.06}.wm-h{stroke:currentColor;stroke-opacity:.55}"
           "@media print{.wm-t{fill:#000}.wm-m{stroke:#000}.wm-b{fill:#fff}.wm-h{stroke:#555}}</style>")
 
 
 def render_svg(writemap: WriteMap, expected=None, got=None, shape: tuple[int, ...] | None = None,
-               translate: Callable[[str], str] | None = None, *, wrong=None, show_values: bool = True) -> str:
+               translate: Callable[[str], str] | None = None, *, wrong=None, show_values: bool = True,
+               highlight: int | None = None, origin: tuple[int, ...] | None = None) -> str:
     """The write map as an inline SVG document (a string, no XML declaration; all text escaped).
 
     `expected`/`got`: arrays of the buffer's size (any shape) or None; with both, wrong elements
@@ -187,6 +191,9 @@ def render_svg(writemap: WriteMap, expected=None, got=None, shape: tuple[int, ..
     `show_values=False` keeps the values out of the titles (a hidden test's data) while still
     marking wrong elements. `shape` overrides writemap.shape for the layout (2-D: the matrix; any
     other: rows of ROW_WIDTH). `translate`: gettext, identity by default (English).
+    `highlight`: a flat index drawn with a thick outline (the element a question asks about);
+    `origin`: for a window of a larger array, the index of its first element, added to the indices
+    the titles and row labels show (one int per dimension of the layout).
     Cost: O(n) numpy work plus O(cells) text, at most MAX_SIDE**2 cells (bench/writemap_bench.py).
     """
     tr = translate or _identity
@@ -223,14 +230,22 @@ def render_svg(writemap: WriteMap, expected=None, got=None, shape: tuple[int, ..
     blocks = _ids_of(safe // tpb, writemap.grid)
     threads = _ids_of(safe % tpb, writemap.block)
     colours = [PALETTE[b % len(PALETTE)] for b in (safe // tpb).tolist()]
-    first = _indices(shape, lo_f)
+    offset = tuple(int(o) for o in origin) if origin is not None and len(origin) == len(shape) else None
+
+    def labels(flat: np.ndarray) -> list[str]:
+        if offset is None:
+            return _indices(shape, flat)
+        coords = [(a + o).tolist() for a, o in zip(np.unravel_index(flat, shape), offset)]
+        return ["[" + ", ".join(map(str, c)) + "]" for c in zip(*coords)]
+
+    first = labels(lo_f)
     never_l, coll_l, wrong_l = never_n.ravel()[cells].tolist(), coll_n.ravel()[cells].tolist(), wrong_n.ravel()[cells].tolist()
     written_l = written.tolist()
     name = writemap.name
     t_writer, t_never, t_times, t_expected = tr(T_WRITER), tr(T_NEVER), tr(T_TIMES), tr(T_EXPECTED)
     if tiled:
         hi_f = hi.ravel()[cells]
-        last = _indices(shape, hi_f)
+        last = labels(hi_f)
         counts_l = ((np.minimum(r_idx * ry + ry, rows) - r_idx * ry) * (np.minimum(c_idx * rx + rx, cols) - c_idx * rx)
                     ).ravel()[cells]
         counts_l = np.minimum(counts_l, hi_f - lo_f + 1).tolist() if len(shape) == 1 else counts_l.tolist()
@@ -243,8 +258,14 @@ def render_svg(writemap: WriteMap, expected=None, got=None, shape: tuple[int, ..
         t_element = tr(T_ELEMENT)
     label_w = 40
     width, grid_h = label_w + tx * CELL, ty * CELL
+    if highlight is not None:  # room for the fourth legend item
+        width = max(width, label_w + 4 * 130 + 40)
     legend_y = grid_h + 18
     height = legend_y + 52
+    highlight_cell = None
+    if highlight is not None and 0 <= highlight < n:
+        hr, hc = divmod(int(highlight), cols)
+        highlight_cell = (hr // ry) * tx + hc // rx
     out = [
         f'<svg xmlns="http://www.w3.org/2000/svg" class="writemap" role="img" width="{width}" height="{height}" '
         f'viewBox="0 0 {width} {height}" font-family="sans-serif" font-size="10">',
@@ -256,6 +277,7 @@ def render_svg(writemap: WriteMap, expected=None, got=None, shape: tuple[int, ..
     # Row labels: every 8th row, by its first element's index (1-D) or its row number (2-D).
     for r in range(0, ty, 8):
         label = r * ry * cols if len(shape) == 1 else r * ry
+        label += offset[0] if offset else 0
         out.append(f'<text class="wm-t" x="{label_w - 4}" y="{r * CELL + 9}" text-anchor="end">{label}</text>')
     for k, cell in enumerate(cells.tolist()):
         r, c = divmod(cell, tx)
@@ -282,15 +304,22 @@ def render_svg(writemap: WriteMap, expected=None, got=None, shape: tuple[int, ..
             marks += _cross(x, y)
         if never_l[k]:
             marks += _hatch(x, y)
+        if highlight is not None and highlight_cell == cell:
+            marks += (f'<rect class="wm-m" x="{x + 1}" y="{y + 1}" width="{CELL - 2}" height="{CELL - 2}" fill="none" '
+                      'stroke-width="2.5"/>')
         fill = colours[k] if written_l[k] else "url(#wm-hatch)"
         out.append(f'<g><title>{html.escape(tip, quote=False)}</title><rect x="{x}" y="{y}" width="{CELL}" '
-                   f'height="{CELL}" fill="{fill}" stroke="#ffffff" stroke-opacity=".35" stroke-width=".5"/>{marks}</g>')
+                   f'height="{CELL}" fill="{fill}" class="wm-c"/>{marks}</g>')
     # Legend: the three marks, the colour rule, the scale when downsampled, a summary line.
     lx, ly = label_w, legend_y
     step = 130
     for i, (mark, text) in enumerate(((_hatch, T_LEGEND_NEVER), (_dot, T_LEGEND_COLLIDED), (_cross, T_LEGEND_WRONG))):
         out.append(mark(lx + i * step, ly - 10))
         out.append(f'<text class="wm-t" x="{lx + i * step + 16}" y="{ly}">{html.escape(tr(text))}</text>')
+    if highlight is not None:
+        out.append(f'<rect class="wm-m" x="{lx + 3 * step + 1}" y="{ly - 9}" width="10" height="10" fill="none" '
+                   'stroke-width="2.5"/>')
+        out.append(f'<text class="wm-t" x="{lx + 3 * step + 16}" y="{ly}">{html.escape(tr(T_LEGEND_ASKED))}</text>')
     scale = tr(T_LEGEND_COLOUR)
     if tiled:
         scale += "; " + tr(T_LEGEND_SCALE) % {"count": ry * rx, "rows": ry, "cols": rx}
@@ -299,6 +328,26 @@ def render_svg(writemap: WriteMap, expected=None, got=None, shape: tuple[int, ..
     out.append(f'<text class="wm-t" x="{lx}" y="{ly + 32}">{html.escape(summary)}</text>')
     out.append("</svg>")
     return "".join(out)
+
+
+def launch_map(grid: tuple[int, int, int], block: tuple[int, int, int], shape: tuple[int, ...],
+               origin: tuple[int, ...] = (0, 0), name: str = "out") -> WriteMap:
+    """The write map of the textbook mapping over a window of an array: a 1-D shape (n,) by
+    i = blockIdx.x * blockDim.x + threadIdx.x, a 2-D shape (rows, cols) by x = blockIdx.x *
+    blockDim.x + threadIdx.x (column), y likewise (row); `origin` is the window's first (row, col) or
+    (i,). Every element is written once (indexing questions draw it; no kernel runs)."""
+    if len(shape) == 1:
+        i = np.arange(shape[0], dtype=np.int64) + origin[0]
+        b, t_ = i // block[0], i % block[0]
+        writer = b * block[0] * block[1] * block[2] + t_
+    else:
+        rows = np.arange(shape[0], dtype=np.int64)[:, None] + origin[0]
+        cols = np.arange(shape[1], dtype=np.int64)[None, :] + origin[1]
+        bx, tx = cols // block[0], cols % block[0]
+        by, ty = rows // block[1], rows % block[1]
+        writer = ((bx + grid[0] * by) * (block[0] * block[1] * block[2]) + tx + block[0] * ty).ravel()
+    n = int(np.prod(shape))
+    return WriteMap(name, tuple(shape), writer.ravel(), np.ones(n, np.uint8), tuple(grid), tuple(block))
 
 
 # ---- storing a write map with a result (JudgeResult.writemaps) ----

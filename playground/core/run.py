@@ -169,13 +169,15 @@ def run_playground(request: PlaygroundRequest, backend: Backend, *, target_cc: s
             return PlaygroundResult("compile_error", build.compile, backend=name)
         progress("running")
         started = time.monotonic()
-        run = RunRequest(launch=request.launch, inputs={k: (v.copy() if isinstance(v, np.ndarray) else v)
-                                                        for k, v in inputs.items()},
-                         time_limit_s=request.time_limit_s, check=backend.supports_sanitizers, checks=CHECKS,
-                         test_name="playground")
+        run = RunRequest(launch=request.launch, inputs=_fresh(inputs), time_limit_s=request.time_limit_s,
+                         check=backend.supports_sanitizers, checks=CHECKS, test_name="playground")
         outcome = backend.run(build, run)
         if outcome.status is RunStatus.INTERNAL:
             raise PlatformError(outcome.message or "the playground run failed")
+        if run.check and outcome.status is RunStatus.OK and not outcome.outputs:
+            # The GPU's check pass (compute-sanitizer) reports findings only: the outputs and the
+            # printf output come from one plain run (the emulator's check run returns both).
+            outcome = _with_plain_run(backend, build, run, inputs, outcome)
         result = PlaygroundResult(str(outcome.status), build.compile, backend=name, log=outcome.log,
                                   message=outcome.message if outcome.status is not RunStatus.OK else "",
                                   time_s=round(outcome.time_s or time.monotonic() - started, 4),
@@ -200,6 +202,22 @@ def run_playground(request: PlaygroundRequest, backend: Backend, *, target_cc: s
         backend.close(build)
 
 
+def _fresh(inputs: dict) -> dict:
+    """A copy of the initial values for one run (a backend may write into the arrays it is given)."""
+    return {k: (v.copy() if isinstance(v, np.ndarray) else v) for k, v in inputs.items()}
+
+
+def _with_plain_run(backend: Backend, build, run: RunRequest, inputs: dict, checked):
+    """`checked` (a check pass's outcome without outputs) completed by a plain run: its outputs, log,
+    status and message, the findings of both. Raises PlatformError when the plain run fails."""
+    plain = backend.run(build, RunRequest(launch=run.launch, inputs=_fresh(inputs), time_limit_s=run.time_limit_s,
+                                          test_name=run.test_name))
+    if plain.status is RunStatus.INTERNAL:
+        raise PlatformError(plain.message or "the playground run failed")
+    plain.diagnostics = [*plain.diagnostics, *checked.diagnostics]
+    return plain
+
+
 def _writemaps(request: PlaygroundRequest, backend: Backend, build, inputs: dict) -> list[dict]:
     """The encoded write map of every output (grader.core.writemap.encode), from one more run of the
     backend's write-map variant; [] when the backend records none or that run fails (a picture is
@@ -210,9 +228,8 @@ def _writemaps(request: PlaygroundRequest, backend: Backend, build, inputs: dict
         from grader.core.writemap import encode
     except ImportError:  # a checkout without the stored form of write maps
         return []
-    run = RunRequest(launch=request.launch, inputs={k: (v.copy() if isinstance(v, np.ndarray) else v)
-                                                    for k, v in inputs.items()},
-                     time_limit_s=request.time_limit_s * 4, test_name="playground")
+    run = RunRequest(launch=request.launch, inputs=_fresh(inputs), time_limit_s=request.time_limit_s * 4,
+                     test_name="playground")
     try:
         outcome = backend.run_writemap(build, run)
     except PlatformError as exc:

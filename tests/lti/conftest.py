@@ -65,7 +65,7 @@ def exam(course):
 def start_login(client: Client, **params) -> dict:
     """The LMS's login initiation, as the browser sends it; returns the authorisation request's parameters."""
     form = {"iss": ISSUER, "login_hint": "hint-1", "target_link_uri": "http://testserver/lti/launch/",
-            "client_id": CLIENT_ID, "lti_message_hint": "msg-1", "lti1p3_new_window": "1", **params}
+            "client_id": CLIENT_ID, "lti_message_hint": "msg-1", **params}
     response = client.post("/lti/login/", form)
     assert response.status_code == 302, response.content[:500]
     return {k: v[0] for k, v in parse_qs(urlsplit(response["Location"]).query).items()}

@@ -130,3 +130,27 @@ def test_the_write_map_names_the_thread_of_every_element(emulator):
     wm = writemap.decode(result.writemaps[0])[0]
     assert wm.writer.tolist() == [writemap.NEVER, 6, 5, 4, 3, 2, 1, 0]
     assert "never written" in writemap.render_stored(result.writemaps[0])
+
+
+def test_a_check_pass_without_outputs_is_completed_by_a_plain_run():
+    """The GPU's compute-sanitizer pass reports findings only: a plain run gives the values and printf."""
+    from grader.core.results import Diagnostic
+    from grader.core.verdicts import DiagnosticKind
+
+    class Sanitizing(DummyBackend):
+        supports_sanitizers = True
+
+    calls = []
+
+    def run_fn(source, spec, req):
+        calls.append(req.check)
+        if req.check:
+            return RunOutcome(RunStatus.OK, diagnostics=[Diagnostic(DiagnosticKind.RACE, "a race", line=2)])
+        return RunOutcome(RunStatus.OK, outputs={"y": req.inputs["y"] + 1}, log="printed\n")
+
+    req = request("__global__ void k(int* y) {}", [{"name": "y", "kind": "output", "dtype": "int32", "size": "2"}],
+                  block="2")
+    result = run_playground(req, Sanitizing(run_fn))
+    assert calls == [True, False]
+    assert result.outputs[0].rows == [["1", "1"]] and result.log == "printed\n"
+    assert [(d.kind, d.line) for d in result.diagnostics] == [("race", 2)]
