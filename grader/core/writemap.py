@@ -8,7 +8,7 @@ written by one thread however often, 2+ for an element that two or more threads 
 `render_svg` draws a WriteMap as a server-side SVG: a 1-D output as rows of ROW_WIDTH cells, a 2-D
 output as its matrix, each cell filled by the colour of the writing block; never-written cells are
 hatched, cells written by two or more threads carry a dot, wrong values a cross (so the picture
-reads in print and without colour). Each cell has a <title> (hover, or a tap, without JavaScript)
+reads in print and without colour); text and marks are drawn in the page's text colour (either theme). Each cell has a <title> (hover, or a tap, without JavaScript)
 with the index, the writing thread and, when given, the expected and obtained values. Past
 MAX_SIDE cells per side the grid is downsampled: one cell stands for a tile of elements, its colour
 is the block of the tile's first written element and its marks say whether any element of the
@@ -174,8 +174,10 @@ def wrong_mask(expected, got, *, rtol: float = 1e-5, atol: float = 1e-6) -> np.n
     return e != g
 
 
-_STYLE = ("<style>.wm-c{stroke:#fff;stroke-opacity:.35;stroke-width:.5}.wm-t{fill:#1b2430}.wm-m{stroke:#1b2430}.wm-b{fill:#ffffff}.wm-h{stroke:#8a94a3}"
-          "@media (prefers-color-scheme:dark){.wm-t{fill:#e6ebf2}.wm-m{stroke:#f4f6f8}.wm-b{fill:#11161f}.wm-h{stroke:#6b7689}}"
+# Text and marks take the page's text colour (currentColor), so the picture follows the site's theme,
+# light or dark, without guessing it; the grid's ground is a faint tint of it. Print is black on white.
+_STYLE = ("<style>.wm-c{stroke:#fff;stroke-opacity:.35;stroke-width:.5}.wm-t{fill:currentColor}"
+          ".wm-m{stroke:currentColor}.wm-b{fill:currentColor;fill-opacity:.06}.wm-h{stroke:currentColor;stroke-opacity:.55}"
           "@media print{.wm-t{fill:#000}.wm-m{stroke:#000}.wm-b{fill:#fff}.wm-h{stroke:#555}}</style>")
 
 
