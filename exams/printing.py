@@ -73,7 +73,7 @@ def exam_pdf(exam: Exam, which: PrintSet, lang: str, part: Part, count: int = 4)
     range or an empty roster.
     """
     spec = spec_of(exam)
-    catalogue = DbCatalogue()
+    catalogue = DbCatalogue(exam.course)
     if which is PrintSet.FORMS:
         if not 1 <= count <= MAX_LETTERED_FORMS:
             raise ValueError(_("Print 1 to %(max)d forms.") % {"max": MAX_LETTERED_FORMS})

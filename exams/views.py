@@ -128,10 +128,7 @@ def save(request, pk: int):
     """Autosave (JSON): {"answers": {item key: {field: text}}} -> {"ok", "saved_at", "deadline", "server_now"}.
     409 with a message after the deadline; nothing is stored then."""
     # The hot path of an exam (every student, every few seconds): no course lookup. An attempt exists
-    # only for a student who was allowed to start, and save_answers locks it by (id, user) again.
-    attempt_id = ExamAttempt.objects.filter(exam_id=pk, user=request.user).values_list("pk", flat=True).first()
-    if attempt_id is None:
-        raise Http404
+    # only for a student who was allowed to start, and actions.autosave finds it by (exam, user).
     if len(request.body) > MAX_SAVE_BYTES:
         return _json_error(ExamError(_("This save is too large."), code="too_large", status=413))
     try:
@@ -142,9 +139,12 @@ def save(request, pk: int):
     except (ValueError, KeyError, TypeError):
         return _json_error(ExamError(_("A save must be JSON: {\"answers\": {...}}."), code="bad_request"))
     try:
-        saved_at, deadline = actions.save_answers(attempt_id, request.user, answers)
+        saved = actions.autosave(pk, request.user, answers)
     except ExamError as exc:
         return _json_error(exc)
+    if saved is None:
+        raise Http404
+    saved_at, deadline = saved
     return JsonResponse({"ok": True, "saved_at": saved_at.isoformat(), "deadline": deadline.isoformat(),
                          "server_now": timezone.now().isoformat(), "seq": payload.get("seq")})
 

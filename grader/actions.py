@@ -569,3 +569,46 @@ def requeue_stale_exam_submissions(now=None) -> list[int]:
     if requeued:
         log.warning("re-queued %d stale exam submission(s): %s", len(requeued), requeued)
     return requeued
+
+
+# ---- the write map on request (issue 19) ----
+
+def writemap_requestable(submission: Submission) -> bool:
+    """Whether a write map may be asked for: graded, compiled, and none recorded or asked for yet."""
+    result = submission.result or {}
+    return (submission.status == Status.GRADED and submission.verdict not in ("", Verdict.COMPILE_ERROR.value,
+                                                                             Verdict.INTERNAL_ERROR.value)
+            and not result.get("writemaps") and not result.get("writemap_requested"))
+
+
+def request_writemap(submission_id: int) -> bool:
+    """Ask the queue to record the write map of a graded submission's smallest sample test
+    (grader.tasks.record_writemap, after commit). Returns False when it is not requestable
+    (writemap_requestable) or was asked for already: asking twice enqueues once."""
+    from grader.tasks import record_writemap
+
+    with transaction.atomic():
+        submission = Submission.objects.select_for_update().filter(pk=submission_id).first()
+        if submission is None or not writemap_requestable(submission):
+            return False
+        submission.result = {**submission.result, "writemap_requested": True}
+        submission.save(update_fields=["result"])
+        transaction.on_commit(lambda: record_writemap.delay(submission_id))
+    live.changed(submission_id)
+    return True
+
+
+def store_writemaps(submission_id: int, maps: list[dict]) -> None:
+    """Keep the write maps a request recorded (grader.core.writemap.encode's dicts) in the result."""
+    with transaction.atomic():
+        submission = Submission.objects.select_for_update().filter(pk=submission_id).first()
+        if submission is None or not submission.result:
+            return
+        result = {k: v for k, v in submission.result.items() if k != "writemap_requested"}
+        if maps:
+            result["writemaps"] = maps
+        else:
+            result["writemap_unavailable"] = True
+        submission.result = result
+        submission.save(update_fields=["result"])
+    live.changed(submission_id)

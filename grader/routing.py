@@ -4,6 +4,7 @@ from django.conf import settings
 
 # Tasks that must run where the judge backend lives.
 GRADING_TASKS = {"grader.tasks.grade_submission", "playground.tasks.run_playground"}
+# grader.tasks.record_writemap (a write map on request) runs on `cpu`: the emulator records it.
 # Task name -> queue, for tasks with a queue of their own. The exam sweeps go to `exam` too: behind a
 # practice queue full of gradings on `cpu` they would wait minutes, while the exam clock runs.
 QUEUES = {

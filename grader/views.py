@@ -4,18 +4,21 @@ from __future__ import annotations
 from datetime import timedelta
 from urllib.parse import urlencode
 
+from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
 from django.http import Http404
-from django.shortcuts import get_object_or_404, render
+from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import NoReverseMatch, reverse
 from django.utils import timezone
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
+from django.views.decorators.http import require_POST
 
 from accounts.roles import is_instructor
 
 from . import live
+from .actions import request_writemap, writemap_requestable
 from .core.results import diagnostic_lines
 from .models import Status, Submission
 from .serializers import public_result
@@ -142,6 +145,9 @@ def submission_context(submission: Submission, user) -> dict:
         "tests_total": max(len(tests), submission.progress_total or 0),
         "mismatch": mismatch,
         "writemaps": visible_writemaps(judged, full),
+        "writemap_requestable": writemap_requestable(submission),
+        "writemap_pending": bool((submission.result or {}).get("writemap_requested")),
+        "writemap_unavailable": bool((submission.result or {}).get("writemap_unavailable")),
         "compile_messages": compile_messages,
         "compile_log": result["compile"]["log"] if result["compile"] and not result["compile"]["ok"] else "",
         "diagnostics": diagnostics,
@@ -194,6 +200,16 @@ def _submission_live(request, pk):
     submission = _visible_submission(request, pk)
     response = render(request, "partials/submission_live.html", submission_context(submission, request.user))
     return live.with_etag(response, request, "p", pk, token, is_instructor(request.user))
+
+
+@login_required
+@require_POST
+def submission_writemap(request, pk):
+    """Ask for the write map of a graded submission (its smallest sample test), then back to its page."""
+    submission = _visible_submission(request, pk)
+    if request_writemap(submission.pk):
+        messages.info(request, gettext("The write map is being recorded: this page shows it in a few seconds."))
+    return redirect(submission.get_absolute_url() + "#writemap")
 
 
 @login_required

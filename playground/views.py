@@ -4,6 +4,7 @@ from __future__ import annotations
 from django.contrib.auth.decorators import login_required
 from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.safestring import mark_safe
 from django.utils.translation import gettext
 from django.views.decorators.cache import cache_control
 from django.views.decorators.http import require_POST
@@ -136,22 +137,19 @@ def run_context(run: PlaygroundRun, user) -> dict:
 
 
 def _writemap_svg(data: dict | None) -> list:
-    """[(output name, SVG markup)] of the run's write maps, when the backend recorded them and the
-    write-map renderer is installed (grader.core.writemap); [] otherwise."""
-    if not data or not data.get("writemap"):
+    """[(output name, SVG markup)] of the run's write maps, drawn in the reader's language; [] when
+    none was recorded. A stored map that does not decode is skipped (the page shows without it)."""
+    if not data or not data.get("writemaps"):
         return []
     try:
-        from grader.core import writemap  # the write map of issue 19, when it has landed
+        from grader.core.writemap import render_stored
     except ImportError:
         return []
-    render_svg = getattr(writemap, "render_svg", None)
-    if render_svg is None:
-        return []
     found = []
-    for name, recorded in (data["writemap"] or {}).items():
+    for stored in data["writemaps"]:
         try:
-            found.append((name, render_svg(recorded)))
-        except Exception:  # a picture is information: the run's page shows without it
+            found.append((stored.get("output", ""), mark_safe(render_stored(stored, gettext))))  # built escaped
+        except (ValueError, KeyError, TypeError):
             continue
     return found
 

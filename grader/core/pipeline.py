@@ -519,3 +519,49 @@ def judge_bare(source: str, spec: KernelSpec, launch: LaunchConfig, inputs: dict
                                                     check=check))
     finally:
         backend.close(build)
+
+
+def record_writemap(package: ProblemPackage, source: str, backend: Backend, *, launch_choice: LaunchChoice | None = None,
+                    seed_secret: str = "", variant: dict | None = None, test_name: str = "") -> list[dict]:
+    """The write maps (writemap.encode's dicts) of one test of an already graded submission, on request.
+
+    The test is `test_name`, else the smallest sample test (the smallest test if none is a sample):
+    a map drawn on request is for the student, so a sample's by default. Compiles the source and runs
+    only that test with the write map (the verdict is not touched). Returns [] when the backend records
+    no write map, the source does not compile or CUDA would refuse the launch. Raises PlatformError
+    on platform faults (the caller may retry), ValueError for an unknown test name.
+    """
+    package = package.with_variant(variant)
+    if not backend.supports_writemap or static_check_reason(source):
+        return []
+    if test_name:
+        test = next((t for t in package.tests if t.name == test_name), None)
+        if test is None:
+            raise ValueError(f"no test named {test_name!r}")
+    else:
+        samples = [t for t in package.tests if t.sample]
+        test = min(samples, key=_size) if samples else package.smallest_test()
+    exprs = launch_expressions(package, source, launch_choice)
+    try:
+        launch = build_launch(*exprs, test.params, **package.launch.options())
+    except (LaunchExpressionError, LaunchConfigError):
+        return []
+    if launch_problem(launch):
+        return []
+    harness = package.load_harness()
+    case = _prepare_case(package, harness, test, launch, None, seed_secret)
+    build = backend.compile(source, package.kernel)
+    try:
+        if not build.compile.ok:
+            return []
+        return _writemap_run(package, backend, build, case)
+    finally:
+        backend.close(build)
+
+
+def _size(test: TestCaseSpec) -> int:
+    """Elements of a test (the product of its sizes), as ProblemPackage.smallest_test measures them."""
+    total = 1
+    for v in test.params.values():
+        total *= max(int(v), 1)
+    return total

@@ -8,7 +8,7 @@ written by one thread however often, 2+ for an element that two or more threads 
 `render_svg` draws a WriteMap as a server-side SVG: a 1-D output as rows of ROW_WIDTH cells, a 2-D
 output as its matrix, each cell filled by the colour of the writing block; never-written cells are
 hatched, cells written by two or more threads carry a dot, wrong values a cross (so the picture
-reads in print and without colour). Each cell has a <title> (hover, or a tap, without JavaScript)
+reads in print and without colour); text and marks are drawn in the page's text colour (either theme). Each cell has a <title> (hover, or a tap, without JavaScript)
 with the index, the writing thread and, when given, the expected and obtained values. Past
 MAX_SIDE cells per side the grid is downsampled: one cell stands for a tile of elements, its colour
 is the block of the tile's first written element and its marks say whether any element of the
@@ -97,6 +97,7 @@ T_LEGEND_NEVER = _("never written")
 T_LEGEND_COLLIDED = _("written by 2+ threads")
 T_LEGEND_WRONG = _("wrong value")
 T_LEGEND_COLOUR = _("colour: the writing block")
+T_LEGEND_ASKED = _("the element asked about")
 T_LEGEND_SCALE = _("one cell = %(count)s elements (%(rows)s x %(cols)s); marks: any element of the cell")
 T_SUMMARY = _("%(written)s elements written once, %(collided)s by 2+ threads, %(never)s never written, %(wrong)s wrong")
 
@@ -111,40 +112,42 @@ def _fmt(value) -> str:
     return str(value)
 
 
-def _ids(v: tuple[int, int, int]) -> str:
-    return f"({v[0]}, {v[1]}, {v[2]})"
+def _ids_of(linear: np.ndarray, dims: tuple[int, int, int]) -> list[str]:
+    """'(x, y, z)' of each linear id (x fastest) within `dims`, vectorised."""
+    x, y, z = linear % dims[0], linear // dims[0] % dims[1], linear // (dims[0] * dims[1])
+    return [f"({a}, {b}, {c})" for a, b, c in zip(x.tolist(), y.tolist(), z.tolist())]
 
 
-def _index(shape: tuple[int, ...], flat: int) -> str:
-    """`[i, j]` of a flat index in a C-order array of `shape` (plain integers: called per cell)."""
-    parts = []
-    for dim in reversed(shape):
-        flat, i = divmod(flat, dim)
-        parts.append(i)
-    return "[" + ", ".join(map(str, reversed(parts))) + "]"
+def _indices(shape: tuple[int, ...], flat: np.ndarray) -> list[str]:
+    """'[i, j]' of each flat index of a C-order array of `shape`, vectorised."""
+    coords = [a.tolist() for a in np.unravel_index(flat, shape)]
+    return ["[" + ", ".join(map(str, c)) + "]" for c in zip(*coords)]
 
 
-def _layout(n: int, shape: tuple[int, ...]) -> tuple[int, int, int, int, bool]:
-    """(rows, cols, tile rows, tile cols, one_d) of the element grid before tiling."""
-    if len(shape) == 2 and shape[0] * shape[1] == n:
+def _layout(n: int, shape: tuple[int, ...]) -> tuple[int, int, int, int]:
+    """(rows, cols, tile rows, tile cols) of the element grid: a 2-D shape's matrix, else rows of
+    ROW_WIDTH; a long 1-D output gets MAX_SIDE cells per row, each a contiguous run of elements."""
+    if len(shape) == 2:
         rows, cols = int(shape[0]), int(shape[1])
-        return rows, cols, -(-rows // MAX_SIDE), -(-cols // MAX_SIDE), False
+        return rows, cols, -(-rows // MAX_SIDE), -(-cols // MAX_SIDE)
     if n <= ROW_WIDTH * MAX_SIDE:
-        return -(-n // ROW_WIDTH), min(n, ROW_WIDTH) or 1, 1, 1, True
-    # A long 1-D output: MAX_SIDE cells per row, each a contiguous run of elements.
+        return -(-n // ROW_WIDTH), min(n, ROW_WIDTH) or 1, 1, 1
     per = -(-n // (MAX_SIDE * MAX_SIDE))
-    return -(-n // (MAX_SIDE * per)), MAX_SIDE * per, 1, per, True
+    return -(-n // (MAX_SIDE * per)), MAX_SIDE * per, 1, per
 
 
 def _tiles(a: np.ndarray, rows: int, cols: int, ry: int, rx: int, fill) -> np.ndarray:
-    """`a` (flat) as (tile rows, tile cols, ry*rx), padded with `fill`."""
+    """`a` (flat, C order over rows x cols) as a (tile rows, ry, tile cols, rx) view, padded with `fill`
+    only when the tiles do not divide the grid (no copy otherwise)."""
     ty, tx = -(-rows // ry), -(-cols // rx)
-    padded = np.full(ty * ry * tx * rx, fill, dtype=a.dtype)
-    grid = padded.reshape(ty * ry, tx * rx)
-    flat = np.full(rows * cols, fill, dtype=a.dtype)
-    flat[: a.size] = a
-    grid[:rows, :cols] = flat.reshape(rows, cols)
-    return grid.reshape(ty, ry, tx, rx).transpose(0, 2, 1, 3).reshape(ty, tx, ry * rx)
+    if a.size == rows * cols and rows == ty * ry and cols == tx * rx:
+        grid = a.reshape(rows, cols)
+    else:
+        grid = np.full((ty * ry, tx * rx), fill, dtype=a.dtype)
+        flat = np.full(rows * cols, fill, dtype=a.dtype)
+        flat[: a.size] = a
+        grid[:rows, :cols] = flat.reshape(rows, cols)
+    return grid.reshape(ty, ry, tx, rx)
 
 
 def _dot(x: float, y: float) -> str:
@@ -171,135 +174,180 @@ def wrong_mask(expected, got, *, rtol: float = 1e-5, atol: float = 1e-6) -> np.n
     return e != g
 
 
+# Text and marks take the page's text colour (currentColor), so the picture follows the site's theme,
+# light or dark, without guessing it; the grid's ground is a faint tint of it. Print is black on white.
+_STYLE = ("<style>.wm-c{stroke:#fff;stroke-opacity:.35;stroke-width:.5}.wm-t{fill:currentColor}"
+          ".wm-m{stroke:currentColor}.wm-b{fill:currentColor;fill-opacity:.06}.wm-h{stroke:currentColor;stroke-opacity:.55}"
+          "@media print{.wm-t{fill:#000}.wm-m{stroke:#000}.wm-b{fill:#fff}.wm-h{stroke:#555}}</style>")
+
+
 def render_svg(writemap: WriteMap, expected=None, got=None, shape: tuple[int, ...] | None = None,
-               translate: Callable[[str], str] | None = None, *, wrong=None, show_values: bool = True) -> str:
-    """The write map as an inline SVG document (a string, no XML declaration).
+               translate: Callable[[str], str] | None = None, *, wrong=None, show_values: bool = True,
+               highlight: int | None = None, origin: tuple[int, ...] | None = None) -> str:
+    """The write map as an inline SVG document (a string, no XML declaration; all text escaped).
 
     `expected`/`got`: arrays of the buffer's size (any shape) or None; with both, wrong elements
     are marked (or pass `wrong`, a flat bool mask, e.g. the grader's own comparison).
     `show_values=False` keeps the values out of the titles (a hidden test's data) while still
     marking wrong elements. `shape` overrides writemap.shape for the layout (2-D: the matrix; any
     other: rows of ROW_WIDTH). `translate`: gettext, identity by default (English).
-    Cost: O(n) numpy work plus O(cells) text, at most MAX_SIDE**2 cells (about 20 ms for 1M elements).
+    `highlight`: a flat index drawn with a thick outline (the element a question asks about);
+    `origin`: for a window of a larger array, the index of its first element, added to the indices
+    the titles and row labels show (one int per dimension of the layout).
+    Cost: O(n) numpy work plus O(cells) text, at most MAX_SIDE**2 cells (bench/writemap_bench.py).
     """
     tr = translate or _identity
     n = writemap.size
     shape = tuple(int(s) for s in (shape or writemap.shape or (n,)))
-    if int(np.prod(shape, dtype=np.int64)) != n:
+    if int(np.prod(shape, dtype=np.int64)) != n or len(shape) not in (1, 2):
         shape = (n,)
     if wrong is None:
         wrong = wrong_mask(expected, got)
     wrong = np.zeros(n, dtype=bool) if wrong is None else np.asarray(wrong, dtype=bool).ravel()[:n]
-    exp_flat = np.asarray(expected).ravel() if expected is not None and show_values else None
-    got_flat = np.asarray(got).ravel() if got is not None and show_values else None
-    rows, cols, ry, rx, one_d = _layout(n, shape)
+    rows, cols, ry, rx = _layout(n, shape)
     tiled = ry * rx > 1
-    writer = writemap.writer.astype(np.int64, copy=False)
-    hits = writemap.hits
-    t_writer = _tiles(writer, rows, cols, ry, rx, NEVER)
-    t_hits = _tiles(hits.astype(np.uint8, copy=False), rows, cols, ry, rx, 1)
-    t_wrong = _tiles(wrong, rows, cols, ry, rx, False)
-    t_index = _tiles(np.arange(n, dtype=np.int64), rows, cols, ry, rx, -1)
-    written = t_writer >= 0
-    first = np.argmax(written, axis=-1)
-    rep_writer = np.take_along_axis(t_writer, first[..., None], axis=-1)[..., 0]
-    any_never = ((t_hits == 0) & (t_index >= 0)).any(axis=-1)
-    any_collided = (t_hits >= 2).any(axis=-1)
-    any_wrong = t_wrong.any(axis=-1)
-    valid = t_index >= 0
-    if tiled:
-        n_never = ((t_hits == 0) & valid).sum(axis=-1).tolist()
-        n_coll = (t_hits >= 2).sum(axis=-1).tolist()
-        n_wrong = t_wrong.sum(axis=-1).tolist()
-        n_valid = valid.sum(axis=-1).tolist()
-        lo = np.where(valid, t_index, np.iinfo(np.int64).max).min(axis=-1).tolist()
-        hi = t_index.max(axis=-1).tolist()
-    cell_index = t_index[..., 0].tolist()
-    any_never, any_collided, any_wrong = any_never.tolist(), any_collided.tolist(), any_wrong.tolist()
-    hits_of = hits.tolist() if not tiled else None
-    exp_list = exp_flat.tolist() if exp_flat is not None and not tiled else None
-    got_list = got_flat.tolist() if got_flat is not None and not tiled else None
     tpb = max(writemap.threads_per_block, 1)
-    ty, tx = rep_writer.shape
-    rep_writer = rep_writer.tolist()
-    name = html.escape(writemap.name)
+    writer = writemap.writer.astype(np.int64, copy=False)
+    w4 = _tiles(writer, rows, cols, ry, rx, NEVER)
+    h4 = _tiles(writemap.hits.astype(np.uint8, copy=False), rows, cols, ry, rx, 1)
+    x4 = _tiles(wrong, rows, cols, ry, rx, False)
+    ty, tx = w4.shape[0], w4.shape[2]
+    # One representative writer per cell: the top-left element's, else the highest id in the cell.
+    rep = w4[:, 0, :, 0]
+    if tiled:
+        rep = np.where(rep >= 0, rep, w4.max(axis=(1, 3)))
+    never_n = (h4 == 0).sum(axis=(1, 3))  # padding has hits 1: never counted
+    coll_n = (h4 >= 2).sum(axis=(1, 3))
+    wrong_n = x4.sum(axis=(1, 3))
+    r_idx, c_idx = np.meshgrid(np.arange(ty), np.arange(tx), indexing="ij")
+    lo = r_idx * ry * cols + c_idx * rx  # the first element of each cell
+    present = (lo < n) & (c_idx * rx < cols)
+    hi = np.minimum((np.minimum(r_idx * ry + ry, rows) - 1) * cols + np.minimum(c_idx * rx + rx, cols) - 1, n - 1)
+    cells = np.flatnonzero(present.ravel())
+    rep_f, lo_f = rep.ravel()[cells], lo.ravel()[cells]
+    written = rep_f >= 0
+    safe = np.where(written, rep_f, 0)
+    blocks = _ids_of(safe // tpb, writemap.grid)
+    threads = _ids_of(safe % tpb, writemap.block)
+    colours = [PALETTE[b % len(PALETTE)] for b in (safe // tpb).tolist()]
+    offset = tuple(int(o) for o in origin) if origin is not None and len(origin) == len(shape) else None
+
+    def labels(flat: np.ndarray) -> list[str]:
+        if offset is None:
+            return _indices(shape, flat)
+        coords = [(a + o).tolist() for a, o in zip(np.unravel_index(flat, shape), offset)]
+        return ["[" + ", ".join(map(str, c)) + "]" for c in zip(*coords)]
+
+    first = labels(lo_f)
+    never_l, coll_l, wrong_l = never_n.ravel()[cells].tolist(), coll_n.ravel()[cells].tolist(), wrong_n.ravel()[cells].tolist()
+    written_l = written.tolist()
+    name = writemap.name
+    t_writer, t_never, t_times, t_expected = tr(T_WRITER), tr(T_NEVER), tr(T_TIMES), tr(T_EXPECTED)
+    if tiled:
+        hi_f = hi.ravel()[cells]
+        last = labels(hi_f)
+        counts_l = ((np.minimum(r_idx * ry + ry, rows) - r_idx * ry) * (np.minimum(c_idx * rx + rx, cols) - c_idx * rx)
+                    ).ravel()[cells]
+        counts_l = np.minimum(counts_l, hi_f - lo_f + 1).tolist() if len(shape) == 1 else counts_l.tolist()
+        t_tile, t_marks = tr(T_TILE), tr(T_TILE_MARKS)
+    else:
+        values = None
+        if show_values and expected is not None and got is not None:
+            e_flat, g_flat = np.asarray(expected).ravel(), np.asarray(got).ravel()
+            values = (e_flat[lo_f].tolist(), g_flat[lo_f].tolist())
+        t_element = tr(T_ELEMENT)
     label_w = 40
     width, grid_h = label_w + tx * CELL, ty * CELL
+    if highlight is not None:  # room for the fourth legend item
+        width = max(width, label_w + 4 * 130 + 40)
     legend_y = grid_h + 18
     height = legend_y + 52
-    counts = writemap.counts()
+    highlight_cell = None
+    if highlight is not None and 0 <= highlight < n:
+        hr, hc = divmod(int(highlight), cols)
+        highlight_cell = (hr // ry) * tx + hc // rx
     out = [
         f'<svg xmlns="http://www.w3.org/2000/svg" class="writemap" role="img" width="{width}" height="{height}" '
         f'viewBox="0 0 {width} {height}" font-family="sans-serif" font-size="10">',
-        f"<title>{html.escape(tr(T_TITLE) % {'name': writemap.name})}</title>",
-        "<style>.wm-t{fill:#1b2430}.wm-m{stroke:#1b2430}.wm-b{fill:#ffffff}.wm-h{stroke:#8a94a3}"
-        "@media (prefers-color-scheme:dark){.wm-t{fill:#e6ebf2}.wm-m{stroke:#f4f6f8}.wm-b{fill:#11161f}.wm-h{stroke:#6b7689}}"
-        "@media print{.wm-t{fill:#000}.wm-m{stroke:#000}.wm-b{fill:#fff}.wm-h{stroke:#555}}</style>",
+        f"<title>{html.escape(tr(T_TITLE) % {'name': name})}</title>", _STYLE,
         '<defs><pattern id="wm-hatch" width="4" height="4" patternUnits="userSpaceOnUse">'
         '<path class="wm-h" d="M0,4 L4,0" stroke-width="1"/></pattern></defs>',
         f'<rect class="wm-b" x="{label_w}" y="0" width="{tx * CELL}" height="{grid_h}"/>',
     ]
-    # Row labels: the first element index of every 8th row (1-D) or the row number (2-D).
+    # Row labels: every 8th row, by its first element's index (1-D) or its row number (2-D).
     for r in range(0, ty, 8):
-        label = int(r * ry * (cols if one_d else 1)) if one_d else int(r * ry)
+        label = r * ry * cols if len(shape) == 1 else r * ry
+        label += offset[0] if offset else 0
         out.append(f'<text class="wm-t" x="{label_w - 4}" y="{r * CELL + 9}" text-anchor="end">{label}</text>')
-    for r in range(ty):
-        y = r * CELL
-        for c in range(tx):
-            if not tiled and cell_index[r][c] < 0:
-                continue
-            x = label_w + c * CELL
-            w = rep_writer[r][c]
-            if w >= 0:
-                fill = PALETTE[int(w // tpb) % len(PALETTE)]
+    for k, cell in enumerate(cells.tolist()):
+        r, c = divmod(cell, tx)
+        x, y = label_w + c * CELL, r * CELL
+        if tiled:
+            tip = t_tile % {"name": name, "first": first[k], "last": last[k], "count": counts_l[k]}
+            tip += "; " + t_marks % {"never": never_l[k], "collided": coll_l[k], "wrong": wrong_l[k]}
+            if written_l[k]:
+                tip += "; " + t_writer % {"block": blocks[k], "thread": threads[k]}
+        else:
+            tip = t_element % {"name": name, "index": first[k]} + ": "
+            if written_l[k]:
+                tip += t_writer % {"block": blocks[k], "thread": threads[k]}
+                if coll_l[k]:
+                    tip += "; " + t_times % {"count": int(h4[r, 0, c, 0])}
             else:
-                fill = "url(#wm-hatch)"
-            if tiled:
-                if lo[r][c] > hi[r][c]:
-                    continue
-                tip = tr(T_TILE) % {"name": writemap.name, "first": _index(shape, lo[r][c]),
-                                    "last": _index(shape, hi[r][c]), "count": n_valid[r][c]}
-                tip += "; " + tr(T_TILE_MARKS) % {"never": n_never[r][c], "collided": n_coll[r][c],
-                                                  "wrong": n_wrong[r][c]}
-                if w >= 0:
-                    b, t = writemap.thread_of(w)
-                    tip += "; " + tr(T_WRITER) % {"block": _ids(b), "thread": _ids(t)}
-            else:
-                flat = cell_index[r][c]
-                tip = tr(T_ELEMENT) % {"name": writemap.name, "index": _index(shape, flat)} + ": "
-                if w >= 0:
-                    b, t = writemap.thread_of(w)
-                    tip += tr(T_WRITER) % {"block": _ids(b), "thread": _ids(t)}
-                    if hits_of[flat] >= 2:
-                        tip += "; " + tr(T_TIMES) % {"count": hits_of[flat]}
-                else:
-                    tip += tr(T_NEVER)
-                if exp_list is not None and got_list is not None:
-                    tip += "; " + tr(T_EXPECTED) % {"expected": _fmt(exp_list[flat]), "got": _fmt(got_list[flat])}
-            marks = []
-            if any_collided[r][c]:
-                marks.append(_dot(x, y))
-            if any_wrong[r][c]:
-                marks.append(_cross(x, y))
-            if w < 0 or (tiled and any_never[r][c]):
-                marks.append(_hatch(x, y))
-            out.append(f'<g><title>{html.escape(tip)}</title><rect x="{x}" y="{y}" width="{CELL}" height="{CELL}" '
-                       f'fill="{fill}" stroke="#ffffff" stroke-opacity=".35" '
-                       f'stroke-width=".5"/>{"".join(marks)}</g>')
+                tip += t_never
+            if values is not None:
+                tip += "; " + t_expected % {"expected": _fmt(values[0][k]), "got": _fmt(values[1][k])}
+        marks = ""
+        if coll_l[k]:
+            marks += _dot(x, y)
+        if wrong_l[k]:
+            marks += _cross(x, y)
+        if never_l[k]:
+            marks += _hatch(x, y)
+        if highlight is not None and highlight_cell == cell:
+            marks += (f'<rect class="wm-m" x="{x + 1}" y="{y + 1}" width="{CELL - 2}" height="{CELL - 2}" fill="none" '
+                      'stroke-width="2.5"/>')
+        fill = colours[k] if written_l[k] else "url(#wm-hatch)"
+        out.append(f'<g><title>{html.escape(tip, quote=False)}</title><rect x="{x}" y="{y}" width="{CELL}" '
+                   f'height="{CELL}" fill="{fill}" class="wm-c"/>{marks}</g>')
     # Legend: the three marks, the colour rule, the scale when downsampled, a summary line.
     lx, ly = label_w, legend_y
     step = 130
     for i, (mark, text) in enumerate(((_hatch, T_LEGEND_NEVER), (_dot, T_LEGEND_COLLIDED), (_cross, T_LEGEND_WRONG))):
         out.append(mark(lx + i * step, ly - 10))
         out.append(f'<text class="wm-t" x="{lx + i * step + 16}" y="{ly}">{html.escape(tr(text))}</text>')
+    if highlight is not None:
+        out.append(f'<rect class="wm-m" x="{lx + 3 * step + 1}" y="{ly - 9}" width="10" height="10" fill="none" '
+                   'stroke-width="2.5"/>')
+        out.append(f'<text class="wm-t" x="{lx + 3 * step + 16}" y="{ly}">{html.escape(tr(T_LEGEND_ASKED))}</text>')
     scale = tr(T_LEGEND_COLOUR)
     if tiled:
         scale += "; " + tr(T_LEGEND_SCALE) % {"count": ry * rx, "rows": ry, "cols": rx}
     out.append(f'<text class="wm-t" x="{lx}" y="{ly + 16}">{html.escape(scale)}</text>')
-    summary = tr(T_SUMMARY) % {**counts, "wrong": int(wrong.sum())}
+    summary = tr(T_SUMMARY) % {**writemap.counts(), "wrong": int(wrong.sum())}
     out.append(f'<text class="wm-t" x="{lx}" y="{ly + 32}">{html.escape(summary)}</text>')
     out.append("</svg>")
     return "".join(out)
+
+
+def launch_map(grid: tuple[int, int, int], block: tuple[int, int, int], shape: tuple[int, ...],
+               origin: tuple[int, ...] = (0, 0), name: str = "out") -> WriteMap:
+    """The write map of the textbook mapping over a window of an array: a 1-D shape (n,) by
+    i = blockIdx.x * blockDim.x + threadIdx.x, a 2-D shape (rows, cols) by x = blockIdx.x *
+    blockDim.x + threadIdx.x (column), y likewise (row); `origin` is the window's first (row, col) or
+    (i,). Every element is written once (indexing questions draw it; no kernel runs)."""
+    if len(shape) == 1:
+        i = np.arange(shape[0], dtype=np.int64) + origin[0]
+        b, t_ = i // block[0], i % block[0]
+        writer = b * block[0] * block[1] * block[2] + t_
+    else:
+        rows = np.arange(shape[0], dtype=np.int64)[:, None] + origin[0]
+        cols = np.arange(shape[1], dtype=np.int64)[None, :] + origin[1]
+        bx, tx = cols // block[0], cols % block[0]
+        by, ty = rows // block[1], rows % block[1]
+        writer = ((bx + grid[0] * by) * (block[0] * block[1] * block[2]) + tx + block[0] * ty).ravel()
+    n = int(np.prod(shape))
+    return WriteMap(name, tuple(shape), writer.ravel(), np.ones(n, np.uint8), tuple(grid), tuple(block))
 
 
 # ---- storing a write map with a result (JudgeResult.writemaps) ----
@@ -331,12 +379,14 @@ def encode(wm: WriteMap, *, test: str, sample: bool, expected=None, got=None, wr
     """
     n = wm.size
     writer = wm.writer.astype(np.int64)
-    delta = np.diff(writer, prepend=0).astype("<i8")
+    delta = np.diff(writer, prepend=0)
+    wide = delta.size and (delta.min() < -(1 << 31) or delta.max() >= 1 << 31)
+    delta = delta.astype("<i8" if wide else "<i4")
     if wrong is None:
         wrong = wrong_mask(expected, got)
     wrong = np.zeros(n, bool) if wrong is None else np.asarray(wrong, bool).ravel()
     d = {"test": test, "sample": bool(sample), "output": wm.name, "shape": [int(s) for s in wm.shape],
-         "grid": list(wm.grid), "block": list(wm.block), "writer": _pack(delta), "hits": _pack(wm.hits.astype(np.uint8)),
+         "grid": list(wm.grid), "block": list(wm.block), "writer": _pack(delta), "writer_dtype": delta.dtype.str, "hits": _pack(wm.hits.astype(np.uint8)),
          "wrong": _pack(np.packbits(wrong)), "expected": None, "got": None}
     if sum(len(d[k]) for k in ("writer", "hits", "wrong")) > MAX_STORED_BYTES:
         return None
@@ -353,7 +403,10 @@ def decode(d: dict) -> tuple[WriteMap, np.ndarray | None, np.ndarray | None, np.
     Raises ValueError (or KeyError/TypeError) for a dict it did not make."""
     shape = tuple(int(s) for s in d["shape"])
     n = int(np.prod(shape, dtype=np.int64))
-    writer = np.cumsum(_unpack(d["writer"], "<i8", n))
+    dtype = d.get("writer_dtype", "<i8")
+    if dtype not in ("<i4", "<i8"):
+        raise ValueError("stored write map has an unknown writer type")
+    writer = np.cumsum(_unpack(d["writer"], dtype, n), dtype=np.int64)
     hits = _unpack(d["hits"], np.uint8, n)
     wrong = np.unpackbits(_unpack(d["wrong"], np.uint8, (n + 7) // 8))[:n].astype(bool)
     wm = WriteMap(str(d["output"]), shape, writer, hits, tuple(d["grid"]), tuple(d["block"]))

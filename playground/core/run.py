@@ -78,7 +78,9 @@ class PlaygroundResult:
     time_s: float = 0.0  # seconds the kernel ran (compilation excluded)
     backend: str = ""  # "emulator" | "gpu" | "dummy"
     device: str = ""  # the GPU's name on the gpu backend
-    writemap: dict | None = None  # per-output write maps, when the backend records them
+    # The outputs' write maps (grader.core.writemap.encode's dicts: which thread wrote each element),
+    # when the backend records them; [] otherwise.
+    writemaps: list[dict] = field(default_factory=list)
 
     def to_dict(self) -> dict:
         return {
@@ -92,7 +94,7 @@ class PlaygroundResult:
             "time_s": self.time_s,
             "backend": self.backend,
             "device": self.device,
-            "writemap": self.writemap,
+            "writemaps": self.writemaps,
         }
 
     @classmethod
@@ -108,7 +110,7 @@ class PlaygroundResult:
             time_s=d.get("time_s", 0.0),
             backend=d.get("backend", ""),
             device=d.get("device", ""),
-            writemap=d.get("writemap"),
+            writemaps=list(d.get("writemaps") or []),
         )
 
 
@@ -167,13 +169,15 @@ def run_playground(request: PlaygroundRequest, backend: Backend, *, target_cc: s
             return PlaygroundResult("compile_error", build.compile, backend=name)
         progress("running")
         started = time.monotonic()
-        run = RunRequest(launch=request.launch, inputs={k: (v.copy() if isinstance(v, np.ndarray) else v)
-                                                        for k, v in inputs.items()},
-                         time_limit_s=request.time_limit_s, check=backend.supports_sanitizers, checks=CHECKS,
-                         test_name="playground")
+        run = RunRequest(launch=request.launch, inputs=_fresh(inputs), time_limit_s=request.time_limit_s,
+                         check=backend.supports_sanitizers, checks=CHECKS, test_name="playground")
         outcome = backend.run(build, run)
         if outcome.status is RunStatus.INTERNAL:
             raise PlatformError(outcome.message or "the playground run failed")
+        if run.check and outcome.status is RunStatus.OK and not outcome.outputs:
+            # The GPU's check pass (compute-sanitizer) reports findings only: the outputs and the
+            # printf output come from one plain run (the emulator's check run returns both).
+            outcome = _with_plain_run(backend, build, run, inputs, outcome)
         result = PlaygroundResult(str(outcome.status), build.compile, backend=name, log=outcome.log,
                                   message=outcome.message if outcome.status is not RunStatus.OK else "",
                                   time_s=round(outcome.time_s or time.monotonic() - started, 4),
@@ -189,12 +193,56 @@ def run_playground(request: PlaygroundRequest, backend: Backend, *, target_cc: s
             for arg in request.args:
                 if arg.kind is ArgKind.OUTPUT and arg.name in outcome.outputs:
                     result.outputs.append(preview(arg, inputs[arg.name], outcome.outputs[arg.name]))
-        result.writemap = getattr(outcome, "writemap", None) or None
+        if outcome.status is not RunStatus.LAUNCH_ERROR:
+            result.writemaps = _writemaps(request, backend, build, inputs)
         resources = build.resources or _ptxas_report(request.source, spec, target_cc, backend)
         result.resources = _with_occupancy(resources, request.launch, target_cc)
         return result
     finally:
         backend.close(build)
+
+
+def _fresh(inputs: dict) -> dict:
+    """A copy of the initial values for one run (a backend may write into the arrays it is given)."""
+    return {k: (v.copy() if isinstance(v, np.ndarray) else v) for k, v in inputs.items()}
+
+
+def _with_plain_run(backend: Backend, build, run: RunRequest, inputs: dict, checked):
+    """`checked` (a check pass's outcome without outputs) completed by a plain run: its outputs, log,
+    status and message, the findings of both. Raises PlatformError when the plain run fails."""
+    plain = backend.run(build, RunRequest(launch=run.launch, inputs=_fresh(inputs), time_limit_s=run.time_limit_s,
+                                          test_name=run.test_name))
+    if plain.status is RunStatus.INTERNAL:
+        raise PlatformError(plain.message or "the playground run failed")
+    plain.diagnostics = [*plain.diagnostics, *checked.diagnostics]
+    return plain
+
+
+def _writemaps(request: PlaygroundRequest, backend: Backend, build, inputs: dict) -> list[dict]:
+    """The encoded write map of every output (grader.core.writemap.encode), from one more run of the
+    backend's write-map variant; [] when the backend records none or that run fails (a picture is
+    information: it never fails the run)."""
+    if not getattr(backend, "supports_writemap", False):
+        return []
+    try:
+        from grader.core.writemap import encode
+    except ImportError:  # a checkout without the stored form of write maps
+        return []
+    run = RunRequest(launch=request.launch, inputs=_fresh(inputs), time_limit_s=request.time_limit_s * 4,
+                     test_name="playground")
+    try:
+        outcome = backend.run_writemap(build, run)
+    except PlatformError as exc:
+        log.warning("playground write map not recorded: %s", exc)
+        return []
+    maps = []
+    for arg in request.args:
+        wm = outcome.writemaps.get(arg.name)
+        if arg.kind is ArgKind.OUTPUT and wm is not None:
+            stored = encode(wm, test="", sample=True, got=outcome.outputs.get(arg.name))
+            if stored is not None:
+                maps.append(stored)
+    return maps
 
 
 def _ptxas_report(source: str, spec, cc: str, backend: Backend) -> Resources | None:

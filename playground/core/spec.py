@@ -286,23 +286,30 @@ def parse_launch(grid: str, block: str, shared_bytes: str, args=()) -> LaunchCon
     return launch
 
 
-_LAUNCH_BOUNDS = re.compile(r"__launch_bounds__\s*\([^)]*\)")
-_KERNEL = re.compile(r"__global__\s+(?:[A-Za-z_][\w:<>]*\s+)*?([A-Za-z_]\w*)\s*\(")
+_GLOBAL = re.compile(r"\b__global__\b")
+_LAUNCH_BOUNDS = re.compile(r"__launch_bounds__\s*\([^()]*\)")
+_WORD = re.compile(r"[A-Za-z_]\w*")
+HEAD_CHARS = 400  # characters after `__global__` in which the kernel's name and its `(` must be
 
 
 def kernel_name(source: str, given: str = "") -> str:
-    """The kernel to launch: `given` when set, else the first `__global__` function of `source`.
+    """The kernel to launch: `given` when set, else the first `__global__` function of `source`: the
+    last identifier before the first `(` that follows `__global__` (after `__launch_bounds__(...)`).
 
-    Raises PlaygroundSpecError when `given` is no identifier or no kernel is found."""
+    Linear in the source's length (each `__global__` looks at HEAD_CHARS characters at most: the
+    source is hostile). Raises PlaygroundSpecError when `given` is no identifier or no kernel is found."""
     given = (given or "").strip()
     if given:
         if not NAME_RE.fullmatch(given):
             raise PlaygroundSpecError("kernel", E_KERNEL_NAME, name=given[:40])
         return given
-    match = _KERNEL.search(_LAUNCH_BOUNDS.sub(" ", source))
-    if not match:
-        raise PlaygroundSpecError("kernel", E_NO_KERNEL)
-    return match.group(1)
+    for found in _GLOBAL.finditer(source):
+        head = _LAUNCH_BOUNDS.sub(" ", source[found.end():found.end() + HEAD_CHARS])
+        paren = head.find("(")
+        words = [w for w in _WORD.findall(head[:paren]) if w != "__launch_bounds__"] if paren >= 0 else []
+        if words:
+            return words[-1]
+    raise PlaygroundSpecError("kernel", E_NO_KERNEL)
 
 
 def kernel_spec(name: str, args) -> KernelSpec:

@@ -30,6 +30,12 @@ ROUTES = {
     "api:token": "anyone with a username and password",
     "api:problems": "logged in",
     "api:problem": "logged in: a problem the user may open (others: 404)",
+    # LTI 1.3 (lti/): the platform's signed id_token is the credential; tests/lti check each refusal.
+    "lti:login": "anyone (an LMS's login initiation; unregistered issuers refused)",
+    "lti:launch": "a platform's verified id_token, POST (others: 403)",
+    "lti:jwks": "anyone (the tool's public keys)",
+    "lti:links": "instructors of the course (others: 404)",
+    "lti:sync": "instructors of the course, POST (others: 404)",
     "api:problem-submissions": "logged in (POST)",
     "api:submissions": "logged in: own submissions",
     "api:submission": "owner or instructor (others: 404)",

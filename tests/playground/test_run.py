@@ -113,3 +113,44 @@ def test_printf_output_and_values_come_back(emulator):
                                     block="4"), emulator)
     assert result.ending == "ok" and "thread 1 says hi" in result.log
     assert result.outputs[0].rows == [["0", "10", "20", "30"]]
+
+
+@pytest.mark.slow
+def test_the_write_map_names_the_thread_of_every_element(emulator):
+    writemap = pytest.importorskip("grader.core.writemap")
+    if not hasattr(writemap, "encode"):
+        pytest.skip("write maps are not stored in this checkout yet (grader.core.writemap.encode)")
+    source = ("__global__ void reversed(int* out, int n) {\n"
+              "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+              "    if (i < n - 1) out[n - 1 - i] = i;\n}\n")  # skips the last thread: out[0] is never written
+    result = run_playground(request(source, [{"name": "out", "kind": "output", "dtype": "int32", "size": "8"},
+                                             {"name": "n", "kind": "scalar", "value": "8"}], grid="2", block="4"),
+                            emulator)
+    assert [m["output"] for m in result.writemaps] == ["out"], result.to_dict()
+    wm = writemap.decode(result.writemaps[0])[0]
+    assert wm.writer.tolist() == [writemap.NEVER, 6, 5, 4, 3, 2, 1, 0]
+    assert "never written" in writemap.render_stored(result.writemaps[0])
+
+
+def test_a_check_pass_without_outputs_is_completed_by_a_plain_run():
+    """The GPU's compute-sanitizer pass reports findings only: a plain run gives the values and printf."""
+    from grader.core.results import Diagnostic
+    from grader.core.verdicts import DiagnosticKind
+
+    class Sanitizing(DummyBackend):
+        supports_sanitizers = True
+
+    calls = []
+
+    def run_fn(source, spec, req):
+        calls.append(req.check)
+        if req.check:
+            return RunOutcome(RunStatus.OK, diagnostics=[Diagnostic(DiagnosticKind.RACE, "a race", line=2)])
+        return RunOutcome(RunStatus.OK, outputs={"y": req.inputs["y"] + 1}, log="printed\n")
+
+    req = request("__global__ void k(int* y) {}", [{"name": "y", "kind": "output", "dtype": "int32", "size": "2"}],
+                  block="2")
+    result = run_playground(req, Sanitizing(run_fn))
+    assert calls == [True, False]
+    assert result.outputs[0].rows == [["1", "1"]] and result.log == "printed\n"
+    assert [(d.kind, d.line) for d in result.diagnostics] == [("race", 2)]

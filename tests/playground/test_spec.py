@@ -114,3 +114,11 @@ def test_the_kernel_is_the_first_global_function_unless_named():
         S.kernel_name("__device__ void f() {}")
     with pytest.raises(PlaygroundSpecError, match="not a C identifier"):
         S.kernel_name(source, "a b")
+
+
+def test_sources_built_against_a_backtracking_pattern_are_refused():
+    """Each of these took a backtracking pattern seconds (26 s for the first); the scan is linear."""
+    for source in ("__global__ a a a a a a a a a a\n" * 3000, "__global__ " + "__launch_bounds__(" * 3000,
+                   "__launch_bounds__(" * 3000, "__global__ " + "a " * 30000):
+        with pytest.raises(PlaygroundSpecError):
+            S.kernel_name(source)

@@ -114,3 +114,30 @@ def test_a_spoiled_side_file_is_dropped(tmp_path):
             wm.read_side_file(tmp_path / "a0.bin.wm", "out", (4,), launch)
     maps, dropped = wm.read_all(tmp_path, {"out": ("a0.bin", (4,), np.float32)}, launch)
     assert maps == {} and len(dropped) == 1
+
+
+OVERRUN = r'''
+#define TILE 16
+extern "C" __global__ void copy2d(float* out, const float* in, int rows, int cols) {
+    int x = blockIdx.x * TILE + threadIdx.x;
+    int y = blockIdx.y * TILE + threadIdx.y;
+    if (y < rows) out[y * cols + x] = in[y * cols + x];   // no x < cols guard: the last tile runs past
+}
+'''
+
+
+def test_a_fault_keeps_the_map_up_to_the_fault(backend):
+    """MEMORY_ERROR: the run faults past the buffer's end, and the elements stored before are in the map."""
+    rows, cols = 16, 40
+    build = backend.compile(OVERRUN, COPY_SPEC)
+    assert build.compile.ok, build.compile.log
+    try:
+        inputs = {"out": np.zeros((rows, cols), np.float32), "in": np.zeros(rows * cols + 4096, np.float32),
+                  "rows": rows, "cols": cols}
+        outcome = backend.run_writemap(build, RunRequest(LaunchConfig((3, 1, 1), (16, 16, 1), 0), inputs,
+                                                         time_limit_s=10.0, test_name="t"))
+    finally:
+        backend.close(build)
+    assert outcome.status is RunStatus.FAULT
+    m = outcome.writemaps["out"]
+    assert m.counts()["written"] > 0

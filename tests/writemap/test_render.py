@@ -123,3 +123,41 @@ def test_every_sentence_has_a_korean_translation_with_its_parameters():
         assert sorted(re.findall(r"%\((\w+)\)s", korean.get(t, t))) == sorted(re.findall(r"%\((\w+)\)s", t))
     svg = render_svg(_map([0, NEVER], [1, 0], block=(2, 1, 1)), translate=lambda s: korean.get(s, s))
     assert "아무도 쓰지 않음" in svg
+
+
+def test_launch_map_and_a_highlighted_window():
+    from grader.core.writemap import launch_map
+
+    # a 4 x 6 window at row 16, column 30 of an image under 16 x 16 blocks, a grid 4 blocks wide
+    wm = launch_map((4, 3, 1), (16, 16, 1), (4, 6), origin=(16, 30))
+    b, t = wm.thread_of(int(wm.writer[0]))
+    assert (b, t) == ((1, 1, 0), (14, 0, 0))  # x = 30: block 1, thread 14; y = 16: block 1, thread 0
+    svg = render_svg(wm, highlight=1 * 6 + 3, origin=(16, 30))
+    cells = _cells(svg)
+    assert cells[0][0].startswith("out[16, 30]: written by block (1, 1, 0), thread (14, 0, 0)")
+    outlined = [i for i, (_, g) in enumerate(cells) if g.find(SVG + "rect[@stroke-width='2.5']") is not None]
+    assert outlined == [9] and "the element asked about" in svg
+
+
+def test_the_inverse_index_solution_draws_the_asked_pixel():
+    """indexing.inverse (2-D): the worked solution ends with a write map whose outlined cell is the
+    asked pixel, written by the block and thread of the answer."""
+    import json
+
+    from practice.core.questions.base import BlockKind
+    from practice.core.questions.indexing import InverseIndex
+
+    family = InverseIndex()
+    params = {"dims": 2, "block": [16, 16], "size": [640, 480], "idx": 100 * 640 + 333, "linear": False}
+    _prompt, _fields, answer, solution = family.compose(params)
+    picture = solution[-1]
+    assert picture.kind is BlockKind.WRITEMAP
+    spec = json.loads(picture.text["en"])
+    from grader.core.writemap import launch_map
+
+    wm = launch_map(tuple(spec["grid"]), tuple(spec["block"]), tuple(spec["shape"]), tuple(spec["origin"]))
+    block, thread = wm.thread_of(int(wm.writer[spec["highlight"]]))
+    assert block[:2] == (answer["block_x"], answer["block_y"]) and thread[:2] == (answer["thread_x"], answer["thread_y"])
+    svg = render_svg(wm, highlight=spec["highlight"], origin=tuple(spec["origin"]))
+    outlined = [t for t, g in _cells(svg) if g.find(SVG + "rect[@stroke-width='2.5']") is not None]
+    assert len(outlined) == 1 and outlined[0].startswith("out[100, 333]: written by block (20, 6, 0), thread (13, 4, 0)")

@@ -106,3 +106,22 @@ def test_a_hidden_tests_map_is_for_staff_only(judged, three_tests, alice, alice_
     staff.force_login(instructor)
     page = _page(staff, submission)
     assert 'class="writemap"' in page and "shown to staff only" in page
+
+
+def test_an_answered_indexing_question_shows_the_picture_in_both_languages(client, django_user_model):
+    """indexing.inverse: the write map appears with the worked solution, once answered, never before."""
+    from django.urls import reverse
+
+    from practice import actions as practice
+
+    student = django_user_model.objects.create_user("stu", password="pw")
+    client.force_login(student)
+    v = practice.get_or_create_variant(student, "indexing.inverse", "wm", 2, seed=7)
+    url = reverse("practice:question", args=[v.pk])
+    before = client.get(url).content.decode()
+    assert 'class="writemap"' not in before
+    practice.submit_answer(v, {k: str(x) for k, x in v.answer["values"].items()})
+    after = client.get(url).content.decode()
+    assert after.count('class="writemap"') == 1 and "the element asked about" in after
+    korean = client.get(url, HTTP_ACCEPT_LANGUAGE="ko").content.decode()
+    assert "질문한 원소" in korean

@@ -11,6 +11,7 @@ as Korean courses write them. Code and formulas are language-neutral.
 from __future__ import annotations
 
 import enum
+import json
 import random
 from contextvars import ContextVar
 from dataclasses import dataclass
@@ -59,6 +60,9 @@ class BlockKind(enum.StrEnum):
     CODE = "code"  # CUDA source, shown as is (language-neutral)
     MATH = "math"  # a formula line such as "⌈41 × 32 / 256⌉ × 256 = 1536" (language-neutral)
     LIST = "list"  # bullet items, one per line of the text
+    # A write map of the textbook index mapping (grader.core.writemap.launch_map), drawn as an SVG where
+    # shown: the text is JSON {"grid", "block", "shape", "origin", "highlight"} (language-neutral).
+    WRITEMAP = "writemap"
 
 
 @dataclass(frozen=True)
@@ -89,6 +93,13 @@ def code(src: str) -> Block:
 
 def math(expr: str) -> Block:
     return Block(BlockKind.MATH, {lang: expr for lang in LANGUAGES})
+
+
+def writemap(grid: list[int], block: list[int], shape: list[int], origin: list[int], highlight: int) -> Block:
+    """A write-map picture of a window of the launch's elements, `highlight` (a flat index in the
+    window) outlined; practice/rendering.py draws it."""
+    spec = json.dumps({"grid": grid, "block": block, "shape": shape, "origin": origin, "highlight": highlight})
+    return Block(BlockKind.WRITEMAP, {lang: spec for lang in LANGUAGES})
 
 
 def items(en: list[str], ko: list[str]) -> Block:

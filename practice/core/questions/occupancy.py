@@ -2,7 +2,9 @@
 the worked solutions that use a closed form are checked against the model's search in the tests."""
 from __future__ import annotations
 
+import functools
 import random
+from collections.abc import Sequence
 from typing import Any
 
 from problems.core.gpus import GPUS, GPU, ComputeCapability, gpu as gpu_by_key, gpus_for
@@ -49,12 +51,17 @@ def draw_regs(rng: random.Random, difficulty: int) -> int:
     return rng.randint(16, 255)
 
 
-def target_gpu_keys(difficulty: int) -> list[str]:
+@functools.cache
+def _keys_for(cc: str) -> tuple[str, ...]:
+    return tuple(g.key for g in gpus_for(cc))
+
+
+def target_gpu_keys(difficulty: int) -> Sequence[str]:
     """The GPUs a question of this difficulty may be drawn on: those of the course's target compute
     capability while Family.generate runs with one (base.TARGET_CC), else GPU_POOL[difficulty]."""
     cc = TARGET_CC.get()
     if cc:
-        keys = [g.key for g in gpus_for(cc)]
+        keys = _keys_for(cc)
         if keys:
             return keys
     return GPU_POOL[difficulty]
