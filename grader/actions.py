@@ -24,7 +24,8 @@ from grader.core.errors import BadRequestError, LaunchConfigError
 from grader.core.escape import escape_untrusted
 from grader.core import messages as M
 from grader.core.launch import LaunchExpressionError, build_launch, launch_comment_line, parse_launch_comment
-from grader.core.pipeline import LaunchChoice, launch_expressions, static_check
+from grader.core.judge import LaunchChoice, launch_expressions
+from grader.core.static_checks import static_check
 from grader.core.results import JudgeResult
 from grader.core.verdicts import NOT_RUN, Verdict
 
@@ -104,7 +105,7 @@ def validate_submission(problem, source: str, choice: LaunchChoice | None, versi
         raise BadRequestError(
             _("The source has %(lines)d lines, more than %(max)d; remove unused code.") % {
                 "lines": lines, "max": settings.WARPDRILL_MAX_SOURCE_LINES})
-    refusal = static_check(source)
+    refusal = static_check(source, settings.WARPDRILL_MAX_SOURCE_BYTES)
     if refusal:
         raise BadRequestError(refusal)
     package = version.package()

@@ -123,7 +123,7 @@ WORDS = {
     "write-after-write": gettext_noop("write-after-write"),
 }
 
-# ---- the pipeline ----
+# ---- the judge ----
 
 SOURCE_EMPTY = gettext_noop("The source is empty.")
 SOURCE_TOO_LARGE = gettext_noop("The source is larger than %(kib)s KiB.")

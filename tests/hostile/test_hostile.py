@@ -10,7 +10,7 @@ A case is a .cu file whose first lines say what it must get:
 
 and which may name places on this machine as {{REPO}}, {{DB}}, {{CANARY}} and {{CANARY_DIR}}
 (the project, its database file, and a secret file outside the project that no box may see).
-Each case runs through the real pipeline (grader.core.pipeline.judge) on the real emulator
+Each case runs through the real pipeline (grader.core.judge.judge) on the real emulator
 backend, with a one-second time limit and a four-second compile limit so the folder stays fast.
 """
 from __future__ import annotations
@@ -30,7 +30,7 @@ from grader.core.backends import emulator
 from grader.core.backends.emulator import EmulatorBackend
 from grader.core.emulator import toolchain
 from grader.core.errors import PlatformError
-from grader.core.pipeline import judge
+from grader.core.judge import judge
 from grader.core.verdicts import Verdict
 from problems.core.package import parse_package
 from tests.packages import PROBLEM_YAML, SOLUTION, WRONG_SUB, tiny_package_files

@@ -22,7 +22,7 @@ from grader import sandbox
 from grader.core.backends.emulator import EmulatorBackend
 from grader.core.emulator import result_file
 from grader.core.emulator.result_file import Bounds, ResultFileError
-from grader.core.pipeline import judge
+from grader.core.judge import judge
 from grader.core.verdicts import Verdict
 
 from .test_hostile import CORRECT, PACKAGE, everything_said
