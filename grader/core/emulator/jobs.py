@@ -56,16 +56,23 @@ def write_job(
     workers: int,
     start_aligned: bool,
     time_limit_s: float,
+    vector_aligned: bool = False,
     writemap: bool = False,
 ) -> dict[str, tuple[str, tuple, np.dtype]]:
     """Write inputs and job.txt into `workdir`. Returns {arg name: (file, shape, dtype)} of outputs.
+
+    `start_aligned`: buffers start at a page (underflows fault); else they end at one (overflows
+    fault), each starting on its element size, or on 16 bytes when `vector_aligned` (the kernel uses
+    16-byte vector types, as cudaMalloc's 256-byte alignment allows): the at most 15 bytes between
+    such a buffer's end and the page are filled with 0xFF (NaN for floats) and a write there is
+    reported as an out-of-bounds write when the run ends.
 
     `writemap`: also create each output's write-map side file (`<file>.wm`, writemap.side_file_bytes)
     and name it in the job, for the writemap variant to record into (outputs past the cap are skipped)."""
     job = [
         f"mode {'fibers' if fibers else 'fast'}",
         f"workers {workers}",
-        f"align {'start' if start_aligned else 'end'}",
+        f"align {'start' if start_aligned else 'end16' if vector_aligned else 'end'}",
         "grid {} {} {}".format(*launch.grid),
         "block {} {} {}".format(*launch.block),
         f"shared {launch.shared_bytes}",
