@@ -15,7 +15,7 @@ from django.utils.translation import gettext as _
 
 from grader import actions as grader_actions
 from grader.core.errors import BadRequestError
-from grader.core.pipeline import static_check
+from grader.core.static_checks import static_check
 
 from .core.run import PlaygroundRequest, PlaygroundResult
 from .core.spec import kernel_name, parse_arguments, parse_launch
@@ -35,7 +35,7 @@ def prepare_request(source: str, kernel: str, rows, grid: str, block: str, share
     if lines > settings.WARPDRILL_MAX_SOURCE_LINES:
         raise BadRequestError(_("The source has %(lines)d lines, more than %(max)d; remove unused code.") % {
             "lines": lines, "max": settings.WARPDRILL_MAX_SOURCE_LINES})
-    refusal = static_check(source)
+    refusal = static_check(source, settings.WARPDRILL_MAX_SOURCE_BYTES)
     if refusal:
         raise BadRequestError(refusal)
     name = kernel_name(source, kernel)

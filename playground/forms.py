@@ -62,7 +62,7 @@ def form_from_submission(submission) -> dict:
     parameter."""
     from grader.core.backends.base import ArgRole
     from grader.core.launch import build_launch
-    from grader.core.pipeline import LaunchChoice, launch_expressions
+    from grader.core.judge import LaunchChoice, launch_expressions
 
     form = {"source": submission.source, "kernel": "", "grid": "1", "block": "1", "shared_bytes": "", "args": [],
             "submission": submission}

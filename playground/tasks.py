@@ -41,6 +41,7 @@ def run_playground(self, run_id: int) -> str | None:
         request = PlaygroundRequest(run.source, run.kernel, args,
                                     parse_launch(run.launch_grid, run.launch_block, run.launch_shared_bytes, args))
         result = run_core(request, backend, target_cc=settings.WARPDRILL_TARGET_CC,
+                          max_source_bytes=settings.WARPDRILL_MAX_SOURCE_BYTES,
                           progress=lambda stage: actions.record_stage(run_id, stage))
         actions.finish_run(run_id, result)
         return result.ending

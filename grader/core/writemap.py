@@ -8,7 +8,7 @@ written by one thread however often, 2+ for an element that two or more threads 
 `render_svg` draws a WriteMap as a server-side SVG: a 1-D output as rows of ROW_WIDTH cells, a 2-D
 output as its matrix, each cell filled by the colour of the writing block; never-written cells are
 hatched, cells written by two or more threads carry a dot, wrong values a cross (so the picture
-reads in print and without colour). Each cell has a <title> (hover, or a tap, without JavaScript)
+reads in print and without colour); text and marks are drawn in the page's text colour (either theme). Each cell has a <title> (hover, or a tap, without JavaScript)
 with the index, the writing thread and, when given, the expected and obtained values. Past
 MAX_SIDE cells per side the grid is downsampled: one cell stands for a tile of elements, its colour
 is the block of the tile's first written element and its marks say whether any element of the
@@ -162,6 +162,20 @@ def _hatch(x: float, y: float) -> str:
     return f'<rect class="wm-h" x="{x + .5}" y="{y + .5}" width="{CELL - 1}" height="{CELL - 1}" fill="url(#wm-hatch)" stroke-width=".5"/>'
 
 
+def _block_edges(rep: np.ndarray, present: np.ndarray, tpb: int, label_w: int) -> str:
+    """One <path> along the edges between cells written by different blocks (never-written cells
+    count as a block of their own), so a block's extent reads without telling colours apart."""
+    block = np.where(present, np.where(rep >= 0, rep // tpb, -1), -2)
+    d = []
+    rows, cols = np.nonzero(block[:, 1:] != block[:, :-1])  # vertical edges, right of column c
+    d += [f"M{label_w + (c + 1) * CELL},{r * CELL}v{CELL}" for r, c in zip(rows.tolist(), cols.tolist())]
+    rows, cols = np.nonzero(block[1:, :] != block[:-1, :])  # horizontal edges, below row r
+    d += [f"M{label_w + c * CELL},{(r + 1) * CELL}h{CELL}" for r, c in zip(rows.tolist(), cols.tolist())]
+    if not d:
+        return ""
+    return f'<path class="wm-m" d="{"".join(d)}" fill="none" stroke-width="1.5" stroke-opacity=".8"/>'
+
+
 def wrong_mask(expected, got, *, rtol: float = 1e-5, atol: float = 1e-6) -> np.ndarray | None:
     """Flat bool array: elements whose obtained value differs from the expected (NaNs never match)."""
     if expected is None or got is None:
@@ -174,8 +188,10 @@ def wrong_mask(expected, got, *, rtol: float = 1e-5, atol: float = 1e-6) -> np.n
     return e != g
 
 
-_STYLE = ("<style>.wm-t{fill:#1b2430}.wm-m{stroke:#1b2430}.wm-b{fill:#ffffff}.wm-h{stroke:#8a94a3}"
-          "@media (prefers-color-scheme:dark){.wm-t{fill:#e6ebf2}.wm-m{stroke:#f4f6f8}.wm-b{fill:#11161f}.wm-h{stroke:#6b7689}}"
+# Text and marks take the page's text colour (currentColor), so the picture follows the site's theme,
+# light or dark, without guessing it; the grid's ground is a faint tint of it. Print is black on white.
+_STYLE = ("<style>.wm-c{stroke:#fff;stroke-opacity:.35;stroke-width:.5}.wm-t{fill:currentColor}"
+          ".wm-m{stroke:currentColor}.wm-b{fill:currentColor;fill-opacity:.06}.wm-h{stroke:currentColor;stroke-opacity:.55}"
           "@media print{.wm-t{fill:#000}.wm-m{stroke:#000}.wm-b{fill:#fff}.wm-h{stroke:#555}}</style>")
 
 
@@ -307,7 +323,8 @@ def render_svg(writemap: WriteMap, expected=None, got=None, shape: tuple[int, ..
                       'stroke-width="2.5"/>')
         fill = colours[k] if written_l[k] else "url(#wm-hatch)"
         out.append(f'<g><title>{html.escape(tip, quote=False)}</title><rect x="{x}" y="{y}" width="{CELL}" '
-                   f'height="{CELL}" fill="{fill}" stroke="#ffffff" stroke-opacity=".35" stroke-width=".5"/>{marks}</g>')
+                   f'height="{CELL}" fill="{fill}" class="wm-c"/>{marks}</g>')
+    out.append(_block_edges(rep, present, tpb, label_w))
     # Legend: the three marks, the colour rule, the scale when downsampled, a summary line.
     lx, ly = label_w, legend_y
     step = 130

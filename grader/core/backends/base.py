@@ -1,8 +1,8 @@
 """The protocol every judge backend speaks: compile a kernel once, run it per test case.
 
-A backend knows nothing about problems or the database. The judge pipeline gives it the
+A backend knows nothing about problems or the database. The judge (judge.py) gives it the
 student's source, the kernel's signature and, per test case, a launch and NumPy inputs; it gives
-back raw outputs and diagnostics. Verdicts are decided by the pipeline, not the backend.
+back raw outputs and diagnostics. Verdicts are decided by the judge (verdicts.py), not the backend.
 """
 from __future__ import annotations
 
@@ -170,12 +170,15 @@ class Backend(abc.ABC):
     supports_sanitizers: bool = False  # can run race/sync/memory checks
     supports_cooperative_launch: bool = False
     supports_writemap: bool = False  # run_writemap records which thread wrote each output element
-    # When a build has no resource report, the pipeline asks nvcc's ptxas for one (no GPU needed).
+    # When a build has no resource report, the judge asks nvcc's ptxas for one (no GPU needed).
     wants_ptxas_report: bool = True
     # True when the warm state is held by the grading process itself (child processes, a CUDA
     # context): a Celery prefork worker prepares it in each pool process, never in the parent,
     # whose objects a later-forked pool process would inherit but could not use.
     warm_per_process: bool = False
+    # True when a hang on it is only a TIMEOUT (it cannot tell a deadlock from a slow kernel): the
+    # shell then gives the judge an explainer backend to ask (explainer.HangExplainer).
+    hangs_need_explaining: bool = False
 
     @abc.abstractmethod
     def compile(self, source: str, spec: KernelSpec) -> Build:

@@ -123,6 +123,7 @@ class EmulatorHandle:
     serial: bool  # atomics/volatile/fences: one worker thread
     binaries: dict[str, Path] = field(default_factory=dict)  # variant -> cached binary
     source_lines: int = 0  # lines of the student's source: a result's lines must lie within them
+    vector_loads: bool = False  # 16-byte vector types: buffers start 16-byte aligned (jobs.write_job)
 
 
 class EmulatorBackend(Backend):
@@ -161,7 +162,7 @@ class EmulatorBackend(Backend):
             return Build(compile=CompileResult(ok=False, messages=messages, log=log, time_s=time.monotonic() - start))
         text = f'#line 1 "{STUDENT_FILE}"\n' + rewritten.text + HARNESS_LINE + jobs.harness_source(spec)
         handle = EmulatorHandle(spec, text, rewritten.needs_fibers, rewritten.serial,
-                                source_lines=source.count("\n") + 1)
+                                source_lines=source.count("\n") + 1, vector_loads=rewritten.vector_loads)
         workdir = Path(tempfile.mkdtemp(prefix="wd-emu-"))
         build = Build(compile=CompileResult(ok=True), handle=handle, workdir=workdir)
         ok, messages, log, cached = self._build_variant(handle, "fast")
@@ -296,7 +297,7 @@ class EmulatorBackend(Backend):
                 outputs = jobs.write_job(
                     workdir, handle.spec, request.launch, request.inputs, fibers=fibers,
                     workers=1 if handle.serial or variant == "tsan" else self.workers,
-                    start_aligned=start_aligned, time_limit_s=request.time_limit_s,
+                    start_aligned=start_aligned, vector_aligned=handle.vector_loads, time_limit_s=request.time_limit_s,
                     writemap=variant == "writemap",
                 )
                 total = _input_bytes(request)
@@ -400,7 +401,13 @@ class EmulatorBackend(Backend):
             d.message_template, d.message_params = M.runtime_message(d.message) or ("", {})
         outcome = RunOutcome(status, diagnostics=diags, log=log, time_s=result["time_s"], message=result["message"])
         if status is RunStatus.OK:
-            outcome.outputs = jobs.read_outputs(workdir, outputs)
+            try:
+                outcome.outputs = jobs.read_outputs(workdir, outputs)
+            except jobs.OutputFileError as exc:
+                # The runtime writes every output before it reports ok: code in its process ended it first.
+                diag = Diagnostic(DiagnosticKind.CUDA_ERROR, test=request.test_name or None,
+                                  message_template=M.OUTPUT_FILE_INVALID, message_params={"name": str(exc)})
+                return RunOutcome(RunStatus.FAULT, log=log, time_s=res.time_s, message=diag.message, diagnostics=[diag])
         elif status is RunStatus.FAULT and result.get("fault"):
             self._locate_fault(build, outcome, result["fault"])
         if "output truncated" in log[-100:]:
