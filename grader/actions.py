@@ -39,9 +39,14 @@ class RateLimitError(BadRequestError):
     """The user submitted too often; `retry_after` is the whole seconds (at least 1) until the
     next submission is allowed."""
 
+    http_status = 429
+
     def __init__(self, message: str, retry_after: int):
         super().__init__(message)
         self.retry_after = retry_after
+
+    def headers(self) -> dict[str, str]:
+        return {"Retry-After": str(self.retry_after)}
 
 
 class FixedLaunchError(LaunchConfigError):
@@ -54,6 +59,12 @@ class FixedLaunchError(LaunchConfigError):
     def __init__(self, message: str, fields: tuple[str, ...]):
         super().__init__(message)
         self.fields = fields
+
+    def data(self) -> dict:
+        """`fields` as a 400 for a bad body names them ({"launch": {"block": [message]}}, or
+        {"source": [message]} for a `// launch:` line in the source)."""
+        launch = {name.removeprefix("launch."): [str(self)] for name in self.fields if name.startswith("launch.")}
+        return {"fields": {"launch": launch} if launch else {name: [str(self)] for name in self.fields}}
 
 
 def _fixed_launch_text(package) -> str:

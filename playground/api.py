@@ -61,10 +61,7 @@ class PlaygroundRunsView(WarpDrillAPIView):
             run = actions.create_run(request.user, source, _text(data, "kernel"), data.get("args") or [],
                                      _text(launch, "grid"), _text(launch, "block"), _text(launch, "shared_bytes"))
         except BadRequestError as exc:
-            response = error_response(exc)
-            if getattr(exc, "field", None):
-                response.data["field"] = exc.field
-            return response
+            return error_response(exc)
         body = {k: v for k, v in run_payload(run, request).items() if k in ("key", "url", "html_url", "state")}
         return Response(body, status=status.HTTP_201_CREATED, headers={"Location": body["url"]})
 

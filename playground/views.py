@@ -9,9 +9,8 @@ from django.utils.translation import gettext
 from django.views.decorators.cache import cache_control
 from django.views.decorators.http import require_POST
 
-from grader.api import http_status_for
 from grader.core import messages as M
-from grader.core.errors import BadRequestError
+from grader.core.errors import BadRequestError, http_status_for
 from grader.core.results import diagnostic_lines
 from grader.serializers import localized
 from grader.views import calculator_url
