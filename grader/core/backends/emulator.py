@@ -402,7 +402,13 @@ class EmulatorBackend(Backend):
             d.message_template, d.message_params = M.runtime_message(d.message) or ("", {})
         outcome = RunOutcome(status, diagnostics=diags, log=log, time_s=result["time_s"], message=result["message"])
         if status is RunStatus.OK:
-            outcome.outputs = jobs.read_outputs(workdir, outputs)
+            try:
+                outcome.outputs = jobs.read_outputs(workdir, outputs)
+            except jobs.OutputFileError as exc:
+                # The runtime writes every output before it reports ok: code in its process ended it first.
+                diag = Diagnostic(DiagnosticKind.CUDA_ERROR, test=request.test_name or None,
+                                  message_template=M.OUTPUT_FILE_INVALID, message_params={"name": str(exc)})
+                return RunOutcome(RunStatus.FAULT, log=log, time_s=res.time_s, message=diag.message, diagnostics=[diag])
         elif status is RunStatus.FAULT and result.get("fault"):
             self._locate_fault(build, outcome, result["fault"])
         if "output truncated" in log[-100:]:

@@ -120,11 +120,25 @@ def disk_allowance(outputs: dict[str, tuple[str, tuple, np.dtype]]) -> int:
     return total
 
 
+class OutputFileError(ValueError):
+    """An output buffer's `.out` file is missing, not a plain file, or not its buffer's size.
+
+    The runtime writes every one before it reports `ok`; code in the run's process (a student's
+    execve, a forged result file) can end the run first, so this is the student's runtime error.
+    str() is the buffer's name.
+    """
+
+
 def read_outputs(workdir: Path, outputs: dict) -> dict[str, np.ndarray]:
-    """OUT/INOUT buffers as the kernel left them."""
+    """OUT/INOUT buffers as the kernel left them. Raises OutputFileError for a missing or
+    wrong-sized file (never FileNotFoundError or numpy's reshape error, which read as platform faults)."""
     result = {}
     for name, (file, shape, dtype) in outputs.items():
-        result[name] = np.fromfile(workdir / f"{file}.out", dtype=dtype).reshape(shape)
+        path = workdir / f"{file}.out"
+        expected = int(np.prod(shape, dtype=np.int64)) * np.dtype(dtype).itemsize
+        if path.is_symlink() or not path.is_file() or path.stat().st_size != expected:
+            raise OutputFileError(name)
+        result[name] = np.fromfile(path, dtype=dtype).reshape(shape)
     return result
 
 
