@@ -10,6 +10,7 @@ import hashlib
 import logging
 import threading
 import time
+import dataclasses
 from dataclasses import dataclass
 from typing import Callable
 
@@ -17,6 +18,7 @@ import numpy as np
 
 from problems.core.package import ProblemPackage, TestCaseSpec
 
+from . import coresidency
 from . import messages as M
 from .backends.base import ArgRole, Backend, Build, KernelSpec, LaunchConfig, RunOutcome, RunRequest, RunStatus
 from .compare import compare_output
@@ -253,9 +255,11 @@ def judge(
         report = _PtxasReport(source, package.kernel, target_cc) if build.resources is None and backend.wants_ptxas_report else None
         result = JudgeResult(verdict=Verdict.ACCEPTED, compile=build.compile, backend=name)
         hung = None
+        resident = None  # the co-resident launch an inter-block spin barrier needed (coresidency.py)
         for k, case in enumerate(cases):
             progress("running", k, len(package.tests))
-            test_result = _run_case(package, backend, build, case, result)
+            test_result, coresident = _run_case(package, backend, build, case, result, gpu, registers, static)
+            resident = resident or coresident
             cases[k] = None  # its inputs and expected outputs are no longer needed
             result.tests.append(test_result)
             if test_result.verdict in HANGS:
@@ -267,6 +271,8 @@ def judge(
         if checking and hung is None:
             progress("checking", len(package.tests), len(package.tests))
             test, launch = check_test, launches[check_index]
+            if resident is not None:  # the check pass would only wait for the spinning blocks again
+                launch = dataclasses.replace(launch, coresident=True)
             if check_inputs is not None:
                 outcome = backend.run(build, RunRequest(launch=launch, inputs=check_inputs, check=True,
                                                         checks=tuple(str(c) for c in package.checks),
@@ -325,7 +331,10 @@ def _prepare_case(package: ProblemPackage, harness, test: TestCaseSpec, launch: 
     return _Case(test, launch, None, inputs, expected)
 
 
-def _run_case(package, backend, build: Build, case: _Case, result: JudgeResult) -> TestResult:
+def _run_case(package, backend, build: Build, case: _Case, result: JudgeResult, gpu=None, registers: int | None = None,
+              shared_static_bytes: int | None = None) -> tuple[TestResult, LaunchConfig | None]:
+    """One test case's row, and the co-resident launch when its blocks needed one to complete (an
+    inter-block spin barrier whose grid fits on `gpu` at once: a SYNC_ERROR, coresidency.py), else None."""
     started = time.monotonic()
     test, launch = case.test, case.launch
     refused = case.refused
@@ -338,18 +347,23 @@ def _run_case(package, backend, build: Build, case: _Case, result: JudgeResult) 
                           message_template=template, message_params=params)
         _add_diagnostics(result, [diag], test.name)
         return TestResult(name=test.name, sample=test.sample, verdict=Verdict.RUNTIME_ERROR, message=refused,
-                          params=dict(test.params), message_template=template, message_params=params)
-    outcome = backend.run(build, RunRequest(launch=launch, inputs=case.inputs, time_limit_s=package.time_limit_s,
-                                            test_name=test.name))
+                          params=dict(test.params), message_template=template, message_params=params), None
+    request = RunRequest(launch=launch, inputs=case.inputs, time_limit_s=package.time_limit_s, test_name=test.name)
+    outcome = backend.run(build, request)
     if outcome.status is RunStatus.INTERNAL:
         raise PlatformError(outcome.message or f"backend failed on test {test.name}")
+    resident = None
+    if gpu is not None:
+        outcome, resident = coresidency.explain(backend, build, request, outcome, gpu, registers, shared_static_bytes)
+        if outcome.status is RunStatus.INTERNAL:
+            raise PlatformError(outcome.message or f"backend failed on test {test.name}")
     verdict, message, mismatch = run_case_verdict(outcome, case.expected, package.atol, package.rtol)
     template, params = _case_message(message, outcome, mismatch)
     _add_diagnostics(result, outcome.diagnostics, test.name)
     return TestResult(name=test.name, sample=test.sample, verdict=verdict, message=message, mismatch=mismatch,
                       time_s=round(outcome.time_s or time.monotonic() - started, 4), params=dict(test.params),
                       output_log=outcome.log, message_template=template, message_params=params,
-                      time_limit_s=package.time_limit_s)
+                      time_limit_s=package.time_limit_s), resident
 
 
 def _not_run(test: TestCaseSpec, hung: TestResult) -> TestResult:

@@ -101,6 +101,10 @@ class LaunchConfig:
     # grid-wide barrier (without it grid.sync() fails the launch, as on a GPU). The emulator gets
     # it as the job's `cooperative 1` (emulator/jobs.py).
     cooperative: bool = False
+    # Every block co-resident in an ordinary launch (the emulator's job key `coresident 1`): how a GPU
+    # runs a grid that fits on it at once, which an inter-block spin barrier relies on (CUDA does not
+    # promise it). The pipeline asks for it only to explain a spinning deadlock; grid.sync() still fails.
+    coresident: bool = False
 
     @property
     def threads_per_block(self) -> int:
@@ -167,6 +171,8 @@ class Backend(abc.ABC):
     name: str = ""
     supports_sanitizers: bool = False  # can run race/sync/memory checks
     supports_cooperative_launch: bool = False
+    # LaunchConfig.coresident: runs an ordinary launch with every block resident at once (the emulator).
+    supports_coresident_launch: bool = False
     # When a build has no resource report, the pipeline asks nvcc's ptxas for one (no GPU needed).
     wants_ptxas_report: bool = True
     # True when the warm state is held by the grading process itself (child processes, a CUDA
