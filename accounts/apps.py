@@ -7,3 +7,12 @@ class AccountsConfig(AppConfig):
 
     name = "accounts"
     verbose_name = _("Accounts")
+
+    def ready(self):
+        from django.contrib.auth import get_user_model
+        from django.db.models.signals import pre_save
+
+        from .tokens import rotate_on_password_change
+
+        # A changed password deletes the user's API key (accounts.tokens).
+        pre_save.connect(rotate_on_password_change, sender=get_user_model(), dispatch_uid="accounts-rotate-token")

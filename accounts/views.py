@@ -1,14 +1,22 @@
-"""Accounts pages: Django's log-in view (answering a locked-out attempt with 429) and sign-up.
+"""Accounts pages: Django's log-in view (answering a locked-out attempt with 429), sign-up, and the
+API token page.
 
 Log out is Django's own view; the templates live in templates/registration/.
 """
 from django.conf import settings
+from django.contrib import messages
 from django.contrib.auth import login
+from django.contrib.auth.decorators import login_required
 from django.contrib.auth import views as auth_views
 from django.db import transaction
 from django.shortcuts import redirect, render
 from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
+from django.views.decorators.cache import never_cache
+from django.views.decorators.http import require_http_methods
+
+from . import tokens as api_tokens
 
 from .actions import create_student, note_signup, signup_wait_s
 from .forms import SignupForm
@@ -51,3 +59,27 @@ def signup(request):
             login(request, user, backend="django.contrib.auth.backends.ModelBackend")
             return redirect(next_url or settings.LOGIN_REDIRECT_URL)
     return render(request, "registration/signup.html", {"form": form, "next": next_url})
+
+
+@never_cache  # the page answering "create" holds the key
+@login_required
+@require_http_methods(["GET", "POST"])
+def tokens(request):
+    """The user's API token: when it was created and last used, with buttons to create a new one
+    (the key is shown once, on the page that answers the POST) and to revoke it.
+
+    POST action=create replaces any old key; action=revoke deletes it (clients using it get 401).
+    A changed password deletes it too (accounts.tokens.rotate_on_password_change).
+    """
+    new_key = None
+    if request.method == "POST":
+        action = request.POST.get("action")
+        if action == "create":
+            new_key = api_tokens.create(request.user)
+        elif action == "revoke":
+            if api_tokens.revoke(request.user):
+                messages.success(request, _("Your API token was revoked: scripts using it are refused from now on."))
+            return redirect("api_tokens")
+        else:
+            return render(request, "accounts/tokens.html", {"token": api_tokens.token_info(request.user)}, status=400)
+    return render(request, "accounts/tokens.html", {"token": api_tokens.token_info(request.user), "new_key": new_key})

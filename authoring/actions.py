@@ -130,15 +130,24 @@ def import_archive(course, user, data: bytes, message: str = "") -> tuple[Proble
 def start_validation(version: ProblemVersion, user) -> ValidationRun:
     """Queue the version's solution (must be ACCEPTED) and every wrong solution (must get its declared
     verdict) as validation submissions at low priority. Returns the run; its items fill in as the
-    worker grades them."""
-    package = version.package().with_variant(None)
-    sources = [("solution.cu", Verdict.ACCEPTED.value, package.solution)]
-    sources += [(f"wrong/{w.name}", w.verdict.value, w.source) for w in package.wrong]
+    worker grades them.
+
+    A package with variant parameters is validated in each variant of its validation set (every
+    variant, or the sample its `variants.validate` asks for, which holds every value of every
+    parameter): each source once per variant, named "solution.cu · BLOCK=256, LAYOUT=row"."""
+    base = version.package()
+    variants = base.variants.validation_set() if base.variants else [None]
+    sources = []
+    for variant in variants:
+        package = base.with_variant(variant)
+        label = (" · " + ", ".join(f"{k}={v}" for k, v in variant.items())) if variant else ""
+        sources.append(("solution.cu" + label, Verdict.ACCEPTED.value, package.solution, variant))
+        sources += [(f"wrong/{w.name}{label}", w.verdict.value, w.source, variant) for w in package.wrong]
     with transaction.atomic():
         run = ValidationRun.objects.create(version=version, created_by=user)
-        for name, expected, source in sources:
-            submission = grader_actions.create_validation_submission(user, version, source)
-            ValidationItem.objects.create(run=run, name=name, expected=expected, submission=submission)
+        for name, expected, source, variant in sources:
+            submission = grader_actions.create_validation_submission(user, version, source, variant)
+            ValidationItem.objects.create(run=run, name=name[:100], expected=expected, submission=submission)
     return run
 
 

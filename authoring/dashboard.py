@@ -5,9 +5,11 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass, field
-from datetime import timedelta
+from datetime import datetime, time, timedelta
 
-from django.db.models import Q
+from django.contrib.auth.models import User
+from django.db.models import Count, Min, Q
+from django.db.models.functions import TruncDate
 from django.db.models.fields.json import KT
 from django.utils import timezone
 
@@ -35,6 +37,7 @@ class Dashboard:
     first_accepted: list[tuple[str, int, float | None]] = field(default_factory=list)  # (slug, solvers, median s)
     daily_bars: list[Bar] = field(default_factory=list)
     verdict_bars: list[Bar] = field(default_factory=list)
+    counted_at: datetime | None = None  # when the database counted these (a cached dashboard is older)
 
 
 def course_submissions(course, problem=None):
@@ -54,47 +57,61 @@ def course_submissions(course, problem=None):
 def build(course, problem=None, now=None) -> Dashboard:
     """The dashboard of `course` (or of one `problem` in it) at `now` (default: the current time).
 
-    One query reads (time, verdict, student, problem) of every counted submission, and the
-    verdicts, the days, the stuck students and the times to a first ACCEPTED are counted from it
-    here (the per-day grouping in SQL converted every row's time zone in Python on SQLite, and
-    each table as its own query read the whole table again); the common errors are one more query.
+    Everything is counted by the database (GROUP BY), never row by row in Python: the verdicts (one
+    row per verdict), the submissions per day of the last DAYS days (one row per day, in the site's
+    time zone), and one row per (student, problem) pair with its attempts, first submission and first
+    ACCEPTED, from which the stuck students and the times to a first ACCEPTED come; the common errors
+    are two more queries over the newest failed submissions. On 50,000 submissions that is about a
+    dozen rows per table plus one per pair read, instead of 50,000 (bench/dashboard_bench.py).
     """
     now = now or timezone.now()
-    rows = course_submissions(course, problem)
+    rows = course_submissions(course, problem).order_by()
     d = Dashboard()
     d.students = Membership.objects.filter(course=course, role=Role.STUDENT).count()
-    verdicts: Counter = Counter()
-    per_day: Counter = Counter()
-    start = timezone.localdate(now) - timedelta(days=DAYS - 1)
-    pairs: dict[tuple[int, str], list] = {}  # (user, slug) -> [attempts, first time, first ACCEPTED time]
-    names = {}
-    for at, verdict, user_id, username, slug in rows.values_list(
-            "created_at", "verdict", "user_id", "user__username", "problem_version__problem__slug").iterator(2000):
-        verdicts[verdict] += 1
-        day = timezone.localdate(at)
-        if day >= start:
-            per_day[day] += 1
-        names[user_id] = username
-        pair = pairs.setdefault((user_id, slug), [0, at, None])
-        pair[0] += 1
-        pair[1] = min(pair[1], at)
-        if verdict == Verdict.ACCEPTED and (pair[2] is None or at < pair[2]):
-            pair[2] = at
-    d.verdicts = sorted(verdicts.items(), key=lambda kv: (-kv[1], kv[0]))
-    d.total = sum(verdicts.values())
+    d.verdicts = sorted(((v, n) for v, n in rows.values_list("verdict").annotate(n=Count("id"))),
+                        key=lambda kv: (-kv[1], kv[0]))
+    d.total = sum(n for _, n in d.verdicts)
+    zone = timezone.get_current_timezone()
+    start = timezone.localdate(now, zone) - timedelta(days=DAYS - 1)
+    since = datetime.combine(start, time.min, tzinfo=zone)
+    per_day = dict(rows.filter(created_at__gte=since).annotate(day=TruncDate("created_at", tzinfo=zone))
+                   .values_list("day").annotate(n=Count("id")))
     d.daily = [((start + timedelta(days=i)).isoformat(), per_day.get(start + timedelta(days=i), 0)) for i in range(DAYS)]
     d.daily_bars = bars([(day[5:], n, "bar-day") for day, n in d.daily])
     d.verdict_bars = bars([(v, n, "verdict-" + v.lower().replace("_", "-")) for v, n in d.verdicts], width=600)
     d.errors = _errors(rows)
+    pairs = rows.values_list("user_id", "problem_version__problem__slug").annotate(
+        n=Count("id"), first=Min("created_at"), first_ok=Min("created_at", filter=Q(verdict=Verdict.ACCEPTED)))
     stuck, solve_times = [], {}
-    for (user_id, slug), (n, first, first_ok) in pairs.items():
+    for user_id, slug, n, first, first_ok in pairs:
         if first_ok is None and n >= STUCK_ATTEMPTS:
-            stuck.append((names[user_id], slug, n))
+            stuck.append((user_id, slug, n))
         if first_ok is not None:
             solve_times.setdefault(slug, []).append((first_ok - first).total_seconds())
-    d.stuck = sorted(stuck, key=lambda r: (-r[2], r[0], r[1]))
+    names = dict(User.objects.filter(pk__in={u for u, _, _ in stuck}).values_list("pk", "username"))
+    d.stuck = sorted(((names.get(u, "?"), slug, n) for u, slug, n in stuck), key=lambda r: (-r[2], r[0], r[1]))
     d.first_accepted = sorted((slug, len(t), median_or_none(t)) for slug, t in solve_times.items())
+    d.counted_at = now
     return d
+
+
+CACHE_SECONDS = 60  # a dashboard (and its CSV tables) is counted at most once a minute per course or problem
+
+
+def cached(course, problem=None, fresh: bool = False) -> Dashboard:
+    """`build(course, problem)`, counted at most once every CACHE_SECONDS seconds (Django's default
+    cache: Redis in production, per process under make dev). A course of 500 students and 50,000
+    submissions costs a few hundred milliseconds of database work to count; a page that staff reload,
+    and the CSV exports of the same tables, read the counted copy, which says when it was counted.
+    `fresh=True` counts again now (the page's "count again" link) and replaces the cached copy."""
+    from django.core.cache import cache
+
+    key = f"dashboard:{course.pk}:{problem.pk if problem is not None else 0}"
+    data = None if fresh else cache.get(key)
+    if data is None:
+        data = build(course, problem)
+        cache.set(key, data, CACHE_SECONDS)
+    return data
 
 
 def _errors(rows) -> list[tuple[str, str, int]]:

@@ -308,6 +308,171 @@ def unpublish(request, code, slug):
 
 
 
+FORM_EXTRA_ROWS = 3  # blank argument and test rows the problem.yaml form offers below the filled ones
+
+
+def _fields_from_post(post) -> "yamlform.Fields":
+    """The problem.yaml form's POST as Fields; rows whose name is blank are left out."""
+    from .core import yamlform
+
+    def number(key, kind=float):
+        raw = post.get(key, "").strip()
+        if not raw:
+            return None
+        try:
+            return kind(raw)
+        except ValueError:
+            raise yamlform.FormError(_("%(field)s: '%(value)s' is not a number") % {"field": key, "value": raw[:30]})
+
+    f = yamlform.Fields(topic=post.get("topic", ""), difficulty=number("difficulty", int) or 1,
+                        kernel_name=post.get("kernel_name", ""), block=post.get("block", ""), grid=post.get("grid", ""),
+                        shared_bytes=post.get("shared_bytes", ""), student_chooses=bool(post.get("student_chooses")),
+                        cooperative=bool(post.get("cooperative")), time_s=number("time_s"), atol=number("atol"),
+                        rtol=number("rtol"), checks=[c for c in post.getlist("checks") if c])
+    for i in range(int(post.get("arg_rows", "0") or 0) if post.get("arg_rows", "0").isdigit() else 0):
+        name = post.get(f"arg-{i}-name", "").strip()
+        if name:
+            f.args.append(yamlform.ArgRow(name, post.get(f"arg-{i}-role", ""), post.get(f"arg-{i}-dtype", ""),
+                                          post.get(f"arg-{i}-init", "")))
+    for i in range(int(post.get("test_rows", "0")) if post.get("test_rows", "0").isdigit() else 0):
+        name = post.get(f"test-{i}-name", "").strip()
+        if name:
+            f.tests.append(yamlform.TestRow(name, post.get(f"test-{i}-params", ""), number(f"test-{i}-seed", int),
+                                            bool(post.get(f"test-{i}-sample"))))
+    return f
+
+
+@login_required
+def yaml_form(request, code, slug):
+    """problem.yaml of the newest version as a form (kernel arguments, launch, limits, tolerance, checks,
+    test cases); saving writes the values into problem.yaml (keys the form does not show are kept, its
+    comments are not) and saves a new version through the same parser as every other save."""
+    from problems.core.package import Topic
+
+    from .core import yamlform
+
+    course, role = _staff(request, code)
+    problem = _problem(course, slug)
+    latest = actions.latest_version(problem)
+    original = latest.files.get("problem.yaml", "")
+    error = None
+    if request.method == "POST":
+        try:
+            fields = _fields_from_post(request.POST)
+            text = yamlform.yaml_from_fields(fields, original)
+            files = dict(latest.files, **{"problem.yaml": text})
+            version, created = actions.save_version(problem, request.user, files, request.POST.get("message", ""))
+        except (yamlform.FormError, PackageError) as exc:
+            error = str(exc)
+        else:
+            if created:
+                messages.success(request, _("Saved as version %(n)d.") % {"n": version.number})
+            else:
+                messages.info(request, _("No changes: the files are those of version %(n)d.") % {"n": version.number})
+            return redirect("authoring:yaml-form", course.code, problem.slug)
+    else:
+        try:
+            fields = yamlform.fields_from_yaml(original)
+        except yamlform.FormError as exc:
+            error, fields = str(exc), yamlform.Fields()
+    blank_arg, blank_test = yamlform.ArgRow("", "in", "float32"), yamlform.TestRow("", "")
+    args = fields.args + [blank_arg] * FORM_EXTRA_ROWS
+    tests = fields.tests + [blank_test] * FORM_EXTRA_ROWS
+    return render(request, "authoring/yaml_form.html", {
+        "course": course, "role": role, "problem": problem, "version": latest, "f": fields, "error": error,
+        "args": args, "tests": tests, "topics": [t.value for t in Topic], "roles": yamlform.ROLES,
+        "dtypes": yamlform.DTYPES, "inits": yamlform.INITS, "checks": yamlform.CHECKS}, status=400 if error else 200)
+
+
+FAMILY_PREVIEW_MAX = 12  # questions one family preview shows at most
+
+
+@login_required
+def family_preview(request, code):
+    """Generated question families as a course's students would get them (the course's target GPU):
+    ?family=<id>&difficulty=<1..3>&seed=<int>&n=<count> shows n questions generated from seeds
+    seed, seed+1, ... with their answers and worked solutions, for staff choosing families for an
+    exam or a problem set."""
+    from practice.core.questions import DIFFICULTIES, FAMILIES, family
+    from practice.rendering import blocks_html, lang
+
+    course, role = _staff(request, code)
+
+    def number(key, default, low, high):
+        raw = request.GET.get(key, "")
+        value = int(raw) if raw.lstrip("-").isdigit() and len(raw) < 10 else default
+        return max(low, min(high, value))
+
+    chosen = request.GET.get("family", "")
+    difficulty = number("difficulty", 1, min(DIFFICULTIES), max(DIFFICULTIES))
+    seed, n = number("seed", 1, 0, 10**8), number("n", 3, 1, FAMILY_PREVIEW_MAX)
+    la = lang()
+    questions = []
+    if chosen in FAMILIES:
+        for k in range(n):
+            q = family(chosen).generate(seed + k, difficulty, course.target_cc or None)
+            shown = q.render(la)
+            key = dict(q.answer)
+            questions.append({
+                "seed": seed + k, "title": shown["title"], "prompt": blocks_html(shown["prompt"]),
+                "fields": [{"label": f.label.get(la, f.label["en"]), "expected": f.format_value(key[f.name], la)}
+                           for f in q.fields],
+                "solution": blocks_html(q.render_solution(la)), "params": q.params,
+            })
+    groups: dict[str, list] = {}
+    for f in FAMILIES.values():
+        groups.setdefault(str(f.topic), []).append({"id": f.id, "title": f.title.get(la, f.title["en"])})
+    return render(request, "authoring/family_preview.html", {
+        "course": course, "role": role, "groups": groups, "chosen": chosen, "difficulty": difficulty,
+        "difficulties": DIFFICULTIES, "seed": seed, "n": n, "questions": questions,
+        "unknown": bool(chosen) and chosen not in FAMILIES})
+
+
+MAX_PREVIEW_VARIANTS = 64  # the variant picker of "preview as a student" lists at most this many
+
+
+@login_required
+def as_student(request, code, slug, number):
+    """Version `number` of a course problem exactly as a student's problem page shows it (statement,
+    signature, sample tests, launch, starter in the editor), for any variant (?variant=k of the
+    package's variants in a stable order), published or not. Nothing can be submitted from it: the
+    form is shown disabled and a POST is refused."""
+    from problems.services import version_package
+    from problems.markdown import render_statement
+    from django.utils.translation import get_language
+
+    course, role = _staff(request, code)
+    problem = _problem(course, slug)
+    version = get_object_or_404(problem.versions, number=number)
+    if request.method != "GET":
+        return HttpResponse(_("A preview cannot be submitted."), status=405, headers={"Allow": "GET"})
+    base = version_package(version)
+    variants = base.variants.combinations()[:MAX_PREVIEW_VARIANTS] if base.variants else [None]
+    raw = request.GET.get("variant", "0")
+    index = int(raw) if raw.isascii() and raw.isdigit() and int(raw) < len(variants) else 0
+    variant = variants[index]
+    package = base.with_variant(variant or None)
+    context = {
+        "problem": problem,
+        "package": package,
+        "statement_html": render_statement(version, get_language(), variant),
+        "signature": f"__global__ void {package.kernel.name}({package.kernel.signature()})",
+        "sample_tests": [t for t in package.tests if t.sample],
+        "hidden_count": sum(1 for t in package.tests if not t.sample),
+        "launch": package.launch,
+        "form": {"source": package.starter, "block": "", "grid": "", "shared_bytes": "", "from_submission": None,
+                 "last_launch": None},
+        "error": None,
+        "recent": [],
+        "preview": {
+            "course": course, "version": version, "index": index,
+            "variants": [", ".join(f"{k}={v}" for k, v in (var or {}).items()) for var in variants],
+            "back": reverse("authoring:edit", args=[course.code, problem.slug]),
+        },
+    }
+    return render(request, "problems/detail.html", context)
+
+
 @login_required
 def dashboard(request, code, slug=None):
     """The course's (or one problem's) dashboard; ?csv=<table> exports that table (dashboard.CSV_TABLES)."""
@@ -320,7 +485,7 @@ def dashboard(request, code, slug=None):
     if slug is not None:
         problem = get_object_or_404(Problem.objects.filter(course=course) | Problem.objects.filter(
             course__isnull=True, pk__in=course.problem_sets.values("items__problem")), slug=slug)
-    data = reads.build(course, problem)
+    data = reads.cached(course, problem, fresh=request.GET.get("fresh") == "1")
     table = request.GET.get("csv")
     if table:
         if table not in reads.CSV_TABLES:

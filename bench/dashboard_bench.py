@@ -105,7 +105,17 @@ def fill(args) -> None:
         rows.append(Submission(user=rng.choice(students), problem_version=rng.choice(versions), source="// bench",
                                status=Status.GRADED, verdict=verdict.value, result=result.to_dict(),
                                purpose=Purpose.STUDENT, created_at=at, finished_at=at))
-    Submission.objects.bulk_create(rows, batch_size=2000)
+    created_at = Submission._meta.get_field("created_at")
+    created_at.auto_now_add = False  # keep the spread-out times (auto_now_add would stamp every row now)
+    try:
+        Submission.objects.bulk_create(rows, batch_size=2000)
+    finally:
+        created_at.auto_now_add = True
+    from django.db import connection
+
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:  # what autovacuum does soon after a bulk load
+            cursor.execute("ANALYZE")
     print(f"filled {args.students} students and {args.submissions} submissions in {time.monotonic() - started:.1f} s")
 
 
@@ -117,10 +127,12 @@ def report(args) -> None:
     client = Client()
     client.force_login(User.objects.get(username="bench-prof"))
     slug = "vector-add-tail"
-    pages = {
-        "course dashboard": reverse("authoring:dashboard", args=["BENCH"]),
-        "problem dashboard": reverse("authoring:problem-dashboard", args=["BENCH", slug]),
-        "CSV export (stuck)": reverse("authoring:dashboard", args=["BENCH"]) + "?csv=stuck",
+    course_url = reverse("authoring:dashboard", args=["BENCH"])
+    pages = {  # ?fresh=1 counts in the database on every request; without it a page reads the counted copy
+        "course dashboard, counted": course_url + "?fresh=1",
+        "problem dashboard, counted": reverse("authoring:problem-dashboard", args=["BENCH", slug]) + "?fresh=1",
+        "course dashboard, cached": course_url,
+        "CSV export (stuck), cached": course_url + "?csv=stuck",
     }
     figures = {}
     for name, url in pages.items():
@@ -134,7 +146,7 @@ def report(args) -> None:
         times.sort()
         p95 = times[min(len(times) - 1, int(round(0.95 * (len(times) - 1))))]
         figures[name] = {"p50_ms": round(statistics.median(times), 1), "p95_ms": round(p95, 1)}
-        print(f"{name:22s} p50 {figures[name]['p50_ms']:7.1f} ms   p95 {figures[name]['p95_ms']:7.1f} ms")
+        print(f"{name:28s} p50 {figures[name]['p50_ms']:7.1f} ms   p95 {figures[name]['p95_ms']:7.1f} ms")
     from django.db import connection
 
     print(json.dumps({"students": args.students, "submissions": args.submissions, "runs": args.runs,

@@ -5,6 +5,7 @@ Usage (from the repository root; PostgreSQL and Redis running, as .ci/run starts
     .venv/bin/python bench/exam_load.py                    # 300 students, start within 60 s, 10 minutes of saves
     .venv/bin/python bench/exam_load.py --minutes 2        # the same with 2 minutes of saves
     .venv/bin/python bench/exam_load.py --students 30 --minutes 1 --start-s 10   # a quick check
+    .venv/bin/python bench/exam_load.py --short            # 50 students, start within 15 s, 1 minute of saves
 
 Not part of the test suite (it is not under tests/ and takes minutes). What it starts, all on this
 machine (bench/load_test.py's stack, whose helpers it uses): a fresh PostgreSQL database
@@ -58,7 +59,12 @@ def parse_args():
     p.add_argument("--broker", default="redis://127.0.0.1:6379/11")
     p.add_argument("--drain-timeout-s", type=float, default=900.0)
     p.add_argument("--seed", type=int, default=1)
-    return p.parse_args()
+    p.add_argument("--short", action="store_true",
+                   help="a check on a shared machine: 50 students starting within 15 s, 1 minute of saves")
+    args = p.parse_args()
+    if args.short:
+        args.students, args.start_s, args.minutes = 50, 15.0, 1.0
+    return args
 
 
 TEMPLATE = {
@@ -189,7 +195,10 @@ def kernel_figures(exam_id: int) -> list[dict]:
     return [{"pk": r["pk"], "status": r["status"], "verdict": r["verdict"],
              "to_verdict_s": (r["finished_at"] - r["created_at"]).total_seconds() if r["finished_at"] else None,
              "queue_wait_s": (r["started_at"] - r["queued_at"]).total_seconds()
-             if r["started_at"] and r["queued_at"] else None}
+             if r["started_at"] and r["queued_at"] else None,
+             # One grader process's time on it (claim to verdict): what sizes the exam's workers.
+             "grading_s": (r["finished_at"] - r["started_at"]).total_seconds()
+             if r["finished_at"] and r["started_at"] else None}
             for r in Submission.objects.filter(exam_item__attempt__exam_id=exam_id).values(
                 "pk", "status", "verdict", "created_at", "queued_at", "started_at", "finished_at")]
 
@@ -276,6 +285,8 @@ def main() -> int:
         by_kind.setdefault(s.kind, []).append(s.seconds)
     ms = {k: lt.summary(v, 1000, 0) for k, v in by_kind.items()}
     verdicts = [k["to_verdict_s"] for k in kernels if k["to_verdict_s"] is not None]
+    grading = [k["grading_s"] for k in kernels if k["grading_s"] is not None]
+    mean_grading = sum(grading) / len(grading) if grading else None
     result = {
         "students": args.students, "start_window_s": args.start_s, "minutes": args.minutes, "web": web_kind,
         "grading_concurrency": args.grading_concurrency, "background_load": [round(x, 1) for x in background_load],
@@ -284,6 +295,9 @@ def main() -> int:
         "autosave_ms": ms.get("autosave", {}), "submit_ms": ms.get("submit", {}),
         "kernel_submit_ms": ms.get("kernel submit", {}),
         "kernel_verdict_s": lt.summary(verdicts, 1, 1),
+        "kernel_grading_s": lt.summary(grading, 1, 1),
+        # Verdicts per minute one grading process delivers (60 / its mean time per submission).
+        "verdicts_per_worker_per_min": round(60 / mean_grading, 1) if mean_grading else None,
         "kernel_verdicts": sorted({k["verdict"] for k in kernels}),
         "requests": len(rec.samples), "errors": len(errors), "answers_acked": len(acked),
         "answers_lost": len(lost), "saves_not_acknowledged": unacked,

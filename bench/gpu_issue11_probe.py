@@ -73,7 +73,7 @@ def sass_traps(cubin: np.ndarray) -> int | str:
 
 
 def grid_sync(gpu) -> dict:
-    from grader.core.pipeline import judge
+    from grader.core.judge import judge
     from tests.fidelity.cases import load_case
 
     case = load_case(CASE)

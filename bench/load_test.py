@@ -104,6 +104,7 @@ def stack_env(args, cache_dir: Path) -> dict[str, str]:
         "ALLOWED_HOSTS": "127.0.0.1,localhost", "SECURE_SSL_REDIRECT": "false", "SESSION_COOKIE_SECURE": "false",
         "CSRF_COOKIE_SECURE": "false", "SECURE_HSTS_SECONDS": "0", "WARPDRILL_BACKEND": "emulator",
         "WARPDRILL_CACHE_DIR": str(cache_dir), "LOG_LEVEL": "WARNING", "PYTHONUNBUFFERED": "1",
+        "WARPDRILL_DB_PASSWORDLESS": "true",  # the local test server trusts 127.0.0.1
     })
     return env
 

@@ -31,8 +31,10 @@ env = environ.Env()
 environ.Env.read_env(BASE_DIR / ".env", overwrite=False)
 
 DEBUG = env.bool("DEBUG", default=True)
-SECRET_KEY = env("SECRET_KEY", default="dev-only-insecure-key-change-me-0123456789abcdefghijklmnop")
-if not DEBUG and "SECRET_KEY" not in os.environ:
+# An empty SECRET_KEY (platform/env.example's blank line copied to .env) is no key: development uses
+# the public default below, production refuses to start.
+SECRET_KEY = env("SECRET_KEY", default="").strip() or "dev-only-insecure-key-change-me-0123456789abcdefghijklmnop"
+if not DEBUG and not os.environ.get("SECRET_KEY", "").strip():
     # The development key above is public, and `check --deploy` does not recognise it as weak:
     # without this, a production site that forgot SECRET_KEY would sign sessions with it (and
     # derived the hidden test seeds from it, before WARPDRILL_SEED_SECRET got a secret of its own).
@@ -59,9 +61,15 @@ INSTALLED_APPS = [
     "authoring",
     "homework",
     "exams",
+    "lti",
+    "playground",
+    "ops",
 ]
 
 MIDDLEWARE = [
+    # /healthz, /readyz, /metrics: answered before host validation, HTTPS redirects and sessions (ops/middleware.py).
+    "ops.middleware.ProbeMiddleware",
+    "ops.middleware.RequestIdMiddleware",  # a request id on every log line of a request, and request metrics
     "django.middleware.security.SecurityMiddleware",
     "django.middleware.csp.ContentSecurityPolicyMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
@@ -114,6 +122,16 @@ TEMPLATES = [
 WSGI_APPLICATION = "config.wsgi.application"
 
 DATABASES = {"default": env.db("DATABASE_URL", default=f"sqlite:///{VAR_DIR / 'db.sqlite3'}")}
+if not DEBUG:
+    # Production: the database and its password come from the environment, never a default.
+    if "DATABASE_URL" not in os.environ:
+        raise ImproperlyConfigured("DATABASE_URL must be set in the environment when DEBUG is off.")
+    # A server that trusts this host (peer or trust authentication on a socket, a benchmark's local
+    # server) is an explicit choice: WARPDRILL_DB_PASSWORDLESS=true.
+    if (DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql" and not DATABASES["default"].get("PASSWORD")
+            and not env.bool("WARPDRILL_DB_PASSWORDLESS", default=False)):
+        raise ImproperlyConfigured("DATABASE_URL must carry the database password when DEBUG is off "
+                                   "(or set WARPDRILL_DB_PASSWORDLESS=true for peer/trust authentication).")
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # Web and worker processes share the file. WAL lets readers run beside the writer, and
     # IMMEDIATE transactions take the write lock up front, so a transaction that reads then
@@ -134,6 +152,17 @@ DATABASES["default"]["ATOMIC_REQUESTS"] = False
 # https://docs.djangoproject.com/en/6.0/ref/databases/#persistent-connections
 DATABASES["default"].setdefault("CONN_MAX_AGE", env.int("DB_CONN_MAX_AGE", default=0 if TESTING else 60))
 DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
+# PostgreSQL connection pooling in each process (psycopg's pool, Django 5.1+), instead of one
+# persistent connection per thread: DB_POOL_MAX_SIZE connections at most per process, so that
+# web processes x pool size + workers stays under PostgreSQL's max_connections (docs/scaling.md).
+# https://docs.djangoproject.com/en/6.0/ref/databases/#connection-pool
+if env.bool("DB_POOL", default=False) and DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
+    DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
+        "min_size": env.int("DB_POOL_MIN_SIZE", default=1),
+        "max_size": env.int("DB_POOL_MAX_SIZE", default=4),
+        "timeout": env.float("DB_POOL_TIMEOUT_S", default=10.0),
+    }
+    DATABASES["default"]["CONN_MAX_AGE"] = 0  # the pool keeps the connections; Django must not
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # Caches, one per process (Django's local-memory backend): what they hold is keyed by immutable
@@ -153,6 +182,19 @@ CACHES = {
         "OPTIONS": {"MAX_ENTRIES": 512},  # about 5 MiB of pickles at most; the bank has a dozen versions
     },
 }
+
+# "live": each submission's state token, which verdict polls are answered 304 from with no SQL
+# (grader/live.py). Unlike the two above it is shared by every web process and every worker (the
+# grader writes it): Redis when one is configured (LIVE_CACHE_URL, else REDIS_URL or a redis://
+# broker), else files under var/ (one machine: `make dev`, and each test run with its workers).
+_live_cache_url = env("LIVE_CACHE_URL", default="") or env("REDIS_URL", default="") or (
+    env("CELERY_BROKER_URL", default="") if env("CELERY_BROKER_URL", default="").startswith("redis") else "")
+if _live_cache_url and not TESTING:
+    CACHES["live"] = {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": _live_cache_url,
+                      "KEY_PREFIX": f"wd-live-{DATABASES['default'].get('NAME', '')}"}
+else:
+    CACHES["live"] = {"BACKEND": "django.core.cache.backends.filebased.FileBasedCache",
+                      "LOCATION": str(VAR_DIR / "cache" / "live"), "OPTIONS": {"MAX_ENTRIES": 100_000}}
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
@@ -208,7 +250,7 @@ if DEBUG:
 REST_FRAMEWORK = {
     # Token first: an unauthenticated request gets 401 with WWW-Authenticate: Token (not 403).
     "DEFAULT_AUTHENTICATION_CLASSES": [
-        "rest_framework.authentication.TokenAuthentication",
+        "accounts.tokens.TrackedTokenAuthentication",
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
@@ -277,6 +319,9 @@ CELERY_BEAT_SCHEDULE = {
     # WARPDRILL_SWEEP_EVERY_S seconds (fault tests make it short); one indexed query each time.
     "sweep-stuck-submissions": {"task": "grader.tasks.sweep_stuck_submissions",
                                 "schedule": env.float("WARPDRILL_SWEEP_EVERY_S", default=30.0)},
+    # Submissions whose grader died (a stale heartbeat) go back to their queue within seconds.
+    "sweep-dead-graders": {"task": "grader.tasks.sweep_dead_graders",
+                           "schedule": env.float("WARPDRILL_DEAD_GRADER_SWEEP_EVERY_S", default=5.0)},
     # Exam submissions whose grader died (a stale heartbeat) go back to the exam queue within seconds.
     "sweep-stale-exam-submissions": {"task": "grader.tasks.sweep_stale_exam_submissions",
                                      "schedule": env.float("WARPDRILL_EXAM_SWEEP_EVERY_S", default=5.0)},
@@ -284,6 +329,9 @@ CELERY_BEAT_SCHEDULE = {
     # on access too; this catches the ones nobody looks at).
     "close-expired-exam-attempts": {"task": "exams.tasks.close_expired_attempts",
                                     "schedule": env.float("WARPDRILL_EXAM_CLOSE_EVERY_S", default=30.0)},
+    # Exams whose results were released since their LMS links last got scores: send them (LTI AGS).
+    "lti-sync-released-exams": {"task": "lti.tasks.sync_released_exams",
+                                "schedule": env.float("WARPDRILL_LTI_SYNC_EVERY_S", default=60.0)},
 }
 
 # --- Judge ----------------------------------------------------------------------------
@@ -327,6 +375,9 @@ def _installation_secret(path: Path) -> str:
 # Hidden test seeds mix in this secret. Set it in the environment where several hosts must agree
 # (every worker of one site); by default it is generated per installation under var/.
 WARPDRILL_SEED_SECRET = env("WARPDRILL_SEED_SECRET", default="") or _installation_secret(VAR_DIR / "seed_secret")
+# The problem packages folder that `manage.py backup` keeps (and `import_problems` reads): a site's
+# own folder, or (empty) the checkout's problems/bank.
+WARPDRILL_PACKAGES_DIR = env("WARPDRILL_PACKAGES_DIR", default="")
 # Where built emulator runtimes and compile caches live.
 WARPDRILL_CACHE_DIR = Path(env("WARPDRILL_CACHE_DIR", default=str(VAR_DIR / "cache")))
 # Limits on submissions.
@@ -341,12 +392,29 @@ WARPDRILL_SIGNUP_REQUIRES_INVITE = env.bool("WARPDRILL_SIGNUP_REQUIRES_INVITE", 
 # A submission still QUEUED/RUNNING after this many seconds is re-queued by the sweeper.
 WARPDRILL_STUCK_AFTER_S = env.int("WARPDRILL_STUCK_AFTER_S", default=600)
 
+# Logs: one JSON object per line in production (LOG_FORMAT=json, the default with DEBUG off), with
+# the request id of a web request and the submission id, exam attempt id and backend of a grading
+# (ops/logcontext.py binds them, the filter copies them onto every record); plain text in development.
+LOG_FORMAT = env("LOG_FORMAT", default="text" if DEBUG else "json")
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    "filters": {"context": {"()": "ops.logcontext.ContextFilter"}},
+    "formatters": {
+        "json": {"()": "ops.jsonlog.JsonFormatter"},
+        "text": {"format": "%(message)s"},
+    },
+    "handlers": {"console": {"class": "logging.StreamHandler", "filters": ["context"],
+                             "formatter": "json" if LOG_FORMAT == "json" else "text"}},
     "root": {"handlers": ["console"], "level": env("LOG_LEVEL", default="INFO")},
 }
+# With JSON logs the worker keeps Django's logging configuration (Celery would replace the root
+# handler with its own text format).
+CELERY_WORKER_HIJACK_ROOT_LOGGER = LOG_FORMAT != "json"
+
+# /metrics (web) and the worker exporter: with a token, scrapes need "Authorization: Bearer <token>";
+# without one, only loopback clients are served (ops/metrics.py).
+WARPDRILL_METRICS_TOKEN = env("WARPDRILL_METRICS_TOKEN", default="")
 
 if not DEBUG:
     SECURE_CONTENT_TYPE_NOSNIFF = True

@@ -1,4 +1,4 @@
-"""URL wiring: accounts, problems, submissions, practice, courses, the JSON API and the admin."""
+"""URL wiring: accounts, problems, submissions, practice, courses, the playground, LTI 1.3, the JSON API and the admin."""
 from django.contrib import admin
 from django.urls import include, path
 
@@ -13,5 +13,7 @@ urlpatterns = [
     path("courses/<str:code>/sets/", include("homework.urls")),
     path("courses/", include("courses.urls")),
     path("exams/", include("exams.urls")),
+    path("lti/", include("lti.urls")),
+    path("playground/", include("playground.urls")),
     path("", include("problems.urls")),
 ]

@@ -18,7 +18,8 @@ from django.utils.translation import gettext as _
 from exams.core.draw import DrawError, draw_exam, redraw_item
 from exams.core.regrade import AttemptRecord, RegradeDiff, regrade, rekey_from_generators
 from exams.core.scoring import ExamScore, KernelOutcome, attempts_left, score_exam
-from exams.core.template import ExamTemplateSpec, TemplateError, parse_template
+from exams.core.template import AnyCatalogue, ExamTemplateSpec, TemplateError, parse_template
+from grader import live
 
 from .catalogue import DbCatalogue
 from .errors import ExamError
@@ -40,14 +41,15 @@ MAX_SOURCE_DRAFT_CHARS = 64 * 1024
 
 # ---- templates and exams ----------------------------------------------------------------------
 
-def check_template(data) -> ExamTemplateSpec:
-    """Parse and validate template data (or JSON/YAML text) against the problem bank. Raises TemplateError."""
-    return parse_template(data, DbCatalogue())
+def check_template(data, course=None) -> ExamTemplateSpec:
+    """Parse and validate template data (or JSON/YAML text) against the problems `course` may use (its
+    own and the bank's; every problem when None). Raises TemplateError."""
+    return parse_template(data, DbCatalogue(course))
 
 
 def save_template(course, user, data, template: ExamTemplate | None = None) -> ExamTemplate:
     """Create (or update) a course's template from data or text. Raises TemplateError; nothing is saved then."""
-    spec = check_template(data)
+    spec = check_template(data, course)
     stored = spec.to_dict()
     if template is None:
         return ExamTemplate.objects.create(course=course, title=spec.title["en"], data=stored, created_by=user)
@@ -66,7 +68,7 @@ def schedule_exam(course, template: ExamTemplate, *, opens_at, closes_at, durati
         raise ExamError(_("The exam must close after it opens."))
     if duration_minutes <= 0:
         raise ExamError(_("The duration must be at least one minute."))
-    check_template(template.data)
+    check_template(template.data, course)
     return Exam.objects.create(course=course, template=template, title=title or template.title, spec=template.data,
                                opens_at=opens_at, closes_at=closes_at, duration_minutes=duration_minutes, **options)
 
@@ -92,17 +94,20 @@ def set_accommodation(exam: Exam, user, extra_minutes: int = 0, opens_at=None, c
     return acc
 
 
+def remove_accommodation(exam: Exam, accommodation_id: int) -> Accommodation | None:
+    """Delete one accommodation of `exam` (None when it has no such one). Only attempts started
+    afterwards are affected: a started attempt keeps the deadline it was started with (extend it or
+    not on its page)."""
+    acc = Accommodation.objects.filter(exam=exam, pk=accommodation_id).select_related("user").first()
+    if acc is not None:
+        acc.delete()
+    return acc
+
+
 def spec_of(exam: Exam) -> ExamTemplateSpec:
-    """The exam's template spec, parsed without the catalogue's validation (it was validated when scheduled)."""
-    return parse_template(exam.spec, _LenientCatalogue())
-
-
-class _LenientCatalogue(DbCatalogue):
-    """Kernel problems as they are now, but a problem that stopped validating still parses (drawing decides)."""
-
-    def get(self, slug):
-        info = super().get(slug)
-        return info and type(info)(info.slug, info.version_id, info.version_number, info.topic, info.tags)
+    """The exam's template spec, parsed without the catalogue's validation (it was validated when
+    scheduled; drawing checks the kernel problems against the real catalogue): no database work."""
+    return parse_template(exam.spec, AnyCatalogue())
 
 
 # ---- windows and deadlines --------------------------------------------------------------------
@@ -115,9 +120,10 @@ def window(exam: Exam, user) -> tuple[datetime, datetime, int]:
     return acc.opens_at or exam.opens_at, acc.closes_at or exam.closes_at, acc.extra_minutes
 
 
-def deadline_for(exam: Exam, user, started_at: datetime) -> datetime:
-    """min(the window's close, start + duration + extra time)."""
-    _opens, closes, extra = window(exam, user)
+def deadline_for(exam: Exam, user, started_at: datetime, known_window: tuple | None = None) -> datetime:
+    """min(the window's close, start + duration + extra time). `known_window`: window()'s answer
+    when the caller has it (no second query)."""
+    _opens, closes, extra = known_window or window(exam, user)
     return min(closes, started_at + timedelta(minutes=exam.duration_minutes + extra))
 
 
@@ -139,7 +145,7 @@ def start_attempt(exam: Exam, user, *, password: str = "", accept_honour_code: b
     existing = ExamAttempt.objects.filter(exam=exam, user=user).first()
     if existing:
         return refresh(existing, now)
-    opens, closes, _extra = window(exam, user)
+    opens, closes, extra = window(exam, user)
     if now < opens:
         raise ExamError(_("This exam has not opened yet."), code="not_open", status=403)
     if now >= closes:
@@ -150,7 +156,7 @@ def start_attempt(exam: Exam, user, *, password: str = "", accept_honour_code: b
         raise ExamError(_("Accept the honour code to start."), code="honour_code")
     spec = spec_of(exam)
     try:
-        drawn = draw_exam(spec, exam.secret, user.pk, DbCatalogue())
+        drawn = draw_exam(spec, exam.secret, user.pk, DbCatalogue(exam.course), exam.course.target_cc)
     except DrawError as exc:
         log.error("exam %s: cannot draw for user %s: %s", exam.pk, user.pk, exc)
         raise ExamError(_("This exam cannot be started now: a problem of it is not available. Tell your instructor."),
@@ -158,7 +164,7 @@ def start_attempt(exam: Exam, user, *, password: str = "", accept_honour_code: b
     try:
         with transaction.atomic():
             attempt = ExamAttempt.objects.create(
-                exam=exam, user=user, started_at=now, deadline=deadline_for(exam, user, now),
+                exam=exam, user=user, started_at=now, deadline=deadline_for(exam, user, now, (opens, closes, extra)),
                 max_total=sum(float(i["points"]) for i in drawn.items))
             ExamItem.objects.bulk_create([
                 ExamItem(attempt=attempt, key=i["key"], number=i["number"], kind=i["kind"], data=i,
@@ -178,7 +184,9 @@ def refresh(attempt: ExamAttempt, now: datetime | None = None) -> ExamAttempt:
     return attempt
 
 
-def _clean_answers(item: ExamItem, raw) -> dict:
+def _clean_answers(item: ExamItem, raw, field_names=None) -> dict:
+    """The answer to store for `item` from the JSON sent: known fields only, as text. `field_names`:
+    the question's field names when the caller read them without the item's data."""
     if not isinstance(raw, Mapping):
         raise ExamError(_("An answer must be a set of fields."), code="bad_answer")
     if item.kind == "kernel":
@@ -186,7 +194,7 @@ def _clean_answers(item: ExamItem, raw) -> dict:
         if not isinstance(source, str) or len(source) > MAX_SOURCE_DRAFT_CHARS:
             raise ExamError(_("The kernel draft is too long."), code="bad_answer")
         return {"source": source}
-    names = {f["name"] for f in item.data["question"]["fields"]}
+    names = set(field_names) if field_names is not None else {f["name"] for f in item.data["question"]["fields"]}
     clean = {}
     for name, value in raw.items():
         if name not in names:
@@ -240,6 +248,47 @@ def save_answers(attempt_id: int, user, answers: Mapping[str, Mapping],
                           "Everything saved before then counts.") % {"deadline": timezone.localtime(
                               attempt.deadline).strftime("%H:%M:%S")}, code="closed", status=409)
     return now, attempt.deadline
+
+
+def autosave(exam_id: int, user, answers: Mapping[str, Mapping], now: datetime | None = None
+             ) -> tuple[datetime, datetime] | None:
+    """The autosave of the attempt page: save_answers for `user`'s attempt at exam `exam_id`, in
+    the fewest statements (an exam's hot path: every student, every few seconds).
+
+    One UPDATE both checks that the attempt is open and before its deadline and locks it (as
+    save_answers' SELECT ... FOR UPDATE does, so a close or submit waits for it); the items are read
+    without their stored variant (only their field names). Returns (saved at, deadline), or None
+    when the student has no attempt. Anything but a plain save in time (late, submitted) is
+    save_answers' slow path, with its messages and its log. Raises ExamError as save_answers does.
+    """
+    from django.db.models import F
+
+    now = now or timezone.now()
+    with transaction.atomic():
+        mine = ExamAttempt.objects.filter(exam_id=exam_id, user=user)
+        if mine.filter(state=AttemptState.OPEN, deadline__gt=now).update(saves=F("saves") + 1, last_saved_at=now):
+            rows = list(ExamItem.objects.filter(attempt__exam_id=exam_id, attempt__user=user, key__in=list(answers))
+                        .annotate(field_list=F("data__question__fields"), attempt_deadline=F("attempt__deadline"))
+                        .only("pk", "key", "kind", "attempt_id"))
+            items = {i.key: i for i in rows}
+            unknown = set(answers) - set(items)
+            if unknown:
+                raise ExamError(_("This attempt has no question %(key)s.") % {"key": sorted(unknown)[0]},
+                                code="bad_item")
+            for key, raw in answers.items():
+                item = items[key]
+                names = [f["name"] for f in item.field_list or []]
+                ExamItem.objects.filter(pk=item.pk).update(answer=_clean_answers(item, raw, names), saved_at=now)
+            if rows:
+                AttemptEvent.objects.create(attempt_id=rows[0].attempt_id, kind=EventKind.SAVED, by=user,
+                                            data={"slots": sorted(answers)})
+                return now, rows[0].attempt_deadline
+            # Nothing listed (an empty save): the deadline still answers it.
+            return now, mine.values_list("deadline", flat=True).get()
+    attempt_id = ExamAttempt.objects.filter(exam_id=exam_id, user=user).values_list("pk", flat=True).first()
+    if attempt_id is None:
+        return None
+    return save_answers(attempt_id, user, answers, now=now)
 
 
 def submit_attempt(attempt_id: int, user, now: datetime | None = None) -> ExamAttempt:
@@ -349,11 +398,14 @@ def reset_item(item_id: int, by) -> ExamItem:
     with transaction.atomic():
         item = ExamItem.objects.select_for_update().select_related("attempt__exam").get(pk=item_id)
         attempt = item.attempt
-        new = redraw_item(spec_of(attempt.exam), item.data, attempt.exam.secret, attempt.user_id, DbCatalogue())
+        new = redraw_item(spec_of(attempt.exam), item.data, attempt.exam.secret, attempt.user_id,
+                          DbCatalogue(attempt.exam.course),
+                          attempt.exam.course.target_cc)
         old = {"generation": item.data.get("generation", 0),
                "seed": item.data.get("question", {}).get("seed"),
                "submissions": list(item.submissions.values_list("pk", flat=True))}
         item.submissions.update(exam_item=None)
+        live.changed(*old["submissions"])
         item.data, item.answer, item.saved_at, item.points, item.status = new, {}, None, None, ""
         item.save(update_fields=["data", "answer", "saved_at", "points", "status"])
         _event(attempt, EventKind.RESET, by=by, item=item.key, old=old)

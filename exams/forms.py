@@ -5,9 +5,10 @@ from django import forms
 from django.contrib.auth import get_user_model
 from django.utils.translation import gettext_lazy as _
 
-from exams.core.template import TemplateError, dump_yaml, parse_template
+from exams.core.template import AnyCatalogue, TemplateError, dump_yaml, parse_template
 
 from .actions import check_template
+from .template_messages import localize
 from .models import Exam, ExamTemplate
 
 EXAMPLE = """title: {en: Midterm 1, ko: 중간고사 1}
@@ -31,6 +32,10 @@ class TemplateForm(forms.Form):
     upload = forms.FileField(label=_("…or import a file"), required=False,
                              help_text=_("A template exported from WarpDrill (.yaml or .json)."))
 
+    def __init__(self, *args, course=None, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.course = course  # kernel problems are checked against this course's and the bank's
+
     def clean(self):
         data = super().clean()
         text = data.get("text") or ""
@@ -45,10 +50,10 @@ class TemplateForm(forms.Form):
         if not text.strip():
             raise forms.ValidationError(_("Write a template or choose a file."))
         try:
-            data["spec"] = check_template(text)
+            data["spec"] = check_template(text, self.course)
         except TemplateError as exc:
-            self.problems = exc.messages()
-            raise forms.ValidationError([forms.ValidationError(m) for m in exc.messages()]) from None
+            self.problems = [localize(p, m) for p, m in exc.problems]
+            raise forms.ValidationError([forms.ValidationError(m) for m in self.problems]) from None
         data["text"] = text
         return data
 
@@ -56,21 +61,7 @@ class TemplateForm(forms.Form):
     def initial_text(template: ExamTemplate | None) -> str:
         if template is None:
             return EXAMPLE
-        return dump_yaml(parse_template(template.data, _Any()))
-
-
-class _Any:
-    """A catalogue that accepts any kernel problem (only to re-print a stored template)."""
-
-    def get(self, slug):
-        from exams.core.template import KernelInfo
-
-        return KernelInfo(slug, 0, 0, "")
-
-    def matching(self, topic, tag):
-        from exams.core.template import KernelInfo
-
-        return [KernelInfo("any", 0, 0, topic or "")]
+        return dump_yaml(parse_template(template.data, AnyCatalogue()))
 
 
 DATETIME = forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M")

@@ -73,13 +73,14 @@ def exam_pdf(exam: Exam, which: PrintSet, lang: str, part: Part, count: int = 4)
     range or an empty roster.
     """
     spec = spec_of(exam)
-    catalogue = DbCatalogue()
+    catalogue = DbCatalogue(exam.course)
     if which is PrintSet.FORMS:
         if not 1 <= count <= MAX_LETTERED_FORMS:
             raise ValueError(_("Print 1 to %(max)d forms.") % {"max": MAX_LETTERED_FORMS})
-        forms = lettered_forms(spec, exam.secret, count, catalogue)
+        forms = lettered_forms(spec, exam.secret, count, catalogue, exam.course.target_cc)
     else:
-        forms = student_forms(spec, exam.secret, _roster(exam), catalogue, drawn=_stored_items(exam))
+        forms = student_forms(spec, exam.secret, _roster(exam), catalogue, drawn=_stored_items(exam),
+                              target_cc=exam.course.target_cc)
         if not forms:
             raise ValueError(_("The course has no students to print forms for."))
     # The template's titles in both languages, unless the exam was renamed when it was scheduled.

@@ -49,7 +49,7 @@ def template_edit(request, course_id: int, pk: int | None = None):
     require_instructor(request.user, course)
     template = get_object_or_404(ExamTemplate, pk=pk, course=course) if pk else None
     if request.method == "POST":
-        form = TemplateForm(request.POST, request.FILES)
+        form = TemplateForm(request.POST, request.FILES, course=course)
         if form.is_valid():
             template = actions.save_template(course, request.user, form.cleaned_data["spec"].to_dict(), template)
             messages.success(request, _("Template saved."))
@@ -81,11 +81,11 @@ def template_preview(request, course_id: int, pk: int):
         n = max(1, min(PREVIEW_MAX, int(request.GET.get("n", 3))))
     except ValueError:
         n = 3
-    spec = actions.check_template(template.data)
+    spec = actions.check_template(template.data, course)
     la = lang()
     samples = []
     for s in range(n):
-        drawn = draw_exam(spec, f"preview-{template.pk}", f"sample-{s}", DbCatalogue())
+        drawn = draw_exam(spec, f"preview-{template.pk}", f"sample-{s}", DbCatalogue(course), course.target_cc)
         rows = [_item_row(None, _Preview(i), la, True) for i in drawn.items]
         samples.append({"n": s + 1, "rows": rows})
     return render(request, "exams/preview.html", {"course": course, "template": template, "samples": samples,
@@ -143,6 +143,23 @@ def accommodations(request, pk: int):
         "exam": exam, "form": form, "rows": exam.accommodations.select_related("user")})
 
 
+@login_required
+@require_POST
+def accommodation_delete(request, pk: int, acc_id: int):
+    """Remove one student's accommodation (POST, instructors)."""
+    exam = get_object_or_404(Exam.objects.select_related("course"), pk=pk)
+    require_instructor(request.user, exam.course)
+    acc = actions.remove_accommodation(exam, acc_id)
+    if acc is None:
+        raise Http404
+    started = ExamAttempt.objects.filter(exam=exam, user=acc.user).exists()
+    messages.success(request, _("Accommodation of %(student)s removed.") % {"student": acc.user.get_username()})
+    if started:
+        messages.info(request, _("%(student)s has started: the attempt keeps the deadline it was started with.")
+                      % {"student": acc.user.get_username()})
+    return redirect("exams:accommodations", pk=exam.pk)
+
+
 def _attempt_rows(exam: Exam):
     attempts = list(exam.attempts.select_related("user").prefetch_related("items").order_by("user__username"))
     return attempts, [AttemptRow(a.pk, a.total or 0.0, {i.key: ItemRow(i.points or 0.0, i.max_points,
@@ -161,15 +178,42 @@ def results(request, pk: int):
     stats = item_stats(rows)
     max_total = max((a.max_total for a in attempts), default=0.0)
     hist = histogram([r.total for r in rows], max_total)
-    titles = {}
-    for a in attempts:
-        for i in a.items.all():
-            titles.setdefault(i.key, i.data.get("question", {}).get("family") or i.data.get("kernel", {}).get("slug"))
+    titles = slot_titles(exam, attempts, lang())
+    svg = histogram_svg(hist, label=_("Score histogram"), x_label=_("Total score (points)"), y_label=_("Students"))
     return render(request, "exams/results.html", {
-        "exam": exam, "attempts": attempts, "stats": [(s, titles.get(s.key, "")) for s in stats],
-        "histogram": mark_safe(histogram_svg(hist, label=_("Score histogram"))), "max_total": max_total,
+        "exam": exam, "attempts": attempts, "stats": [(s, *titles.get(s.key, ("", s.key))) for s in stats],
+        "histogram": mark_safe(svg), "max_total": max_total,
         "ended": len(rows), "instructor": role(request.user, exam.course) == "instructor",
     })
+
+
+def slot_titles(exam: Exam, attempts, la: str) -> dict[str, tuple[str, str]]:
+    """{slot key: (part title, item title)} as the results page names a slot: the zone's title and
+    the drawn item's title in `la` (a question family's title; the kernel problem's title, every
+    problem drawn for it, " / "-joined, for a topic or tag pool)."""
+    from problems.models import Problem
+
+    zones = exam.spec.get("zones", [])
+    slugs = {i.data["kernel"]["slug"] for a in attempts for i in a.items.all() if i.kind == "kernel"}
+    problem_titles = {p.slug: p.title for p in Problem.objects.filter(slug__in=slugs)}
+    found: dict[str, list[str]] = {}
+    parts: dict[str, str] = {}
+    for a in attempts:
+        for i in a.items.all():
+            zi = i.data.get("zone", 0)
+            ztitle = zones[zi].get("title") if zi < len(zones) else None
+            if isinstance(ztitle, dict):
+                ztitle = ztitle.get(la) or ztitle.get("en")
+            parts.setdefault(i.key, ztitle or _("Part %(n)d") % {"n": zi + 1})
+            if i.kind == "question":
+                t = i.data["question"].get("title") or {}
+                title = t.get(la) or t.get("en") or i.data["question"]["family"]
+            else:
+                slug = i.data["kernel"]["slug"]
+                title = problem_titles.get(slug, slug)
+            if title not in found.setdefault(i.key, []):
+                found[i.key].append(title)
+    return {key: (parts[key], " / ".join(titles)) for key, titles in found.items()}
 
 
 @login_required

@@ -14,6 +14,7 @@ urlpatterns = [
     path("<int:pk>/attempt/state/", views.state, name="state"),
     path("<int:pk>/attempt/submit/", views.submit, name="submit"),
     path("<int:pk>/attempt/kernel/<int:number>/", views.kernel_item, name="kernel"),
+    path("<int:pk>/attempt/kernel/<int:number>/live/<int:sid>/", views.kernel_live, name="kernel_live"),
     path("<int:pk>/result/", views.result, name="result"),
     # Staff
     path("course/<int:course_id>/", staff_views.course_exams, name="course"),
@@ -24,6 +25,8 @@ urlpatterns = [
     path("course/<int:course_id>/schedule/", staff_views.exam_edit, name="exam_new"),
     path("course/<int:course_id>/exams/<int:pk>/edit/", staff_views.exam_edit, name="exam_edit"),
     path("<int:pk>/accommodations/", staff_views.accommodations, name="accommodations"),
+    path("<int:pk>/accommodations/<int:acc_id>/delete/", staff_views.accommodation_delete,
+         name="accommodation_delete"),
     path("<int:pk>/results/", staff_views.results, name="results"),
     path("<int:pk>/regrade/", staff_views.regrade, name="regrade"),
     path("<int:pk>/export/<str:layout>.csv", staff_views.export, name="export"),

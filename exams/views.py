@@ -15,7 +15,8 @@ from django.views.decorators.http import require_GET, require_POST
 from exams.core.draw import question_view
 from exams.core.scoring import attempts_left
 from grader.core.errors import BadRequestError
-from grader.core.pipeline import LaunchChoice
+from grader import live
+from grader.core.judge import LaunchChoice
 
 from . import actions
 from .access import is_staff, require_student
@@ -127,10 +128,7 @@ def save(request, pk: int):
     """Autosave (JSON): {"answers": {item key: {field: text}}} -> {"ok", "saved_at", "deadline", "server_now"}.
     409 with a message after the deadline; nothing is stored then."""
     # The hot path of an exam (every student, every few seconds): no course lookup. An attempt exists
-    # only for a student who was allowed to start, and save_answers locks it by (id, user) again.
-    attempt_id = ExamAttempt.objects.filter(exam_id=pk, user=request.user).values_list("pk", flat=True).first()
-    if attempt_id is None:
-        raise Http404
+    # only for a student who was allowed to start, and actions.autosave finds it by (exam, user).
     if len(request.body) > MAX_SAVE_BYTES:
         return _json_error(ExamError(_("This save is too large."), code="too_large", status=413))
     try:
@@ -141,9 +139,12 @@ def save(request, pk: int):
     except (ValueError, KeyError, TypeError):
         return _json_error(ExamError(_("A save must be JSON: {\"answers\": {...}}."), code="bad_request"))
     try:
-        saved_at, deadline = actions.save_answers(attempt_id, request.user, answers)
+        saved = actions.autosave(pk, request.user, answers)
     except ExamError as exc:
         return _json_error(exc)
+    if saved is None:
+        raise Http404
+    saved_at, deadline = saved
     return JsonResponse({"ok": True, "saved_at": saved_at.isoformat(), "deadline": deadline.isoformat(),
                          "server_now": timezone.now().isoformat(), "seq": payload.get("seq")})
 
@@ -211,7 +212,7 @@ def kernel_item(request, pk: int, number: int):
     from problems.markdown import render_statement
 
     feedback = zone_feedback(exam, item)
-    subs = list(item.submissions.order_by("created_at"))
+    subs = [_with_progress(s) for s in item.submissions.order_by("created_at")]
     k = item.data["kernel"]
     return render(request, "exams/kernel.html", {
         "exam": exam, "attempt": attempt, "item": item, "kernel": k, "problem": version.problem,
@@ -221,6 +222,36 @@ def kernel_item(request, pk: int, number: int):
         "show_full": feedback == Feedback.FULL,
         "attempts_left": attempts_left(k, actions.kernel_outcomes(item)),
     }, status=400 if error else 200)
+
+
+def _with_progress(submission):
+    """The submission with `progress_current` (the test being run, 1-based) for the live row."""
+    total = submission.progress_total
+    submission.progress_current = min(submission.progress_done + 1, total) if total else 0
+    return submission
+
+
+def kernel_live(request, pk: int, number: int, sid: int):
+    """One submission's row on the kernel question page, polled by htmx until it is graded:
+    QUEUED, COMPILING, RUNNING test k of n, then the verdict as the exam's feedback allows.
+    A poll while nothing changed is a 304 from the live cache with no SQL (grader.live)."""
+    return live.not_modified(request, "e", sid) or _kernel_live(request, pk, number, sid)
+
+
+@login_required
+def _kernel_live(request, pk: int, number: int, sid: int):
+    token = live.current_token(sid)
+    exam = _exam_for_student(request, pk)
+    attempt = ExamAttempt.objects.filter(exam=exam, user=request.user).first()
+    if attempt is None:
+        raise Http404
+    item = get_object_or_404(ExamItem, attempt=attempt, number=number, kind="kernel")
+    submission = get_object_or_404(item.submissions.all(), pk=sid)
+    feedback = zone_feedback(exam, item)
+    response = render(request, "exams/_kernel_submission.html", {
+        "exam": exam, "item": item, "s": _with_progress(submission),
+        "show_verdict": feedback in (Feedback.VERDICT, Feedback.FULL), "show_full": feedback == Feedback.FULL})
+    return live.with_etag(response, request, "e", sid, token, False)
 
 
 @login_required

@@ -24,10 +24,12 @@ from grader.core.errors import BadRequestError, LaunchConfigError
 from grader.core.escape import escape_untrusted
 from grader.core import messages as M
 from grader.core.launch import LaunchExpressionError, build_launch, launch_comment_line, parse_launch_comment
-from grader.core.pipeline import LaunchChoice, launch_expressions, static_check
+from grader.core.judge import LaunchChoice, launch_expressions
+from grader.core.static_checks import static_check
 from grader.core.results import JudgeResult
 from grader.core.verdicts import NOT_RUN, Verdict
 
+from . import live
 from .models import Purpose, Status, Submission, SubmissionRefusal
 
 log = logging.getLogger(__name__)
@@ -37,9 +39,14 @@ class RateLimitError(BadRequestError):
     """The user submitted too often; `retry_after` is the whole seconds (at least 1) until the
     next submission is allowed."""
 
+    http_status = 429
+
     def __init__(self, message: str, retry_after: int):
         super().__init__(message)
         self.retry_after = retry_after
+
+    def headers(self) -> dict[str, str]:
+        return {"Retry-After": str(self.retry_after)}
 
 
 class FixedLaunchError(LaunchConfigError):
@@ -52,6 +59,12 @@ class FixedLaunchError(LaunchConfigError):
     def __init__(self, message: str, fields: tuple[str, ...]):
         super().__init__(message)
         self.fields = fields
+
+    def data(self) -> dict:
+        """`fields` as a 400 for a bad body names them ({"launch": {"block": [message]}}, or
+        {"source": [message]} for a `// launch:` line in the source)."""
+        launch = {name.removeprefix("launch."): [str(self)] for name in self.fields if name.startswith("launch.")}
+        return {"fields": {"launch": launch} if launch else {name: [str(self)] for name in self.fields}}
 
 
 def _fixed_launch_text(package) -> str:
@@ -103,7 +116,7 @@ def validate_submission(problem, source: str, choice: LaunchChoice | None, versi
         raise BadRequestError(
             _("The source has %(lines)d lines, more than %(max)d; remove unused code.") % {
                 "lines": lines, "max": settings.WARPDRILL_MAX_SOURCE_LINES})
-    refusal = static_check(source)
+    refusal = static_check(source, settings.WARPDRILL_MAX_SOURCE_BYTES)
     if refusal:
         raise BadRequestError(refusal)
     package = version.package()
@@ -120,6 +133,18 @@ def validate_submission(problem, source: str, choice: LaunchChoice | None, versi
                 raise LaunchConfigError(_("Launch configuration: %(error)s") % {"error": reason}) from None
 
 
+# Other models whose rows are runs on the grading queue and count toward the submission rate limit
+# (each with `user` and `created_at`); apps add theirs in AppConfig.ready with count_toward_rate_limit.
+RATE_LIMITED_MODELS: list = []
+
+
+def count_toward_rate_limit(model) -> None:
+    """Make rows of `model` (fields `user`, `created_at`) count toward check_rate_limit, as the
+    playground's runs do: the queue is one, so is the limit."""
+    if model not in RATE_LIMITED_MODELS:
+        RATE_LIMITED_MODELS.append(model)
+
+
 def check_rate_limit(user, now=None) -> None:
     """At most WARPDRILL_SUBMISSIONS_PER_MINUTE submissions per user in any 60 seconds.
 
@@ -132,10 +157,10 @@ def check_rate_limit(user, now=None) -> None:
         return
     now = now or timezone.now()
     window = timedelta(minutes=1)
-    # Refused submissions count too (see SubmissionRefusal): the newest `limit` of both kinds.
-    recent = sorted([*Submission.objects.filter(user=user, created_at__gte=now - window)
-                     .order_by("-created_at").values_list("created_at", flat=True)[:limit],
-                     *SubmissionRefusal.objects.filter(user=user, created_at__gte=now - window)
+    # Refused submissions count too (see SubmissionRefusal), and every other kind of run registered
+    # with count_toward_rate_limit (playground runs): the newest `limit` of all kinds.
+    recent = sorted([created for model in (Submission, SubmissionRefusal, *RATE_LIMITED_MODELS)
+                     for created in model.objects.filter(user=user, created_at__gte=now - window)
                      .order_by("-created_at").values_list("created_at", flat=True)[:limit]], reverse=True)[:limit]
     if len(recent) < limit:
         return
@@ -239,13 +264,14 @@ def apply_rejudge(original_id: int, copy: Submission) -> bool:
     return True
 
 
-def create_validation_submission(user, version, source: str) -> Submission:
+def create_validation_submission(user, version, source: str, variant: dict | None = None) -> Submission:
     """Save a QUEUED validation submission of `source` (an author's solution or wrong solution) for
     exactly `version` (not necessarily the problem's current one) and enqueue it at LOW_PRIORITY.
 
     Validation runs are the platform checking a package, not attempts: no rate limit, and
     `purpose` VALIDATION keeps them out of every statistic. Precondition: the caller may author
     the problem (authoring.actions checks). Raises BadRequestError for a source the static check refuses.
+    `variant` is the package variant it is judged as (None: the default variant).
     """
     if len(source.encode("utf-8", "replace")) > settings.WARPDRILL_MAX_SOURCE_BYTES:
         raise BadRequestError(_("The source is larger than %(kib)d KiB; remove unused code.") % {
@@ -254,7 +280,7 @@ def create_validation_submission(user, version, source: str) -> Submission:
     with transaction.atomic():
         submission = Submission.objects.create(
             user=user, problem_version=version, source=source, purpose=Purpose.VALIDATION,
-            variant=package.with_variant(None).variant, status=Status.QUEUED,
+            variant=package.with_variant(variant or None).variant, status=Status.QUEUED,
             progress_total=len(package.tests), queued_at=timezone.now(),
         )
         enqueue(submission, priority=LOW_PRIORITY)
@@ -390,6 +416,7 @@ def record_progress(submission_id: int, stage: str, done: int, total: int) -> No
     Submission.objects.filter(pk=submission_id).exclude(status=Status.GRADED).update(
         status=status, progress_done=done, progress_total=total
     )
+    live.changed(submission_id)
 
 
 def finish_grading(submission_id: int, result: JudgeResult) -> bool:
@@ -417,6 +444,7 @@ def mark_retrying(submission_id: int, reason: str) -> None:
     Submission.objects.filter(pk=submission_id).exclude(status=Status.GRADED).update(
         status=Status.RETRYING, queued_at=timezone.now()
     )
+    live.changed(submission_id)
 
 
 def give_up(submission_id: int, reason: str) -> None:
@@ -481,12 +509,14 @@ def requeue_stuck(now=None) -> list[int]:
             # The same condition again, in the UPDATE itself: a worker may have taken it meanwhile.
             updated = Submission.objects.filter(waiting | grading, pk=pk).update(status=Status.QUEUED, queued_at=now)
             if updated:
+                live.changed(pk)
                 enqueue(Submission(pk=pk, exam_item_id=exam_item_id))
     return [pk for pk, _item in rows]
 
 
-# Exam submissions: a grader beats its heart every EXAM_HEARTBEAT_EVERY_S while it grades one
-# (grader.tasks); one whose heart has not beaten for EXAM_HEARTBEAT_STALE_S lost its worker. Waiting
+# A grader beats its heart every EXAM_HEARTBEAT_EVERY_S while it grades a submission, exam or not
+# (grader.tasks); one whose heart has not beaten for EXAM_HEARTBEAT_STALE_S lost its worker. Exam
+# submissions: Waiting
 # ones (a message a dead worker had prefetched: Redis gives it back only after its visibility
 # timeout) are sent again only when the exam queue has stalled: nothing started grading for
 # EXAM_QUEUED_STALE_S. While the queue moves, a waiting submission is simply waiting, and sending it
@@ -500,6 +530,31 @@ EXAM_QUEUED_STALE_S = 60.0
 def beat_heart(submission_id: int) -> None:
     """Record that a live grader is grading this submission now."""
     Submission.objects.filter(pk=submission_id).exclude(status=Status.GRADED).update(heartbeat_at=timezone.now())
+
+
+def requeue_dead_graders(now=None) -> list[int]:
+    """Re-enqueue non-exam submissions whose grader died: COMPILING/RUNNING/CHECKING with a heartbeat
+    older than EXAM_HEARTBEAT_STALE_S (every grading task beats, grader.tasks._heartbeat). Returns their ids.
+
+    A worker SIGKILLed mid-grade (or whose filesystem-broker message is lost with it) leaves its row
+    RUNNING; without this the student waits WARPDRILL_STUCK_AFTER_S (minutes) for requeue_stuck.
+    Waiting rows are left to requeue_stuck: a long practice queue is not a fault. Runs every few
+    seconds from both sweeps (the `cpu` and the `exam` queue), one indexed query when nothing is
+    stale; the UPDATE repeats the condition, so two sweeps never send one row twice.
+    """
+    now = now or timezone.now()
+    beat_deadline = now - timedelta(seconds=EXAM_HEARTBEAT_STALE_S)
+    stale = (Q(exam_item__isnull=True, status__in=[Status.COMPILING, Status.RUNNING, Status.CHECKING])
+             & (Q(heartbeat_at__lt=beat_deadline) | Q(heartbeat_at__isnull=True, started_at__lt=beat_deadline)))
+    requeued = []
+    for pk in list(Submission.objects.filter(stale).values_list("pk", flat=True)[:500]):
+        with transaction.atomic():
+            if Submission.objects.filter(stale, pk=pk).update(status=Status.QUEUED, queued_at=now, heartbeat_at=None):
+                enqueue(Submission(pk=pk, exam_item_id=None))
+                requeued.append(pk)
+    if requeued:
+        log.warning("re-queued %d submission(s) of dead graders: %s", len(requeued), requeued)
+    return requeued
 
 
 def requeue_stale_exam_submissions(now=None) -> list[int]:
@@ -520,8 +575,52 @@ def requeue_stale_exam_submissions(now=None) -> list[int]:
     for pk, exam_item_id in rows:
         with transaction.atomic():
             if Submission.objects.filter(stale, pk=pk).update(status=Status.QUEUED, queued_at=now, heartbeat_at=None):
+                live.changed(pk)
                 enqueue(Submission(pk=pk, exam_item_id=exam_item_id))
                 requeued.append(pk)
     if requeued:
         log.warning("re-queued %d stale exam submission(s): %s", len(requeued), requeued)
     return requeued
+
+
+# ---- the write map on request (issue 19) ----
+
+def writemap_requestable(submission: Submission) -> bool:
+    """Whether a write map may be asked for: graded, compiled, and none recorded or asked for yet."""
+    result = submission.result or {}
+    return (submission.status == Status.GRADED and submission.verdict not in ("", Verdict.COMPILE_ERROR.value,
+                                                                             Verdict.INTERNAL_ERROR.value)
+            and not result.get("writemaps") and not result.get("writemap_requested"))
+
+
+def request_writemap(submission_id: int) -> bool:
+    """Ask the queue to record the write map of a graded submission's smallest sample test
+    (grader.tasks.record_writemap, after commit). Returns False when it is not requestable
+    (writemap_requestable) or was asked for already: asking twice enqueues once."""
+    from grader.tasks import record_writemap
+
+    with transaction.atomic():
+        submission = Submission.objects.select_for_update().filter(pk=submission_id).first()
+        if submission is None or not writemap_requestable(submission):
+            return False
+        submission.result = {**submission.result, "writemap_requested": True}
+        submission.save(update_fields=["result"])
+        transaction.on_commit(lambda: record_writemap.delay(submission_id))
+    live.changed(submission_id)
+    return True
+
+
+def store_writemaps(submission_id: int, maps: list[dict]) -> None:
+    """Keep the write maps a request recorded (grader.core.writemap.encode's dicts) in the result."""
+    with transaction.atomic():
+        submission = Submission.objects.select_for_update().filter(pk=submission_id).first()
+        if submission is None or not submission.result:
+            return
+        result = {k: v for k, v in submission.result.items() if k != "writemap_requested"}
+        if maps:
+            result["writemaps"] = maps
+        else:
+            result["writemap_unavailable"] = True
+        submission.result = result
+        submission.save(update_fields=["result"])
+    live.changed(submission_id)

@@ -1,7 +1,7 @@
 """The JSON API (v1): get a token, list problems, submit a kernel, poll a submission.
 
-Errors are JSON objects {"error": "..."}. The core's user-safe errors are mapped to HTTP statuses
-in one place, `http_status_for`, which the HTML views use too.
+Errors are JSON objects {"error": "..."}. The core's user-safe errors carry their HTTP status,
+headers and extra data (grader/core/errors.py); `error_response` turns one into an answer.
 
 Authentication: `Authorization: Token <key>` (the key from POST /api/v1/token), with `Bearer` accepted
 as an alias since most HTTP clients send that; or the browser's session cookie, which needs the CSRF
@@ -10,7 +10,6 @@ token on writes. Token comes first so that a missing or bad credential is a 401 
 """
 from __future__ import annotations
 
-import hashlib
 
 from axes.helpers import get_cool_off
 from django.conf import settings
@@ -18,42 +17,27 @@ from django.core.exceptions import RequestDataTooBig
 from django.http import Http404, JsonResponse
 from django.shortcuts import get_object_or_404
 from django.utils.decorators import method_decorator
-from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import cache_control
 from django.views.decorators.csrf import csrf_exempt
-from django.views.decorators.http import condition
 from rest_framework import status
-from rest_framework.authentication import SessionAuthentication, TokenAuthentication
+from rest_framework.authentication import SessionAuthentication
 from rest_framework.authtoken.views import ObtainAuthToken
 from rest_framework.exceptions import APIException, NotAuthenticated, ValidationError
 from rest_framework.parsers import FormParser, MultiPartParser
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from accounts import tokens
 from accounts.login_limits import is_locked_out, lockout_message
+from accounts.tokens import TrackedBearerAuthentication, TrackedTokenAuthentication
 from grader.parsers import DepthLimitedJSONParser
 from accounts.roles import is_instructor
-from grader import actions
-from grader.core.errors import WarpDrillError
+from grader import actions, live
+from grader.core.errors import WarpDrillError, http_status_for
 
 from .models import Submission
-from .serializers import SubmissionCreateSerializer, problem_payload, submission_payload
-
-# The one mapping from the core's error classes to HTTP statuses; the first match wins.
-ERROR_STATUS: list[tuple[type[Exception], int]] = [
-    (actions.RateLimitError, status.HTTP_429_TOO_MANY_REQUESTS),
-    (WarpDrillError, status.HTTP_400_BAD_REQUEST),
-]
-
-
-def http_status_for(exc: Exception) -> int:
-    """The HTTP status of a user-safe error (400 bad request, 429 rate limit)."""
-    for cls, code in ERROR_STATUS:
-        if isinstance(exc, cls):
-            return code
-    return status.HTTP_500_INTERNAL_SERVER_ERROR
-
+from .serializers import SubmissionCreateSerializer, problem_detail_payload, problem_payload, submission_payload
 
 def _first_message(detail) -> str:
     """Flatten DRF's nested validation detail to one readable sentence."""
@@ -67,24 +51,13 @@ def _first_message(detail) -> str:
 
 
 def error_response(exc: WarpDrillError) -> Response:
-    """The JSON answer to a user-safe error: {"error": ...} with its status; a rate limit adds
-    `Retry-After` (seconds), and a launch chosen for a fixed-launch problem names the fields in
-    `fields` as a 400 for a bad body does ({"launch": {"block": [message]}}, or {"source": [message]}
-    for a `// launch:` line in the source)."""
-    body = {"error": str(exc)}
-    headers = {}
-    if isinstance(exc, actions.RateLimitError):
-        headers["Retry-After"] = str(exc.retry_after)
-    if isinstance(exc, actions.FixedLaunchError):
-        launch = {name.removeprefix("launch."): [str(exc)] for name in exc.fields if name.startswith("launch.")}
-        body["fields"] = {"launch": launch} if launch else {name: [str(exc)] for name in exc.fields}
-    return Response(body, status=http_status_for(exc), headers=headers)
+    """The JSON answer to a user-safe error: {"error": ..., **exc.data()} with the error's status and
+    headers (a rate limit's and a platform fault's `Retry-After`, a fixed launch's `fields`)."""
+    return Response({"error": str(exc), **exc.data()}, status=http_status_for(exc), headers=exc.headers())
 
 
-class BearerTokenAuthentication(TokenAuthentication):
-    """`Authorization: Bearer <key>`: the same tokens as `Token <key>`, under the scheme most clients use."""
-
-    keyword = "Bearer"
+# `Token <key>` and `Bearer <key>`, each recording the key's last use (the account's token page).
+BearerTokenAuthentication = TrackedBearerAuthentication
 
 
 class WarpDrillAPIView(APIView):
@@ -94,7 +67,7 @@ class WarpDrillAPIView(APIView):
     scheme; a bad key gets 401 "Invalid token."; both carry `WWW-Authenticate: Token`.
     """
 
-    authentication_classes = [TokenAuthentication, BearerTokenAuthentication, SessionAuthentication]
+    authentication_classes = [TrackedTokenAuthentication, TrackedBearerAuthentication, SessionAuthentication]
     # Named here, not only in settings: ObtainAuthToken (the token view) sets DRF's plain JSON parser.
     parser_classes = [DepthLimitedJSONParser, FormParser, MultiPartParser]
 
@@ -135,12 +108,28 @@ class TokenView(WarpDrillAPIView, ObtainAuthToken):
     DRF's obtain_auth_token with the API's error format: 400 {"error": ...} for wrong or missing
     credentials, 429 {"error": ...} while django-axes has the username locked out from this address
     (the correct password is refused then too), with `Retry-After` in seconds. An Authorization
-    header is ignored here: a client holding a stale token must still be able to get a new one.
+    header is ignored by POST: a client holding a stale token must still be able to get a new one.
+    DELETE revokes the key it is sent with (see `delete`); the account's token page does the same.
     """
 
     authentication_classes = ()
 
+    def get_authenticate_header(self, request):
+        return "Token"  # DELETE without a key is a 401, as everywhere else in the API
+
+    def delete(self, request):
+        """DELETE /api/v1/token with `Authorization: Token <key>` (or Bearer): revoke that key (a token
+        client's log-out): 204, and the key is refused from then on. POST gives a new one."""
+        for authentication in (TrackedTokenAuthentication(), TrackedBearerAuthentication()):
+            found = authentication.authenticate(request)  # a bad key: 401 "Invalid token."
+            if found is not None:
+                tokens.revoke(found[0])
+                return Response(status=status.HTTP_204_NO_CONTENT)
+        raise NotAuthenticated()
+
     def handle_exception(self, exc):
+        if self.request.method == "DELETE":
+            return super().handle_exception(exc)
         if is_locked_out(self.request):
             # The whole cool-off, as the message says: exact for the attempt that locked it, an upper
             # bound for later ones (a failure during the lockout does not restart it).
@@ -165,6 +154,19 @@ class ProblemListView(WarpDrillAPIView):
         return Response({"problems": [problem_payload(p, request) for p in published_problems()]})
 
 
+class ProblemDetailView(WarpDrillAPIView):
+    """GET /api/v1/problems/<slug>: one problem with its statement (Markdown, in the request's
+    language: Korean when the package has it and Accept-Language asks for it) and its starter kernel,
+    both of the variant the caller practises (the one the web page shows). A problem the caller may
+    not open (unpublished, another course's) is a 404 like a missing slug."""
+
+    def get(self, request, slug):
+        from problems.views import visible_problem  # the bank's, or a course's for its members
+
+        problem = visible_problem(request.user, slug)
+        return Response(problem_detail_payload(problem, request))
+
+
 class ProblemSubmissionsView(WarpDrillAPIView):
     """POST /api/v1/problems/<slug>/submissions: submit a kernel; 201 with the submission's URLs."""
 
@@ -187,46 +189,23 @@ class ProblemSubmissionsView(WarpDrillAPIView):
         return Response(body, status=status.HTTP_201_CREATED, headers={"Location": body["url"]})
 
 
-# What a submission's JSON changes with, besides who reads it: the state the worker writes
-# (status, progress, verdict; the result is written once, with finished_at, and a rejudge moves
-# queued_at and started_at) and the problem's slug. The source and launch never change.
-ETAG_FIELDS = ("user_id", "status", "verdict", "progress_done", "progress_total", "queued_at", "started_at",
-               "finished_at", "problem_version__problem__slug")
-
-
-def submission_etag(request, pk: int) -> str | None:
-    """The strong ETag of GET /api/v1/submissions/<pk>'s JSON: one small query, no serialising.
-
-    Called after DRF has authenticated the request (a missing or bad credential is a 401 before
-    this). None (no validator: the view runs and answers 404) when the submission is gone or the
-    user may not see it, so a 304 never confirms that someone else's submission exists; None too
-    for the browsable API's HTML, whose page differs on every request (its CSRF token).
-    The language is part of it: hidden tests' diagnostics are described in the active language.
-    """
-    if getattr(request.accepted_renderer, "format", None) != "json":
-        return None
-    row = Submission.objects.filter(pk=pk).values(*ETAG_FIELDS).first()
-    if row is None:
-        return None
-    full = is_instructor(request.user)
-    if row["user_id"] != request.user.pk and not full:
-        return None
-    state = [row[field] for field in ETAG_FIELDS] + [get_language(), full, request.accepted_media_type]
-    return f'"{pk}-{hashlib.sha256(repr(state).encode()).hexdigest()[:32]}"'
-
-
 @method_decorator(cache_control(private=True, no_cache=True), name="dispatch")
 class SubmissionDetailView(WarpDrillAPIView):
     """GET /api/v1/submissions/<id>: status, progress and the result a student may see.
 
-    Polling is a conditional GET: the answer carries an ETag, and a request whose If-None-Match
-    holds the current one gets 304 Not Modified with no body after one small query (the live
-    partial of the HTML page answers its polls the same way). The ETag is computed before the row
-    is read for the body, so a change in between costs one extra full answer, never a stale one.
+    Polling is a conditional GET: the JSON answer carries an ETag, and a request whose If-None-Match
+    holds the current one gets 304 Not Modified with no body, answered from the shared cache of
+    submission states before authentication: no SQL (grader.live; the live partial of the HTML
+    page answers its polls the same way). The state token is taken before the row is read for the
+    body, so a change in between costs one extra full answer, never a stale one. The browsable
+    API's HTML has no ETag (it differs on every request: its CSRF token).
     """
 
-    @method_decorator(condition(etag_func=submission_etag))
+    def dispatch(self, request, *args, **kwargs):
+        return live.not_modified(request, "a", kwargs["pk"]) or super().dispatch(request, *args, **kwargs)
+
     def get(self, request, pk):
+        token = live.current_token(pk)
         # Another user's submission is a 404 like a missing id (as on the HTML page), so the API
         # does not tell which ids exist.
         from .views import may_see
@@ -241,7 +220,10 @@ class SubmissionDetailView(WarpDrillAPIView):
 
             if hidden_from_student(submission):
                 raise Http404("No such submission.")
-        return Response(submission_payload(submission, full=instructor, request=request))
+        response = Response(submission_payload(submission, full=instructor, request=request))
+        if getattr(request.accepted_renderer, "format", None) == "json":
+            live.with_etag(response, request, "a", pk, token, instructor)
+        return response
 
 
 class SubmissionListView(WarpDrillAPIView):

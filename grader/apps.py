@@ -9,4 +9,15 @@ class GraderConfig(AppConfig):
     verbose_name = _("Grader")
 
     def ready(self):
+        from django.db.models.signals import post_delete, post_save
+
         from . import checks  # noqa: F401  (registers system checks)
+        from . import live
+        from .models import Submission
+
+        # Every save of a submission (the grader's, a rejudge's, the admin's) renews its polled state.
+        def renew(sender, instance, **kwargs):
+            live.changed(instance.pk)
+
+        post_save.connect(renew, sender=Submission, dispatch_uid="grader.live.renew")
+        post_delete.connect(renew, sender=Submission, dispatch_uid="grader.live.renew-deleted")

@@ -3,7 +3,8 @@ exam grading to its own `exam` queue (workers reserved for it, so practice traff
 from django.conf import settings
 
 # Tasks that must run where the judge backend lives.
-GRADING_TASKS = {"grader.tasks.grade_submission"}
+GRADING_TASKS = {"grader.tasks.grade_submission", "playground.tasks.run_playground"}
+# grader.tasks.record_writemap (a write map on request) runs on `cpu`: the emulator records it.
 # Task name -> queue, for tasks with a queue of their own. The exam sweeps go to `exam` too: behind a
 # practice queue full of gradings on `cpu` they would wait minutes, while the exam clock runs.
 QUEUES = {

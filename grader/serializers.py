@@ -20,7 +20,7 @@ from rest_framework import serializers
 
 from grader.core import messages as M
 from grader.core.messages import PUBLIC_NOTES, render
-from grader.core.pipeline import LaunchChoice
+from grader.core.judge import LaunchChoice
 from grader.core.results import JudgeResult
 
 from .models import Submission
@@ -196,3 +196,28 @@ def problem_payload(problem, request=None) -> dict:
         "html_url": html_url,
         "submissions_url": submit_url,
     }
+
+
+def problem_detail_payload(problem, request) -> dict:
+    """The API's JSON for one problem: the list's fields plus `language` ("en" or "ko", the statement's),
+    `statement` (Markdown), `starter` (CUDA source), `launch` ({"block", "grid", "shared_bytes"}
+    expressions), `time_limit_s` and `sample_tests` ([{"name", "params"}]), of the variant `request.user`
+    practises (practice_variant: the web page's)."""
+    from django.utils.translation import get_language
+
+    from problems.services import practice_variant, version_package
+
+    base = version_package(problem.current_version)
+    package = base.with_variant(practice_variant(request.user, base) or None)
+    lang = "ko" if (get_language() or "").startswith("ko") and "ko" in package.statement else "en"
+    payload = problem_payload(problem, request)
+    payload.update(
+        language=lang,
+        statement=package.statement[lang],
+        starter=package.starter,
+        launch={"block": package.launch.block, "grid": package.launch.grid,
+                "shared_bytes": package.launch.shared_bytes},
+        time_limit_s=package.time_limit_s,
+        sample_tests=[{"name": t.name, "params": dict(t.params)} for t in package.tests if t.sample],
+    )
+    return payload

@@ -11,11 +11,12 @@ from celery.signals import worker_process_init, worker_ready
 from django.conf import settings
 
 from grader import actions
-from grader.core.backends.registry import backend_class, get_backend
+from grader.core.backends.registry import backend_class, get_backend, hang_explainer
 from grader.core.errors import PlatformError
-from grader.core.pipeline import LaunchChoice, judge
+from grader.core.judge import LaunchChoice, judge
 from grader.harness_box import HarnessError, sandboxed_loader
 from grader.models import Purpose
+from ops import metrics
 
 log = logging.getLogger(__name__)
 
@@ -27,8 +28,11 @@ MAX_TRIES = 6
 
 @shared_task(bind=True, acks_late=True, reject_on_worker_lost=True, max_retries=MAX_RETRIES)
 def grade_submission(self, submission_id: int) -> str | None:
-    """Grade one submission: claim it, run the judge, store the verdict (see _grade)."""
-    return _grade(self, submission_id)
+    """Grade one submission: claim it, run the judge, store the verdict (see _grade), with a heartbeat
+    while it grades so that a dead worker's submission is re-queued within seconds
+    (actions.requeue_dead_graders), not after the stuck sweeper's minutes."""
+    with _heartbeat(submission_id):
+        return _grade(self, submission_id)
 
 
 @shared_task(bind=True, acks_late=True, reject_on_worker_lost=True, max_retries=MAX_RETRIES)
@@ -123,16 +127,28 @@ def _judge(submission, backend):
         # Written by a course's staff in the browser: its harness.py runs in the sandbox.
         package = dataclasses.replace(package, harness_loader=sandboxed_loader)
     choice = LaunchChoice(submission.launch_block, submission.launch_grid, submission.launch_shared_bytes)
-    return judge(
-        package,
-        submission.source,
-        backend,
-        launch_choice=choice,
-        seed_secret=settings.WARPDRILL_SEED_SECRET,
-        progress=lambda stage, done, total: actions.record_progress(submission.pk, stage, done, total),
-        target_cc=settings.WARPDRILL_TARGET_CC,
-        variant=submission.variant or None,
-    )
+    queued = (submission.started_at - submission.queued_at).total_seconds() if submission.queued_at else None
+    timer = metrics.StageTimer(backend.name, queued_seconds=queued)  # grading latency per stage, for /metrics
+
+    def progress(stage: str, done: int, total: int) -> None:
+        timer.progress(stage)
+        actions.record_progress(submission.pk, stage, done, total)
+
+    try:
+        return judge(
+            package,
+            submission.source,
+            backend,
+            launch_choice=choice,
+            seed_secret=settings.WARPDRILL_SEED_SECRET,
+            progress=progress,
+            target_cc=settings.WARPDRILL_TARGET_CC,
+            variant=submission.variant or None,
+            max_source_bytes=settings.WARPDRILL_MAX_SOURCE_BYTES,
+            explainer=hang_explainer(backend),
+        )
+    finally:
+        timer.finish()
 
 
 def _retry_or_give_up(task, submission_id: int, reason: str, exc: Exception) -> str:
@@ -144,6 +160,7 @@ def _retry_or_give_up(task, submission_id: int, reason: str, exc: Exception) -> 
 
 def _give_up_or_mark_retrying(task, submission_id: int, reason: str) -> bool:
     """After the last retry store INTERNAL_ERROR and return True; else show 'not graded, retrying'."""
+    metrics.PLATFORM_FAULTS.labels(settings.WARPDRILL_BACKEND).inc()
     if task.request.retries >= MAX_RETRIES:
         actions.give_up(submission_id, reason)
         return True
@@ -154,7 +171,13 @@ def _give_up_or_mark_retrying(task, submission_id: int, reason: str) -> bool:
 @shared_task
 def sweep_stale_exam_submissions() -> int:
     """Re-queue exam submissions whose grader died (a stale heartbeat) or whose message waits too long."""
-    return len(actions.requeue_stale_exam_submissions())
+    return len(actions.requeue_stale_exam_submissions()) + len(actions.requeue_dead_graders())
+
+
+@shared_task
+def sweep_dead_graders() -> int:
+    """Re-queue non-exam submissions whose grader died (a stale heartbeat): seconds, not minutes."""
+    return len(actions.requeue_dead_graders())
 
 
 @shared_task
@@ -191,3 +214,33 @@ def prepare_backend_in_pool_process(**kwargs) -> None:
             get_backend().prepare()
     except Exception:
         log.exception("the judge backend could not be prepared in this pool process")
+
+
+@shared_task(acks_late=True, reject_on_worker_lost=True)
+def record_writemap(submission_id: int) -> int:
+    """Record the write map of a graded submission on request (actions.request_writemap): the emulator's
+    write-map run of its smallest sample test, stored with actions.store_writemaps. Safe to run twice
+    (the second stores the same picture). Returns the number of maps stored. A platform fault stores
+    none, so the page offers the button again."""
+    from grader.core.judge import record_writemap as record
+    from grader.models import Submission
+
+    submission = Submission.objects.select_related("problem_version__problem").filter(pk=submission_id).first()
+    if submission is None:
+        return 0
+    backend = get_backend()
+    if not backend.supports_writemap:  # a GPU worker: the emulator records it
+        backend = get_backend("emulator")
+    package = submission.problem_version.package()
+    if submission.problem_version.problem.course_id is not None:
+        package = dataclasses.replace(package, harness_loader=sandboxed_loader)
+    choice = LaunchChoice(submission.launch_block, submission.launch_grid, submission.launch_shared_bytes)
+    try:
+        maps = record(package, submission.source, backend, launch_choice=choice,
+                      seed_secret=settings.WARPDRILL_SEED_SECRET, variant=submission.variant or None)
+    except (PlatformError, HarnessError) as exc:
+        log.warning("submission %s: write map not recorded: %s", submission_id, exc)
+        actions.store_writemaps(submission_id, [])
+        return 0
+    actions.store_writemaps(submission_id, maps)
+    return len(maps)

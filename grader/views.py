@@ -4,22 +4,25 @@ from __future__ import annotations
 from datetime import timedelta
 from urllib.parse import urlencode
 
+from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
 from django.http import Http404
-from django.shortcuts import get_object_or_404, render
+from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import NoReverseMatch, reverse
 from django.utils import timezone
-from django.utils.translation import get_language, gettext
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
-from django.views.decorators.cache import cache_control
-from django.views.decorators.http import condition
+from django.views.decorators.http import require_POST
 
 from accounts.roles import is_instructor
 
+from . import live
+from .actions import request_writemap, writemap_requestable
 from .core.results import diagnostic_lines
 from .models import Status, Submission
 from .serializers import public_result
+from .writemaps import visible_writemaps
 
 PAGE_SIZE = 25
 
@@ -76,8 +79,8 @@ def calculator_url(resources: dict | None) -> str:
 def launch_used(submission: Submission) -> dict | None:
     """The launch expressions a submission is graded with ({"block", "grid", "shared_bytes"}):
     the problem's, or for a student-chosen launch the form's fields, else its `// launch:` line,
-    else the problem's (grader.core.pipeline.launch_expressions). None when the package cannot be read."""
-    from grader.core.pipeline import LaunchChoice, launch_expressions
+    else the problem's (grader.core.judge.launch_expressions). None when the package cannot be read."""
+    from grader.core.judge import LaunchChoice, launch_expressions
 
     try:
         package = submission.problem_version.package()
@@ -105,7 +108,8 @@ def _check_pass(submission: Submission) -> dict:
 def submission_context(submission: Submission, user) -> dict:
     """Everything the submission page and its live partial show, with hidden data already removed."""
     full = is_instructor(user)
-    result = public_result(submission.judge_result(), full, translate=gettext)  # in the reader's language
+    judged = submission.judge_result()
+    result = public_result(judged, full, translate=gettext)  # in the reader's language
     source_lines = submission.source.splitlines()
 
     def quote(line):
@@ -140,6 +144,10 @@ def submission_context(submission: Submission, user) -> dict:
         # Every test case of the version: after a hang the rest are not run, and count as not passed.
         "tests_total": max(len(tests), submission.progress_total or 0),
         "mismatch": mismatch,
+        "writemaps": visible_writemaps(judged, full),
+        "writemap_requestable": writemap_requestable(submission),
+        "writemap_pending": bool((submission.result or {}).get("writemap_requested")),
+        "writemap_unavailable": bool((submission.result or {}).get("writemap_unavailable")),
         "compile_messages": compile_messages,
         "compile_log": result["compile"]["log"] if result["compile"] and not result["compile"]["ok"] else "",
         "diagnostics": diagnostics,
@@ -173,44 +181,35 @@ def submission_detail(request, pk):
     return render(request, "grader/submission.html", context)
 
 
-# What the live partial shows changes only with these columns (the source never changes; the
-# result is written once, with the verdict): they make its validator.
-LIVE_FIELDS = ("user_id", "status", "verdict", "progress_done", "progress_total", "tries", "queued_at",
-               "finished_at")
-
-
-def live_etag(request, pk: int) -> str | None:
-    """The live partial's ETag: one small query of the columns it shows, plus language and role.
-
-    None (no validator, so the view runs and answers 404) when the submission is gone or the
-    user may not see it: a 304 must never confirm that someone else's submission exists.
-    """
-    row = Submission.objects.filter(pk=pk).values(*LIVE_FIELDS).first()
-    if row is None:
-        return None
-    full = is_instructor(request.user)
-    if row["user_id"] != request.user.pk and not full:
-        return None
-    finished = row["finished_at"].timestamp() if row["finished_at"] else ""
-    queued = row["queued_at"].timestamp() if row["queued_at"] else ""
-    return (f'"{pk}-{row["status"]}-{row["verdict"]}-{row["progress_done"]}-{row["progress_total"]}-'
-            f'{row["tries"]}-{queued}-{finished}-{get_language()}-{int(full)}"')
-
-
-@login_required
-@cache_control(private=True, no_cache=True)
-@condition(etag_func=live_etag)
 def submission_live(request, pk):
     """The live part of the submission page, polled by htmx until it is graded (every 3 s while
     queued, every second while compiling or running; the partial stops polling at the verdict).
 
     Each poll is a conditional GET: the browser revalidates its copy (no-cache) with the ETag,
-    and while nothing shown has changed the answer is 304 after one small query, with no
-    rendering. The ETag is computed before the page is read, so a change in between costs one
-    extra full answer at the next poll, never a stale one.
+    and while nothing shown has changed the answer is 304 from the shared cache of submission
+    states, before the session or the user is read: no SQL (grader.live). The state token is
+    taken before the page is read, so a change in between costs one extra full answer at the
+    next poll, never a stale one. Anything else is the full view: login, ownership, rendering.
     """
+    return live.not_modified(request, "p", pk) or _submission_live(request, pk)
+
+
+@login_required
+def _submission_live(request, pk):
+    token = live.current_token(pk)
     submission = _visible_submission(request, pk)
-    return render(request, "partials/submission_live.html", submission_context(submission, request.user))
+    response = render(request, "partials/submission_live.html", submission_context(submission, request.user))
+    return live.with_etag(response, request, "p", pk, token, is_instructor(request.user))
+
+
+@login_required
+@require_POST
+def submission_writemap(request, pk):
+    """Ask for the write map of a graded submission (its smallest sample test), then back to its page."""
+    submission = _visible_submission(request, pk)
+    if request_writemap(submission.pk):
+        messages.info(request, gettext("The write map is being recorded: this page shows it in a few seconds."))
+    return redirect(submission.get_absolute_url() + "#writemap")
 
 
 @login_required

@@ -83,11 +83,12 @@ def item_rows(problem_set, user) -> list[ItemRow]:
         else:
             answers = list(QuestionAttempt.objects.filter(variant__user=user, variant__family=item.family,
                                                           created_at__gte=problem_set.opens_at)
-                           .values_list("created_at", "correct"))
+                           .values_list("created_at", "correct", "after_reveal"))
             family = FAMILIES.get(item.family)
             title = _family_title(family) if family else item.family
             rows.append(ItemRow(item, title, reverse("practice:home"),
-                                _status([t for t, ok in answers if ok], [t for t, _ in answers], problem_set)))
+                                _status([t for t, ok, shown in answers if ok and not shown],
+                                        [t for t, _ok, _shown in answers], problem_set)))
     return rows
 
 

@@ -8,20 +8,11 @@ cd "$(dirname "$0")/.."
 say() { printf '\033[1;34m==>\033[0m %s\n' "$*"; }
 
 # --- system packages -------------------------------------------------------------------
-need_pkgs=()
-command -v bwrap >/dev/null || need_pkgs+=(bubblewrap)
-[ -f /usr/include/boost/context/fiber.hpp ] || need_pkgs+=(libboost-context-dev)
-command -v g++ >/dev/null || need_pkgs+=(g++)
-command -v addr2line >/dev/null || need_pkgs+=(binutils)
-command -v msgfmt >/dev/null || need_pkgs+=(gettext)
-if [ "${WARPDRILL_SKIP_BROWSER:-}" != 1 ]; then
-  command -v chromium >/dev/null || need_pkgs+=(chromium)
-fi
-command -v node >/dev/null || need_pkgs+=(nodejs npm)
-# Printed exams: WeasyPrint lays text out with Pango; Korean needs a CJK font; tests read PDFs with poppler.
-[ -n "$(ldconfig -p 2>/dev/null | grep libpangoft2-1.0)" ] || need_pkgs+=(libpango-1.0-0 libpangoft2-1.0-0)
-fc-list 2>/dev/null | grep -q "Noto Sans CJK" || need_pkgs+=(fonts-noto-cjk)
-command -v pdftoppm >/dev/null || need_pkgs+=(poppler-utils)
+# The one list (platform/system-packages.txt), shared with the Dockerfiles: every package whose
+# check fails here is installed (browser: Chromium for the browser tests, unless WARPDRILL_SKIP_BROWSER=1).
+tags=(web gpu dev)
+[ "${WARPDRILL_SKIP_BROWSER:-}" = 1 ] || tags+=(browser)
+mapfile -t need_pkgs < <(bash platform/system-packages.sh --missing "${tags[@]}")
 if [ ${#need_pkgs[@]} -gt 0 ]; then
   say "installing system packages: ${need_pkgs[*]}"
   SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO="sudo"

@@ -26,10 +26,18 @@ pids=()
 stop() { kill -TERM "${pids[@]}" 2>/dev/null || true; wait || true; }
 trap stop TERM INT
 
+# Metrics: worker k of this host serves its own on port WARPDRILL_WORKER_METRICS_PORT + k, from its own folder.
+source "$(dirname "$0")/metrics-dir.sh"
+metrics_base="${WARPDRILL_WORKER_METRICS_PORT:-}"
+k=0
 for gpu in "${gpus[@]}"; do
+  mkdir -p "$PROMETHEUS_MULTIPROC_DIR/gpu${gpu}"
+  PROMETHEUS_MULTIPROC_DIR="$PROMETHEUS_MULTIPROC_DIR/gpu${gpu}" \
+  WARPDRILL_WORKER_METRICS_PORT="${metrics_base:+$((metrics_base + k))}" \
   CUDA_VISIBLE_DEVICES="$gpu" celery -A config worker -Q gpu -c "$per_gpu" --prefetch-multiplier 1 \
     --loglevel INFO -n "gpu${gpu}@%h" &
   pids+=("$!")
+  k=$((k + 1))
 done
 
 # The first worker to exit ends the container: a half-working GPU host must not keep taking jobs.

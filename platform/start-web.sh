@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Web service: migrate, import the bank, serve with gunicorn.
+# Web service: gunicorn (platform/gunicorn.conf.py) behind nginx (platform/nginx.conf).
+# Migrations are the one-shot "migrate" service's (platform/migrate.sh), never the web's.
 set -euo pipefail
-python manage.py migrate --no-input
-python manage.py import_problems problems/bank
-exec gunicorn config.wsgi:application --bind 0.0.0.0:8000 --workers "${WEB_WORKERS:-4}" --access-logfile -
+source "$(dirname "$0")/metrics-dir.sh"
+exec gunicorn config.wsgi:application -c platform/gunicorn.conf.py

@@ -6,6 +6,10 @@ Thin Django shell over practice.core.questions and practice.core.answers:
   same variant back (the unique constraint settles concurrent requests).
 - `submit_answer`: parses the response; an unparseable answer is returned with its errors and stores
   nothing (it costs no attempt); a parsed one is graded against the STORED key and saved.
+- `reveal` / `key_shown`: the key and worked solution are shown only after a right answer, after
+  PRACTICE_TRIES wrong ones, or when the student gives up; an answer given after that is marked
+  `after_reveal` and never counts as solved (issue #13: one wrong try used to show the key, and
+  typing it back counted the question solved).
 """
 from __future__ import annotations
 
@@ -15,6 +19,7 @@ from typing import Any, Mapping
 
 from django.db import IntegrityError, transaction
 from django.db.models import Count
+from django.utils import timezone
 
 from .core.answers import AnswerFormatError, Field, Grade, grade, parse_response
 from .core.questions import DIFFICULTIES, Question, Topic, families_for, family
@@ -22,6 +27,7 @@ from .models import QuestionAttempt, QuestionVariant
 
 PRACTICE_SLOT = "practice-{n}"  # practice slots are numbered per student; exams will use their own slot names
 MIXED = "mixed"
+PRACTICE_TRIES = 3  # wrong answers after which the key is shown (the question is then no longer solvable)
 
 
 class PracticeError(ValueError):
@@ -101,5 +107,35 @@ def submit_answer(variant: QuestionVariant, raw: Mapping[str, Any]) -> AnswerOut
     if errors:
         return AnswerOutcome(errors=errors)
     result = grade(fields, variant.answer["values"], values)
-    attempt = QuestionAttempt.objects.create(variant=variant, response=values, correct=result.correct)
+    with transaction.atomic():
+        locked = QuestionVariant.objects.select_for_update().get(pk=variant.pk)  # two tabs: one order
+        attempt = QuestionAttempt.objects.create(variant=locked, response=values, correct=result.correct,
+                                                 after_reveal=locked.revealed_at is not None)
+        wrong = locked.attempts.filter(correct=False, after_reveal=False).count()
+        if locked.revealed_at is None and (result.correct or wrong >= PRACTICE_TRIES):
+            locked.revealed_at = timezone.now()
+            locked.save(update_fields=["revealed_at"])
+    variant.revealed_at = locked.revealed_at
     return AnswerOutcome(grade=result, attempt=attempt)
+
+
+def reveal(variant: QuestionVariant) -> QuestionVariant:
+    """The student gives up: show the key and worked solution from now on (idempotent).
+
+    Later answers are stored with after_reveal=True and do not count as solved.
+    """
+    QuestionVariant.objects.filter(pk=variant.pk, revealed_at__isnull=True).update(revealed_at=timezone.now())
+    variant.refresh_from_db(fields=["revealed_at"])
+    return variant
+
+
+def key_shown(variant: QuestionVariant) -> bool:
+    """Whether the answer key and worked solution may be shown to the student now."""
+    return variant.revealed_at is not None
+
+
+def tries_left(variant: QuestionVariant) -> int:
+    """Wrong answers the student may still give before the key is shown (0 once it is)."""
+    if variant.revealed_at is not None:
+        return 0
+    return max(0, PRACTICE_TRIES - variant.attempts.filter(correct=False, after_reveal=False).count())

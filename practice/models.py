@@ -26,6 +26,10 @@ class QuestionVariant(models.Model):
     params = models.JSONField()
     answer = models.JSONField()
     created_at = models.DateTimeField(auto_now_add=True)
+    # When the answer key and worked solution were first shown: a right answer, the allowed wrong
+    # tries used up, or the student asked to see it (practice.actions.reveal). Answers given after
+    # that are marked QuestionAttempt.after_reveal and never count as solving the question.
+    revealed_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         db_table = "problems_questionvariant"
@@ -45,7 +49,14 @@ class QuestionAttempt(models.Model):
     variant = models.ForeignKey(QuestionVariant, on_delete=models.CASCADE, related_name="attempts")
     response = models.JSONField(help_text="The parsed answer, per field.")
     correct = models.BooleanField()
+    # Given after the key was shown (QuestionVariant.revealed_at): graded and shown, never counted as solved.
+    after_reveal = models.BooleanField(default=False)
     created_at = models.DateTimeField(auto_now_add=True)
+
+    @property
+    def counts_as_solved(self) -> bool:
+        """A right answer given before the key was shown."""
+        return self.correct and not self.after_reveal
 
     class Meta:
         db_table = "problems_questionattempt"

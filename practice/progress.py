@@ -48,7 +48,7 @@ def progress(user) -> list[TopicProgress]:
             .values("family", "difficulty")
             .annotate(questions=Count("id", distinct=True),
                       attempted=Count("id", filter=Q(attempts__isnull=False), distinct=True),
-                      solved=Count("id", filter=Q(attempts__correct=True), distinct=True),
+                      solved=Count("id", filter=Q(attempts__correct=True, attempts__after_reveal=False), distinct=True),
                       attempts=Count("attempts")))
     by_family: dict[str, dict] = {}
     by_level: dict[tuple[str, int], dict] = {}
@@ -75,10 +75,11 @@ def progress(user) -> list[TopicProgress]:
 def streak(user) -> int:
     """Questions solved in a row, counting back from the most recently answered one (0 if it was not solved).
 
-    A question counts once, at its last attempt: solved if any attempt at it was right.
+    A question counts once, at its last attempt: solved if any attempt at it was right before its key
+    was shown.
     """
     answered = (QuestionAttempt.objects.filter(variant__user=user).values("variant")
-                .annotate(last=Max("created_at"), solved=Count("id", filter=Q(correct=True)))
+                .annotate(last=Max("created_at"), solved=Count("id", filter=Q(correct=True, after_reveal=False)))
                 .order_by("-last")[:200])
     run = 0
     for row in answered:

@@ -1,11 +1,12 @@
 """Turning a generated question's blocks into safe HTML pieces for templates: practice pages and exams show them alike."""
 from __future__ import annotations
 
+import json
 import re
 
 from django.utils.html import escape
 from django.utils.safestring import mark_safe
-from django.utils.translation import get_language
+from django.utils.translation import get_language, gettext
 
 _INLINE = re.compile(r"`([^`]+)`|\*\*([^*]+)\*\*")
 
@@ -26,6 +27,16 @@ def inline_html(text: str) -> str:
     return mark_safe("".join(out))
 
 
+def writemap_svg(spec: str) -> str:
+    """The SVG of a writemap block (practice.core.questions.base.writemap's JSON), in the active language."""
+    from grader.core.writemap import launch_map, render_svg  # the renderer of submissions' write maps
+
+    d = json.loads(spec)
+    wm = launch_map(tuple(d["grid"]), tuple(d["block"]), tuple(d["shape"]), tuple(d["origin"]),
+                    name="out" if len(d["shape"]) == 1 else "img")
+    return mark_safe(render_svg(wm, translate=gettext, highlight=d["highlight"], origin=tuple(d["origin"])))
+
+
 def blocks_html(blocks: list[dict]) -> list[dict]:
     """Blocks with paragraph and list text as safe inline HTML (code stays plain text)."""
     out = []
@@ -37,5 +48,7 @@ def blocks_html(blocks: list[dict]) -> list[dict]:
             b["items_html"] = [inline_html(item) for item in b["items"]]
         elif b["kind"] == "code":
             b["line_numbers"] = "\n".join(str(i) for i in range(1, b["text"].count("\n") + 2))
+        elif b["kind"] == "writemap":
+            b["svg"] = writemap_svg(b["text"])
         out.append(b)
     return out

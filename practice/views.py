@@ -6,6 +6,7 @@ from django import forms
 from django.contrib.auth.decorators import login_required
 from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_http_methods, require_POST
 
@@ -51,7 +52,7 @@ def _variant_row(v: QuestionVariant, la: str) -> dict:
     fam = family(v.family)
     attempts = list(v.attempts.all())
     return {"pk": v.pk, "title": fam.title[la], "topic": TOPIC_NAMES[fam.topic][la], "difficulty": v.difficulty,
-            "solved": any(a.correct for a in attempts), "attempts": len(attempts)}
+            "solved": any(a.counts_as_solved for a in attempts), "attempts": len(attempts)}
 
 
 @login_required
@@ -78,8 +79,10 @@ def start(request):
 @login_required
 @require_http_methods(["GET", "POST"])
 def question(request, pk: int):
-    """A question: GET shows it (with the last graded attempt and the worked solution once answered);
-    POST grades an answer. An unreadable answer is shown back with its error and costs no attempt."""
+    """A question: GET shows it with the last graded attempt (right or wrong per field); the answer key
+    and the worked solution only once it is shown (a right answer, PRACTICE_TRIES wrong ones, or
+    "Show the answer"). POST grades an answer. An unreadable answer is shown back with its error and
+    costs no attempt."""
     variant = get_object_or_404(QuestionVariant, pk=pk)
     if variant.user_id != request.user.pk:
         raise Http404("No such question.")
@@ -99,6 +102,7 @@ def question(request, pk: int):
     rendered = q.render(la)
     attempts = list(variant.attempts.all())
     last = attempts[0] if attempts else None
+    key_visible = practice.key_shown(variant)
     key = variant.answer["values"]
     field_rows = []
     for f, shown in zip(fields, rendered["fields"]):
@@ -107,17 +111,30 @@ def question(request, pk: int):
         row["error"] = errors.get(f.name)
         if last is not None:
             row["given"] = f.format_value(last.response.get(f.name), la) if f.name in last.response else ""
-            row["expected"] = f.format_value(key[f.name], la)
+            row["expected"] = f.format_value(key[f.name], la) if key_visible else ""
             row["right"] = f.name in last.response and field_correct(f, key[f.name], last.response[f.name])
         field_rows.append(row)
     topic = request.session.get("practice_topic", practice.MIXED)
     return render(request, "practice/question.html", {
         "variant": variant, "q": rendered, "prompt": blocks_html(rendered["prompt"]), "fields": field_rows,
-        "errors": errors, "last": last, "attempts": attempts, "solved": any(a.correct for a in attempts),
-        "solution": blocks_html(q.render_solution(la)) if last is not None else None,
+        "errors": errors, "last": last, "attempts": attempts, "solved": any(a.counts_as_solved for a in attempts),
+        "key_shown": key_visible, "tries_left": practice.tries_left(variant),
+        "solution": blocks_html(q.render_solution(la)) if key_visible else None,
         "topic_label": TOPIC_NAMES[Topic(rendered["topic"])][la], "next_topic": topic,
         "difficulty_label": DIFFICULTY_LABELS.get(variant.difficulty, variant.difficulty),
     }, status=status)
+
+
+@login_required
+@require_POST
+def reveal(request, pk: int):
+    """"Show the answer": the student gives up on the question; its key and worked solution are shown
+    from now on, and a right answer typed after that does not count as solved."""
+    variant = get_object_or_404(QuestionVariant, pk=pk)
+    if variant.user_id != request.user.pk:
+        raise Http404("No such question.")
+    practice.reveal(variant)
+    return redirect(reverse("practice:question", args=[variant.pk]) + "#result")
 
 
 @login_required
@@ -162,15 +179,31 @@ class CalculatorForm(forms.Form):
         return self.cleaned_data["cc"] or "9.0"
 
 
+def calculator_course(request):
+    """The course the calculator was opened from (?course=<code>), if the user is a member of it; else None."""
+    code = request.GET.get("course", "")
+    if not code or not request.user.is_authenticated:
+        return None
+    from courses import access
+    from courses.models import Course
+
+    course = Course.objects.filter(code=code).first()
+    return course if course is not None and access.course_role(request.user, course) is not None else None
+
+
 def calculator(request):
-    """The occupancy of (cc, threads, regs, smem) with the working and three charts. Works logged out."""
+    """The occupancy of (cc, threads, regs, smem) with the working and three charts. Works logged out.
+    Opened from a course (?course=<code>, for its members), the course's target GPU is the default cc."""
+    course = calculator_course(request)
+    default_cc = course.target_cc if course is not None else "9.0"
     data = {k: request.GET.get(k) for k in ("cc", "threads", "regs", "smem")}
     if not any(data.values()):
         data = {k: CalculatorForm.base_fields[k].initial for k in data}
+        data["cc"] = default_cc
     if data.get("cc") in ("", None):
-        data["cc"] = "9.0"
+        data["cc"] = default_cc
     form = CalculatorForm(data)
-    context: dict = {"form": form}
+    context: dict = {"form": form, "course": course}
     if form.is_valid():
         c = form.cleaned_data
         cap = CAPABILITIES[c["cc"]]

@@ -58,10 +58,11 @@ class DrawnExam:
         return {"student": self.student, "items": self.items}
 
 
-def question_variant(family_id: str, difficulty: int, seed: int) -> dict:
-    """A generated question, complete and JSON-ready (see the module docstring's "question")."""
+def question_variant(family_id: str, difficulty: int, seed: int, target_cc: str | None = None) -> dict:
+    """A generated question, complete and JSON-ready (see the module docstring's "question").
+    `target_cc`: the course's target GPU, which occupancy families draw their GPU for."""
     fam = family(family_id)
-    q = fam.generate(seed, difficulty)
+    q = fam.generate(seed, difficulty, target_cc)
     key = q.answer_key()
     return {
         "family": q.family, "generator_version": q.version, "difficulty": q.difficulty, "seed": seed,
@@ -72,11 +73,12 @@ def question_variant(family_id: str, difficulty: int, seed: int) -> dict:
     }
 
 
-def _question(pool_item: QuestionPoolItem, secret: str, student: str, key: str, generation: int) -> dict:
+def _question(pool_item: QuestionPoolItem, secret: str, student: str, key: str, generation: int,
+              target_cc: str | None) -> dict:
     lo, hi = pool_item.difficulty
     seed = derive_seed(secret, student, key, generation)
     difficulty = lo if lo == hi else random.Random(seed).randint(lo, hi)
-    return question_variant(pool_item.family, difficulty, seed)
+    return question_variant(pool_item.family, difficulty, seed, target_cc)
 
 
 def _kernel(pool_item: KernelPoolItem, catalogue: KernelCatalogue, secret: str, student: str, key: str,
@@ -100,13 +102,13 @@ def _kernel(pool_item: KernelPoolItem, catalogue: KernelCatalogue, secret: str, 
 
 
 def _item(spec: ExamTemplateSpec, zi: int, pi: int, catalogue: KernelCatalogue | None, secret: str, student: str,
-          generation: int, taken: set[str]) -> dict:
+          generation: int, taken: set[str], target_cc: str | None = None) -> dict:
     pool_item = spec.zones[zi].pool[pi]
     key = f"z{zi}.p{pi}"
     item: dict[str, Any] = {"key": key, "number": 0, "zone": zi, "kind": str(pool_item.kind),
                             "points": pool_item.points, "generation": generation}
     if pool_item.kind is ItemKind.QUESTION:
-        item["question"] = _question(pool_item, secret, student, key, generation)
+        item["question"] = _question(pool_item, secret, student, key, generation, target_cc)
     else:
         if catalogue is None:
             raise DrawError("a catalogue is needed to draw kernel items")
@@ -115,11 +117,12 @@ def _item(spec: ExamTemplateSpec, zi: int, pi: int, catalogue: KernelCatalogue |
 
 
 def draw_exam(spec: ExamTemplateSpec, secret: str, student: str | int,
-              catalogue: KernelCatalogue | None = None) -> DrawnExam:
+              catalogue: KernelCatalogue | None = None, target_cc: str | None = None) -> DrawnExam:
     """The student's exam: for each zone, `choose` pool items (shuffled when the zone says so),
     each generated in full. The same (spec, secret, student, catalogue) always gives the same
     result; `student` is any stable id (the user's id). Raises DrawError for a kernel problem the
     catalogue no longer offers. Cost: one generator call per question item (about 0.03-30 ms each).
+    `target_cc` is the course's target GPU (Course.target_cc): occupancy questions are drawn for it.
     """
     student = str(student)
     items: list[dict] = []
@@ -130,14 +133,14 @@ def draw_exam(spec: ExamTemplateSpec, secret: str, student: str | int,
         if not zone.shuffle:
             chosen.sort()
         for pi in chosen:
-            items.append(_item(spec, zi, pi, catalogue, secret, student, 0, taken))
+            items.append(_item(spec, zi, pi, catalogue, secret, student, 0, taken, target_cc))
     for n, item in enumerate(items, start=1):
         item["number"] = n
     return DrawnExam(student, items)
 
 
 def redraw_item(spec: ExamTemplateSpec, item: dict, secret: str, student: str | int,
-                catalogue: KernelCatalogue | None = None) -> dict:
+                catalogue: KernelCatalogue | None = None, target_cc: str | None = None) -> dict:
     """A fresh variant of the same pool item (a staff reset): generation + 1, a new seed, the same
     key, number and points slot. A kernel item keeps its problem (slug) but takes its current version.
     Raises DrawError when the template no longer has that pool item.
@@ -147,7 +150,7 @@ def redraw_item(spec: ExamTemplateSpec, item: dict, secret: str, student: str | 
         raise DrawError(f"the template has no pool item {item['key']}")
     generation = int(item.get("generation", 0)) + 1
     new = _item(spec, zi, pi, catalogue, secret, str(student), generation,
-                {item["kernel"]["slug"]} if item.get("kernel") else set())
+                {item["kernel"]["slug"]} if item.get("kernel") else set(), target_cc)
     if item.get("kernel") and spec.zones[zi].pool[pi].slug is None and catalogue is not None:
         info = catalogue.get(item["kernel"]["slug"])  # keep the problem drawn for this student
         if info and not info.error:

@@ -95,6 +95,20 @@ class StaticCatalogue:
                       key=lambda i: i.slug)
 
 
+class AnyCatalogue:
+    """A catalogue that accepts every kernel problem and asks nothing (no database): to parse a
+    template that was validated when it was saved or scheduled (an exam's stored spec, an export).
+    Drawing checks the problems against the real catalogue."""
+
+    lenient = True  # parse_template skips the checks that need real problems (pool sizes)
+
+    def get(self, slug: str) -> KernelInfo | None:
+        return KernelInfo(slug, 0, 0, "")
+
+    def matching(self, topic: str | None, tag: str | None) -> list[KernelInfo]:
+        return [KernelInfo("any", 0, 0, topic or "", (tag,) if tag else ())]
+
+
 @dataclass(frozen=True)
 class QuestionPoolItem:
     """A generated question of `family`, at a difficulty drawn from [lo, hi]."""
@@ -295,7 +309,7 @@ def _kernel_item(raw: Mapping, path: str, points: float | None, catalogue: Kerne
         elif info.error:
             problems.add(f"{path}.kernel", f"problem {slug!r} does not validate: {info.error}")
     elif not catalogue.matching(topic, tag):
-        problems.add(f"{path}.kernel", f"no usable problem with {dict(which)!r}")
+        problems.add(f"{path}.kernel", f"no usable problem {_pool_words(topic, tag)}")
     attempts_raw = raw.get("attempts")
     attempts = 1 if attempts_raw is None else _int(attempts_raw, f"{path}.attempts", problems, minimum=1)
     ap_raw = raw.get("attempt_points")
@@ -321,6 +335,29 @@ def _kernel_item(raw: Mapping, path: str, points: float | None, catalogue: Kerne
     if raw.get("points") is not None and points is not None and ap and max(ap) != points:
         problems.add(f"{path}.points", f"is {points:g} but the best attempt earns {max(ap):g}")
     return KernelPoolItem(slug, topic, tag, max(ap) if ap else 0.0, attempts or len(ap), ap, partial)
+
+
+def _pool_words(topic: str | None, tag: str | None) -> str:
+    """"of topic 'reduction' with tag 'shared-memory'", as the messages name a pool."""
+    return " ".join(w for w in (f"of topic {topic!r}" if topic else "", f"with tag {tag!r}" if tag else "") if w)
+
+
+def _check_kernel_pools(pool: list, choose: int, zpath: str, catalogue: KernelCatalogue, problems: _Problems) -> None:
+    """A zone's topic/tag kernel items draw distinct problems: the items of one topic/tag that a
+    student can get (at most `choose`) need as many matching problems, else two items would be the
+    same problem. Reported once per topic/tag, at its first item."""
+    groups: dict[tuple, list[int]] = {}
+    for pi, item in enumerate(pool):
+        if isinstance(item, KernelPoolItem) and item.slug is None:
+            groups.setdefault((item.topic, item.tag), []).append(pi)
+    for (topic, tag), indexes in groups.items():
+        need = min(choose, len(indexes))
+        found = catalogue.matching(topic, tag)
+        if found and len(found) < need:
+            slugs = ", ".join(i.slug for i in found)
+            problems.add(f"{zpath}.pool[{indexes[0]}].kernel",
+                         f"matches {len(found)} usable problem(s) {_pool_words(topic, tag)} ({slugs}), fewer than the "
+                         f"{need} this zone can draw: a student would get the same problem twice")
 
 
 def parse_template(data: Any, catalogue: KernelCatalogue | None = None) -> ExamTemplateSpec:
@@ -365,6 +402,8 @@ def parse_template(data: Any, catalogue: KernelCatalogue | None = None) -> ExamT
                                                                         minimum=1)
         if choose is not None and choose > len(pool_raw):
             problems.add(f"{zpath}.choose", f"chooses {choose} items from a pool of {len(pool_raw)}")
+        elif choose and catalogue is not None and not getattr(catalogue, "lenient", False):
+            _check_kernel_pools(pool, choose, zpath, catalogue, problems)
         shuffle = zraw.get("shuffle", True)
         if not isinstance(shuffle, bool):
             problems.add(f"{zpath}.shuffle", f"must be true or false, not {shuffle!r}")

@@ -123,7 +123,7 @@ WORDS = {
     "write-after-write": gettext_noop("write-after-write"),
 }
 
-# ---- the pipeline ----
+# ---- the judge ----
 
 SOURCE_EMPTY = gettext_noop("The source is empty.")
 SOURCE_TOO_LARGE = gettext_noop("The source is larger than %(kib)s KiB.")
@@ -311,6 +311,9 @@ DISK_LIMIT = gettext_noop("The run wrote more than %(mib)s MiB of files (its dis
 MEMORY_LIMIT = gettext_noop("The run used more than %(mib)s MiB of memory (its memory limit) and was stopped.")
 RESULT_FILE_INVALID = gettext_noop("The run's result file was not one the emulator writes (%(reason)s), so code in "
                                    "the run's process changed it; the run counts as a runtime error.")
+OUTPUT_FILE_INVALID = gettext_noop("The run reported success but its output buffer %(name)s was missing or of the "
+                                   "wrong size, so code in the run's process ended it early; the run counts as a "
+                                   "runtime error.")
 RUN_ENDED_WITHOUT_RESULT = gettext_noop("The run ended (exit status %(status)s) without reporting a result; code in the "
                                         "run's process ended it, so it counts as a runtime error.")
 RUNTIME_OUT_OF_MEMORY = gettext_noop("The emulator ran out of memory in the run's process (%(what)s); the run counts "

@@ -23,7 +23,7 @@ def resources_of(result: CubinResult) -> Resources:
     """The Resources of a compilation: the kernel's ptxas figures, or an empty report when unknown.
 
     An empty report (`source == ""`, every figure None) means the kernel did not compile with
-    nvcc or ptxas printed nothing for it; the launch's figures are filled in by the pipeline.
+    nvcc or ptxas printed nothing for it; the launch's figures are filled in by the judge.
     """
     kernel = result.kernel
     if not result.compile.ok or kernel is None:

@@ -246,6 +246,8 @@ class JudgeResult:
     message: str = ""  # a summary sentence (and for INTERNAL_ERROR, what broke)
     message_template: str = ""  # the summary's template in grader/core/messages.py ("" for text we cannot name)
     message_params: dict[str, Any] = field(default_factory=dict)  # its parameters (the quoted diagnostic nested)
+    # Write maps of one failing test's outputs (grader.core.writemap.encode's dicts; at most one test).
+    writemaps: list[dict] = field(default_factory=list)
 
     def __post_init__(self):
         _rendered(self)
@@ -262,6 +264,7 @@ class JudgeResult:
             "message": self.message,
             "message_template": self.message_template,
             "message_params": self.message_params,
+            **({"writemaps": self.writemaps} if self.writemaps else {}),  # absent when none (older results)
         }
 
     @classmethod
@@ -274,6 +277,7 @@ class JudgeResult:
             resources=Resources.from_dict(d.get("resources")),
             backend=d.get("backend", ""),
             device=d.get("device", ""),
+            writemaps=list(d.get("writemaps") or []),
             message=d.get("message", ""),
             message_template=d.get("message_template", ""),
             message_params=d.get("message_params", {}),

@@ -37,6 +37,7 @@ from .variants import VariantDeclarationError, VariantSpec, VariantValue, parse_
 
 MAX_FILE_BYTES = 256 * 1024
 SLUG_RE = re.compile(r"^[a-z0-9][a-z0-9-]{1,62}$")
+TAG_RE = re.compile(r"^[a-z0-9][a-z0-9-]{0,39}$")
 NAME_RE = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 VERDICT_LINE = re.compile(r"^\s*//\s*verdict\s*:\s*([A-Z_]+)\s*$", re.MULTILINE)
 
@@ -140,6 +141,7 @@ class ProblemPackage:
     harness_source: str
     files: dict[str, str] = field(default_factory=dict)  # every file of the package, by relative path
     variants: VariantSpec | None = None  # declared variant parameters (None: one task for everyone)
+    tags: tuple[str, ...] = ()  # problem.yaml's optional `tags: [shared-memory, ...]`: exam pools draw by them
     variant: dict[str, VariantValue] = field(default_factory=dict)  # the bound variant ({}: not bound)
     # Loads the harness somewhere other than this process: grader.harness_box.sandboxed_loader for
     # course-owned packages (staff code, run in the sandbox); None runs harness.py here (the bank).
@@ -394,6 +396,10 @@ def parse_package(files: dict[str, str]) -> ProblemPackage:
     difficulty = data.get("difficulty", 1)
     if not isinstance(difficulty, int) or not 1 <= difficulty <= 5:
         raise PackageError("problem.yaml", "must be an integer from 1 to 5", "difficulty")
+    tags = data.get("tags", [])
+    if not isinstance(tags, list) or not all(isinstance(t, str) and TAG_RE.match(t) for t in tags):
+        raise PackageError("problem.yaml", "must be a list of tags like 'shared-memory' (lowercase letters, digits, '-')",
+                           "tags")
 
     kernel = _require(data, "kernel", "problem.yaml", "{name, args}", dict)
     kname = str(kernel.get("name", ""))
@@ -479,4 +485,5 @@ def parse_package(files: dict[str, str]) -> ProblemPackage:
         time_limit_s=float(time_limit), atol=atol, rtol=rtol, checks=checks, tests=tests, statement=statement,
         starter=files["starter.cu"], solution=files["solution.cu"], wrong=tuple(wrong),
         harness_source=files["harness.py"], files=dict(files), variants=variants,
+        tags=tuple(dict.fromkeys(tags)),
     )

@@ -14,12 +14,16 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
+PRODUCTION_DB = "postgres://warpdrill:a-password@127.0.0.1:5432/warpdrill"
 
 
 def check_deploy(**env: str) -> subprocess.CompletedProcess:
     clean = {k: v for k, v in os.environ.items()
-             if not k.startswith(("DJANGO_", "WARPDRILL_TEST", "PYTEST")) and k not in ("DEBUG", "SECRET_KEY", "ALLOWED_HOSTS")}
+             if not k.startswith(("DJANGO_", "WARPDRILL_TEST", "PYTEST"))
+             and k not in ("DEBUG", "SECRET_KEY", "ALLOWED_HOSTS", "DATABASE_URL", "WARPDRILL_DB_PASSWORDLESS")}
+    clean["DATABASE_URL"] = PRODUCTION_DB  # `check` does not connect; production settings need a password
     clean.update(env)
+    clean = {k: v for k, v in clean.items() if v is not None}
     return subprocess.run([sys.executable, "manage.py", "check", "--deploy", "--fail-level", "WARNING"],
                           cwd=ROOT, env=clean, capture_output=True, text=True, timeout=120)
 
@@ -45,3 +49,29 @@ def test_production_refuses_to_start_without_a_secret_key():
     result = check_deploy(DEBUG="false", ALLOWED_HOSTS="warpdrill.example.edu")
     assert result.returncode != 0
     assert "SECRET_KEY must be set in the environment when DEBUG is off" in result.stderr
+
+
+def test_production_refuses_an_empty_secret_key():
+    """An empty SECRET_KEY (an env file's `SECRET_KEY=` left blank) is no key either."""
+    result = check_deploy(DEBUG="false", SECRET_KEY="  ", ALLOWED_HOSTS="warpdrill.example.edu")
+    assert result.returncode != 0
+    assert "SECRET_KEY must be set in the environment when DEBUG is off" in result.stderr
+
+
+def test_production_refuses_to_start_without_a_database_url():
+    """No DATABASE_URL with DEBUG off is refused: production never falls back to the SQLite default."""
+    result = check_deploy(DEBUG="false", SECRET_KEY=secrets.token_urlsafe(64), ALLOWED_HOSTS="warpdrill.example.edu",
+                          DATABASE_URL=None)
+    assert result.returncode != 0
+    assert "DATABASE_URL must be set in the environment when DEBUG is off" in result.stderr
+
+
+def test_production_refuses_a_postgres_url_without_a_password_unless_told():
+    env = dict(DEBUG="false", SECRET_KEY=secrets.token_urlsafe(64), ALLOWED_HOSTS="warpdrill.example.edu",
+               CSRF_TRUSTED_ORIGINS="https://warpdrill.example.edu",
+               DATABASE_URL="postgres://warpdrill@127.0.0.1:5432/warpdrill")
+    result = check_deploy(**env)
+    assert result.returncode != 0
+    assert "DATABASE_URL must carry the database password when DEBUG is off" in result.stderr
+    result = check_deploy(WARPDRILL_DB_PASSWORDLESS="true", **env)  # peer/trust authentication, chosen explicitly
+    assert result.returncode == 0, result.stdout + result.stderr

@@ -91,8 +91,9 @@ def section(html: str, css_class: str) -> str:
 
 
 def test_practice_answer_key_and_worked_solution_only_after_an_answer(users, page):
-    """Before a graded answer the page has neither the correct answers nor the worked solution; an
-    unreadable answer (no attempt) does not reveal them either."""
+    """Before the key is shown (a right answer, the allowed wrong tries, or "Show the answer") the page
+    has neither the correct answers nor the worked solution; an unreadable answer (no attempt) or a
+    wrong one does not reveal them either (tests/access/test_practice_key.py has the rest)."""
     variant = practice.next_variant(users["alice"], practice.MIXED, 2)
     url = f"/practice/q/{variant.pk}/"
     alice = page("alice")
@@ -104,10 +105,13 @@ def test_practice_answer_key_and_worked_solution_only_after_an_answer(users, pag
     for f in fields:
         graded[f"answer-{f.name}"] = f.choices[0].key if f.choices else "1"
     alice.post(url, graded)
+    answered = body(alice.get(url))
+    wrong = not variant.attempts.get().correct
+    alice.post(f"/practice/q/{variant.pk}/reveal/")
     after = body(alice.get(url))
     solution = section(after, "solution")
     assert "Correct answer" in after and len(solution) > 20  # control: the page does show them, later
-    for html in (before, unreadable):
+    for html in (before, unreadable) + ((answered,) if wrong else ()):
         assert "Correct answer" not in html and "Worked solution" not in html
         assert solution not in html
 

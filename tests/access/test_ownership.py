@@ -29,6 +29,13 @@ ROUTES = {
     "grader:submission-live": "owner or instructor (others: 404)",
     "api:token": "anyone with a username and password",
     "api:problems": "logged in",
+    "api:problem": "logged in: a problem the user may open (others: 404)",
+    # LTI 1.3 (lti/): the platform's signed id_token is the credential; tests/lti check each refusal.
+    "lti:login": "anyone (an LMS's login initiation; unregistered issuers refused)",
+    "lti:launch": "a platform's verified id_token, POST (others: 403)",
+    "lti:jwks": "anyone (the tool's public keys)",
+    "lti:links": "instructors of the course (others: 404)",
+    "lti:sync": "instructors of the course, POST (others: 404)",
     "api:problem-submissions": "logged in (POST)",
     "api:submissions": "logged in: own submissions",
     "api:submission": "owner or instructor (others: 404)",
@@ -99,6 +106,13 @@ ROUTES = {
     "exams:reset": "TAs and instructors of the item's course, POST (others: 404)",
     "exams:print": "TAs and instructors of the exam's course (others: 404)",
     "exams:print_pdf": "TAs and instructors of the exam's course (others: 404)",
+    # The playground: a run is its owner's; shared by link, anyone signed in reads it (tests/playground/test_access.py).
+    "playground:home": "logged in (?from=: a submission the user may see; ?run=: own or shared)",
+    "playground:run": "owner, or anyone logged in when shared (others: 404)",
+    "playground:run-live": "owner, or anyone logged in when shared (others: 404)",
+    "playground:run-share": "owner only, POST (others: 404)",
+    "api:playground-runs": "logged in (POST)",
+    "api:playground-run": "owner, or anyone logged in when shared (others: 404)",
 }
 
 PRIVATE_MARKER = "alice-private-source-marker"

@@ -74,6 +74,24 @@ def test_the_dashboard_counts_students_stuck_and_time_to_first_accepted(publishe
     assert per_problem.status_code == 200
 
 
+def test_the_dashboard_is_counted_once_a_minute_and_counted_again_on_request(published, people, client_for):
+    """The page and its CSV tables read one counted copy (it says when it was counted); ?fresh=1 counts again."""
+    version = published.current_version
+    now = timezone.now()
+    _graded(people["stu"], version, Verdict.WRONG_ANSWER, now - timedelta(minutes=3))
+    url = reverse("authoring:dashboard", args=["PP-A"])
+    first = client_for("prof").get(url).content.decode()
+    assert "1 graded submission" in first and 'id="count-again"' in first
+    _graded(people["stu"], version, Verdict.ACCEPTED, now - timedelta(minutes=1))
+    assert "1 graded submission" in client_for("prof").get(url).content.decode()  # the counted copy
+    verdicts = client_for("prof").get(url + "?csv=verdicts").content.decode().splitlines()
+    assert verdicts == ["verdict,submissions", "WRONG_ANSWER,1"]
+    again = client_for("prof").get(url + "?fresh=1").content.decode()
+    assert "2 graded submissions" in again
+    verdicts = client_for("prof").get(url + "?csv=verdicts").content.decode().splitlines()
+    assert sorted(verdicts[1:]) == ["ACCEPTED,1", "WRONG_ANSWER,1"]
+
+
 @pytest.mark.parametrize("who", ["stu", "tom", "bea", "nobody"])
 def test_only_the_courses_staff_see_its_dashboard(client_for, problem, who):
     for url in (reverse("authoring:dashboard", args=["PP-A"]), reverse("authoring:dashboard", args=["PP-A"]) + "?csv=stuck",

@@ -210,3 +210,73 @@ def test_the_editor_speaks_korean(client_for, problem):
     page = client_for("prof").get(reverse("authoring:edit", args=["PP-A", problem.slug]),
                                   HTTP_ACCEPT_LANGUAGE="ko").content.decode()
     assert "새 버전으로 저장" in page and "오답 풀이" in page and "버전 1 검증" in page
+
+
+def test_staff_preview_any_version_and_variant_as_a_student_sees_it_and_cannot_submit_from_it(courses, people,
+                                                                                                 client_for):
+    """Preview as a student: the student's problem page for version N and a chosen variant; submitting is off."""
+    from pathlib import Path
+
+    from grader.models import Submission
+    from problems.core.package import load_package
+    from problems.models import Problem
+    from problems.services import import_package
+
+    import_package(load_package(Path(__file__).resolve().parents[2] / "problems" / "bank" / "segment-sum"))
+    copy = actions.copy_from_bank(courses["A"], people["prof"], Problem.objects.get(slug="segment-sum"), "seg-a")
+    url = reverse("authoring:as-student", args=["PP-A", copy.slug, 1])
+    page = client_for("tara").get(url + "?variant=5").content.decode()
+    assert 'id="student-preview"' in page and 'id="submit-button" disabled' in page
+    assert "512 floats each" in page and "BLOCK=512, LAYOUT=col" in page  # the sixth variant, its statement
+    assert "128 floats each" in client_for("tara").get(url + "?variant=zz").content.decode()  # default variant
+    assert "data-draft-key" not in page
+    assert client_for("prof").post(url, {"source": "__global__ void k() {}"}).status_code == 405
+    assert not Submission.objects.filter(problem_version__problem=copy, purpose=Purpose.STUDENT).exists()
+    for outsider in ("stu", "tom", "nobody"):
+        assert client_for(outsider).get(url).status_code == 404
+    editor = client_for("prof").get(reverse("authoring:edit", args=["PP-A", copy.slug])).content.decode()
+    assert url in editor
+
+
+def test_validating_a_package_with_variants_runs_every_source_in_each_variant_of_its_validation_set(courses, people):
+    """segment-sum declares BLOCK x LAYOUT and validate: 3: each source is queued once per variant, as that variant."""
+    from pathlib import Path
+
+    from problems.core.package import load_package
+    from problems.services import import_package
+
+    import_package(load_package(Path(__file__).resolve().parents[2] / "problems" / "bank" / "segment-sum"))
+    copy = actions.copy_from_bank(courses["A"], people["prof"], Problem.objects.get(slug="segment-sum"), "seg-v")
+    version = copy.versions.get()
+    run = actions.start_validation(version, people["prof"])
+    package = version.package()
+    wanted = package.variants.validation_set()
+    items = list(run.items.select_related("submission"))
+    assert len(wanted) == 3 and len(items) == 3 * (1 + len(package.wrong))
+    assert all(i.submission.variant in wanted for i in items)
+    solutions = [i for i in items if i.name.startswith("solution.cu")]
+    assert [s.submission.variant for s in solutions] == wanted
+    assert all(f"BLOCK={s.submission.variant['BLOCK']}" in s.name for s in solutions)
+    assert {s.submission.variant["BLOCK"] for s in solutions} == {128, 256, 512}
+    assert all("{{" not in s.submission.source for s in solutions)  # placeholders filled per variant
+
+
+def test_staff_preview_generated_families_with_keys_for_the_courses_target_gpu(courses, client_for):
+    from practice.core.questions import generate
+
+    course = courses["A"]
+    course.target_cc = "8.6"
+    course.save()
+    url = reverse("authoring:family-preview", args=["PP-A"])
+    page = client_for("tara").get(url, {"family": "occupancy.blocks_per_sm", "difficulty": "2", "seed": "5", "n": "2"})
+    html = page.content.decode()
+    assert page.status_code == 200 and html.count('class="card question family-sample"') == 2
+    assert 'data-seed="5"' in html and 'data-seed="6"' in html and "Worked solution" in html
+    q = generate("occupancy.blocks_per_sm", 5, 2, "8.6")
+    expected = [f.format_value(q.answer[f.name], "en") for f in q.fields]
+    assert all(f"<td>{e}</td>" in html for e in expected)
+    assert "no question family" in client_for("tara").get(url, {"family": "nope.nope"}).content.decode()
+    assert client_for("tara").get(url, {"family": "occupancy.blocks_per_sm", "n": "999"}).content.decode() \
+        .count("family-sample") == 12  # capped
+    for outsider in ("stu", "tom", "nobody"):
+        assert client_for(outsider).get(url).status_code == 404

@@ -10,7 +10,7 @@ import numpy as np
 
 from grader.core import messages as M
 from grader.core.backends.base import LaunchConfig, RunRequest, RunStatus
-from grader.core.pipeline import judge
+from grader.core.judge import judge
 from grader.core.verdicts import Verdict
 from tests.fidelity.cases import load_case
 

@@ -71,7 +71,12 @@ def test_json_and_yaml_text_both_load():
     (lambda d: d["zones"][1]["pool"].append({"kernel": "broken"}),
      "zones[1].pool[2].kernel: problem 'broken' does not validate: solution.cu got WRONG_ANSWER, not ACCEPTED"),
     (lambda d: d["zones"][1]["pool"].append({"kernel": {"topic": "atomics"}}),
-     "zones[1].pool[2].kernel: no usable problem with {'topic': 'atomics'}"),
+     "zones[1].pool[2].kernel: no usable problem of topic 'atomics'"),
+    (lambda d: d["zones"][1]["pool"].append({"kernel": {"tag": "nope"}}),
+     "zones[1].pool[2].kernel: no usable problem with tag 'nope'"),
+    (lambda d: d["zones"][1]["pool"].append({"kernel": {"topic": "indexing"}}),
+     "zones[1].pool[1].kernel: matches 1 usable problem(s) of topic 'indexing' (vector-add-tail), fewer than the 2 "
+     "this zone can draw: a student would get the same problem twice"),
     (lambda d: d["zones"][0]["pool"][0].update(difficulty=[3, 1]), "zones[0].pool[0].difficulty: levels must be"),
     (lambda d: d["zones"][1]["pool"][0].update(attempts=2), "zones[1].pool[0].attempt_points: has 3 values for 2"),
     (lambda d: d["zones"][1]["pool"][0].update(attempt_points=[5, 7]),
@@ -89,6 +94,19 @@ def test_validation_messages_name_the_path(mutate, expected):
     data = copy.deepcopy(GOOD)
     mutate(data)
     assert any(m.startswith(expected) for m in problems_of(data)), problems_of(data)
+
+
+def test_tag_and_topic_pools_draw_among_matching_problems():
+    """A tag pool matches the problems with the tag; two reduction items get the two reduction problems."""
+    assert [i.slug for i in CATALOGUE.matching(None, "exam")] == ["reduce4-any-block"]
+    data = {"zones": [{"choose": 2, "pool": [{"kernel": {"topic": "reduction"}}, {"kernel": {"topic": "reduction"}}]},
+                      {"pool": [{"kernel": {"tag": "exam", "topic": "reduction"}}]}]}
+    spec = parse_template(data, CATALOGUE)
+    from exams.core.draw import draw_exam
+
+    for student in range(6):
+        slugs = [i["kernel"]["slug"] for i in draw_exam(spec, "s", student, CATALOGUE).items]
+        assert sorted(slugs[:2]) == ["block-sum", "reduce4-any-block"] and slugs[2] == "reduce4-any-block"
 
 
 def test_every_problem_is_reported_at_once():

@@ -157,3 +157,32 @@ def test_katex_missing_is_a_platform_error(tmp_path):
     """Without the katex package the renderer raises MathRenderError naming where it looked."""
     with pytest.raises(MathRenderError, match="npm ci"):
         KatexRenderer(katex_dir=tmp_path).stylesheet()
+
+
+@pytest.mark.slow
+def test_korean_exam_pdf_renders_hangul_and_math(forms, tmp_path):
+    """A Korean answer key of real generated forms, seen as a reader sees it: Hangul text in Noto Sans
+    CJK KR, the formulas typeset by KaTeX (its fonts embedded, no TeX source left in the text), and a
+    Korean statement's display formula leaves ink on the page image (pdftoppm) where a statement
+    without it leaves none."""
+    pdf = print_forms(HEADER, forms[:1], "ko", Part.KEY, kernel_text=kernel_text)
+    text = "".join(pages_text(pdf, tmp_path))
+    assert sum("\uac00" <= ch <= "\ud7a3" for ch in text) > 50 and "정답" in text
+    assert "\\sum" not in text and "$$" not in text and "\\text" not in text
+    embedded = fonts(pdf, tmp_path)
+    assert "Noto-Sans-CJK-KR" in embedded and "KaTeX" in embedded
+
+    def only(statement):
+        item = {"kind": "kernel", "number": 1, "points": 1, "kernel": {"slug": "x"}}
+        form = PrintForm(form_id="K", items=[item])
+        text = lambda _: {"title": {"en": "T", "ko": "구간 합"}, "statement": {"en": "-", "ko": statement},  # noqa: E731
+                          "solution": ""}
+        folder = tmp_path / ("math" if "$$" in statement else "plain")
+        folder.mkdir()
+        return page_images(print_forms(HEADER, [form], "ko", Part.QUESTIONS, kernel_text=text), folder)[0]
+
+    with_math = only("다음을 계산하십시오.\n\n$$\\sum_{t=0}^{255} \\frac{x_t}{2} \\le \\lceil n / 256 \\rceil$$")
+    without = only("다음을 계산하십시오.")
+    w, h = with_math.size
+    band = (int(w * 0.3), int(h * 0.15), int(w * 0.7), int(h * 0.4))
+    assert ink(with_math, band) > ink(without, band) + 300, (ink(with_math, band), ink(without, band))

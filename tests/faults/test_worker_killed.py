@@ -96,6 +96,28 @@ def test_worker_killed_submission_requeued_by_the_sweeper(slow_problem, student,
     assert_graded_once(pk, fault_workers.all)
 
 
+def test_worker_killed_submission_requeued_by_its_stale_heartbeat(slow_problem, student, fault_workers, clean_broker):
+    """Issue #13: SIGKILL of the whole worker with the message out of reach and the stuck sweeper an hour
+    away: the grader's heartbeat goes stale and the dead-grader sweep (beat, every second here) re-queues
+    the practice submission within seconds of the heartbeat's 10 s staleness."""
+    first = fault_workers("a", env={"CELERY_VISIBILITY_TIMEOUT": "3600"})
+    pk = submit(student, "slow-add", SOLUTION)
+    poll(student, pk, running, 60, fault_workers.all)
+    assert Submission.objects.get(pk=pk).heartbeat_at is not None
+    first.kill()
+    first.proc.wait(10)
+    killed = time.monotonic()
+
+    second = fault_workers("b", beat=True, env={"CELERY_VISIBILITY_TIMEOUT": "3600",
+                                                "WARPDRILL_DEAD_GRADER_SWEEP_EVERY_S": "1"})
+    data = poll(student, pk, graded, 120, fault_workers.all)
+    assert data["verdict"] == "ACCEPTED"
+    print(f"graded {time.monotonic() - killed:.1f} s after the worker was killed")
+    assert "re-queued 1 submission(s) of dead graders" in second.output(), dump(fault_workers.all)
+    assert "stuck submission" not in second.output()  # the hour-long stuck sweeper played no part
+    assert_graded_once(pk, fault_workers.all)
+
+
 @redis_only
 def test_visibility_timeout_outlasts_the_longest_healthy_grading(settings):
     """Redelivery never races a live worker: the broker waits longer than a task's hard time limit."""

@@ -118,6 +118,50 @@ def test_sweeper_sends_once_per_deadline_and_never_touches_graded(make, settings
     assert sweep(django_capture_on_commit_callbacks, now=later) == ([sub.pk], 1)
 
 
+# ---- the heartbeat: a dead grader's submission is found in seconds ---------------------------------
+
+def test_stale_heartbeat_requeues_a_practice_submission_in_seconds(make, settings, django_capture_on_commit_callbacks):
+    """Issue #13: a RUNNING practice submission whose grader's heart stopped 11 s ago goes back to the
+    queue although the stuck sweeper's deadline (an hour here) is far off; a fresh heartbeat, an exam
+    submission (the exam sweep's) and a waiting one (a long queue is no fault) are left alone."""
+    settings.WARPDRILL_STUCK_AFTER_S = 3600
+    now = timezone.now()
+    dead = make(status=Status.RUNNING, started_at=now - timedelta(seconds=30), heartbeat_at=now - timedelta(seconds=11))
+    alive = make(status=Status.RUNNING, started_at=now - timedelta(seconds=30), heartbeat_at=now - timedelta(seconds=1))
+    never_beat = make(status=Status.COMPILING, started_at=now - timedelta(seconds=11), heartbeat_at=None)
+    waiting = make(status=Status.QUEUED, queued_at=now - timedelta(seconds=600))
+    assert sweep(django_capture_on_commit_callbacks) == ([], 0)  # the slow sweeper sees nothing yet
+    with django_capture_on_commit_callbacks(execute=False) as sent:
+        found = actions.requeue_dead_graders(now)
+    assert sorted(found) == sorted([dead.pk, never_beat.pk]) and len(sent) == 2
+    assert Submission.objects.get(pk=dead.pk).status == Status.QUEUED
+    assert Submission.objects.get(pk=dead.pk).heartbeat_at is None
+    assert Submission.objects.get(pk=alive.pk).status == Status.RUNNING
+    assert Submission.objects.get(pk=waiting.pk).status == Status.QUEUED
+    with django_capture_on_commit_callbacks(execute=False) as sent:
+        assert actions.requeue_dead_graders(now) == []  # sent once
+
+
+def test_every_grading_task_beats_its_heart(make, eager_dummy, monkeypatch):
+    """grade_submission (not only the exam task) records a heartbeat when it starts grading."""
+    beats = []
+    real = actions.beat_heart
+    monkeypatch.setattr(actions, "beat_heart", lambda pk: (beats.append(pk), real(pk)))
+    sub = make()
+    tasks.grade_submission.delay(sub.pk)
+    assert sub.pk in beats
+    assert Submission.objects.get(pk=sub.pk).status == Status.GRADED
+
+
+def test_dead_grader_sweep_runs_every_few_seconds_on_the_cpu_queue(settings):
+    from grader.routing import route_task
+
+    entry = settings.CELERY_BEAT_SCHEDULE["sweep-dead-graders"]
+    assert entry["task"] == "grader.tasks.sweep_dead_graders" and entry["schedule"] <= 5
+    assert route_task(entry["task"], (), {}, {}) == {"queue": "cpu"}
+    assert actions.EXAM_HEARTBEAT_STALE_S <= 10
+
+
 # ---- the broker is down when a student submits ---------------------------------------------------
 
 def test_broker_down_at_submit_time_keeps_the_submission(problem, alice, caplog, django_capture_on_commit_callbacks):

@@ -193,7 +193,7 @@ def test_gpu_fault_and_sanitizer_findings_have_templates():
     from grader.core.backends.gpu import GpuBackend
     from grader.core.gpu.sanitizer import Tool, parse_report
 
-    backend = GpuBackend(arch="sm_90", prove_deadlocks=False)
+    backend = GpuBackend(arch="sm_90")
     try:
         outcome = backend._outcome({"status": "fault", "error": "CUDA_ERROR_ILLEGAL_ADDRESS",
                                     "message": "cuCtxSynchronize failed: an illegal memory access was encountered"},

@@ -74,6 +74,17 @@ def test_poll_gets_an_etag_and_then_304_without_a_body(submission, alice):
     assert client.get(url(submission.pk), HTTP_IF_NONE_MATCH='"stale"').status_code == 200
 
 
+def test_unchanged_poll_costs_no_sql(submission, alice, django_assert_num_queries):
+    """The 304 comes from the live cache before authentication: not even the token is looked up."""
+    client = token_client(alice)
+    etag = client.get(url(submission.pk))["ETag"]
+    with django_assert_num_queries(0):
+        assert client.get(url(submission.pk), HTTP_IF_NONE_MATCH=etag).status_code == 304
+    actions.start_grading(submission.pk, "emulator")
+    changed = client.get(url(submission.pk), HTTP_IF_NONE_MATCH=etag)
+    assert changed.status_code == 200 and changed.json()["status"] == "COMPILING" and changed["ETag"] != etag
+
+
 def test_each_change_a_worker_writes_gives_a_new_body_and_etag(submission, alice):
     """Claim, progress, verdict: the poll with the previous ETag gets 200 with the new state each time."""
     client = token_client(alice)

@@ -28,9 +28,10 @@ def form_letters(count: int) -> list[str]:
 
 
 def lettered_forms(spec: ExamTemplateSpec, secret: str, count: int,
-                   catalogue: KernelCatalogue | None = None) -> list[PrintForm]:
-    """`count` forms A, B, ... each drawn from `spec` with the exam's `secret` and "form:<letter>"."""
-    return [PrintForm(form_id=letter, items=draw_exam(spec, secret, f"form:{letter}", catalogue).items)
+                   catalogue: KernelCatalogue | None = None, target_cc: str | None = None) -> list[PrintForm]:
+    """`count` forms A, B, ... each drawn from `spec` with the exam's `secret` and "form:<letter>",
+    occupancy questions for `target_cc` (the course's target GPU)."""
+    return [PrintForm(form_id=letter, items=draw_exam(spec, secret, f"form:{letter}", catalogue, target_cc).items)
             for letter in form_letters(count)]
 
 
@@ -44,14 +45,14 @@ class Student:
 
 
 def student_forms(spec: ExamTemplateSpec, secret: str, students: list[Student],
-                  catalogue: KernelCatalogue | None = None, drawn: dict[str, list[dict]] | None = None
-                  ) -> list[PrintForm]:
+                  catalogue: KernelCatalogue | None = None, drawn: dict[str, list[dict]] | None = None,
+                  target_cc: str | None = None) -> list[PrintForm]:
     """One form per student, in roster order: the items of their stored attempt where `drawn` has it
     (student id -> items), else drawn as their attempt would be. The form id is the student number
     (or the id when the course has none)."""
     drawn = drawn or {}
     forms = []
     for s in students:
-        items = drawn.get(s.id) or draw_exam(spec, secret, s.id, catalogue).items
+        items = drawn.get(s.id) or draw_exam(spec, secret, s.id, catalogue, target_cc).items
         forms.append(PrintForm(form_id=s.number or s.id, items=items, student_name=s.name, student_number=s.number))
     return forms

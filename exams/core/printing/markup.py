@@ -74,6 +74,8 @@ def blocks_html(blocks: list[dict]) -> str:
             out.append(f'<div class="formula">{escape(b["text"])}</div>')
         elif kind == "list":
             out.append("<ul>" + "".join(f"<li>{inline_html(i)}</li>" for i in b["items"]) + "</ul>")
+        elif kind == "writemap":
+            continue  # the write-map picture is for the screen; the formula lines before it give the answer
         else:  # a kind this printer does not know yet: its text, escaped, is better than nothing
             out.append(f"<p>{escape(str(b.get('text', '')))}</p>")
     return "\n".join(out)

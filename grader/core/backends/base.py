@@ -1,8 +1,8 @@
 """The protocol every judge backend speaks: compile a kernel once, run it per test case.
 
-A backend knows nothing about problems or the database. The judge pipeline gives it the
+A backend knows nothing about problems or the database. The judge (judge.py) gives it the
 student's source, the kernel's signature and, per test case, a launch and NumPy inputs; it gives
-back raw outputs and diagnostics. Verdicts are decided by the pipeline, not the backend.
+back raw outputs and diagnostics. Verdicts are decided by the judge (verdicts.py), not the backend.
 """
 from __future__ import annotations
 
@@ -153,6 +153,8 @@ class RunOutcome:
     log: str = ""  # the kernel's printf output, capped, with a note when truncated
     time_s: float = 0.0  # wall-clock seconds of the run
     message: str = ""  # for FAULT/LAUNCH_ERROR/INTERNAL: what happened (CUDA error name, ...)
+    # A write-map run (Backend.run_writemap): {output name: grader.core.writemap.WriteMap}.
+    writemaps: dict = field(default_factory=dict)
 
 
 @dataclass
@@ -173,12 +175,16 @@ class Backend(abc.ABC):
     supports_cooperative_launch: bool = False
     # LaunchConfig.coresident: runs an ordinary launch with every block resident at once (the emulator).
     supports_coresident_launch: bool = False
-    # When a build has no resource report, the pipeline asks nvcc's ptxas for one (no GPU needed).
+    supports_writemap: bool = False  # run_writemap records which thread wrote each output element
+    # When a build has no resource report, the judge asks nvcc's ptxas for one (no GPU needed).
     wants_ptxas_report: bool = True
     # True when the warm state is held by the grading process itself (child processes, a CUDA
     # context): a Celery prefork worker prepares it in each pool process, never in the parent,
     # whose objects a later-forked pool process would inherit but could not use.
     warm_per_process: bool = False
+    # True when a hang on it is only a TIMEOUT (it cannot tell a deadlock from a slow kernel): the
+    # shell then gives the judge an explainer backend to ask (explainer.HangExplainer).
+    hangs_need_explaining: bool = False
 
     @abc.abstractmethod
     def compile(self, source: str, spec: KernelSpec) -> Build:
@@ -190,6 +196,11 @@ class Backend(abc.ABC):
     @abc.abstractmethod
     def run(self, build: Build, request: RunRequest) -> RunOutcome:
         """Run one test case with a successful build. Raises PlatformError on platform faults."""
+
+    def run_writemap(self, build: Build, request: RunRequest) -> RunOutcome:
+        """Run one test case recording, for each output element, the thread that wrote it last
+        (RunOutcome.writemaps). Only for backends with supports_writemap."""
+        raise NotImplementedError(f"the {self.name} backend records no write map")
 
     def prepare(self) -> None:
         """Build or load what the first submission would otherwise wait for (runtimes, contexts).

@@ -1,4 +1,4 @@
-"""A backend for tests of the pipeline and the queue: no compiler, no processes.
+"""A backend for tests of the judge and the queue: no compiler, no processes.
 
 It "compiles" any source that does not contain `#error`, and runs by calling `run_fn`
 (by default: copies every OUT/INOUT input back unchanged, which is a wrong answer for most

@@ -123,6 +123,7 @@ class EmulatorHandle:
     serial: bool  # atomics/volatile/fences: one worker thread
     binaries: dict[str, Path] = field(default_factory=dict)  # variant -> cached binary
     source_lines: int = 0  # lines of the student's source: a result's lines must lie within them
+    vector_loads: bool = False  # 16-byte vector types: buffers start 16-byte aligned (jobs.write_job)
 
 
 class EmulatorBackend(Backend):
@@ -132,6 +133,7 @@ class EmulatorBackend(Backend):
     supports_sanitizers = True
     supports_cooperative_launch = True  # LaunchConfig.cooperative: co-resident blocks, grid.sync() a grid barrier
     supports_coresident_launch = True  # LaunchConfig.coresident: co-resident blocks, grid.sync() still a launch failure
+    supports_writemap = True  # the writemap variant: every store of the kernel is recorded (src/writemap.cpp)
 
     def __init__(self, cache_dir: str | Path | None = None, workers: int | None = None):
         self.cache_dir = Path(cache_dir) if cache_dir else toolchain.default_cache_dir()
@@ -161,7 +163,7 @@ class EmulatorBackend(Backend):
             return Build(compile=CompileResult(ok=False, messages=messages, log=log, time_s=time.monotonic() - start))
         text = f'#line 1 "{STUDENT_FILE}"\n' + rewritten.text + HARNESS_LINE + jobs.harness_source(spec)
         handle = EmulatorHandle(spec, text, rewritten.needs_fibers, rewritten.serial,
-                                source_lines=source.count("\n") + 1)
+                                source_lines=source.count("\n") + 1, vector_loads=rewritten.vector_loads)
         workdir = Path(tempfile.mkdtemp(prefix="wd-emu-"))
         build = Build(compile=CompileResult(ok=True), handle=handle, workdir=workdir)
         ok, messages, log, cached = self._build_variant(handle, "fast")
@@ -263,6 +265,22 @@ class EmulatorBackend(Backend):
             outcome.diagnostics.extend(races.check_races(self, build, request))
         return outcome
 
+    def run_writemap(self, build: Build, request: RunRequest) -> RunOutcome:
+        """Run the writemap variant (built on first use): the outcome of the run, with
+        `writemaps` {output: WriteMap} for every output within writemap.MAX_ELEMENTS whose side file
+        is valid (one the student's code spoiled is dropped and logged). Faults keep the map up to
+        the fault. Costs one compile of the variant plus a run a few times slower than the plain one."""
+        handle: EmulatorHandle = build.handle
+        if not build.compile.ok or handle is None:
+            raise PlatformError("run_writemap() needs a successful build")
+        if launch_problem(request.launch):
+            return RunOutcome(RunStatus.LAUNCH_ERROR, message=launch_problem(request.launch))
+        if "writemap" not in handle.binaries:
+            ok, _messages, log, _cached = self._build_variant(handle, "writemap")
+            if not ok:  # the plain build compiled: a failure here is ours
+                raise PlatformError(f"the write-map build failed: {escape_untrusted(log[-500:])}")
+        return self._run_once(build, request, "writemap", start_aligned=False)
+
     def _run_tsan(self, build: Build, request: RunRequest, env: dict) -> tuple[RunOutcome, Path]:
         """Run the ThreadSanitizer variant with fibers; the caller reads and removes the work dir."""
         kept: list[Path] = []
@@ -280,7 +298,8 @@ class EmulatorBackend(Backend):
                 outputs = jobs.write_job(
                     workdir, handle.spec, request.launch, request.inputs, fibers=fibers,
                     workers=1 if handle.serial or variant == "tsan" else self.workers,
-                    start_aligned=start_aligned, time_limit_s=request.time_limit_s,
+                    start_aligned=start_aligned, vector_aligned=handle.vector_loads, time_limit_s=request.time_limit_s,
+                    writemap=variant == "writemap",
                 )
                 total = _input_bytes(request)
                 res = sandbox.run_sandboxed(
@@ -299,7 +318,14 @@ class EmulatorBackend(Backend):
                     fibers = True
                     continue
                 break
-            return self._outcome(build, request, workdir, res, outputs)
+            outcome = self._outcome(build, request, workdir, res, outputs)
+            if variant == "writemap" and not (res.disk_exceeded or res.memory_exceeded):
+                from ..emulator import writemap as wm
+
+                outcome.writemaps, dropped = wm.read_all(workdir, outputs, request.launch)
+                for why in dropped:
+                    logger.warning("write map dropped: %s", why)
+            return outcome
         finally:
             if keep is None:
                 shutil.rmtree(workdir, ignore_errors=True)
@@ -376,7 +402,13 @@ class EmulatorBackend(Backend):
             d.message_template, d.message_params = M.runtime_message(d.message) or ("", {})
         outcome = RunOutcome(status, diagnostics=diags, log=log, time_s=result["time_s"], message=result["message"])
         if status is RunStatus.OK:
-            outcome.outputs = jobs.read_outputs(workdir, outputs)
+            try:
+                outcome.outputs = jobs.read_outputs(workdir, outputs)
+            except jobs.OutputFileError as exc:
+                # The runtime writes every output before it reports ok: code in its process ended it first.
+                diag = Diagnostic(DiagnosticKind.CUDA_ERROR, test=request.test_name or None,
+                                  message_template=M.OUTPUT_FILE_INVALID, message_params={"name": str(exc)})
+                return RunOutcome(RunStatus.FAULT, log=log, time_s=res.time_s, message=diag.message, diagnostics=[diag])
         elif status is RunStatus.FAULT and result.get("fault"):
             self._locate_fault(build, outcome, result["fault"])
         if "output truncated" in log[-100:]:

@@ -46,19 +46,14 @@ log = logging.getLogger(__name__)
 TRANSFER_GRACE_S = 1.0  # on top of the time limit: copies in and out, a module load
 TRANSFER_BYTES_PER_S = 2e9  # pessimistic host<->device copy rate, for large buffers
 SANITIZER_EXIT_S = 10.0  # a sanitizer child asked to finish writes its summary and exits
-# How long the emulator may look for a deadlock after a GPU hang: it needs a couple of seconds
-# of spinning threads making no progress before it calls a wait hopeless.
-EMULATOR_PROOF_LIMITS_S = (2.0, 10.0)
 FAULTS_WORTH_MEMCHECK = {"CUDA_ERROR_ILLEGAL_ADDRESS", "CUDA_ERROR_MISALIGNED_ADDRESS"}
-# What the emulator may find on a case that hung the GPU and that explains the hang.
-SYNC_FINDINGS = {DiagnosticKind.DIVERGENT_BARRIER, DiagnosticKind.WARP_MASK}
 
 
 @dataclass
 class GpuHandle:
     """What a Build carries for this backend."""
 
-    source: str  # the student's source (the emulator re-runs it to prove a deadlock)
+    source: str  # the student's source
     spec: KernelSpec
     cubin: np.ndarray  # uint8
     entry: str  # the kernel's symbol
@@ -84,10 +79,11 @@ class GpuBackend(Backend):
     supports_sanitizers = True
     supports_cooperative_launch = True  # cuLaunchCooperativeKernel through cuda-bindings (gpu/child.py)
     warm_per_process = True  # its warm children belong to the process that grades
+    hangs_need_explaining = True  # a killed child is a TIMEOUT: deadlock or slow, it cannot tell
 
     def __init__(self, *, arch: str | None = None, cache: CompileCache | None = None, pool: ChildPool | None = None,
                  fresh_child_per_submission: bool | None = None, checks: tuple[Tool, ...] | None = None,
-                 memcheck_on_fault: bool = True, prove_deadlocks: bool = True, compiler: str | None = None):
+                 memcheck_on_fault: bool = True, compiler: str | None = None):
         env_arch = os.environ.get("WARPDRILL_GPU_ARCH")
         self._arch = arch_of(arch or env_arch) if (arch or env_arch) else None
         self.cache = cache or CompileCache()
@@ -99,14 +95,12 @@ class GpuBackend(Backend):
         self.fresh_child_per_submission = fresh_child_per_submission
         self.checks = checks if checks is not None else _env_tools()
         self.memcheck_on_fault = memcheck_on_fault
-        self.prove_deadlocks = prove_deadlocks
         # "nvrtc": the warm compiler child, nvcc as fallback; "nvcc": nvcc only; "auto" (default):
         # nvrtc when the cuda-bindings package is installed.
         choice = compiler or os.environ.get("WARPDRILL_GPU_COMPILER", "auto")
         if choice not in ("auto", "nvrtc", "nvcc"):
             raise ValueError(f"WARPDRILL_GPU_COMPILER must be auto, nvrtc or nvcc, not {choice!r}")
         self.use_nvrtc = choice == "nvrtc" or (choice == "auto" and nvrtc_available())
-        self._emulator = None  # built on the first hang; False once it proved unavailable here
         self.last_check: dict = {}  # timings of the last sanitizer pass, for benchmarks
         atexit.register(self.pool.close)
 
@@ -316,52 +310,13 @@ class GpuBackend(Backend):
     # ---- hangs ----
 
     def _timeout(self, handle: GpuHandle, request: RunRequest, elapsed: float) -> RunOutcome:
-        """The child was killed at the limit. The emulator re-runs the case: a proven deadlock makes
-        it DEADLOCK; a divergent barrier or warp-mask error it finds is attached (the pipeline then
-        grades SYNC_ERROR, which explains the hang); otherwise it stays a TIMEOUT."""
+        """The child was killed at the limit: a TIMEOUT, and only that. Whether the hang is a deadlock
+        or a synchronisation error is the judge's question (judge.explain_hang asks the emulator)."""
         stopped = M.text(M.TIME_LIMIT_STOPPED, limit=f"{request.time_limit_s:g}")
         killed = M.render(stopped["template"], stopped["params"])
         timeout = Diagnostic(kind=DiagnosticKind.TIMEOUT, detail={"limit_s": request.time_limit_s},
                              message_template=stopped["template"], message_params=stopped["params"])
-        proof = self._emulator_explains(handle, request) if self.prove_deadlocks else None
-        if proof is not None and proof.status is RunStatus.DEADLOCK:
-            note = Diagnostic(kind=DiagnosticKind.NOTE, message_template=M.GPU_DEADLOCK_PROVEN,
-                              message_params={"killed": stopped})
-            return RunOutcome(status=RunStatus.DEADLOCK, diagnostics=[*proof.diagnostics, note], time_s=elapsed,
-                              message=proof.message or "deadlock", log=proof.log)
-        found = [d for d in (proof.diagnostics if proof else []) if d.kind in SYNC_FINDINGS]
-        if found:
-            note = Diagnostic(kind=DiagnosticKind.NOTE, message_template=M.GPU_SYNC_FOUND,
-                              message_params={"killed": stopped})
-            return RunOutcome(status=RunStatus.TIMEOUT, diagnostics=[timeout, *found, note], time_s=elapsed,
-                              message=killed)
         return RunOutcome(status=RunStatus.TIMEOUT, diagnostics=[timeout], time_s=elapsed, message=killed)
-
-    def _emulator_explains(self, handle: GpuHandle, request: RunRequest) -> RunOutcome | None:
-        """The emulator's outcome on the case that hung the GPU, or None where it cannot run."""
-        if self._emulator is False:
-            return None
-        try:
-            if self._emulator is None:
-                from .emulator import EmulatorBackend
-
-                self._emulator = EmulatorBackend()
-            build = self._emulator.compile(handle.source, handle.spec)
-        except Exception as exc:  # no emulator here (no g++ or Boost.Context): hangs stay TIMEOUTs
-            log.warning("the emulator cannot prove deadlocks on this worker: %s", exc)
-            self._emulator = False
-            return None
-        try:
-            if not build.compile.ok:
-                return None
-            probe = RunRequest(launch=request.launch, inputs=request.inputs, test_name=request.test_name,
-                               time_limit_s=min(max(request.time_limit_s, EMULATOR_PROOF_LIMITS_S[0]), EMULATOR_PROOF_LIMITS_S[1]))
-            return self._emulator.run(build, probe)
-        except Exception as exc:
-            log.info("no emulator proof of a deadlock: %s", exc)
-            return None
-        finally:
-            self._emulator.close(build)
 
     # ---- compute-sanitizer ----
 

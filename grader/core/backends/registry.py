@@ -33,6 +33,19 @@ def get_backend(name: str | None = None) -> Backend:
     return backend_class(name)()
 
 
+@cache
+def _emulator_explainer():
+    from ..explainer import HangExplainer
+
+    return HangExplainer(lambda: backend_class("emulator")())
+
+
+def hang_explainer(backend: Backend):
+    """The explainer the judge asks when `backend` hung (explainer.HangExplainer over the emulator, one
+    per process), or None for a backend whose hangs need no explaining (it tells a deadlock itself)."""
+    return _emulator_explainer() if backend.hangs_need_explaining else None
+
+
 def _configured(name: str | None) -> str:
     if name is None:
         try:

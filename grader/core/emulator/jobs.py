@@ -15,6 +15,7 @@ from ..backends.base import ArgInit, ArgRole, KernelSpec, LaunchConfig
 from ..macros import shielded
 from ..results import Diagnostic
 from ..verdicts import DiagnosticKind
+from . import writemap as wm
 
 # Bytes OUT buffers are filled with before the launch: all-ones is a NaN for floats and -1 for
 # signed integers; 0xCD is the classic "uninitialised" pattern for the rest.
@@ -55,12 +56,23 @@ def write_job(
     workers: int,
     start_aligned: bool,
     time_limit_s: float,
+    vector_aligned: bool = False,
+    writemap: bool = False,
 ) -> dict[str, tuple[str, tuple, np.dtype]]:
-    """Write inputs and job.txt into `workdir`. Returns {arg name: (file, shape, dtype)} of outputs."""
+    """Write inputs and job.txt into `workdir`. Returns {arg name: (file, shape, dtype)} of outputs.
+
+    `start_aligned`: buffers start at a page (underflows fault); else they end at one (overflows
+    fault), each starting on its element size, or on 16 bytes when `vector_aligned` (the kernel uses
+    16-byte vector types, as cudaMalloc's 256-byte alignment allows): the at most 15 bytes between
+    such a buffer's end and the page are filled with 0xFF (NaN for floats) and a write there is
+    reported as an out-of-bounds write when the run ends.
+
+    `writemap`: also create each output's write-map side file (`<file>.wm`, writemap.side_file_bytes)
+    and name it in the job, for the writemap variant to record into (outputs past the cap are skipped)."""
     job = [
         f"mode {'fibers' if fibers else 'fast'}",
         f"workers {workers}",
-        f"align {'start' if start_aligned else 'end'}",
+        f"align {'start' if start_aligned else 'end16' if vector_aligned else 'end'}",
         "grid {} {} {}".format(*launch.grid),
         "block {} {} {}".format(*launch.block),
         f"shared {launch.shared_bytes}",
@@ -83,6 +95,10 @@ def write_job(
             if arg.role in (ArgRole.OUT, ArgRole.INOUT):
                 outputs[arg.name] = (file, array.shape, dtype)
             job.append(f"buffer {arg.name} {arg.role} {dtype.itemsize} {array.size} {file}")
+            if writemap and arg.name in outputs and wm.recordable(array.size, launch):
+                with open(workdir / f"{file}.wm", "wb") as side:
+                    side.truncate(wm.side_file_bytes(array.size))  # sparse zeros: nothing written yet
+                job.append(f"writemap {arg.name} {file}.wm")
         else:
             job.append(f"scalar {arg.name} {np.array(value).astype(dtype).tobytes().hex()}")
     (workdir / "job.txt").write_text("\n".join(job) + "\n")
@@ -96,16 +112,34 @@ RUN_DISK_SLACK_BYTES = 64 << 20
 
 def disk_allowance(outputs: dict[str, tuple[str, tuple, np.dtype]]) -> int:
     """Bytes a run may add to its work directory: one `.out` copy of every OUT/INOUT buffer
-    (`outputs` as write_job returns it) plus RUN_DISK_SLACK_BYTES. The sandbox stops a run past it."""
-    return RUN_DISK_SLACK_BYTES + sum(int(np.prod(shape, dtype=np.int64)) * np.dtype(dtype).itemsize
-                                      for _file, shape, dtype in outputs.values())
+    (`outputs` as write_job returns it), its write-map side file (filled in by a writemap run),
+    plus RUN_DISK_SLACK_BYTES. The sandbox stops a run past it."""
+    total = RUN_DISK_SLACK_BYTES
+    for _file, shape, dtype in outputs.values():
+        count = int(np.prod(shape, dtype=np.int64))
+        total += count * np.dtype(dtype).itemsize + wm.side_file_bytes(count)
+    return total
+
+
+class OutputFileError(ValueError):
+    """An output buffer's `.out` file is missing, not a plain file, or not its buffer's size.
+
+    The runtime writes every one before it reports `ok`; code in the run's process (a student's
+    execve, a forged result file) can end the run first, so this is the student's runtime error.
+    str() is the buffer's name.
+    """
 
 
 def read_outputs(workdir: Path, outputs: dict) -> dict[str, np.ndarray]:
-    """OUT/INOUT buffers as the kernel left them."""
+    """OUT/INOUT buffers as the kernel left them. Raises OutputFileError for a missing or
+    wrong-sized file (never FileNotFoundError or numpy's reshape error, which read as platform faults)."""
     result = {}
     for name, (file, shape, dtype) in outputs.items():
-        result[name] = np.fromfile(workdir / f"{file}.out", dtype=dtype).reshape(shape)
+        path = workdir / f"{file}.out"
+        expected = int(np.prod(shape, dtype=np.int64)) * np.dtype(dtype).itemsize
+        if path.is_symlink() or not path.is_file() or path.stat().st_size != expected:
+            raise OutputFileError(name)
+        result[name] = np.fromfile(path, dtype=dtype).reshape(shape)
     return result
 
 

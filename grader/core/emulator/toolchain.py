@@ -45,6 +45,12 @@ VARIANTS = {
     "tsan": {"opt": ["-O1", "-fsanitize=thread", "-DWD_TSAN=1", "-fno-builtin-memcpy", "-fno-builtin-memset",
                      "-fno-builtin-memmove", "-fno-tree-fre", "-fno-tree-pre", "-fno-tree-dominator-opts"],
              "link": ["-fsanitize=thread"]},
+    # The write map: every store of the student's code calls the runtime (src/writemap.cpp), through
+    # the kernel-address sanitizer's instrumentation in call mode, without its runtime or shadow.
+    # memcpy/memset stay calls the instrumentation does not see (a limit: docs/emulator.md).
+    "writemap": {"opt": ["-O2", "-fsanitize=kernel-address", "--param", "asan-instrumentation-with-call-threshold=0",
+                         "--param", "asan-instrument-reads=0", "--param", "asan-stack=0", "--param", "asan-globals=0",
+                         "-DWD_WRITEMAP=1"], "link": []},
 }
 LOG_CAP = 16 * 1024
 
@@ -105,7 +111,7 @@ def build_runtime(cache_dir: Path, variant: str = "fast") -> Runtime:
             obj = lib_dir / f"{src.stem}-{variant}.o"
             # The runtime itself is never instrumented: TSan sees only the student's accesses
             # plus the happens-before annotations the runtime makes explicitly.
-            opt = ["-O2"] + (["-DWD_TSAN=1"] if variant == "tsan" else [])
+            opt = ["-O2"] + {"tsan": ["-DWD_TSAN=1"], "writemap": ["-DWD_WRITEMAP=1"]}.get(variant, [])
             cmd = [CXX, *COMMON_FLAGS, *opt, "-I", str(INCLUDE_DIR), "-I", str(INCLUDE_DIR / "warpdrill"),
                    "-c", str(src), "-o", str(obj)]
             procs.append(subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True))

@@ -288,6 +288,7 @@ class ChildPool:
         if child is not None and (child.busy or not child.alive()):
             child.kill()
             child = None
+            _count_restart(slot)
         if child is None:
             child = factory()
             self.children[slot] = child
@@ -297,6 +298,7 @@ class ChildPool:
         child = self.children.pop(slot, None)
         if child is not None:
             child.kill()
+            _count_restart(slot)
         if start is not None:
             start()
 
@@ -304,3 +306,13 @@ class ChildPool:
         for child in self.children.values():
             child.kill()
         self.children = {}
+
+
+def _count_restart(slot: str) -> None:
+    """Count a warm child killed and replaced for /metrics (never fails the grading)."""
+    try:
+        from ops.metrics import child_restarted
+
+        child_restarted("gpu", slot)
+    except Exception:
+        pass

@@ -43,8 +43,8 @@ def families_for(topic: Topic | str | None = None) -> list[Family]:
     return [f for f in FAMILIES.values() if topic is None or f.topic == Topic(topic)]
 
 
-def generate(family_id: str, seed: int, difficulty: int = 1) -> Question:
-    return family(family_id).generate(seed, difficulty)
+def generate(family_id: str, seed: int, difficulty: int = 1, target_cc: str | None = None) -> Question:
+    return family(family_id).generate(seed, difficulty, target_cc)
 
 
 __all__ = ["Block", "BlockKind", "DIFFICULTIES", "FAMILIES", "Family", "LANGUAGES", "Question", "TOPIC_NAMES", "Topic",

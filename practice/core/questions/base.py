@@ -11,13 +11,18 @@ as Korean courses write them. Code and formulas are language-neutral.
 from __future__ import annotations
 
 import enum
+import json
 import random
+from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from ..answers import Choice, Field, FieldKind, Text
 
 LANGUAGES = ("en", "ko")
+# The compute capability a course's questions are drawn for, while Family.generate runs make_params
+# with a target_cc (read through target_gpu_keys()).
+TARGET_CC: ContextVar[str | None] = ContextVar("target_cc", default=None)
 DIFFICULTIES = (1, 2, 3)
 
 
@@ -55,6 +60,9 @@ class BlockKind(enum.StrEnum):
     CODE = "code"  # CUDA source, shown as is (language-neutral)
     MATH = "math"  # a formula line such as "⌈41 × 32 / 256⌉ × 256 = 1536" (language-neutral)
     LIST = "list"  # bullet items, one per line of the text
+    # A write map of the textbook index mapping (grader.core.writemap.launch_map), drawn as an SVG where
+    # shown: the text is JSON {"grid", "block", "shape", "origin", "highlight"} (language-neutral).
+    WRITEMAP = "writemap"
 
 
 @dataclass(frozen=True)
@@ -85,6 +93,13 @@ def code(src: str) -> Block:
 
 def math(expr: str) -> Block:
     return Block(BlockKind.MATH, {lang: expr for lang in LANGUAGES})
+
+
+def writemap(grid: list[int], block: list[int], shape: list[int], origin: list[int], highlight: int) -> Block:
+    """A write-map picture of a window of the launch's elements, `highlight` (a flat index in the
+    window) outlined; practice/rendering.py draws it."""
+    spec = json.dumps({"grid": grid, "block": block, "shape": shape, "origin": origin, "highlight": highlight})
+    return Block(BlockKind.WRITEMAP, {lang: spec for lang in LANGUAGES})
 
 
 def items(en: list[str], ko: list[str]) -> Block:
@@ -158,15 +173,29 @@ class Family:
 
     id: ClassVar[str]  # "occupancy.blocks_per_sm": topic, dot, noun
     version: ClassVar[int] = 1  # bump when make_params or compose changes what a seed produces
+    uses_target_cc: ClassVar[bool] = False  # draws its GPU through target_gpu_keys() (occupancy families)
     topic: ClassVar[Topic]
     title: ClassVar[Text]
 
-    def generate(self, seed: int, difficulty: int = 1) -> Question:
-        """The question for (seed, difficulty); the same inputs always give the same question."""
+    def generate(self, seed: int, difficulty: int = 1, target_cc: str | None = None) -> Question:
+        """The question for (seed, difficulty); the same inputs always give the same question.
+
+        `target_cc` ("8.6", a course's target GPU) makes a family that draws a GPU (occupancy) draw
+        one of that compute capability; other families ignore it. None: the family's own GPU pool
+        (the same questions as before target_cc existed). Raises ValueError for a bad difficulty.
+        """
         if difficulty not in DIFFICULTIES:
             raise ValueError(f"difficulty must be one of {DIFFICULTIES}, not {difficulty!r}")
-        rng = random.Random(f"{self.id}/{self.version}/{seed}/{difficulty}")
-        params = self.make_params(rng, difficulty)
+        suffix = f"/cc{target_cc}" if target_cc and self.uses_target_cc else ""
+        rng = random.Random(f"{self.id}/{self.version}/{seed}/{difficulty}{suffix}")
+        if suffix:
+            token = TARGET_CC.set(target_cc)
+            try:
+                params = self.make_params(rng, difficulty)
+            finally:
+                TARGET_CC.reset(token)
+        else:
+            params = self.make_params(rng, difficulty)
         params["difficulty"] = difficulty
         return self.build(params, seed=seed)
 

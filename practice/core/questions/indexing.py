@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Callable
 
 from ..answers import Choice
-from .base import Family, Topic, choice_field, code, integer_field, items, letters, math, p, t
+from .base import Family, Topic, choice_field, code, integer_field, items, letters, math, p, t, writemap
 
 BLOCKS_2D = [(16, 16), (32, 8), (32, 16), (8, 8), (16, 8), (32, 4)]
 BLOCKS_3D = [(8, 8, 4), (16, 8, 2), (32, 4, 2), (8, 4, 4)]
@@ -126,7 +126,8 @@ class InverseIndex(Family):
             fields = [integer_field("block_x", "blockIdx.x", "blockIdx.x"),
                       integer_field("thread_x", "threadIdx.x", "threadIdx.x")]
             solution = [math(f"blockIdx.x = ⌊{idx} / {block[0]}⌋ = {b}"),
-                        math(f"threadIdx.x = {idx} mod {block[0]} = {th}")]
+                        math(f"threadIdx.x = {idx} mod {block[0]} = {th}"),
+                        _inverse_picture_1d(block[0], idx)]
             return prompt, fields, answer, solution
         (bx, by), (w, h) = block, params["size"]
         y, x = divmod(idx, w)
@@ -145,8 +146,36 @@ class InverseIndex(Family):
             math(f"y = ⌊{idx} / {w}⌋ = {y},  x = {idx} mod {w} = {x}"),
             math(f"blockIdx = (⌊{x} / {bx}⌋, ⌊{y} / {by}⌋) = ({x // bx}, {y // by})"),
             math(f"threadIdx = ({x} mod {bx}, {y} mod {by}) = ({x % bx}, {y % by})"),
+            _inverse_picture_2d((bx, by), (w, h), x, y),
         ]
         return prompt, fields, answer, solution
+
+
+PICTURE_SIDE = 48  # elements per side of the window an indexing solution draws (at most)
+
+
+def _window(centre: int, size: int, block: int) -> tuple[int, int]:
+    """(start, length) of a window of at most PICTURE_SIDE elements, three blocks wide when they fit,
+    around `centre` within [0, size)."""
+    length = min(size, PICTURE_SIDE, 3 * block)
+    start = min(max(0, centre - length // 2), size - length)
+    return start, length
+
+
+def _inverse_picture_1d(block: int, idx: int):
+    """The write map around element idx: which thread of which block writes each nearby element."""
+    start = max(0, idx - idx % 32 - 32)
+    n = 96
+    return writemap([_ceil_div(start + n, block), 1, 1], [block, 1, 1], [n], [start], idx - start)
+
+
+def _inverse_picture_2d(block: tuple[int, int], size: tuple[int, int], x: int, y: int):
+    """The write map of the image around pixel (x, y), rows by y and columns by x."""
+    (bx, by), (w, h) = block, size
+    x0, cols = _window(x, w, bx)
+    y0, rows = _window(y, h, by)
+    return writemap([_ceil_div(w, bx), _ceil_div(h, by), 1], [bx, by, 1], [rows, cols], [y0, x0],
+                    (y - y0) * cols + (x - x0))
 
 
 class WarpAndLane(Family):

@@ -2,14 +2,17 @@
 the worked solutions that use a closed form are checked against the model's search in the tests."""
 from __future__ import annotations
 
+import functools
 import random
+from collections.abc import Sequence
 from typing import Any
 
-from problems.core.gpus import GPUS, GPU, ComputeCapability, gpu as gpu_by_key
+from problems.core.gpus import GPUS, GPU, ComputeCapability, gpu as gpu_by_key, gpus_for
 from problems.core.occupancy import LIMITER_NAMES, Limiter, max_dynamic_smem_for, max_registers_for, occupancy
 
 from ..answers import Choice
 from .base import (
+    TARGET_CC,
     Block,
     Family,
     Topic,
@@ -48,8 +51,30 @@ def draw_regs(rng: random.Random, difficulty: int) -> int:
     return rng.randint(16, 255)
 
 
+@functools.cache
+def _keys_for(cc: str) -> tuple[str, ...]:
+    return tuple(g.key for g in gpus_for(cc))
+
+
+def target_gpu_keys(difficulty: int) -> Sequence[str]:
+    """The GPUs a question of this difficulty may be drawn on: those of the course's target compute
+    capability while Family.generate runs with one (base.TARGET_CC), else GPU_POOL[difficulty]."""
+    cc = TARGET_CC.get()
+    if cc:
+        keys = _keys_for(cc)
+        if keys:
+            return keys
+    return GPU_POOL[difficulty]
+
+
+class GpuFamily(Family):
+    """An occupancy family: its GPU is drawn through target_gpu_keys (a course's target GPU decides)."""
+
+    uses_target_cc = True
+
+
 def draw_launch(rng: random.Random, difficulty: int) -> dict[str, Any]:
-    g = gpu_by_key(rng.choice(GPU_POOL[difficulty]))
+    g = gpu_by_key(rng.choice(target_gpu_keys(difficulty)))
     threads = rng.choice([x for x in THREADS_POOL[difficulty] if x <= g.capability.max_threads_per_sm])
     smem = rng.choice([s for s in SMEM_POOL[difficulty] if s <= g.capability.smem_per_block_optin])
     return {"gpu": g.key, "threads": threads, "regs": draw_regs(rng, difficulty), "smem": smem}
@@ -118,7 +143,7 @@ def _result(params: dict[str, Any]):
     return occupancy(g.cc, params["threads"], params["regs"], params["smem"])
 
 
-class BlocksPerSM(Family):
+class BlocksPerSM(GpuFamily):
     id = "occupancy.blocks_per_sm"
     topic = Topic.OCCUPANCY
     title = t("Blocks per SM and occupancy", "SM당 block 수와 occupancy")
@@ -143,7 +168,7 @@ class BlocksPerSM(Family):
         return prompt, fields, {"blocks": r.blocks_per_sm, "occupancy": r.occupancy}, working(params)
 
 
-class LimitingResource(Family):
+class LimitingResource(GpuFamily):
     id = "occupancy.limiter"
     topic = Topic.OCCUPANCY
     title = t("Limiting resource", "occupancy를 제한하는 자원")
@@ -173,7 +198,7 @@ class LimitingResource(Family):
         return prompt, fields, {"limiter": str(r.limiter)}, working(params)
 
 
-class RegisterBudget(Family):
+class RegisterBudget(GpuFamily):
     id = "occupancy.register_budget"
     topic = Topic.OCCUPANCY
     title = t("Register budget", "register 예산")
@@ -254,7 +279,7 @@ class RegisterBudget(Family):
                 "per_warp": per_warp, "regs": min(per_warp // 32, cap.max_regs_per_thread)}
 
 
-class SharedMemoryBudget(Family):
+class SharedMemoryBudget(GpuFamily):
     id = "occupancy.shared_budget"
     topic = Topic.OCCUPANCY
     title = t("Shared memory budget", "shared memory 예산")
@@ -325,7 +350,7 @@ class SharedMemoryBudget(Family):
         return min(share - cap.smem_reserved_per_block - params["static"], cap.smem_per_block_optin - params["static"])
 
 
-class BestBlockSize(Family):
+class BestBlockSize(GpuFamily):
     id = "occupancy.best_block_size"
     topic = Topic.OCCUPANCY
     title = t("Best block size", "가장 좋은 block 크기")
@@ -333,7 +358,7 @@ class BestBlockSize(Family):
     def make_params(self, rng, difficulty):
         sizes = [64, 96, 128, 192, 256, 320, 384, 512, 640, 768, 1024]
         while True:
-            g = gpu_by_key(rng.choice(GPU_POOL[difficulty]))
+            g = gpu_by_key(rng.choice(target_gpu_keys(difficulty)))
             options = sorted(rng.sample([s for s in sizes if s <= g.capability.max_threads_per_sm], 4))
             params = {"gpu": g.key, "regs": draw_regs(rng, difficulty), "options": options,
                       "smem_per_thread": rng.choice([0, 16, 32, 64, 128] if difficulty > 1 else [0, 16, 32])}
@@ -375,7 +400,7 @@ class BestBlockSize(Family):
         return prompt, fields, {"threads": str(best)}, solution
 
 
-class CoResidence(Family):
+class CoResidence(GpuFamily):
     id = "occupancy.co_residence"
     topic = Topic.OCCUPANCY
     title = t("Can the blocks co-reside?", "block들이 동시에 상주할 수 있는가?")
@@ -414,7 +439,7 @@ class CoResidence(Family):
         return prompt, fields, {"fits": verdict}, solution
 
 
-class CooperativeGrid(Family):
+class CooperativeGrid(GpuFamily):
     id = "occupancy.cooperative_grid"
     topic = Topic.OCCUPANCY
     title = t("Cooperative launch grid limit", "cooperative launch의 grid 한도")

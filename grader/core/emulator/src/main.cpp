@@ -58,7 +58,12 @@ void read_job(const char* path) {
     if (key.empty() || key[0] == '#') continue;
     if (key == "mode") { std::string m; ss >> m; g_job.fibers = m == "fibers"; }
     else if (key == "workers") ss >> g_job.workers;
-    else if (key == "align") { std::string a; ss >> a; g_job.start_aligned = a == "start"; }
+    else if (key == "align") {
+      std::string a;
+      ss >> a;
+      g_job.start_aligned = a == "start";
+      g_job.align16 = a == "end16";
+    }
     else if (key == "grid") ss >> g_job.grid.x >> g_job.grid.y >> g_job.grid.z;
     else if (key == "block") ss >> g_job.block.x >> g_job.block.y >> g_job.block.z;
     else if (key == "shared") ss >> g_job.shared_bytes;
@@ -73,13 +78,27 @@ void read_job(const char* path) {
       if (!ss || b.elem == 0) bad_job("buffer line: " + line);
       b.bytes = b.elem * b.count;
       char *lo, *hi;
-      b.data = guarded_alloc(b.bytes, g_job.start_aligned, b.elem < 16 ? b.elem : 16, &lo, &hi);
+      b.data = guarded_alloc(b.bytes, g_job.start_aligned, g_job.align16 ? 16 : b.elem < 16 ? b.elem : 16, &lo, &hi);
       if (!b.data) bad_job("cannot map buffer " + b.name);
+      if (g_job.align16 && b.bytes) {
+        b.slack_end = hi - 4096;  // the page-aligned end of the buffer's readable pages
+        b.tag = static_cast<unsigned char>(0x11 + 0x1D * g_job.buffers.size());
+        for (char* p = b.data + b.bytes; p < b.slack_end; ++p) *p = static_cast<char>(b.slack_byte(p));
+      }
       if (b.bytes) load_file(g_job.out_dir + "/" + b.file, b.data, b.bytes);
       g_job.buffers.push_back(b);
       Buffer& kept = g_job.buffers.back();
       register_region(Region{lo, hi, kept.data, kept.bytes, kept.elem, kBuffer, kept.name.c_str(), 0});
       g_job.args.push_back(kept.data);
+    } else if (key == "writemap") {
+      // writemap <buffer name> <side file>: record the stores into that buffer (writemap.cpp)
+      std::string name, file;
+      ss >> name >> file;
+      bool found = false;
+      for (auto& b : g_job.buffers) {
+        if (b.name == name) found = writemap_attach(b, g_job.out_dir + "/" + file);
+      }
+      if (!found) bad_job("writemap line: " + line);
     } else if (key == "scalar") {
       // scalar <name> <hex bytes, little endian>
       std::string name, hex;

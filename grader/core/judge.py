@@ -1,16 +1,19 @@
 """The judge: one short function of ordered stages that stops at the first failure.
 
-    static checks -> launch -> compile -> resources/occupancy -> test cases -> check pass -> verdict
+    static checks -> launch -> compile -> resources/occupancy -> test cases (a hang explained) -> check pass -> verdict
 
+The stages' rules live in their own modules: static_checks.py (what is refused before compiling),
+launch.py (what CUDA would refuse), verdicts.py (what a run means, what the submission's verdict is),
+summary.py (what is said about it), explainer.py (who is asked when a backend hung).
 Plain Python (no Django): the Celery task, `manage.py judge` and `validate_problem` call it.
 """
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import logging
 import threading
 import time
-import dataclasses
 from dataclasses import dataclass
 from typing import Callable
 
@@ -21,16 +24,17 @@ from problems.core.package import ProblemPackage, TestCaseSpec
 from . import coresidency
 from . import messages as M
 from .backends.base import ArgRole, Backend, Build, KernelSpec, LaunchConfig, RunOutcome, RunRequest, RunStatus
-from .compare import compare_output
 from .errors import LaunchConfigError, PlatformError, UnsupportedLaunchError
+from .explainer import HangExplainer
 from .launch import (LaunchExpressionError, build_launch, cooperative_launch_problem, launch_problem,
                      parse_launch_comment)
 from .results import CompileMessage, CompileResult, Diagnostic, JudgeResult, TestResult
-from .verdicts import DIAGNOSTIC_VERDICT, HANGS, NOT_RUN, DiagnosticKind, Verdict, worst
+from .static_checks import DEFAULT_MAX_SOURCE_BYTES, static_check_reason
+from .summary import case_message, submission_summary
+from .verdicts import HANGS, NOT_RUN, DiagnosticKind, Verdict, case_verdict, submission_verdict
 
 log = logging.getLogger(__name__)
 
-MAX_SOURCE_BYTES = 64 * 1024
 MAX_DIAGNOSTICS = 30
 
 # Called as progress(stage, done, total) with stage "compiling" | "running" | "checking".
@@ -84,95 +88,6 @@ def _refused(template: str, params: dict, backend: str) -> JudgeResult:
     return _fail(Verdict.COMPILE_ERROR, template, params, backend, CompileResult(ok=False, messages=[message]))
 
 
-def static_check_reason(source: str) -> tuple[str, dict] | None:
-    """Why the source is refused before compiling, as (template, params), or None."""
-    if not source.strip():
-        return M.SOURCE_EMPTY, {}
-    if len(source.encode("utf-8", "replace")) > MAX_SOURCE_BYTES:
-        return M.SOURCE_TOO_LARGE, {"kib": MAX_SOURCE_BYTES // 1024}
-    if "\0" in source:
-        return M.SOURCE_NUL, {}
-    return None
-
-
-def static_check(source: str) -> str | None:
-    """Why the source is refused before compiling (English), or None."""
-    reason = static_check_reason(source)
-    return M.render(*reason) if reason else None
-
-
-def run_case_verdict(outcome: RunOutcome, expected: dict[str, np.ndarray], atol: float, rtol: float):
-    """(verdict, message, mismatch) of one run: a fault first, else diagnostics, else the comparison.
-
-    The message explains the verdict: a SYNC_ERROR's is its finding, even when the output differs too
-    (the mismatch is kept: the page shows it below as a consequence, not as the reason).
-    """
-    diag_verdicts = [DIAGNOSTIC_VERDICT[d.kind] for d in outcome.diagnostics if DIAGNOSTIC_VERDICT.get(d.kind)]
-    status_verdict = {
-        RunStatus.DEADLOCK: Verdict.DEADLOCK,
-        RunStatus.TIMEOUT: Verdict.TIME_LIMIT,
-        RunStatus.LAUNCH_ERROR: Verdict.RUNTIME_ERROR,
-    }.get(outcome.status)
-    if outcome.status is RunStatus.FAULT:
-        status_verdict = worst(v for v in diag_verdicts if v in (Verdict.MEMORY_ERROR, Verdict.RUNTIME_ERROR)) \
-            if diag_verdicts else Verdict.RUNTIME_ERROR
-        if status_verdict is Verdict.ACCEPTED:
-            status_verdict = Verdict.RUNTIME_ERROR
-    if status_verdict is not None:
-        return worst([status_verdict, *diag_verdicts]), outcome.message, None
-    mismatch = None
-    for name, exp in expected.items():
-        if name not in outcome.outputs:
-            raise PlatformError(f"backend returned no output '{name}'")
-        mismatch = compare_output(name, exp, outcome.outputs[name], atol, rtol)
-        if mismatch:
-            break
-    verdict = worst([*diag_verdicts, Verdict.WRONG_ANSWER if mismatch else Verdict.ACCEPTED])
-    message = ""
-    if verdict is Verdict.SYNC_ERROR:
-        message = next(d.message for d in outcome.diagnostics if DIAGNOSTIC_VERDICT.get(d.kind) is verdict)
-    elif mismatch:
-        message = M.render(*_mismatch_message(mismatch))
-    return verdict, message, mismatch
-
-
-def _mismatch_message(mismatch) -> tuple[str, dict]:
-    """(template, params) of a mismatch: a 2-D index names its axes ([row 0, col 1]); a float output
-    says the tolerance at that element and how far off the value was."""
-    tolerance = mismatch.allowed is not None and mismatch.error is not None
-    if tolerance:
-        template = M.MISMATCH_ONE_TOLERANCE if mismatch.count == 1 else M.MISMATCH_MANY_TOLERANCE
-    else:
-        template = M.MISMATCH_ONE if mismatch.count == 1 else M.MISMATCH_MANY
-    index = M.text(M.INDEX_ROW_COL, row=mismatch.index[0], col=mismatch.index[1]) \
-        if len(mismatch.index) == 2 else str(mismatch.index)
-    params = {"output": mismatch.output, "index": index, "expected": mismatch.expected, "got": mismatch.got,
-              "count": mismatch.count}
-    if tolerance:
-        params.update(allowed=mismatch.allowed, error=mismatch.error)
-    return template, params
-
-
-def _case_message(message: str, outcome: RunOutcome, mismatch) -> tuple[str, dict]:
-    """(template, params) of a test case's message: a mismatch, a diagnostic's own message (maybe after a
-    CUDA error name), or one of the backends' short outcome messages. ("", {}) when it is none of ours."""
-    if not message:
-        return "", {}
-    # With a mismatch, run_case_verdict's message is a SYNC_ERROR's finding or else the mismatch.
-    if mismatch is not None and not any(d.message == message for d in outcome.diagnostics):
-        return _mismatch_message(mismatch)
-    for d in outcome.diagnostics:
-        if not d.message_template:
-            continue
-        if d.message == message:
-            return d.message_template, d.message_params
-        error, _, rest = message.partition(": ")
-        if rest == d.message and error.replace("_", "").isalnum():
-            return M.ERROR_PREFIXED, {"error": error, "message": M.text(d.message_template, **d.message_params)}
-    found = M.recognise(message, (M.OUTCOME_TIME_LIMIT, M.OUTCOME_KILLED, M.OUTCOME_DEADLOCK, *M.LAUNCH_REASONS))
-    return found or ("", {})
-
-
 def judge(
     package: ProblemPackage,
     source: str,
@@ -185,6 +100,9 @@ def judge(
     target_cc: str = "9.0",
     target_gpu: str = "",
     variant: dict | None = None,
+    max_source_bytes: int = DEFAULT_MAX_SOURCE_BYTES,
+    explainer: HangExplainer | None = None,
+    writemaps: bool = True,
 ) -> JudgeResult:
     """Judge `source` for `package` on `backend`.
 
@@ -194,6 +112,10 @@ def judge(
     `variant` is the student's stored variant of a package that declares variant parameters: its
     integers join each test's sizes (launch expressions read them) and the harness receives it
     (ProblemPackage.with_variant); None judges the package's bound or default variant.
+    `max_source_bytes` is the site's source size limit (static_checks.py). `explainer` is asked to
+    re-run a case that hung `backend` (see explain_hang); None: a hang stays what the backend said.
+    `writemaps`: on a backend with supports_writemap, record the write map of one WRONG_ANSWER or
+    MEMORY_ERROR test (a sample's when a sample fails) in JudgeResult.writemaps: one more build and run.
 
     Returns a JudgeResult; a student's failure is a verdict. Raises PlatformError (and only
     that) when the platform fails, so the caller can retry without charging the student;
@@ -202,7 +124,7 @@ def judge(
     package = package.with_variant(variant)
     progress = progress or (lambda stage, done, total: None)
     name = backend.name
-    refusal = static_check_reason(source)
+    refusal = static_check_reason(source, max_source_bytes)
     if refusal:
         return _refused(*refusal, name)
 
@@ -255,11 +177,15 @@ def judge(
         report = _PtxasReport(source, package.kernel, target_cc) if build.resources is None and backend.wants_ptxas_report else None
         result = JudgeResult(verdict=Verdict.ACCEPTED, compile=build.compile, backend=name)
         hung = None
+        mapped: _Case | None = None  # the failing case whose write map is drawn (writemap_case)
         resident = None  # the co-resident launch an inter-block spin barrier needed (coresidency.py)
         for k, case in enumerate(cases):
             progress("running", k, len(package.tests))
-            test_result, coresident = _run_case(package, backend, build, case, result, gpu, registers, static)
+            test_result, coresident = _run_case(package, backend, build, case, result, source, explainer,
+                                                gpu, registers, static)
             resident = resident or coresident
+            if writemaps and writemap_wanted(backend, test_result, mapped):
+                mapped = case  # its inputs stay: the write-map run below reuses them
             cases[k] = None  # its inputs and expected outputs are no longer needed
             result.tests.append(test_result)
             if test_result.verdict in HANGS:
@@ -282,13 +208,13 @@ def judge(
                 for d in outcome.diagnostics:  # whatever the backend named them: found by the check pass
                     d.test, d.check = test.name, True
                 _add_diagnostics(result, outcome.diagnostics, test.name)
+        if mapped is not None and hung is None:
+            result.writemaps = _writemap_run(package, backend, build, mapped)
         if report is not None:
             build.resources = report.wait()
         result.resources = _resources(build, launches[0], target_cc)
-        verdicts = [t.verdict for t in result.tests if t.verdict is not NOT_RUN]
-        verdicts += [DIAGNOSTIC_VERDICT[d.kind] for d in result.diagnostics if DIAGNOSTIC_VERDICT.get(d.kind)]
-        result.verdict = worst(verdicts)
-        result.message_template, result.message_params = _summary(result)
+        result.verdict = submission_verdict(result.tests, result.diagnostics)
+        result.message_template, result.message_params = submission_summary(result)
         result.message = M.render(result.message_template, result.message_params) if result.message_template else ""
         result.device = backend.device_name()
         return result
@@ -331,7 +257,8 @@ def _prepare_case(package: ProblemPackage, harness, test: TestCaseSpec, launch: 
     return _Case(test, launch, None, inputs, expected)
 
 
-def _run_case(package, backend, build: Build, case: _Case, result: JudgeResult, gpu=None, registers: int | None = None,
+def _run_case(package, backend, build: Build, case: _Case, result: JudgeResult, source: str,
+              explainer: HangExplainer | None, gpu=None, registers: int | None = None,
               shared_static_bytes: int | None = None) -> tuple[TestResult, LaunchConfig | None]:
     """One test case's row, and the co-resident launch when its blocks needed one to complete (an
     inter-block spin barrier whose grid fits on `gpu` at once: a SYNC_ERROR, coresidency.py), else None."""
@@ -357,13 +284,83 @@ def _run_case(package, backend, build: Build, case: _Case, result: JudgeResult, 
         outcome, resident = coresidency.explain(backend, build, request, outcome, gpu, registers, shared_static_bytes)
         if outcome.status is RunStatus.INTERNAL:
             raise PlatformError(outcome.message or f"backend failed on test {test.name}")
-    verdict, message, mismatch = run_case_verdict(outcome, case.expected, package.atol, package.rtol)
-    template, params = _case_message(message, outcome, mismatch)
+    outcome = explain_hang(outcome, explainer, source, package.kernel, request)
+    verdict, message, mismatch = case_verdict(outcome, case.expected, package.atol, package.rtol)
+    template, params = case_message(message, outcome, mismatch)
     _add_diagnostics(result, outcome.diagnostics, test.name)
     return TestResult(name=test.name, sample=test.sample, verdict=verdict, message=message, mismatch=mismatch,
                       time_s=round(outcome.time_s or time.monotonic() - started, 4), params=dict(test.params),
                       output_log=outcome.log, message_template=template, message_params=params,
                       time_limit_s=package.time_limit_s), resident
+
+
+# What an explainer may find on a case that hung and that explains the hang.
+SYNC_FINDINGS = {DiagnosticKind.DIVERGENT_BARRIER, DiagnosticKind.WARP_MASK}
+
+
+def explain_hang(outcome: RunOutcome, explainer: HangExplainer | None, source: str, spec: KernelSpec,
+                 request: RunRequest) -> RunOutcome:
+    """The outcome to grade for a run that `outcome` reports: when it is a TIMEOUT and an explainer is
+    given, the explainer re-runs the case. A deadlock it proves makes the run a DEADLOCK (its findings,
+    and a note that the backend was stopped); a divergent barrier or warp-mask error it finds is
+    attached to the TIMEOUT (the case is then graded SYNC_ERROR, which explains the hang); otherwise,
+    or without an explainer, `outcome` is returned as it is."""
+    if explainer is None or outcome.status is not RunStatus.TIMEOUT:
+        return outcome
+    proof = explainer.explain(source, spec, request)
+    if proof is None:
+        return outcome
+    stopped = M.text(M.TIME_LIMIT_STOPPED, limit=f"{request.time_limit_s:g}")
+    if proof.status is RunStatus.DEADLOCK:
+        note = Diagnostic(kind=DiagnosticKind.NOTE, message_template=M.GPU_DEADLOCK_PROVEN,
+                          message_params={"killed": stopped})
+        return RunOutcome(status=RunStatus.DEADLOCK, diagnostics=[*proof.diagnostics, note], time_s=outcome.time_s,
+                          message=proof.message or "deadlock", log=proof.log)
+    found = [d for d in proof.diagnostics if d.kind in SYNC_FINDINGS]
+    if not found:
+        return outcome
+    note = Diagnostic(kind=DiagnosticKind.NOTE, message_template=M.GPU_SYNC_FOUND, message_params={"killed": stopped})
+    return RunOutcome(status=RunStatus.TIMEOUT, diagnostics=[*outcome.diagnostics, *found, note],
+                      time_s=outcome.time_s, message=outcome.message)
+
+
+# The verdicts whose page draws the write map of the failing test (others: on request only).
+WRITEMAP_VERDICTS = frozenset({Verdict.WRONG_ANSWER, Verdict.MEMORY_ERROR})
+
+
+def writemap_wanted(backend: Backend, test_result: TestResult, mapped: _Case | None) -> bool:
+    """Whether this test's case is the one to draw: the backend records write maps, the test failed
+    with WRONG_ANSWER or MEMORY_ERROR, and no case is chosen yet or the chosen one is hidden and
+    this one is a sample (a sample's map is shown to everyone, a hidden test's to staff only)."""
+    if not backend.supports_writemap or test_result.verdict not in WRITEMAP_VERDICTS:
+        return False
+    return mapped is None or (not mapped.test.sample and test_result.sample)
+
+
+def _writemap_run(package: ProblemPackage, backend: Backend, build: Build, case: _Case) -> list[dict]:
+    """The encoded write maps (writemap.encode) of `case`'s outputs, from one write-map run; [] when
+    the run records none. Its verdict is not the student's (the case already has one): a fault or a
+    timeout here only leaves the map as far as the kernel got."""
+    from .writemap import encode, wrong_mask
+
+    request = RunRequest(launch=case.launch, inputs=case.inputs, time_limit_s=package.time_limit_s * 4,
+                         test_name=case.test.name)
+    try:
+        outcome = backend.run_writemap(build, request)
+    except PlatformError as exc:  # a picture is not worth a retry of the whole submission
+        log.warning("write map of %s not recorded: %s", case.test.name, exc)
+        return []
+    maps = []
+    for name, wm in outcome.writemaps.items():
+        expected = case.expected.get(name)
+        got = outcome.outputs.get(name)
+        wrong = None
+        if expected is not None and got is not None:
+            wrong = wrong_mask(expected, got, rtol=package.rtol, atol=package.atol)
+        stored = encode(wm, test=case.test.name, sample=case.test.sample, expected=expected, got=got, wrong=wrong)
+        if stored is not None:
+            maps.append(stored)
+    return maps
 
 
 def _not_run(test: TestCaseSpec, hung: TestResult) -> TestResult:
@@ -441,48 +438,62 @@ def _resources(build: Build, launch: LaunchConfig, target_cc: str):
     return res
 
 
-def _summary(result: JudgeResult) -> tuple[str, dict]:
-    """(template, params) of the verdict's summary: the test case that explains the verdict and why
-    (("", {}) for ACCEPTED). The count of passed cases is not repeated here: the page states it.
-
-    The reason is the first diagnostic that implies the verdict, else the first case with the verdict,
-    by its own message. A finding of the check pass says so (no test row shows it: the rows may all
-    be ACCEPTED). The line is added only when the reason does not name it already. A hidden case's
-    message is never quoted (it holds its values); a diagnostic is, as the site replaces a hidden
-    case's diagnostic wherever it is quoted (grader/serializers.py).
-    """
-    if result.verdict is Verdict.ACCEPTED:
-        return "", {}
-    first = next((d for d in result.diagnostics if DIAGNOSTIC_VERDICT.get(d.kind) == result.verdict), None)
-    if first is not None:
-        # A diagnostic without a template (text we cannot name) is quoted as its English text.
-        reason = M.text(first.message_template, **first.message_params) if first.message_template else first.message
-        add_line = first.line and not (first.message_template
-                                       and M.names_param(first.message_template, first.message_params, "line"))
-        params = {"test": first.test, "reason": reason, **({"line": first.line} if add_line else {})}
-        if first.check:
-            params["check"] = M.check_name(first.kind)
-            return (M.SUMMARY_CHECK_AT_LINE if add_line else M.SUMMARY_CHECK), params
-        return (M.SUMMARY_TEST_AT_LINE if add_line else M.SUMMARY_TEST), params
-    case = next((t for t in result.tests if t.verdict is result.verdict), None)
-    if case is None:
-        return "", {}
-    if not case.sample:
-        return M.SUMMARY_HIDDEN_TEST, {"test": case.name}
-    if not case.message:
-        return M.SUMMARY_TEST_FAILED, {"test": case.name}
-    reason = M.text(case.message_template, **case.message_params) if case.message_template else case.message
-    return M.SUMMARY_TEST, {"test": case.name, "reason": reason}
-
-
 def judge_bare(source: str, spec: KernelSpec, launch: LaunchConfig, inputs: dict, backend: Backend,
-               time_limit_s: float = 5.0, check: bool = False) -> tuple[Build, RunOutcome | None]:
-    """Run a kernel without a problem (the playground): compile, run once, return raw outcome."""
+               time_limit_s: float = 5.0, check: bool = False,
+               explainer: HangExplainer | None = None) -> tuple[Build, RunOutcome | None]:
+    """Run a kernel without a problem (the playground): compile, run once, return the outcome (a hang
+    explained as in explain_hang)."""
     build = backend.compile(source, spec)
     try:
         if not build.compile.ok:
             return build, None
-        return build, backend.run(build, RunRequest(launch=launch, inputs=inputs, time_limit_s=time_limit_s,
-                                                    check=check))
+        request = RunRequest(launch=launch, inputs=inputs, time_limit_s=time_limit_s, check=check)
+        return build, explain_hang(backend.run(build, request), explainer, source, spec, request)
     finally:
         backend.close(build)
+
+
+def record_writemap(package: ProblemPackage, source: str, backend: Backend, *, launch_choice: LaunchChoice | None = None,
+                    seed_secret: str = "", variant: dict | None = None, test_name: str = "") -> list[dict]:
+    """The write maps (writemap.encode's dicts) of one test of an already graded submission, on request.
+
+    The test is `test_name`, else the smallest sample test (the smallest test if none is a sample):
+    a map drawn on request is for the student, so a sample's by default. Compiles the source and runs
+    only that test with the write map (the verdict is not touched). Returns [] when the backend records
+    no write map, the source does not compile or CUDA would refuse the launch. Raises PlatformError
+    on platform faults (the caller may retry), ValueError for an unknown test name.
+    """
+    package = package.with_variant(variant)
+    if not backend.supports_writemap or static_check_reason(source):
+        return []
+    if test_name:
+        test = next((t for t in package.tests if t.name == test_name), None)
+        if test is None:
+            raise ValueError(f"no test named {test_name!r}")
+    else:
+        samples = [t for t in package.tests if t.sample]
+        test = min(samples, key=_size) if samples else package.smallest_test()
+    exprs = launch_expressions(package, source, launch_choice)
+    try:
+        launch = build_launch(*exprs, test.params, **package.launch.options())
+    except (LaunchExpressionError, LaunchConfigError):
+        return []
+    if launch_problem(launch):
+        return []
+    harness = package.load_harness()
+    case = _prepare_case(package, harness, test, launch, None, seed_secret)
+    build = backend.compile(source, package.kernel)
+    try:
+        if not build.compile.ok:
+            return []
+        return _writemap_run(package, backend, build, case)
+    finally:
+        backend.close(build)
+
+
+def _size(test: TestCaseSpec) -> int:
+    """Elements of a test (the product of its sizes), as ProblemPackage.smallest_test measures them."""
+    total = 1
+    for v in test.params.values():
+        total *= max(int(v), 1)
+    return total

@@ -1,0 +1,15 @@
+// verdict: MEMORY_ERROR
+// The write is guarded with src's bounds (x < cols, y < rows) instead of dst's: on a tile that is
+// ragged in one direction only, threads write past the end of dst.
+#define TILE 32
+__global__ void transpose(const float* src, float* dst, int rows, int cols)
+{
+    __shared__ float tile[TILE][TILE + 1];
+    int x = blockIdx.x * TILE + threadIdx.x;
+    int y = blockIdx.y * TILE + threadIdx.y;
+    if (x < cols && y < rows) tile[threadIdx.y][threadIdx.x] = src[y * cols + x];
+    __syncthreads();
+    int ox = blockIdx.y * TILE + threadIdx.x;
+    int oy = blockIdx.x * TILE + threadIdx.y;
+    if (x < cols && y < rows) dst[oy * rows + ox] = tile[threadIdx.x][threadIdx.y];
+}

@@ -1,0 +1,86 @@
+"""Live status of a kernel question inside an exam: QUEUED -> COMPILING -> RUNNING -> verdict, polled
+as a conditional GET that costs no SQL while nothing changed (grader.live)."""
+import pytest
+from django.urls import reverse
+
+from exams import actions
+from exams.models import Feedback
+from grader import actions as grader_actions
+from grader.core.results import JudgeResult
+from grader.core.results import TestResult as CaseResult
+from grader.core.verdicts import Verdict
+
+from .conftest import client_for
+
+pytestmark = pytest.mark.django_db
+SOURCE = "__global__ void add(const float* a, const float* b, float* c, int n) { }\n"
+
+
+@pytest.fixture
+def sent(monkeypatch):
+    monkeypatch.setattr(grader_actions, "_send", lambda pk, priority=None, exam=False: None)
+
+
+@pytest.fixture
+def submitted(exam, people, sent):
+    """Alice's attempt with one kernel submission, QUEUED: (item, submission)."""
+    attempt = actions.start_attempt(exam, people["alice"])
+    item = attempt.items.get(kind="kernel")
+    return item, actions.submit_kernel(item, people["alice"], SOURCE)
+
+
+def live_url(item, sub):
+    return reverse("exams:kernel_live", args=[item.attempt.exam_id, item.number, sub.pk])
+
+
+def test_kernel_page_polls_each_submission_until_its_verdict(submitted, people, django_assert_num_queries):
+    item, sub = submitted
+    alice = client_for(people["alice"])
+    page = alice.get(reverse("exams:kernel", args=[item.attempt.exam_id, item.number])).content.decode()
+    assert f'hx-get="{live_url(item, sub)}"' in page and "Waiting for a grader" in page
+
+    queued = alice.get(live_url(item, sub))
+    assert queued.status_code == 200 and 'data-status="QUEUED"' in queued.content.decode()
+    etag = queued["ETag"]
+    with django_assert_num_queries(0):
+        again = alice.get(live_url(item, sub), HTTP_IF_NONE_MATCH=etag)
+    assert again.status_code == 304 and again.content == b""
+
+    grader_actions.start_grading(sub.pk, "emulator")
+    compiling = alice.get(live_url(item, sub), HTTP_IF_NONE_MATCH=etag)
+    assert compiling.status_code == 200 and "Compiling your kernel" in compiling.content.decode()
+    grader_actions.record_progress(sub.pk, "running", 1, 2)
+    running = alice.get(live_url(item, sub), HTTP_IF_NONE_MATCH=compiling["ETag"])
+    assert running.status_code == 200 and "Running test 2 of 2" in running.content.decode()
+    tests = [CaseResult(name=f"t{i}", sample=False, verdict=Verdict.ACCEPTED) for i in range(2)]
+    grader_actions.finish_grading(sub.pk, JudgeResult(verdict=Verdict.ACCEPTED, tests=tests))
+    graded = alice.get(live_url(item, sub), HTTP_IF_NONE_MATCH=running["ETag"])
+    html = graded.content.decode()
+    assert graded.status_code == 200 and 'data-status="GRADED"' in html and "hx-get" not in html
+    assert "Accepted" in html  # the exam's feedback is "verdict"
+    with django_assert_num_queries(0):
+        assert alice.get(live_url(item, sub), HTTP_IF_NONE_MATCH=graded["ETag"]).status_code == 304
+
+
+def test_no_feedback_exam_hides_the_verdict_in_the_live_row(submitted, exam, people):
+    item, sub = submitted
+    exam.feedback = Feedback.NONE
+    exam.save(update_fields=["feedback"])
+    grader_actions.start_grading(sub.pk, "emulator")
+    grader_actions.finish_grading(sub.pk, JudgeResult(verdict=Verdict.WRONG_ANSWER))
+    html = client_for(people["alice"]).get(live_url(item, sub)).content.decode()
+    assert "Graded; the verdict is shown with the results" in html and "Wrong answer" not in html
+
+
+def test_another_student_gets_404_even_with_the_owners_etag(submitted, people):
+    item, sub = submitted
+    etag = client_for(people["alice"]).get(live_url(item, sub))["ETag"]
+    bob = client_for(people["bob"])
+    assert bob.get(live_url(item, sub), HTTP_IF_NONE_MATCH=etag).status_code == 404
+    assert bob.get(live_url(item, sub), HTTP_IF_NONE_MATCH="*").status_code == 404
+
+
+def test_korean_live_row(submitted, people):
+    item, sub = submitted
+    html = client_for(people["alice"]).get(live_url(item, sub), HTTP_ACCEPT_LANGUAGE="ko").content.decode()
+    assert "Waiting for a grader" not in html and "#" in html

@@ -1,0 +1,143 @@
+"""The production stack's files: docker-compose.yml against the Compose specification, its health
+checks and one-shot migrations, secrets without defaults, and one list of system packages for the
+Dockerfiles and bootstrap.sh.
+
+tests/fixtures/compose-spec.json is the Compose specification's schema (compose-spec/compose-spec,
+schema/compose-spec.json), vendored: docker compose is not installed on CI machines.
+"""
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+from pathlib import Path
+
+import jsonschema
+import pytest
+import yaml
+
+ROOT = Path(__file__).resolve().parents[2]
+COMPOSE = ROOT / "docker-compose.yml"
+
+
+@pytest.fixture(scope="module")
+def compose() -> dict:
+    return yaml.safe_load(COMPOSE.read_text())
+
+
+def test_compose_file_is_valid_against_the_compose_specification(compose):
+    schema = json.loads((ROOT / "tests" / "fixtures" / "compose-spec.json").read_text())
+    jsonschema.validate(compose, schema, cls=jsonschema.Draft7Validator)
+
+
+def test_the_schema_check_catches_a_wrong_compose_file(compose):
+    """The validation means something: a misspelt key and a health check of the wrong type are refused."""
+    schema = json.loads((ROOT / "tests" / "fixtures" / "compose-spec.json").read_text())
+    broken = json.loads(json.dumps(compose))
+    broken["services"]["web"]["helthcheck"] = {"test": "true"}
+    with pytest.raises(jsonschema.ValidationError):
+        jsonschema.validate(broken, schema, cls=jsonschema.Draft7Validator)
+    broken = json.loads(json.dumps(compose))
+    broken["services"]["web"]["healthcheck"]["interval"] = ["15s"]
+    with pytest.raises(jsonschema.ValidationError):
+        jsonschema.validate(broken, schema, cls=jsonschema.Draft7Validator)
+
+
+def test_every_service_has_a_health_check(compose):
+    for name, service in compose["services"].items():
+        check = service.get("healthcheck")
+        assert check and check.get("test") and not check.get("disable"), f"service {name} has no health check"
+
+
+def test_the_health_checks_use_the_probes(compose):
+    """The web is healthy when /readyz answers 200; nginx when /healthz answers through it; each worker
+    answers a ping addressed to its own node name, the one its start script gives it."""
+    services = compose["services"]
+    assert "http://127.0.0.1:8000/readyz" in services["web"]["healthcheck"]["test"]
+    assert "http://127.0.0.1/healthz" in services["nginx"]["healthcheck"]["test"]
+    for service, node, named in (("worker-cpu", "cpu@", '-n "cpu@%h"'), ("worker-exam", "exam@", '-n "exam@%h"'),
+                                 ("worker-gpu", "gpu0@", '-n "gpu${gpu}@%h"')):  # the first GPU's worker
+        test = " ".join(services[service]["healthcheck"]["test"])
+        assert f"healthcheck worker {node}$$HOSTNAME" in test
+        assert named in (ROOT / services[service]["command"][-1]).read_text()
+
+
+def test_migrations_run_once_in_a_one_shot_service(compose):
+    services = compose["services"]
+    migrate = services["migrate"]
+    assert migrate["restart"] == "no"
+    assert "migrate --no-input" in (ROOT / migrate["command"][-1]).read_text()
+    for name in ("web", "worker-cpu", "worker-exam", "worker-gpu", "beat"):
+        assert services[name]["depends_on"]["migrate"] == {"condition": "service_completed_successfully"}, name
+        script = (ROOT / services[name]["command"][-1]).read_text()
+        assert "manage.py migrate" not in script, f"{name} migrates on start"
+
+
+def test_the_web_tier_is_gunicorn_behind_nginx(compose):
+    services = compose["services"]
+    assert "gunicorn config.wsgi:application" in (ROOT / "platform" / "start-web.sh").read_text()
+    assert "ports" not in services["web"], "the web is reached through nginx only"
+    assert services["nginx"]["ports"] == ["80:80"]
+    assert "./platform/nginx.conf:/etc/nginx/conf.d/default.conf:ro" in services["nginx"]["volumes"]
+    conf = (ROOT / "platform" / "nginx.conf").read_text()
+    assert "server web:8000" in conf and "X-Request-ID $request_id" in conf
+    assert re.search(r"location = /metrics \{ return 404; \}", conf), "metrics are not served through nginx"
+
+
+def test_secrets_come_from_the_environment_with_no_default(compose):
+    """Every secret is `${NAME:?message}` (compose stops when it is unset or empty); no literal password."""
+    text = COMPOSE.read_text()
+    for name in ("SECRET_KEY", "POSTGRES_PASSWORD", "WARPDRILL_SEED_SECRET", "WARPDRILL_METRICS_TOKEN"):
+        assert re.search(r"\$\{" + name + r":\?[^}]+\}", text), name
+        assert not re.search(r"\$\{" + name + r":-", text), f"{name} has a default"
+    assert "warpdrill:warpdrill@" not in text and "POSTGRES_PASSWORD: warpdrill" not in text
+    env_files = [ROOT / "platform" / "app.env"]
+    for path in env_files:
+        keys = {line.split("=", 1)[0] for line in path.read_text().splitlines() if "=" in line and not line.startswith("#")}
+        assert not keys & {"SECRET_KEY", "POSTGRES_PASSWORD", "DATABASE_URL", "WARPDRILL_SEED_SECRET"}, path
+    assert ".env" in (ROOT / ".dockerignore").read_text().split(), "the secrets file must never enter an image"
+
+
+def _packages(tag: str) -> list[str]:
+    out = subprocess.run(["bash", "platform/system-packages.sh", tag], cwd=ROOT, capture_output=True, text=True,
+                         check=True)
+    return out.stdout.split()
+
+
+def _listed() -> list[tuple[str, set[str]]]:
+    rows = []
+    for line in (ROOT / "platform" / "system-packages.txt").read_text().splitlines():
+        if line.strip() and not line.startswith("#"):
+            pkg, tags, _check = line.split(None, 2)
+            rows.append((pkg, set(tags.split(","))))
+    return rows
+
+
+@pytest.mark.parametrize("dockerfile, tag", [("platform/Dockerfile", "web"), ("platform/Dockerfile.gpu-worker", "gpu")])
+def test_the_dockerfiles_install_the_list_that_bootstrap_installs(dockerfile, tag):
+    """One list: each Dockerfile's apt-get line takes its names from platform/system-packages.txt, and
+    bootstrap.sh installs every tagged line of it (web, gpu, dev, browser)."""
+    text = (ROOT / dockerfile).read_text()
+    assert "COPY platform/system-packages.txt platform/system-packages.sh" in text
+    assert f"$(bash /tmp/platform/system-packages.sh {tag})" in text
+    installs = [m.group(0) for m in re.finditer(r"apt-get install[^&]*", text)]
+    named = {w for cmd in installs for w in cmd.split() if re.fullmatch(r"[a-z0-9][a-z0-9.+-]+", w)}
+    own = {"apt-get", "install", "python3.12", "python3.12-venv", "python3.12-dev", "build-essential", "cuda-sanitizer-13-0"}
+    stray = named - own - set(_packages(tag))
+    assert not stray, f"{dockerfile} installs {stray} outside platform/system-packages.txt"
+    assert _packages(tag) == [pkg for pkg, tags in _listed() if tag in tags]
+    bootstrap = (ROOT / "platform" / "bootstrap.sh").read_text()
+    assert "platform/system-packages.sh --missing" in bootstrap and "tags=(web gpu dev)" in bootstrap
+    assert not re.search(r"need_pkgs\+=\(", bootstrap), "bootstrap.sh names packages of its own"
+
+
+def test_bootstrap_installs_only_what_is_missing(tmp_path):
+    """--missing prints the packages whose check fails: a command that is absent is listed, one present is not."""
+    listing = tmp_path / "platform"
+    listing.mkdir()
+    (listing / "system-packages.sh").write_text((ROOT / "platform" / "system-packages.sh").read_text())
+    (listing / "system-packages.txt").write_text("bash-pkg  web  cmd:bash\nnope-pkg  web  cmd:no-such-command-xyz\n"
+                                                 "file-pkg  dev  file:/no/such/file\n")
+    out = subprocess.run(["bash", str(listing / "system-packages.sh"), "--missing", "web", "dev"], capture_output=True,
+                         text=True, check=True)
+    assert out.stdout.split() == ["nope-pkg", "file-pkg"]

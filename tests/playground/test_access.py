@@ -1,0 +1,123 @@
+"""Who may see a playground run: its owner; anyone signed in once it is shared, read-only; nobody
+else (404, as for a missing key). Refused forms keep everything and cost a rate-limit slot."""
+import pytest
+from django.contrib.auth.models import User
+from django.test import Client
+from django.urls import reverse
+from rest_framework.test import APIClient
+
+from playground import actions
+from playground.models import PlaygroundRun, RunState
+
+pytestmark = pytest.mark.django_db
+
+SOURCE = "__global__ void fill(int* out, int n) { int i = threadIdx.x; if (i < n) out[i] = i; }\n"
+ROWS = [{"name": "out", "kind": "output", "dtype": "int32", "size": "8", "init": "zeros"},
+        {"name": "n", "kind": "scalar", "dtype": "int32", "value": "8"}]
+
+
+def client_for(user):
+    client = Client()
+    client.force_login(user)
+    return client
+
+
+@pytest.fixture
+def people():
+    return User.objects.create_user("owner"), User.objects.create_user("other")
+
+
+def post_data(**extra):
+    data = {"source": SOURCE, "kernel": "", "grid": "1", "block": "8", "shared_bytes": ""}
+    for i, row in enumerate(ROWS):
+        data.update({f"arg-{i}-{k}": v for k, v in row.items()})
+    data.update(extra)
+    return data
+
+
+def test_the_page_posts_a_run_that_only_its_owner_sees_until_shared(people):
+    owner, other = people
+    response = client_for(owner).post(reverse("playground:home"), post_data())
+    run = PlaygroundRun.objects.get()
+    assert response.status_code == 302 and response["Location"] == run.get_absolute_url()
+    assert run.state == RunState.QUEUED and run.kernel == "fill" and run.args[0]["name"] == "out"
+    assert client_for(owner).get(run.get_absolute_url()).status_code == 200
+    for url in (run.get_absolute_url(), reverse("playground:run-live", args=[run.key]),
+                reverse("playground:home") + f"?run={run.key}", reverse("api:playground-run", args=[run.key])):
+        assert client_for(other).get(url).status_code == 404, url
+    assert client_for(other).post(reverse("playground:run-share", args=[run.key]), {"shared": "1"}).status_code == 404
+    run.refresh_from_db()
+    assert not run.shared
+
+    client_for(owner).post(reverse("playground:run-share", args=[run.key]), {"shared": "1"})
+    run.refresh_from_db()
+    assert run.shared
+    page = client_for(other).get(run.get_absolute_url()).content.decode()
+    assert "shared by owner" in page and 'id="playground-form"' not in page and "Open a copy" in page
+    assert client_for(other).get(reverse("api:playground-run", args=[run.key])).json()["kernel"] == "fill"
+    # Read-only: the shared run cannot be unshared by someone else, and a copy is the other's own run.
+    assert client_for(other).post(reverse("playground:run-share", args=[run.key]), {"shared": "0"}).status_code == 404
+    copy = client_for(other).get(reverse("playground:home") + f"?run={run.key}").content.decode()
+    assert "void fill" in copy and 'id="playground-form"' in copy
+    assert Client().get(run.get_absolute_url()).status_code == 302  # signed-out readers go to the login page
+
+
+def test_a_refused_form_keeps_the_code_and_says_why_in_korean_too(people):
+    owner, _ = people
+    client = client_for(owner)
+    response = client.post(reverse("playground:home"), post_data(**{"arg-0-size": "99999999"}))
+    page = response.content.decode()
+    assert response.status_code == 400 and "1 to 1048576" in page and "void fill" in page and "99999999" in page
+    client.cookies["django_language"] = "ko"
+    page = client.post(reverse("playground:home"), post_data(**{"arg-0-size": "99999999"})).content.decode()
+    assert "인자 out: 원소 99999999개; 배열의 원소는 1개부터 1048576개까지입니다." in page and "실행 안 됨:" in page
+    assert not PlaygroundRun.objects.exists()
+
+
+def test_runs_and_submissions_share_the_rate_limit(people, settings):
+    owner, _ = people
+    settings.WARPDRILL_SUBMISSIONS_PER_MINUTE = 2
+    for _ in range(2):
+        actions.create_run(owner, SOURCE, "", ROWS, "1", "8")
+    api = APIClient()
+    api.force_authenticate(owner)
+    response = api.post(reverse("api:playground-runs"),
+                        {"source": SOURCE, "launch": {"grid": 1, "block": 8}, "args": ROWS}, format="json")
+    assert response.status_code == 429 and int(response["Retry-After"]) >= 1
+    from grader.actions import RateLimitError, check_rate_limit
+
+    with pytest.raises(RateLimitError):
+        check_rate_limit(owner)  # a submission now would be refused too
+
+
+def test_the_api_starts_a_run_and_names_the_bad_field(people):
+    owner, other = people
+    api = APIClient()
+    api.force_authenticate(owner)
+    response = api.post(reverse("api:playground-runs"),
+                        {"source": SOURCE, "launch": {"grid": 1, "block": 8}, "args": ROWS}, format="json")
+    assert response.status_code == 201 and response.json()["state"] == "QUEUED"
+    key = response.json()["key"]
+    assert api.get(reverse("api:playground-run", args=[key])).json()["args"][1]["value"] == "8"
+    bad = api.post(reverse("api:playground-runs"), {"source": SOURCE, "args": [{"name": "out", "kind": "output",
+                                                                                 "dtype": "complex128", "size": 4}]},
+                   format="json")
+    assert bad.status_code == 400 and bad.json()["field"] == "args.1.dtype" and "complex128" in bad.json()["error"]
+    assert api.post(reverse("api:playground-runs"), {"source": 5}, format="json").status_code == 400
+
+
+def test_a_submission_opens_in_the_playground_with_its_problems_arguments(bank, people):
+    from grader.models import Submission
+    from problems.models import Problem
+
+    owner, other = people
+    problem = Problem.objects.get(slug="matrix-add-2d")
+    submission = Submission.objects.create(user=owner, problem_version=problem.current_version,
+                                           source="__global__ void matrix_add() {}")
+    page = client_for(owner).get(reverse("playground:home") + f"?from={submission.pk}").content.decode()
+    assert "Opened from submission" in page and 'value="matrix_add"' in page
+    # The smallest test (one-column: 1 x 20) gives the sizes; A and B start random with its seed.
+    assert page.count('value="20x1"') == 3 and page.count('value="301"') == 2
+    assert client_for(other).get(reverse("playground:home") + f"?from={submission.pk}").status_code == 404
+    detail = client_for(owner).get(submission.get_absolute_url()).content.decode()
+    assert "try-in-playground" in detail
