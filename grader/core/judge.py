@@ -23,9 +23,10 @@ from problems.core.package import ProblemPackage, TestCaseSpec
 
 from . import coresidency
 from . import messages as M
-from .backends.base import ArgRole, Backend, Build, KernelSpec, LaunchConfig, RunOutcome, RunRequest, RunStatus
+from .backends.base import Backend, Build, RunOutcome, RunRequest, RunStatus
 from .errors import LaunchConfigError, PlatformError, UnsupportedLaunchError
 from .explainer import HangExplainer
+from .kernel import ArgRole, KernelSpec, LaunchConfig
 from .launch import (LaunchExpressionError, build_launch, cooperative_launch_problem, launch_problem,
                      parse_launch_comment)
 from .results import CompileMessage, CompileResult, Diagnostic, JudgeResult, TestResult

@@ -31,7 +31,8 @@ from ..launch import launch_problem
 from ..linkerrors import undefined_references
 from ..results import CompileMessage, CompileResult, Diagnostic
 from ..verdicts import DiagnosticKind
-from .base import Backend, Build, KernelSpec, RunOutcome, RunRequest, RunStatus
+from .base import Backend, Build, RunOutcome, RunRequest, RunStatus
+from ..kernel import KernelSpec
 
 logger = logging.getLogger(__name__)
 

@@ -39,7 +39,8 @@ from ..gpu.sanitizer import Tool, parse_report
 from ..resources import resources_of
 from ..results import Diagnostic
 from ..verdicts import DiagnosticKind
-from .base import ArgRole, Backend, Build, KernelSpec, RunOutcome, RunRequest, RunStatus
+from .base import Backend, Build, RunOutcome, RunRequest, RunStatus
+from ..kernel import ArgRole, KernelSpec
 
 log = logging.getLogger(__name__)
 
@@ -446,7 +447,7 @@ class GpuBackend(Backend):
 
         Raises PlatformError when anything fails (no context, nvcc, sandbox, a wrong result).
         """
-        from .base import ArgSpec, LaunchConfig
+        from ..kernel import ArgSpec, LaunchConfig
 
         spec = KernelSpec("twice", (ArgSpec("x", ArgRole.IN, "float32"), ArgSpec("y", ArgRole.OUT, "float32"),
                                     ArgSpec("n", ArgRole.SCALAR, "int32")))

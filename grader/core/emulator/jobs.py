@@ -11,7 +11,7 @@ from pathlib import Path
 
 import numpy as np
 
-from ..backends.base import ArgInit, ArgRole, KernelSpec, LaunchConfig
+from ..kernel import ArgInit, ArgRole, KernelSpec, LaunchConfig
 from ..macros import shielded
 from ..results import Diagnostic
 from ..verdicts import DiagnosticKind
