@@ -218,7 +218,7 @@ def main() -> int:
     lt.manage(env, "migrate", "--no-input")
     lt.manage(env, "import_problems", str(lt.BANK))
     os.environ.update({k: env[k] for k in ("DJANGO_SETTINGS_MODULE", "DATABASE_URL", "CELERY_BROKER_URL", "DEBUG",
-                                           "SECRET_KEY", "ALLOWED_HOSTS")})
+                                           "SECRET_KEY", "ALLOWED_HOSTS", "WARPDRILL_DB_PASSWORDLESS")})
     sys.path.insert(0, str(ROOT))
     import django
 

@@ -11,7 +11,7 @@ limit by design) is judged in three settings:
   problem's sanitizer checks: what a student's fresh submission costs;
 - resubmitted: the same sources again (compile cache hits), with checks;
 - no-checks: new sources, checks off: the cost without compute-sanitizer.
-Stage times come from the pipeline's progress callback (compiling -> running -> checking).
+Stage times come from the judge's progress callback (compiling -> running -> checking).
 The last line printed is one JSON object with the figures.
 """
 from __future__ import annotations
@@ -27,7 +27,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from grader.core.pipeline import judge  # noqa: E402
+from grader.core.judge import judge  # noqa: E402
 from grader.core.verdicts import Verdict  # noqa: E402
 from problems.core.package import load_package  # noqa: E402
 

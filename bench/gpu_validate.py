@@ -34,7 +34,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from grader.core.pipeline import LaunchChoice, judge  # noqa: E402
+from grader.core.judge import LaunchChoice, judge  # noqa: E402
 from problems.core.package import load_package, parse_package  # noqa: E402
 
 BANK = ROOT / "problems" / "bank"

@@ -16,7 +16,7 @@ from exams.core.draw import question_view
 from exams.core.scoring import attempts_left
 from grader.core.errors import BadRequestError
 from grader import live
-from grader.core.pipeline import LaunchChoice
+from grader.core.judge import LaunchChoice
 
 from . import actions
 from .access import is_staff, require_student

@@ -24,7 +24,8 @@ from grader.core.errors import BadRequestError, LaunchConfigError
 from grader.core.escape import escape_untrusted
 from grader.core import messages as M
 from grader.core.launch import LaunchExpressionError, build_launch, launch_comment_line, parse_launch_comment
-from grader.core.pipeline import LaunchChoice, launch_expressions, static_check
+from grader.core.judge import LaunchChoice, launch_expressions
+from grader.core.static_checks import static_check
 from grader.core.results import JudgeResult
 from grader.core.verdicts import NOT_RUN, Verdict
 
@@ -38,9 +39,14 @@ class RateLimitError(BadRequestError):
     """The user submitted too often; `retry_after` is the whole seconds (at least 1) until the
     next submission is allowed."""
 
+    http_status = 429
+
     def __init__(self, message: str, retry_after: int):
         super().__init__(message)
         self.retry_after = retry_after
+
+    def headers(self) -> dict[str, str]:
+        return {"Retry-After": str(self.retry_after)}
 
 
 class FixedLaunchError(LaunchConfigError):
@@ -53,6 +59,12 @@ class FixedLaunchError(LaunchConfigError):
     def __init__(self, message: str, fields: tuple[str, ...]):
         super().__init__(message)
         self.fields = fields
+
+    def data(self) -> dict:
+        """`fields` as a 400 for a bad body names them ({"launch": {"block": [message]}}, or
+        {"source": [message]} for a `// launch:` line in the source)."""
+        launch = {name.removeprefix("launch."): [str(self)] for name in self.fields if name.startswith("launch.")}
+        return {"fields": {"launch": launch} if launch else {name: [str(self)] for name in self.fields}}
 
 
 def _fixed_launch_text(package) -> str:
@@ -104,7 +116,7 @@ def validate_submission(problem, source: str, choice: LaunchChoice | None, versi
         raise BadRequestError(
             _("The source has %(lines)d lines, more than %(max)d; remove unused code.") % {
                 "lines": lines, "max": settings.WARPDRILL_MAX_SOURCE_LINES})
-    refusal = static_check(source)
+    refusal = static_check(source, settings.WARPDRILL_MAX_SOURCE_BYTES)
     if refusal:
         raise BadRequestError(refusal)
     package = version.package()

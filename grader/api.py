@@ -1,7 +1,7 @@
 """The JSON API (v1): get a token, list problems, submit a kernel, poll a submission.
 
-Errors are JSON objects {"error": "..."}. The core's user-safe errors are mapped to HTTP statuses
-in one place, `http_status_for`, which the HTML views use too.
+Errors are JSON objects {"error": "..."}. The core's user-safe errors carry their HTTP status,
+headers and extra data (grader/core/errors.py); `error_response` turns one into an answer.
 
 Authentication: `Authorization: Token <key>` (the key from POST /api/v1/token), with `Bearer` accepted
 as an alias since most HTTP clients send that; or the browser's session cookie, which needs the CSRF
@@ -34,25 +34,10 @@ from accounts.tokens import TrackedBearerAuthentication, TrackedTokenAuthenticat
 from grader.parsers import DepthLimitedJSONParser
 from accounts.roles import is_instructor
 from grader import actions, live
-from grader.core.errors import WarpDrillError
+from grader.core.errors import WarpDrillError, http_status_for
 
 from .models import Submission
 from .serializers import SubmissionCreateSerializer, problem_detail_payload, problem_payload, submission_payload
-
-# The one mapping from the core's error classes to HTTP statuses; the first match wins.
-ERROR_STATUS: list[tuple[type[Exception], int]] = [
-    (actions.RateLimitError, status.HTTP_429_TOO_MANY_REQUESTS),
-    (WarpDrillError, status.HTTP_400_BAD_REQUEST),
-]
-
-
-def http_status_for(exc: Exception) -> int:
-    """The HTTP status of a user-safe error (400 bad request, 429 rate limit)."""
-    for cls, code in ERROR_STATUS:
-        if isinstance(exc, cls):
-            return code
-    return status.HTTP_500_INTERNAL_SERVER_ERROR
-
 
 def _first_message(detail) -> str:
     """Flatten DRF's nested validation detail to one readable sentence."""
@@ -66,18 +51,9 @@ def _first_message(detail) -> str:
 
 
 def error_response(exc: WarpDrillError) -> Response:
-    """The JSON answer to a user-safe error: {"error": ...} with its status; a rate limit adds
-    `Retry-After` (seconds), and a launch chosen for a fixed-launch problem names the fields in
-    `fields` as a 400 for a bad body does ({"launch": {"block": [message]}}, or {"source": [message]}
-    for a `// launch:` line in the source)."""
-    body = {"error": str(exc)}
-    headers = {}
-    if isinstance(exc, actions.RateLimitError):
-        headers["Retry-After"] = str(exc.retry_after)
-    if isinstance(exc, actions.FixedLaunchError):
-        launch = {name.removeprefix("launch."): [str(exc)] for name in exc.fields if name.startswith("launch.")}
-        body["fields"] = {"launch": launch} if launch else {name: [str(exc)] for name in exc.fields}
-    return Response(body, status=http_status_for(exc), headers=headers)
+    """The JSON answer to a user-safe error: {"error": ..., **exc.data()} with the error's status and
+    headers (a rate limit's and a platform fault's `Retry-After`, a fixed launch's `fields`)."""
+    return Response({"error": str(exc), **exc.data()}, status=http_status_for(exc), headers=exc.headers())
 
 
 # `Token <key>` and `Bearer <key>`, each recording the key's last use (the account's token page).

@@ -20,7 +20,7 @@ from rest_framework import serializers
 
 from grader.core import messages as M
 from grader.core.messages import PUBLIC_NOTES, render
-from grader.core.pipeline import LaunchChoice
+from grader.core.judge import LaunchChoice
 from grader.core.results import JudgeResult
 
 from .models import Submission

@@ -11,9 +11,9 @@ from celery.signals import worker_process_init, worker_ready
 from django.conf import settings
 
 from grader import actions
-from grader.core.backends.registry import backend_class, get_backend
+from grader.core.backends.registry import backend_class, get_backend, hang_explainer
 from grader.core.errors import PlatformError
-from grader.core.pipeline import LaunchChoice, judge
+from grader.core.judge import LaunchChoice, judge
 from grader.harness_box import HarnessError, sandboxed_loader
 from grader.models import Purpose
 from ops import metrics
@@ -144,6 +144,11 @@ def _judge(submission, backend):
             progress=progress,
             target_cc=settings.WARPDRILL_TARGET_CC,
             variant=submission.variant or None,
+            max_source_bytes=settings.WARPDRILL_MAX_SOURCE_BYTES,
+            explainer=hang_explainer(backend),
+            # An exam's grading capacity is sized for its rush (README): its write maps are drawn on
+            # request only, never recorded while the exam queue is busy.
+            writemaps=submission.exam_item_id is None,
         )
     finally:
         timer.finish()
@@ -220,7 +225,7 @@ def record_writemap(submission_id: int) -> int:
     write-map run of its smallest sample test, stored with actions.store_writemaps. Safe to run twice
     (the second stores the same picture). Returns the number of maps stored. A platform fault stores
     none, so the page offers the button again."""
-    from grader.core.pipeline import record_writemap as record
+    from grader.core.judge import record_writemap as record
     from grader.models import Submission
 
     submission = Submission.objects.select_related("problem_version__problem").filter(pk=submission_id).first()

@@ -79,8 +79,8 @@ def calculator_url(resources: dict | None) -> str:
 def launch_used(submission: Submission) -> dict | None:
     """The launch expressions a submission is graded with ({"block", "grid", "shared_bytes"}):
     the problem's, or for a student-chosen launch the form's fields, else its `// launch:` line,
-    else the problem's (grader.core.pipeline.launch_expressions). None when the package cannot be read."""
-    from grader.core.pipeline import LaunchChoice, launch_expressions
+    else the problem's (grader.core.judge.launch_expressions). None when the package cannot be read."""
+    from grader.core.judge import LaunchChoice, launch_expressions
 
     try:
         package = submission.problem_version.package()

@@ -11,6 +11,7 @@ GET /api/v1/playground/runs/<key>
 from __future__ import annotations
 
 from django.urls import reverse
+from django.utils.translation import gettext as _
 from rest_framework import status
 from rest_framework.response import Response
 
@@ -56,14 +57,11 @@ class PlaygroundRunsView(WarpDrillAPIView):
         try:
             source = data.get("source")
             if not isinstance(source, str) or not source.strip():
-                raise BadRequestError("source: a kernel's source (a string) is required.")
+                raise BadRequestError(_("source: a kernel's source (a string) is required."))
             run = actions.create_run(request.user, source, _text(data, "kernel"), data.get("args") or [],
                                      _text(launch, "grid"), _text(launch, "block"), _text(launch, "shared_bytes"))
         except BadRequestError as exc:
-            response = error_response(exc)
-            if getattr(exc, "field", None):
-                response.data["field"] = exc.field
-            return response
+            return error_response(exc)
         body = {k: v for k, v in run_payload(run, request).items() if k in ("key", "url", "html_url", "state")}
         return Response(body, status=status.HTTP_201_CREATED, headers={"Location": body["url"]})
 

@@ -41,6 +41,7 @@ def run_playground(self, run_id: int) -> str | None:
         request = PlaygroundRequest(run.source, run.kernel, args,
                                     parse_launch(run.launch_grid, run.launch_block, run.launch_shared_bytes, args))
         result = run_core(request, backend, target_cc=settings.WARPDRILL_TARGET_CC,
+                          max_source_bytes=settings.WARPDRILL_MAX_SOURCE_BYTES,
                           progress=lambda stage: actions.record_stage(run_id, stage))
         actions.finish_run(run_id, result)
         return result.ending
@@ -57,3 +58,12 @@ def _retry_or_give_up(task, run_id: int, reason: str, exc: Exception) -> str:
         return "FAILED"
     actions.mark_retrying(run_id, reason)
     raise task.retry(exc=exc, countdown=2 ** task.request.retries)
+
+
+@shared_task
+def sweep_stuck_playground_runs() -> int:
+    """Re-queue playground runs stuck past WARPDRILL_STUCK_AFTER_S (lost messages, dead workers)."""
+    stuck = actions.requeue_stuck_runs()
+    if stuck:
+        log.warning("re-queued %d stuck playground run(s): %s", len(stuck), stuck)
+    return len(stuck)

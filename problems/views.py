@@ -13,9 +13,8 @@ from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
 
 from grader import actions
-from grader.api import http_status_for
-from grader.core.errors import WarpDrillError
-from grader.core.pipeline import LaunchChoice
+from grader.core.errors import WarpDrillError, http_status_for
+from grader.core.judge import LaunchChoice
 from grader.core.verdicts import Verdict
 from grader.models import Purpose, Submission
 

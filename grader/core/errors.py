@@ -1,16 +1,41 @@
 """The judge's error hierarchy.
 
 A student's failure is a result (a verdict), never an exception. These exceptions are for the
-platform's faults and for bad requests, each with a message safe to show to a user.
+platform's faults and for bad requests, each with a message safe to show to a user, and each
+carrying how the web answers it (zulip's JsonableError style): `http_status`, `headers()` and
+`data()` (extra fields of the JSON body). The shells read these; the mapping lives nowhere else.
 """
 
 
 class WarpDrillError(Exception):
-    """Base of every user-safe error: its message may be shown as it is."""
+    """Base of every user-safe error: its message may be shown as it is. A 400 by default."""
+
+    http_status: int = 400
+
+    def headers(self) -> dict[str, str]:
+        """HTTP headers of the answer to this error (none by default)."""
+        return {}
+
+    def data(self) -> dict:
+        """Fields the JSON answer carries besides {"error": message} (none by default)."""
+        return {}
+
+
+def http_status_for(exc: Exception) -> int:
+    """The HTTP status of an error: a user-safe error's own (400, 429, 503, ...), else 500."""
+    return exc.http_status if isinstance(exc, WarpDrillError) else 500
 
 
 class PlatformError(WarpDrillError):
-    """The platform failed (sandbox missing, compiler missing, GPU error): INTERNAL_ERROR, retried."""
+    """The platform failed (sandbox missing, compiler missing, GPU error): INTERNAL_ERROR, retried.
+
+    On the web a 503 with `Retry-After` (RETRY_AFTER_S seconds): the service, not the request, failed."""
+
+    http_status = 503
+    RETRY_AFTER_S = 30
+
+    def headers(self) -> dict[str, str]:
+        return {"Retry-After": str(self.RETRY_AFTER_S)}
 
 
 class SandboxUnavailableError(PlatformError):

@@ -123,7 +123,7 @@ WORDS = {
     "write-after-write": gettext_noop("write-after-write"),
 }
 
-# ---- the pipeline ----
+# ---- the judge ----
 
 SOURCE_EMPTY = gettext_noop("The source is empty.")
 SOURCE_TOO_LARGE = gettext_noop("The source is larger than %(kib)s KiB.")
@@ -311,6 +311,9 @@ DISK_LIMIT = gettext_noop("The run wrote more than %(mib)s MiB of files (its dis
 MEMORY_LIMIT = gettext_noop("The run used more than %(mib)s MiB of memory (its memory limit) and was stopped.")
 RESULT_FILE_INVALID = gettext_noop("The run's result file was not one the emulator writes (%(reason)s), so code in "
                                    "the run's process changed it; the run counts as a runtime error.")
+OUTPUT_FILE_INVALID = gettext_noop("The run reported success but its output buffer %(name)s was missing or of the "
+                                   "wrong size, so code in the run's process ended it early; the run counts as a "
+                                   "runtime error.")
 RUN_ENDED_WITHOUT_RESULT = gettext_noop("The run ended (exit status %(status)s) without reporting a result; code in the "
                                         "run's process ended it, so it counts as a runtime error.")
 RUNTIME_OUT_OF_MEMORY = gettext_noop("The emulator ran out of memory in the run's process (%(what)s); the run counts "
@@ -387,6 +390,12 @@ RUNTIME_DEADLOCK_SPINNING = gettext_noop("Deadlock in block %(block)s: %(waiting
 RUNTIME_DEADLOCK_SPINNING_GRID = gettext_noop(
     "Deadlock in block %(block)s: %(waiting)s, while %(spinning)s without making progress. If they wait for another "
     "block: CUDA does not guarantee that blocks run concurrently.")
+# An inter-block spin barrier in an ordinary launch whose grid fits at once (grader/core/coresidency.py).
+CO_RESIDENT_SPIN = gettext_noop(
+    "Blocks wait for each other in the loop on line %(line)s: the kernel relies on co-resident blocks, which CUDA does "
+    "not promise; it hangs when the grid exceeds %(fit)s blocks for this GPU (%(gpu)s: %(per_sm)s blocks per SM x "
+    "%(sms)s SMs). This launch has %(blocks)s blocks, so it completes there. Use a cooperative launch with grid.sync(), "
+    "or end the kernel and launch another.")
 # One group of threads in a deadlock report: where they wait or spin.
 RUNTIME_GROUPS = (
     gettext_noop("1 thread %(thread)s waits at the barrier on line %(line)s"),
@@ -444,9 +453,9 @@ RACE_BETWEEN_BLOCKS_NO_LINE = gettext_noop(
     "%(other_block)s. CUDA does not order the blocks of a launch and __syncthreads() orders the threads of one block "
     "only: use atomics, or write in one kernel and read in the next.")
 RACE_SAME_LINE_WRITES = gettext_noop(
-    "Several threads store to the same word on line %(line)s with no barrier or atomic between them. If they all store "
-    "the same value this is harmless on a GPU (compute-sanitizer's racecheck is silent) and it is accepted; if the "
-    "values differ, one of them wins and the output decides.")
+    "Several threads store the same value to the same word on line %(line)s with no barrier or atomic between them, "
+    "and no thread reads it before a barrier: this is harmless on a GPU (compute-sanitizer's racecheck is silent) and "
+    "it is accepted. Stores of different values, or a read of the word before a barrier, are a race.")
 RACE_CHECK_NOT_BUILT = gettext_noop("The race check could not be built; races were not checked.")
 RACE_CHECK_UNFINISHED = gettext_noop("The race check did not finish (%(status)s: %(detail)s); races were not checked.")
 RACE_CHECK_INCOMPLETE = gettext_noop("ThreadSanitizer reported a problem; races may be incomplete.")

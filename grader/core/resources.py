@@ -11,7 +11,7 @@ Imports nothing of PyCUDA's.
 """
 from __future__ import annotations
 
-from .backends.base import KernelSpec
+from .kernel import KernelSpec
 from .gpu.cache import CompileCache
 from .gpu.nvcc import CubinResult, arch_of, cc_of, compile_cubin
 from .results import Resources
@@ -23,7 +23,7 @@ def resources_of(result: CubinResult) -> Resources:
     """The Resources of a compilation: the kernel's ptxas figures, or an empty report when unknown.
 
     An empty report (`source == ""`, every figure None) means the kernel did not compile with
-    nvcc or ptxas printed nothing for it; the launch's figures are filled in by the pipeline.
+    nvcc or ptxas printed nothing for it; the launch's figures are filled in by the judge.
     """
     kernel = result.kernel
     if not result.compile.ok or kernel is None:

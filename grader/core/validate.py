@@ -10,8 +10,10 @@ from dataclasses import dataclass, field, replace
 from problems.core.package import ProblemPackage
 
 from . import messages as M
-from .backends.base import ArgInit, ArgRole, Backend
-from .pipeline import judge
+from .backends.base import Backend
+from .kernel import ArgInit, ArgRole
+from .explainer import HangExplainer
+from .judge import judge
 from .results import JudgeResult
 from .verdicts import Verdict
 
@@ -32,8 +34,10 @@ class ValidationRow:
         return self.result.verdict is self.expected
 
 
-def validate_package(package: ProblemPackage, backend: Backend, seed_secret: str = "") -> list[ValidationRow]:
-    """Judge solution.cu and every wrong/*.cu, under every variant of the validation set.
+def validate_package(package: ProblemPackage, backend: Backend, seed_secret: str = "",
+                     explainer: HangExplainer | None = None) -> list[ValidationRow]:
+    """Judge solution.cu and every wrong/*.cu, under every variant of the validation set (a hang
+    explained by `explainer`, as judge.judge does).
 
     Raises PlatformError if the platform fails. When solution.cu fails, each poisoned `out` buffer is
     tried once more zeroed: a solution that is ACCEPTED that way reads the buffer before writing it
@@ -44,13 +48,14 @@ def validate_package(package: ProblemPackage, backend: Backend, seed_secret: str
     for variant in variants:
         bound = package.with_variant(variant)
         solution = ValidationRow("solution.cu", Verdict.ACCEPTED,
-                                 judge(bound, bound.solution, backend, seed_secret=seed_secret), bound.variant)
+                                 judge(bound, bound.solution, backend, seed_secret=seed_secret, explainer=explainer), bound.variant)
         if not solution.ok:
             solution.warnings = _out_buffers_read_first(bound, backend, seed_secret)
         rows.append(solution)
         for wrong in bound.wrong:
             rows.append(ValidationRow(f"wrong/{wrong.name}", wrong.verdict,
-                                      judge(bound, wrong.source, backend, seed_secret=seed_secret, writemaps=False), bound.variant))
+                                      judge(bound, wrong.source, backend, seed_secret=seed_secret, writemaps=False,
+                                            explainer=explainer), bound.variant))
     return rows
 
 

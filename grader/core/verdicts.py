@@ -1,4 +1,5 @@
-"""The closed sets of the judge: verdicts and diagnostic kinds."""
+"""The judge's closed sets (verdicts, diagnostic kinds) and its two rules: what one run means
+(`case_verdict`) and what a whole submission's verdict is (`submission_verdict`)."""
 from enum import StrEnum
 
 
@@ -86,3 +87,57 @@ DIAGNOSTIC_VERDICT = {
     DiagnosticKind.UNINITIALIZED: None,  # shown, but the output comparison decides
     DiagnosticKind.NOTE: None,
 }
+
+
+# ---- the rules: what a run means, what a submission's verdict is ----
+# The imports are inside the functions: backends.base and results import this module's sets.
+
+def case_verdict(outcome, expected: dict, atol: float, rtol: float):
+    """(verdict, message, mismatch) of one run (a backends.base.RunOutcome) against the reference's
+    outputs `expected` ({name: ndarray}): a fault first, else diagnostics, else the comparison.
+
+    The message explains the verdict: a SYNC_ERROR's is its finding, even when the output differs too
+    (the mismatch is kept: the page shows it below as a consequence, not as the reason). `mismatch` is a
+    results.Mismatch or None. Raises PlatformError when the backend returned no value for an output.
+    """
+    from .backends.base import RunStatus
+    from .compare import compare_output
+    from .errors import PlatformError
+    from .summary import mismatch_message
+    from . import messages as M
+
+    diag_verdicts = [DIAGNOSTIC_VERDICT[d.kind] for d in outcome.diagnostics if DIAGNOSTIC_VERDICT.get(d.kind)]
+    status_verdict = {
+        RunStatus.DEADLOCK: Verdict.DEADLOCK,
+        RunStatus.TIMEOUT: Verdict.TIME_LIMIT,
+        RunStatus.LAUNCH_ERROR: Verdict.RUNTIME_ERROR,
+    }.get(outcome.status)
+    if outcome.status is RunStatus.FAULT:
+        status_verdict = worst(v for v in diag_verdicts if v in (Verdict.MEMORY_ERROR, Verdict.RUNTIME_ERROR)) \
+            if diag_verdicts else Verdict.RUNTIME_ERROR
+        if status_verdict is Verdict.ACCEPTED:
+            status_verdict = Verdict.RUNTIME_ERROR
+    if status_verdict is not None:
+        return worst([status_verdict, *diag_verdicts]), outcome.message, None
+    mismatch = None
+    for name, exp in expected.items():
+        if name not in outcome.outputs:
+            raise PlatformError(f"backend returned no output '{name}'")
+        mismatch = compare_output(name, exp, outcome.outputs[name], atol, rtol)
+        if mismatch:
+            break
+    verdict = worst([*diag_verdicts, Verdict.WRONG_ANSWER if mismatch else Verdict.ACCEPTED])
+    message = ""
+    if verdict is Verdict.SYNC_ERROR:
+        message = next(d.message for d in outcome.diagnostics if DIAGNOSTIC_VERDICT.get(d.kind) is verdict)
+    elif mismatch:
+        message = M.render(*mismatch_message(mismatch))
+    return verdict, message, mismatch
+
+
+def submission_verdict(tests, diagnostics) -> Verdict:
+    """The verdict of a whole submission: the most severe of its test cases' verdicts (cases not run
+    left out) and of the verdicts its diagnostics imply (results.TestResult and results.Diagnostic lists)."""
+    verdicts = [t.verdict for t in tests if t.verdict is not NOT_RUN]
+    verdicts += [DIAGNOSTIC_VERDICT[d.kind] for d in diagnostics if DIAGNOSTIC_VERDICT.get(d.kind)]
+    return worst(verdicts)

@@ -162,6 +162,20 @@ def _hatch(x: float, y: float) -> str:
     return f'<rect class="wm-h" x="{x + .5}" y="{y + .5}" width="{CELL - 1}" height="{CELL - 1}" fill="url(#wm-hatch)" stroke-width=".5"/>'
 
 
+def _block_edges(rep: np.ndarray, present: np.ndarray, tpb: int, label_w: int) -> str:
+    """One <path> along the edges between cells written by different blocks (never-written cells
+    count as a block of their own), so a block's extent reads without telling colours apart."""
+    block = np.where(present, np.where(rep >= 0, rep // tpb, -1), -2)
+    d = []
+    rows, cols = np.nonzero(block[:, 1:] != block[:, :-1])  # vertical edges, right of column c
+    d += [f"M{label_w + (c + 1) * CELL},{r * CELL}v{CELL}" for r, c in zip(rows.tolist(), cols.tolist())]
+    rows, cols = np.nonzero(block[1:, :] != block[:-1, :])  # horizontal edges, below row r
+    d += [f"M{label_w + c * CELL},{(r + 1) * CELL}h{CELL}" for r, c in zip(rows.tolist(), cols.tolist())]
+    if not d:
+        return ""
+    return f'<path class="wm-m" d="{"".join(d)}" fill="none" stroke-width="1.5" stroke-opacity=".8"/>'
+
+
 def wrong_mask(expected, got, *, rtol: float = 1e-5, atol: float = 1e-6) -> np.ndarray | None:
     """Flat bool array: elements whose obtained value differs from the expected (NaNs never match)."""
     if expected is None or got is None:
@@ -310,6 +324,7 @@ def render_svg(writemap: WriteMap, expected=None, got=None, shape: tuple[int, ..
         fill = colours[k] if written_l[k] else "url(#wm-hatch)"
         out.append(f'<g><title>{html.escape(tip, quote=False)}</title><rect x="{x}" y="{y}" width="{CELL}" '
                    f'height="{CELL}" fill="{fill}" class="wm-c"/>{marks}</g>')
+    out.append(_block_edges(rep, present, tpb, label_w))
     # Legend: the three marks, the colour rule, the scale when downsampled, a summary line.
     lx, ly = label_w, legend_y
     step = 130

@@ -17,3 +17,6 @@ class PlaygroundSpecError(BadRequestError):
         self.message_template = template
         self.message_params = params
         super().__init__(M.render(template, params))
+
+    def data(self) -> dict:
+        return {"field": self.field}

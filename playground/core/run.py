@@ -16,9 +16,12 @@ from typing import Callable
 
 import numpy as np
 
-from grader.core.backends.base import Backend, LaunchConfig, RunRequest, RunStatus
+from grader.core.backends.base import Backend, RunRequest, RunStatus
+
+from grader.core.kernel import LaunchConfig
 from grader.core.errors import PlatformError
-from grader.core.pipeline import MAX_DIAGNOSTICS, static_check_reason
+from grader.core.judge import MAX_DIAGNOSTICS
+from grader.core.static_checks import DEFAULT_MAX_SOURCE_BYTES, static_check_reason
 from grader.core.results import CompileMessage, CompileResult, Diagnostic, Resources
 
 from .spec import ArgKind, ArgumentSpec, initial_value, kernel_spec
@@ -149,14 +152,16 @@ def preview(arg: ArgumentSpec, before: np.ndarray, after: np.ndarray) -> OutputP
 
 
 def run_playground(request: PlaygroundRequest, backend: Backend, *, target_cc: str = "9.0",
-                   progress: ProgressFn | None = None) -> PlaygroundResult:
+                   progress: ProgressFn | None = None,
+                   max_source_bytes: int = DEFAULT_MAX_SOURCE_BYTES) -> PlaygroundResult:
     """Compile `request.source` and run its kernel once, in checking mode, with the declared arguments.
 
     Returns a PlaygroundResult (a compile error, a fault, a deadlock are results). Raises
-    PlatformError when the backend fails (the caller retries)."""
+    PlatformError when the backend fails (the caller retries). `max_source_bytes`: the site's source
+    size limit (grader/core/static_checks.py)."""
     progress = progress or (lambda stage: None)
     name = backend.name
-    refusal = static_check_reason(request.source)
+    refusal = static_check_reason(request.source, max_source_bytes)
     if refusal:
         message = CompileMessage(None, None, "error", "", message_template=refusal[0], message_params=refusal[1])
         return PlaygroundResult("compile_error", CompileResult(ok=False, messages=[message]), backend=name)

@@ -424,7 +424,7 @@ def occupancy_for_resources(res: Any) -> dict:
 
     Reads res.registers, res.shared_static_bytes, res.shared_dynamic_bytes, res.threads_per_block,
     res.compute_capability and (if present) res.barriers. Missing sizes count as 0; missing registers
-    or threads raise OccupancyInputError (the pipeline logs it and carries on).
+    or threads raise OccupancyInputError (the judge logs it and carries on).
     """
     if res.registers is None or res.threads_per_block is None:
         raise OccupancyInputError("registers and threads per block are needed for occupancy.")

@@ -16,7 +16,7 @@ from rest_framework.test import APIClient
 
 from grader import actions
 from grader.core.backends.registry import get_backend
-from grader.core.pipeline import judge
+from grader.core.judge import judge
 from grader.core.results import JudgeResult
 from problems.core.package import parse_package
 from problems.services import import_package

@@ -172,7 +172,7 @@ def test_broken_toolchain_is_a_platform_fault_but_a_students_error_is_not(usr_co
     from grader.core.backends.emulator import EmulatorBackend
     from grader.core.emulator import toolchain
     from grader.core.errors import PlatformError
-    from grader.core.pipeline import judge
+    from grader.core.judge import judge
     from grader.core.verdicts import Verdict
 
     monkeypatch.setattr(toolchain, "CXX", str(usr_compiler))

@@ -28,7 +28,7 @@ def judge_case(folder: str) -> dict:
     """In the worker: judge one case's kernel with its package on the emulator; a plain-dict summary."""
     global _backend
     from grader.core.backends.emulator import EmulatorBackend
-    from grader.core.pipeline import judge
+    from grader.core.judge import judge
     from problems.core.package import PackageError
 
     if _backend is None:

@@ -12,7 +12,8 @@ import numpy as np
 import pytest
 
 from grader.core.backends.base import ArgRole, ArgSpec, KernelSpec, LaunchConfig, RunRequest, RunStatus
-from grader.core.pipeline import judge
+from grader.core.backends.registry import hang_explainer
+from grader.core.judge import judge
 from grader.core.verdicts import DiagnosticKind, Verdict
 from problems.core.package import load_package
 
@@ -144,7 +145,7 @@ def test_every_shipped_problem_gets_its_declared_verdict_on_the_gpu(gpu, folder,
     package = load_package(folder).with_variant(None)
     source = package.solution if path == "solution.cu" else next(w.source for w in package.wrong if f"wrong/{w.name}" == path)
     want = Verdict.ACCEPTED if path == "solution.cu" else next(w.verdict for w in package.wrong if f"wrong/{w.name}" == path)
-    got = judge(package, source, gpu).verdict
+    got = judge(package, source, gpu, explainer=hang_explainer(gpu)).verdict
     allowed = {want, Verdict.TIME_LIMIT} if want is Verdict.DEADLOCK else {want}
     assert got in allowed
 

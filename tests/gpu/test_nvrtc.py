@@ -47,7 +47,7 @@ pytestmark = pytest.mark.skipif(not _nvrtc_loads(), reason="NVRTC (cuda-bindings
 @pytest.fixture
 def backend(child_sandbox, tmp_path):
     b = GpuBackend(arch="sm_90", pool=ChildPool(factory=lambda tool: Child(tool, fake=True)),
-                   cache=CompileCache(tmp_path / "cache"), prove_deadlocks=False, compiler="nvrtc")
+                   cache=CompileCache(tmp_path / "cache"), compiler="nvrtc")
     b.prepare()
     yield b
     b.shutdown()

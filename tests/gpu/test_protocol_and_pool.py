@@ -9,9 +9,11 @@ import pytest
 
 from grader.core.backends.base import ArgRole, ArgSpec, Build, KernelSpec, LaunchConfig, RunRequest, RunStatus
 from grader.core.backends.gpu import GpuBackend, GpuHandle
+from grader.core.explainer import HangExplainer
 from grader.core.gpu import protocol
 from grader.core.gpu.pool import Child, ChildPool
 from grader.core.gpu.sanitizer import Tool
+from grader.core.judge import explain_hang
 from grader.core.results import CompileResult
 from grader.core.verdicts import DiagnosticKind
 
@@ -55,8 +57,7 @@ def test_a_frame_with_a_forbidden_dtype_is_refused():
 
 @pytest.fixture
 def fake_backend(child_sandbox):
-    backend = GpuBackend(arch="sm_90", pool=ChildPool(factory=lambda tool: Child(tool, fake=True)),
-                         prove_deadlocks=False)
+    backend = GpuBackend(arch="sm_90", pool=ChildPool(factory=lambda tool: Child(tool, fake=True)))
     yield backend
     backend.shutdown()
 
@@ -118,7 +119,7 @@ def test_the_warm_child_serves_the_next_submission_by_default(fake_backend):
 
 def test_fresh_child_per_submission_when_asked(child_sandbox):
     backend = GpuBackend(arch="sm_90", pool=ChildPool(factory=lambda tool: Child(tool, fake=True)),
-                         fresh_child_per_submission=True, prove_deadlocks=False)
+                         fresh_child_per_submission=True)
     try:
         backend.run(fake_build("copy"), request())
         first = backend.pool.main.proc.pid
@@ -159,9 +160,11 @@ def test_a_hang_the_emulator_proves_is_a_deadlock(child_sandbox):
 """
     backend = GpuBackend(arch="sm_90", pool=ChildPool(factory=lambda tool: Child(tool, fake=True)))
     try:
-        out = backend.run(fake_build("hang", source), request(limit=0.5))
+        hung = backend.run(fake_build("hang", source), request(limit=0.5))
     finally:
         backend.shutdown()
+    assert hung.status is RunStatus.TIMEOUT  # the backend reports the hang; the judge asks the emulator
+    out = explain_hang(hung, HangExplainer(emulator.EmulatorBackend), source, SPEC, request(limit=0.5))
     assert out.status is RunStatus.DEADLOCK
     assert any(d.kind is DiagnosticKind.DEADLOCK for d in out.diagnostics)
 
@@ -170,7 +173,7 @@ def test_a_hang_the_emulator_explains_by_a_divergent_barrier_is_graded_sync_erro
     """block-sum's "barrier inside the if, one more after the loop" hangs an H200; the emulator
     names the divergent barrier, so the hang is graded SYNC_ERROR with its line."""
     from grader.core.backends import emulator
-    from grader.core.pipeline import run_case_verdict
+    from grader.core.verdicts import case_verdict
     from grader.core.verdicts import Verdict
 
     _emulator_or_skip(emulator)
@@ -192,13 +195,15 @@ def test_a_hang_the_emulator_explains_by_a_divergent_barrier_is_graded_sync_erro
 """
     backend = GpuBackend(arch="sm_90", pool=ChildPool(factory=lambda tool: Child(tool, fake=True)))
     try:
-        out = backend.run(fake_build("hang", source), request(n=32, limit=0.5))
+        hung = backend.run(fake_build("hang", source), request(n=32, limit=0.5))
     finally:
         backend.shutdown()
+    assert [d.kind for d in hung.diagnostics] == [DiagnosticKind.TIMEOUT]
+    out = explain_hang(hung, HangExplainer(emulator.EmulatorBackend), source, SPEC, request(n=32, limit=0.5))
     assert out.status is RunStatus.TIMEOUT
     barrier = [d for d in out.diagnostics if d.kind is DiagnosticKind.DIVERGENT_BARRIER]
     assert barrier and barrier[0].line in (10, 13)
-    assert run_case_verdict(out, {}, 0, 0)[0] is Verdict.SYNC_ERROR
+    assert case_verdict(out, {}, 0, 0)[0] is Verdict.SYNC_ERROR
 
 
 def test_gpu_worker_check_fails_clearly_without_a_gpu(child_sandbox):
@@ -292,7 +297,7 @@ def test_a_job_without_a_fence_is_read_to_the_end_of_the_log_and_its_child_repla
 
 
 def test_a_sanitizer_child_is_replaced_after_its_jobs(child_sandbox):
-    backend = GpuBackend(arch="sm_90", prove_deadlocks=False,
+    backend = GpuBackend(arch="sm_90",
                          pool=ChildPool(factory=lambda tool: Child(tool, fake=True), sanitizer_jobs=2))
     try:
         backend.run(fake_build("copy"), check_request())

@@ -12,7 +12,7 @@ from grader.core.backends.base import LaunchConfig, RunOutcome, RunStatus
 from grader.core.backends.dummy import DummyBackend
 from grader.core.errors import UnsupportedLaunchError
 from grader.core.launch import build_launch, cooperative_launch_problem, launch_problem
-from grader.core.pipeline import judge
+from grader.core.judge import judge
 from grader.core.verdicts import DiagnosticKind, Verdict
 from problems.core.gpus import gpu
 from problems.core.package import LaunchTemplate, PackageError, parse_package

@@ -4,7 +4,7 @@ import shutil
 import pytest
 
 from grader.core.backends.registry import get_backend
-from grader.core.pipeline import judge
+from grader.core.judge import judge
 from grader.core.verdicts import Verdict
 from problems.core.package import parse_package
 from tests.packages import tiny_package_files

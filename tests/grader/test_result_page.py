@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 
 from grader.core import messages as M
-from grader.core.pipeline import LaunchChoice, judge
+from grader.core.judge import LaunchChoice, judge
 from grader.core.results import JudgeResult
 from grader.core.verdicts import NOT_RUN, Verdict
 from problems.core.package import parse_package
@@ -119,19 +119,19 @@ def test_summary_quotes_the_diagnostic_without_repeating_its_line(judged):
 
 def test_summary_adds_the_line_when_the_reason_does_not_name_it():
     """A diagnostic whose message names no line gets '(line N)' after it; one that names it does not."""
-    from grader.core.pipeline import _summary
+    from grader.core.summary import submission_summary
     from grader.core.results import Diagnostic
     from grader.core.verdicts import DiagnosticKind
 
     plain = Diagnostic(DiagnosticKind.STACK_OVERFLOW, line=7, test="small", message_template=M.STACK_OVERFLOW)
     result = JudgeResult(verdict=Verdict.RUNTIME_ERROR, diagnostics=[plain])
-    assert _summary(result) == (M.SUMMARY_TEST_AT_LINE, {"test": "small", "line": 7,
+    assert submission_summary(result) == (M.SUMMARY_TEST_AT_LINE, {"test": "small", "line": 7,
                                                           "reason": M.text(M.STACK_OVERFLOW)})
     # A nested message that names the line counts too (a CUDA error name before the runtime's message).
     nested = M.text(M.RUNTIME_TIMEOUT, limit=1, thread="(0,0,0)", block="(0,0,0)", line=7)
     prefixed = Diagnostic(DiagnosticKind.TIMEOUT, line=7, test="small", message_template=M.ERROR_PREFIXED,
                           message_params={"error": "cudaErrorLaunchTimeout", "message": nested})
-    assert _summary(JudgeResult(verdict=Verdict.TIME_LIMIT, diagnostics=[prefixed]))[0] == M.SUMMARY_TEST
+    assert submission_summary(JudgeResult(verdict=Verdict.TIME_LIMIT, diagnostics=[prefixed]))[0] == M.SUMMARY_TEST
 
 
 def test_summary_line_in_korean_once(judged, three_tests, alice, alice_client, make_submission):

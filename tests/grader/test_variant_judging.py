@@ -1,4 +1,4 @@
-"""The judge hands a student's variant to the launch and the harness (grader/core/pipeline.judge's
+"""The judge hands a student's variant to the launch and the harness (grader/core/judge.judge's
 `variant`), and validate_package judges every variant of the validation set."""
 from pathlib import Path
 
@@ -7,7 +7,7 @@ import pytest
 from grader.core.backends.base import RunOutcome, RunStatus
 from grader.core.backends.dummy import DummyBackend
 from grader.core.validate import validate_package
-from grader.core.pipeline import judge
+from grader.core.judge import judge
 from grader.core.verdicts import Verdict
 from problems.core.package import PackageError, load_package, parse_package
 from tests.problems.test_variants import variant_files

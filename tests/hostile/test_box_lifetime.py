@@ -16,7 +16,7 @@ from celery.exceptions import SoftTimeLimitExceeded
 
 from grader import sandbox
 from grader.core.backends import emulator
-from grader.core.pipeline import judge
+from grader.core.judge import judge
 from grader.core.verdicts import NOT_RUN, Verdict
 from tests.sandbox import programs
 from tests.sandbox.test_sandbox import PROGS, live_processes_mentioning

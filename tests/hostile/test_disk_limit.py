@@ -16,7 +16,7 @@ import pytest
 from grader import sandbox
 from grader.core.backends.emulator import EmulatorBackend
 from grader.core.emulator import jobs
-from grader.core.pipeline import judge
+from grader.core.judge import judge
 from grader.core.verdicts import Verdict
 
 from .test_hostile import CORRECT, PACKAGE, everything_said

@@ -22,7 +22,7 @@ from grader import sandbox
 from grader.core.backends.emulator import EmulatorBackend
 from grader.core.emulator import result_file
 from grader.core.emulator.result_file import Bounds, ResultFileError
-from grader.core.pipeline import judge
+from grader.core.judge import judge
 from grader.core.verdicts import Verdict
 
 from .test_hostile import CORRECT, PACKAGE, everything_said
@@ -203,3 +203,43 @@ def test_a_run_that_ends_without_a_result_is_the_students_runtime_error(backend,
     logged = [r.getMessage() for r in records]
     assert any("graded: ACCEPTED" in m for m in logged), logged
     assert all("\n" not in m and "\x1b" not in m for m in logged), logged
+
+
+@pytest.mark.parametrize("outputs", ["", "for f in /box/*.bin; do printf 'abc' > \"$f.out\"; done\n"],
+                         ids=["missing", "wrong-size"])
+def test_a_forged_ok_without_its_outputs_is_the_students_runtime_error(backend, tmp_path, monkeypatch, outputs):  # noqa: F811
+    """A valid `ok` result with the output buffers missing (a student's execve ends the runtime before it
+    writes them) or of the wrong size: it was a FileNotFoundError or numpy's reshape error in the worker,
+    a platform fault retried and then INTERNAL_ERROR (costing no attempt); now the student's RUNTIME_ERROR."""
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
+    script = tmp_path / "forger" / "ok.sh"
+    script.parent.mkdir()
+    script.write_text("#!/bin/sh\n" + outputs
+                      + "printf '%s' '{\"status\": \"ok\", \"message\": \"\", \"time_s\": 0.01, \"diagnostics\": []}'"
+                      " > /box/result.json\nexit 0\n")
+    script.chmod(0o755)
+    result = judge(PACKAGE, CORRECT, ForgingBackend(backend, script))
+    said = everything_said(result)
+    assert result.verdict is Verdict.RUNTIME_ERROR, said[:2000]
+    assert "output buffer c was missing or of the wrong size" in said, said[:2000]
+
+
+def test_read_outputs_refuses_missing_short_and_linked_files(tmp_path):
+    import numpy as np
+
+    from grader.core.emulator import jobs
+
+    outputs = {"c": ("c.bin", (4,), np.dtype("float32"))}
+    with pytest.raises(jobs.OutputFileError, match="c"):
+        jobs.read_outputs(tmp_path, outputs)
+    (tmp_path / "c.bin.out").write_bytes(b"\0" * 15)
+    with pytest.raises(jobs.OutputFileError):
+        jobs.read_outputs(tmp_path, outputs)
+    (tmp_path / "real").write_bytes(b"\0" * 16)
+    (tmp_path / "c.bin.out").unlink()
+    (tmp_path / "c.bin.out").symlink_to(tmp_path / "real")
+    with pytest.raises(jobs.OutputFileError):
+        jobs.read_outputs(tmp_path, outputs)
+    (tmp_path / "c.bin.out").unlink()
+    np.arange(4, dtype=np.float32).tofile(tmp_path / "c.bin.out")
+    assert jobs.read_outputs(tmp_path, outputs)["c"].tolist() == [0.0, 1.0, 2.0, 3.0]

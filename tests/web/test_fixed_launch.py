@@ -143,7 +143,7 @@ def test_a_comment_that_chooses_nothing_is_not_refused(problem, alice_api, line,
 def test_a_launch_line_still_chooses_where_the_student_chooses(choose_problem, alice_api,
                                                               django_capture_on_commit_callbacks):
     """tiny-choose takes the same source; the line's launch is the one graded."""
-    from grader.core.pipeline import LaunchChoice, launch_expressions
+    from grader.core.judge import LaunchChoice, launch_expressions
 
     with django_capture_on_commit_callbacks(execute=False):
         response = post(alice_api, "tiny-choose", {"source": LAUNCH_LINE_SOURCE})

@@ -13,7 +13,7 @@ from django.conf import settings
 from grader.core import messages as M
 from grader.core.backends.base import RunRequest, RunStatus
 from grader.core.backends.dummy import DummyBackend
-from grader.core.pipeline import judge
+from grader.core.judge import judge
 from grader.core.results import JudgeResult
 from tests.web.conftest import SOURCE, compile_error_result, graded_result
 
@@ -41,10 +41,10 @@ def emulator():
 
 
 def _gpu_timeout(source, spec, request: RunRequest):
-    """What the GPU backend answers when its child is killed at the time limit (no emulator proof)."""
+    """What the GPU backend answers when its child is killed at the time limit (the judge asks no explainer)."""
     from grader.core.backends.gpu import GpuBackend, GpuHandle
 
-    backend = GpuBackend(arch="sm_90", prove_deadlocks=False)
+    backend = GpuBackend(arch="sm_90")
     try:
         return backend._timeout(GpuHandle(source=source, spec=spec, cubin=None, entry="add"), request, 2.5)
     finally:

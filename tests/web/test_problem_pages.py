@@ -163,7 +163,7 @@ def test_launch_inputs_show_the_package_launch_as_placeholders(choose_problem, a
 def test_a_launch_comment_applies_when_the_fields_are_left_empty(choose_problem, alice, alice_client):
     """The page's form as first shown (empty fields) plus a `// launch:` line: the comment's launch
     is the one graded, the submission page shows it, and the next visit keeps the fields empty."""
-    from grader.core.pipeline import LaunchChoice, launch_expressions
+    from grader.core.judge import LaunchChoice, launch_expressions
     from grader.models import Submission
 
     source = "// launch: block=64 grid=ceil_div(n, 64)\n__global__ void k() {}\n"

@@ -61,3 +61,12 @@ def test_someone_else_cannot_ask(accepted, bob_client):
     assert bob_client.get(f"/submissions/{accepted.pk}/writemap/").status_code in (404, 405)
     accepted.refresh_from_db()
     assert "writemap_requested" not in accepted.result
+
+
+def test_while_recording_the_page_says_so_and_polls(accepted, alice_client):
+    accepted.result = {**accepted.result, "writemap_requested": True}
+    accepted.save(update_fields=["result"])
+    page = alice_client.get(accepted.get_absolute_url()).content.decode()
+    assert "Recording the write map of the smallest sample test" in page and "Draw the write map" not in page
+    live = page.split('id="submission-live"', 1)[1].split(">", 1)[0]
+    assert 'hx-trigger="every 2s"' in live

@@ -10,7 +10,7 @@ import re
 import numpy as np
 import pytest
 
-from grader.core.pipeline import judge
+from grader.core.judge import judge
 from grader.core.verdicts import Verdict
 from grader.core.writemap import decode
 from tests.grader.test_result_page import FILES, KERNELS, PACKAGE

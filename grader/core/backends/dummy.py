@@ -1,4 +1,4 @@
-"""A backend for tests of the pipeline and the queue: no compiler, no processes.
+"""A backend for tests of the judge and the queue: no compiler, no processes.
 
 It "compiles" any source that does not contain `#error`, and runs by calling `run_fn`
 (by default: copies every OUT/INOUT input back unchanged, which is a wrong answer for most
@@ -11,7 +11,8 @@ from typing import Callable
 import numpy as np
 
 from ..results import CompileMessage, CompileResult
-from .base import Backend, Build, KernelSpec, RunOutcome, RunRequest, RunStatus
+from .base import Backend, Build, RunOutcome, RunRequest, RunStatus
+from ..kernel import KernelSpec
 
 
 class DummyBackend(Backend):

@@ -31,7 +31,8 @@ from ..launch import launch_problem
 from ..linkerrors import undefined_references
 from ..results import CompileMessage, CompileResult, Diagnostic
 from ..verdicts import DiagnosticKind
-from .base import Backend, Build, KernelSpec, RunOutcome, RunRequest, RunStatus
+from .base import Backend, Build, RunOutcome, RunRequest, RunStatus
+from ..kernel import KernelSpec
 
 logger = logging.getLogger(__name__)
 
@@ -123,6 +124,7 @@ class EmulatorHandle:
     serial: bool  # atomics/volatile/fences: one worker thread
     binaries: dict[str, Path] = field(default_factory=dict)  # variant -> cached binary
     source_lines: int = 0  # lines of the student's source: a result's lines must lie within them
+    vector_loads: bool = False  # 16-byte vector types: buffers start 16-byte aligned (jobs.write_job)
 
 
 class EmulatorBackend(Backend):
@@ -131,6 +133,7 @@ class EmulatorBackend(Backend):
     name = "emulator"
     supports_sanitizers = True
     supports_cooperative_launch = True  # LaunchConfig.cooperative: co-resident blocks, grid.sync() a grid barrier
+    supports_coresident_launch = True  # LaunchConfig.coresident: co-resident blocks, grid.sync() still a launch failure
     supports_writemap = True  # the writemap variant: every store of the kernel is recorded (src/writemap.cpp)
 
     def __init__(self, cache_dir: str | Path | None = None, workers: int | None = None):
@@ -161,7 +164,7 @@ class EmulatorBackend(Backend):
             return Build(compile=CompileResult(ok=False, messages=messages, log=log, time_s=time.monotonic() - start))
         text = f'#line 1 "{STUDENT_FILE}"\n' + rewritten.text + HARNESS_LINE + jobs.harness_source(spec)
         handle = EmulatorHandle(spec, text, rewritten.needs_fibers, rewritten.serial,
-                                source_lines=source.count("\n") + 1)
+                                source_lines=source.count("\n") + 1, vector_loads=rewritten.vector_loads)
         workdir = Path(tempfile.mkdtemp(prefix="wd-emu-"))
         build = Build(compile=CompileResult(ok=True), handle=handle, workdir=workdir)
         ok, messages, log, cached = self._build_variant(handle, "fast")
@@ -288,7 +291,7 @@ class EmulatorBackend(Backend):
     def _run_once(self, build: Build, request: RunRequest, variant: str, start_aligned: bool,
                   force_fibers: bool = False, env: dict | None = None, keep: list | None = None) -> RunOutcome:
         handle: EmulatorHandle = build.handle
-        fibers = handle.needs_fibers or force_fibers
+        fibers = handle.needs_fibers or force_fibers or request.launch.coresident  # co-resident blocks are fibers
         runroot = build.workdir or Path(tempfile.mkdtemp(prefix="wd-emu-"))
         workdir = Path(tempfile.mkdtemp(prefix="run-", dir=runroot))
         try:
@@ -296,7 +299,7 @@ class EmulatorBackend(Backend):
                 outputs = jobs.write_job(
                     workdir, handle.spec, request.launch, request.inputs, fibers=fibers,
                     workers=1 if handle.serial or variant == "tsan" else self.workers,
-                    start_aligned=start_aligned, time_limit_s=request.time_limit_s,
+                    start_aligned=start_aligned, vector_aligned=handle.vector_loads, time_limit_s=request.time_limit_s,
                     writemap=variant == "writemap",
                 )
                 total = _input_bytes(request)
@@ -400,7 +403,13 @@ class EmulatorBackend(Backend):
             d.message_template, d.message_params = M.runtime_message(d.message) or ("", {})
         outcome = RunOutcome(status, diagnostics=diags, log=log, time_s=result["time_s"], message=result["message"])
         if status is RunStatus.OK:
-            outcome.outputs = jobs.read_outputs(workdir, outputs)
+            try:
+                outcome.outputs = jobs.read_outputs(workdir, outputs)
+            except jobs.OutputFileError as exc:
+                # The runtime writes every output before it reports ok: code in its process ended it first.
+                diag = Diagnostic(DiagnosticKind.CUDA_ERROR, test=request.test_name or None,
+                                  message_template=M.OUTPUT_FILE_INVALID, message_params={"name": str(exc)})
+                return RunOutcome(RunStatus.FAULT, log=log, time_s=res.time_s, message=diag.message, diagnostics=[diag])
         elif status is RunStatus.FAULT and result.get("fault"):
             self._locate_fault(build, outcome, result["fault"])
         if "output truncated" in log[-100:]:

@@ -25,6 +25,7 @@ import numpy as np
 
 from .. import messages as M
 from ..errors import PlatformError
+from ..gridsync import grid_sync_line
 from ..gpu import fence, protocol
 from ..gpu.cache import CompileCache
 from ..gpu.cuda_errors import classify
@@ -38,32 +39,29 @@ from ..gpu.sanitizer import Tool, parse_report
 from ..resources import resources_of
 from ..results import Diagnostic
 from ..verdicts import DiagnosticKind
-from .base import ArgRole, Backend, Build, KernelSpec, RunOutcome, RunRequest, RunStatus
+from .base import Backend, Build, RunOutcome, RunRequest, RunStatus
+from ..kernel import ArgRole, KernelSpec
 
 log = logging.getLogger(__name__)
 
 TRANSFER_GRACE_S = 1.0  # on top of the time limit: copies in and out, a module load
 TRANSFER_BYTES_PER_S = 2e9  # pessimistic host<->device copy rate, for large buffers
 SANITIZER_EXIT_S = 10.0  # a sanitizer child asked to finish writes its summary and exits
-# How long the emulator may look for a deadlock after a GPU hang: it needs a couple of seconds
-# of spinning threads making no progress before it calls a wait hopeless.
-EMULATOR_PROOF_LIMITS_S = (2.0, 10.0)
 FAULTS_WORTH_MEMCHECK = {"CUDA_ERROR_ILLEGAL_ADDRESS", "CUDA_ERROR_MISALIGNED_ADDRESS"}
-# What the emulator may find on a case that hung the GPU and that explains the hang.
-SYNC_FINDINGS = {DiagnosticKind.DIVERGENT_BARRIER, DiagnosticKind.WARP_MASK}
 
 
 @dataclass
 class GpuHandle:
     """What a Build carries for this backend."""
 
-    source: str  # the student's source (the emulator re-runs it to prove a deadlock)
+    source: str  # the student's source
     spec: KernelSpec
     cubin: np.ndarray  # uint8
     entry: str  # the kernel's symbol
     compiler: str = "nvcc"  # "nvrtc" or "nvcc": which compiler made the cubin
     shared_static_bytes: int | None = None  # ptxas's static __shared__ bytes (None: unknown)
     faults_located: bool = False  # memcheck already ran after a fault of this build
+    grid_sync_line: int | None = None  # the first grid.sync() call (gridsync.py): needs a cooperative launch
 
 
 def _env_tools() -> tuple[Tool, ...]:
@@ -82,10 +80,11 @@ class GpuBackend(Backend):
     supports_sanitizers = True
     supports_cooperative_launch = True  # cuLaunchCooperativeKernel through cuda-bindings (gpu/child.py)
     warm_per_process = True  # its warm children belong to the process that grades
+    hangs_need_explaining = True  # a killed child is a TIMEOUT: deadlock or slow, it cannot tell
 
     def __init__(self, *, arch: str | None = None, cache: CompileCache | None = None, pool: ChildPool | None = None,
                  fresh_child_per_submission: bool | None = None, checks: tuple[Tool, ...] | None = None,
-                 memcheck_on_fault: bool = True, prove_deadlocks: bool = True, compiler: str | None = None):
+                 memcheck_on_fault: bool = True, compiler: str | None = None):
         env_arch = os.environ.get("WARPDRILL_GPU_ARCH")
         self._arch = arch_of(arch or env_arch) if (arch or env_arch) else None
         self.cache = cache or CompileCache()
@@ -97,14 +96,12 @@ class GpuBackend(Backend):
         self.fresh_child_per_submission = fresh_child_per_submission
         self.checks = checks if checks is not None else _env_tools()
         self.memcheck_on_fault = memcheck_on_fault
-        self.prove_deadlocks = prove_deadlocks
         # "nvrtc": the warm compiler child, nvcc as fallback; "nvcc": nvcc only; "auto" (default):
         # nvrtc when the cuda-bindings package is installed.
         choice = compiler or os.environ.get("WARPDRILL_GPU_COMPILER", "auto")
         if choice not in ("auto", "nvrtc", "nvcc"):
             raise ValueError(f"WARPDRILL_GPU_COMPILER must be auto, nvrtc or nvcc, not {choice!r}")
         self.use_nvrtc = choice == "nvrtc" or (choice == "auto" and nvrtc_available())
-        self._emulator = None  # built on the first hang; False once it proved unavailable here
         self.last_check: dict = {}  # timings of the last sanitizer pass, for benchmarks
         atexit.register(self.pool.close)
 
@@ -159,7 +156,8 @@ class GpuBackend(Backend):
             return Build(compile=result.compile, resources=None)
         handle = GpuHandle(source=source, spec=spec, cubin=np.frombuffer(result.cubin, dtype=np.uint8),
                            entry=result.entry, compiler=result.compiler,
-                           shared_static_bytes=resources.shared_static_bytes if resources.source else None)
+                           shared_static_bytes=resources.shared_static_bytes if resources.source else None,
+                           grid_sync_line=grid_sync_line(source))
         return Build(compile=result.compile, resources=resources, handle=handle)
 
     def _nvrtc_version(self) -> str:
@@ -227,6 +225,8 @@ class GpuBackend(Backend):
 
     def run(self, build: Build, request: RunRequest) -> RunOutcome:
         handle: GpuHandle = build.handle
+        if handle.grid_sync_line and not request.launch.cooperative:
+            return self._grid_sync_not_cooperative(handle.grid_sync_line)
         job, arrays = self._job(handle, request)
         if request.check:
             return self._check(handle, request, job, arrays)
@@ -259,6 +259,16 @@ class GpuBackend(Backend):
                 outcome.diagnostics += self._where_it_faulted(handle, request, job, arrays)
             return outcome
         raise AssertionError("unreachable")
+
+    @staticmethod
+    def _grid_sync_not_cooperative(line: int) -> RunOutcome:
+        """grid.sync() in an ordinary launch, as the emulator reports it: the GPU traps at the call
+        (CUDA_ERROR_LAUNCH_FAILED, a RUNTIME_ERROR). Decided from the source (gridsync.py) without
+        running: the warm child ran such a kernel to completion on the H200."""
+        params = {"line": line}
+        diag = Diagnostic(kind=DiagnosticKind.CUDA_ERROR, line=line, detail={"error": "CUDA_ERROR_LAUNCH_FAILED"},
+                          message_template=M.RUNTIME_GRID_SYNC_NOT_COOPERATIVE, message_params=params)
+        return RunOutcome(status=RunStatus.FAULT, diagnostics=[diag], message=diag.message)
 
     def _outcome(self, reply: dict, outputs: dict[str, np.ndarray], handle: GpuHandle, request: RunRequest) -> RunOutcome:
         """Turn the child's reply into a RunOutcome, checking the outputs it sent."""
@@ -301,52 +311,13 @@ class GpuBackend(Backend):
     # ---- hangs ----
 
     def _timeout(self, handle: GpuHandle, request: RunRequest, elapsed: float) -> RunOutcome:
-        """The child was killed at the limit. The emulator re-runs the case: a proven deadlock makes
-        it DEADLOCK; a divergent barrier or warp-mask error it finds is attached (the pipeline then
-        grades SYNC_ERROR, which explains the hang); otherwise it stays a TIMEOUT."""
+        """The child was killed at the limit: a TIMEOUT, and only that. Whether the hang is a deadlock
+        or a synchronisation error is the judge's question (judge.explain_hang asks the emulator)."""
         stopped = M.text(M.TIME_LIMIT_STOPPED, limit=f"{request.time_limit_s:g}")
         killed = M.render(stopped["template"], stopped["params"])
         timeout = Diagnostic(kind=DiagnosticKind.TIMEOUT, detail={"limit_s": request.time_limit_s},
                              message_template=stopped["template"], message_params=stopped["params"])
-        proof = self._emulator_explains(handle, request) if self.prove_deadlocks else None
-        if proof is not None and proof.status is RunStatus.DEADLOCK:
-            note = Diagnostic(kind=DiagnosticKind.NOTE, message_template=M.GPU_DEADLOCK_PROVEN,
-                              message_params={"killed": stopped})
-            return RunOutcome(status=RunStatus.DEADLOCK, diagnostics=[*proof.diagnostics, note], time_s=elapsed,
-                              message=proof.message or "deadlock", log=proof.log)
-        found = [d for d in (proof.diagnostics if proof else []) if d.kind in SYNC_FINDINGS]
-        if found:
-            note = Diagnostic(kind=DiagnosticKind.NOTE, message_template=M.GPU_SYNC_FOUND,
-                              message_params={"killed": stopped})
-            return RunOutcome(status=RunStatus.TIMEOUT, diagnostics=[timeout, *found, note], time_s=elapsed,
-                              message=killed)
         return RunOutcome(status=RunStatus.TIMEOUT, diagnostics=[timeout], time_s=elapsed, message=killed)
-
-    def _emulator_explains(self, handle: GpuHandle, request: RunRequest) -> RunOutcome | None:
-        """The emulator's outcome on the case that hung the GPU, or None where it cannot run."""
-        if self._emulator is False:
-            return None
-        try:
-            if self._emulator is None:
-                from .emulator import EmulatorBackend
-
-                self._emulator = EmulatorBackend()
-            build = self._emulator.compile(handle.source, handle.spec)
-        except Exception as exc:  # no emulator here (no g++ or Boost.Context): hangs stay TIMEOUTs
-            log.warning("the emulator cannot prove deadlocks on this worker: %s", exc)
-            self._emulator = False
-            return None
-        try:
-            if not build.compile.ok:
-                return None
-            probe = RunRequest(launch=request.launch, inputs=request.inputs, test_name=request.test_name,
-                               time_limit_s=min(max(request.time_limit_s, EMULATOR_PROOF_LIMITS_S[0]), EMULATOR_PROOF_LIMITS_S[1]))
-            return self._emulator.run(build, probe)
-        except Exception as exc:
-            log.info("no emulator proof of a deadlock: %s", exc)
-            return None
-        finally:
-            self._emulator.close(build)
 
     # ---- compute-sanitizer ----
 
@@ -476,7 +447,7 @@ class GpuBackend(Backend):
 
         Raises PlatformError when anything fails (no context, nvcc, sandbox, a wrong result).
         """
-        from .base import ArgSpec, LaunchConfig
+        from ..kernel import ArgSpec, LaunchConfig
 
         spec = KernelSpec("twice", (ArgSpec("x", ArgRole.IN, "float32"), ArgSpec("y", ArgRole.OUT, "float32"),
                                     ArgSpec("n", ArgRole.SCALAR, "int32")))

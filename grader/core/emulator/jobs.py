@@ -11,7 +11,7 @@ from pathlib import Path
 
 import numpy as np
 
-from ..backends.base import ArgInit, ArgRole, KernelSpec, LaunchConfig
+from ..kernel import ArgInit, ArgRole, KernelSpec, LaunchConfig
 from ..macros import shielded
 from ..results import Diagnostic
 from ..verdicts import DiagnosticKind
@@ -56,21 +56,29 @@ def write_job(
     workers: int,
     start_aligned: bool,
     time_limit_s: float,
+    vector_aligned: bool = False,
     writemap: bool = False,
 ) -> dict[str, tuple[str, tuple, np.dtype]]:
     """Write inputs and job.txt into `workdir`. Returns {arg name: (file, shape, dtype)} of outputs.
+
+    `start_aligned`: buffers start at a page (underflows fault); else they end at one (overflows
+    fault), each starting on its element size, or on 16 bytes when `vector_aligned` (the kernel uses
+    16-byte vector types, as cudaMalloc's 256-byte alignment allows): the at most 15 bytes between
+    such a buffer's end and the page are filled with 0xFF (NaN for floats) and a write there is
+    reported as an out-of-bounds write when the run ends.
 
     `writemap`: also create each output's write-map side file (`<file>.wm`, writemap.side_file_bytes)
     and name it in the job, for the writemap variant to record into (outputs past the cap are skipped)."""
     job = [
         f"mode {'fibers' if fibers else 'fast'}",
         f"workers {workers}",
-        f"align {'start' if start_aligned else 'end'}",
+        f"align {'start' if start_aligned else 'end16' if vector_aligned else 'end'}",
         "grid {} {} {}".format(*launch.grid),
         "block {} {} {}".format(*launch.block),
         f"shared {launch.shared_bytes}",
         f"time_limit {time_limit_s}",
         f"cooperative {int(launch.cooperative)}",
+        f"coresident {int(launch.coresident)}",
     ]
     outputs = {}
     for i, arg in enumerate(spec.args):
@@ -113,11 +121,25 @@ def disk_allowance(outputs: dict[str, tuple[str, tuple, np.dtype]]) -> int:
     return total
 
 
+class OutputFileError(ValueError):
+    """An output buffer's `.out` file is missing, not a plain file, or not its buffer's size.
+
+    The runtime writes every one before it reports `ok`; code in the run's process (a student's
+    execve, a forged result file) can end the run first, so this is the student's runtime error.
+    str() is the buffer's name.
+    """
+
+
 def read_outputs(workdir: Path, outputs: dict) -> dict[str, np.ndarray]:
-    """OUT/INOUT buffers as the kernel left them."""
+    """OUT/INOUT buffers as the kernel left them. Raises OutputFileError for a missing or
+    wrong-sized file (never FileNotFoundError or numpy's reshape error, which read as platform faults)."""
     result = {}
     for name, (file, shape, dtype) in outputs.items():
-        result[name] = np.fromfile(workdir / f"{file}.out", dtype=dtype).reshape(shape)
+        path = workdir / f"{file}.out"
+        expected = int(np.prod(shape, dtype=np.int64)) * np.dtype(dtype).itemsize
+        if path.is_symlink() or not path.is_file() or path.stat().st_size != expected:
+            raise OutputFileError(name)
+        result[name] = np.fromfile(path, dtype=dtype).reshape(shape)
     return result
 
 

@@ -78,6 +78,10 @@ SYNC_TOKENS = re.compile(
 )
 # Tokens after which blocks must run on one worker thread (results would depend on timing).
 SERIAL_TOKENS = re.compile(r"^(atomic\w*|volatile|__threadfence\w*)$")
+# CUDA's 16-byte vector types and explicit 16-byte alignment (a reinterpret_cast to one of these
+# makes the compiler use aligned SSE moves, which need 16-byte aligned addresses).
+VECTOR16_TOKENS = re.compile(r"^(?:(?:float|int|uint|long|ulong)4|(?:double|longlong|ulonglong)[24]|"
+                             r"__align__|alignas|__builtin_assume_aligned)$")
 
 _TOKEN = re.compile(
     r"""
@@ -184,6 +188,9 @@ class Rewritten:
     problems: list[Problem] = field(default_factory=list)
     needs_fibers: bool = False  # barriers or warp operations: run every thread as a fiber
     serial: bool = False  # atomics/volatile/fences: run blocks on one worker thread
+    # 16-byte vector types (float4, int4, double2, ...) or 16-byte alignment: buffers must start
+    # 16-byte aligned as cudaMalloc's do, or the CPU's aligned vector moves fault.
+    vector_loads: bool = False
     shared_sites: int = 0  # number of __shared__ declarations rewritten
     # Sites declared inside other __global__ functions: not part of the kernel's static shared memory.
     other_kernel_sites: set[int] = field(default_factory=set)
@@ -468,6 +475,8 @@ def rewrite(source: str, kernel_name: str) -> Rewritten:
             if SERIAL_TOKENS.match(text):
                 result.serial = True
                 result.needs_fibers = True
+            if VECTOR16_TOKENS.match(text):
+                result.vector_loads = True
             if text == "printf":
                 result.serial = True  # parallel blocks would interleave the log differently every run
             if text == "__global__":

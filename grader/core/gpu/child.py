@@ -187,7 +187,7 @@ class CudaRunner:
 
     def _launch(self, func, params: list, job: dict, cubin: np.ndarray) -> None:
         """Launch as the job says: dynamic shared memory above 48 KiB with the opt-in attribute set to
-        what the launch asks for (the pipeline refused more than the problem allows), and a
+        what the launch asks for (the judge refused more than the problem allows), and a
         cooperative launch through the driver API (PyCUDA has none). Raises drv.Error or LaunchError."""
         shared = int(job["shared"])
         if not job.get("cooperative"):

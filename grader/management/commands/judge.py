@@ -5,8 +5,8 @@ from pathlib import Path
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 
-from grader.core.backends.registry import get_backend
-from grader.core.pipeline import LaunchChoice, judge
+from grader.core.backends.registry import get_backend, hang_explainer
+from grader.core.judge import LaunchChoice, judge
 from grader.core.verdicts import Verdict
 from problems.core.package import PackageError
 from problems.services import resolve_package
@@ -38,8 +38,10 @@ class Command(BaseCommand):
             if not json:
                 self.stderr.write(f"{stage} {done}/{total}")
 
-        result = judge(package, source, get_backend(backend), launch_choice=LaunchChoice(block, grid, shared_bytes),
-                       progress=show, target_cc=settings.WARPDRILL_TARGET_CC)
+        judge_backend = get_backend(backend)
+        result = judge(package, source, judge_backend, launch_choice=LaunchChoice(block, grid, shared_bytes),
+                       progress=show, target_cc=settings.WARPDRILL_TARGET_CC,
+                       max_source_bytes=settings.WARPDRILL_MAX_SOURCE_BYTES, explainer=hang_explainer(judge_backend))
         if json:
             self.stdout.write(_json_dumps(result.to_dict()))
         else:

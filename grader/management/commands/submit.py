@@ -8,7 +8,7 @@ from django.core.management.base import BaseCommand, CommandError
 
 from grader import actions
 from grader.core.errors import WarpDrillError
-from grader.core.pipeline import LaunchChoice
+from grader.core.judge import LaunchChoice
 from grader.models import Status, Submission
 from problems.models import Problem
 

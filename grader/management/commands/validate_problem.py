@@ -2,7 +2,7 @@
 from django.core.management.base import BaseCommand, CommandError
 
 from grader.core import messages as M
-from grader.core.backends.registry import get_backend
+from grader.core.backends.registry import get_backend, hang_explainer
 from grader.core.validate import validate_package
 from problems.core.package import PackageError
 from problems.services import resolve_package
@@ -24,7 +24,7 @@ class Command(BaseCommand):
             except PackageError as exc:
                 raise CommandError(str(exc)) from None
             self.stdout.write(self.style.MIGRATE_HEADING(f"{package.slug} ({judge_backend.name})"))
-            for row in validate_package(package, judge_backend):
+            for row in validate_package(package, judge_backend, explainer=hang_explainer(judge_backend)):
                 mark = self.style.SUCCESS("ok  ") if row.ok else self.style.ERROR("FAIL")
                 got = row.result.verdict.value
                 name = row.name + (" " + ", ".join(f"{k}={v}" for k, v in row.variant.items()) if row.variant else "")

@@ -58,13 +58,19 @@ void read_job(const char* path) {
     if (key.empty() || key[0] == '#') continue;
     if (key == "mode") { std::string m; ss >> m; g_job.fibers = m == "fibers"; }
     else if (key == "workers") ss >> g_job.workers;
-    else if (key == "align") { std::string a; ss >> a; g_job.start_aligned = a == "start"; }
+    else if (key == "align") {
+      std::string a;
+      ss >> a;
+      g_job.start_aligned = a == "start";
+      g_job.align16 = a == "end16";
+    }
     else if (key == "grid") ss >> g_job.grid.x >> g_job.grid.y >> g_job.grid.z;
     else if (key == "block") ss >> g_job.block.x >> g_job.block.y >> g_job.block.z;
     else if (key == "shared") ss >> g_job.shared_bytes;
     else if (key == "time_limit") ss >> g_job.time_limit_s;
     else if (key == "progress_window") ss >> g_job.progress_window_s;
     else if (key == "cooperative") { int c = 0; ss >> c; g_job.cooperative = c != 0; }
+    else if (key == "coresident") { int c = 0; ss >> c; g_job.coresident = c != 0; }
     else if (key == "buffer") {
       // buffer <name> <role> <elem bytes> <count> <file>
       Buffer b;
@@ -72,8 +78,13 @@ void read_job(const char* path) {
       if (!ss || b.elem == 0) bad_job("buffer line: " + line);
       b.bytes = b.elem * b.count;
       char *lo, *hi;
-      b.data = guarded_alloc(b.bytes, g_job.start_aligned, b.elem < 16 ? b.elem : 16, &lo, &hi);
+      b.data = guarded_alloc(b.bytes, g_job.start_aligned, g_job.align16 ? 16 : b.elem < 16 ? b.elem : 16, &lo, &hi);
       if (!b.data) bad_job("cannot map buffer " + b.name);
+      if (g_job.align16 && b.bytes) {
+        b.slack_end = hi - 4096;  // the page-aligned end of the buffer's readable pages
+        b.tag = static_cast<unsigned char>(0x11 + 0x1D * g_job.buffers.size());
+        for (char* p = b.data + b.bytes; p < b.slack_end; ++p) *p = static_cast<char>(b.slack_byte(p));
+      }
       if (b.bytes) load_file(g_job.out_dir + "/" + b.file, b.data, b.bytes);
       g_job.buffers.push_back(b);
       Buffer& kept = g_job.buffers.back();

@@ -105,12 +105,41 @@ void finish(const char* status, const std::string& message, std::vector<Diag> fa
   }
   write_file(g_job.out_dir + "/printf.log", printf_copy.data(), printf_copy.size());
   bool ok = std::string(status) == "ok";
+  std::string slack_message;
+  if (ok) {
+    // Buffers 16-byte aligned (align end16) end up to 15 bytes before their guard page: a write
+    // into those bytes did not fault, so look for it now.
+    for (auto& b : g_job.buffers) {
+      if (!b.slack_end) continue;
+      for (char* p = b.data + b.bytes; p < b.slack_end; ++p) {
+        if (static_cast<unsigned char>(*p) == b.slack_byte(p)) continue;
+        long long index = static_cast<long long>(b.count) + (p - (b.data + b.bytes)) / static_cast<long long>(b.elem);
+        char what[512];
+        snprintf(what, sizeof what, "out-of-bounds write of global buffer '%s' at index %lld (valid indices are 0 to %lld)",
+                 b.name.c_str(), index, static_cast<long long>(b.count) - 1);
+        Diag d;
+        d.kind = "out_of_bounds";
+        d.message = what;
+        d.detail_json = "{\"access\": \"write\", \"array\": " + json_str(b.name) +
+                        ", \"space\": \"global\", \"index\": " + std::to_string(index) + ", \"declared_line\": 0}";
+        fatal.push_back(d);
+        slack_message = what;
+        break;
+      }
+      if (!slack_message.empty()) break;
+    }
+    if (!slack_message.empty()) {
+      status = "fault";
+      ok = false;
+    }
+  }
+  const std::string& final_message = slack_message.empty() ? message : slack_message;
   if (ok) {
     for (auto& b : g_job.buffers) {
       if (b.role == "out" || b.role == "inout") write_file(g_job.out_dir + "/" + b.file + ".out", b.data, b.bytes);
     }
   }
-  std::string s = "{\"status\": " + json_str(status) + ", \"message\": " + json_str(message);
+  std::string s = "{\"status\": " + json_str(status) + ", \"message\": " + json_str(final_message);
   char t[64];
   snprintf(t, sizeof t, ", \"time_s\": %.6f", now_s() - g_start_s);
   s += t;

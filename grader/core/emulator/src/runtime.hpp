@@ -33,12 +33,23 @@ struct Buffer {
   std::string name, role, file;
   std::size_t count = 0, elem = 0, bytes = 0;
   char* data = nullptr;
+  char* slack_end = nullptr;  // align end16: [data + bytes, slack_end) holds slack_byte() until the kernel writes there
+  unsigned char tag = 0;  // this buffer's byte in its slack pattern
+  // The slack's byte at `p`: every 4-byte word is 0xFFFFA5<tag> (little endian), a NaN as a float and,
+  // two words together, as a double, whose payload names the buffer: a value read from one buffer's
+  // slack and written into another's does not look untouched.
+  unsigned char slack_byte(const char* p) const {
+    static const unsigned char pattern[3] = {0xA5, 0xFF, 0xFF};
+    std::size_t k = static_cast<std::size_t>(p - data) % 4;
+    return k == 0 ? tag : pattern[k - 1];
+  }
 };
 
 struct Job {
   bool fibers = false;  // false: fast path (threads are plain calls)
   int workers = 1;
   bool start_aligned = false;  // check mode: buffers start at a page so underflows fault
+  bool align16 = false;  // buffers start 16-byte aligned (16-byte vector types); their slack is checked at the end
   dim3 grid, block;
   std::size_t shared_bytes = 0;
   double time_limit_s = 5.0;
@@ -46,6 +57,9 @@ struct Job {
   // A cooperative launch (job key `cooperative 1`, LaunchConfig.cooperative): grid.sync() is a
   // grid-wide barrier instead of CUDA's launch failure.
   bool cooperative = false;
+  // Every block co-resident in an ordinary launch (job key `coresident 1`, LaunchConfig.coresident):
+  // how a GPU runs a grid that fits on it at once. grid.sync() still fails the launch.
+  bool coresident = false;
   std::string out_dir;
   std::vector<Buffer> buffers;
   std::vector<void*> args;  // what wd_user_setup receives, in parameter order
@@ -107,5 +121,10 @@ bool writemap_attach(const Buffer& b, const std::string& path);
 
 // ---- scheduling (scheduler.cpp) ----
 void run_worker(int worker);
+// Check mode: the running block's linear id and barrier generation (false outside a block).
+bool tsan_block_epoch(unsigned long long* block, unsigned long long* generation);
+
+// ---- watched words of write-after-write races (tsan_watch.cpp, check mode only) ----
+void tsan_watch_block_end(unsigned long long block);  // the block has ended: finish comparing values
 }  // namespace rt
 }  // namespace wd

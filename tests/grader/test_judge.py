@@ -1,11 +1,11 @@
-"""The judge pipeline's stages, on the dummy backend (no compiler, no database)."""
+"""The judge's stages, on the dummy backend (no compiler, no database)."""
 import numpy as np
 import pytest
 
 from grader.core.backends.base import RunOutcome, RunStatus
 from grader.core.backends.dummy import DummyBackend
 from grader.core.errors import PlatformError
-from grader.core.pipeline import LaunchChoice, case_seed, judge, launch_expressions
+from grader.core.judge import LaunchChoice, case_seed, judge, launch_expressions
 from grader.core.results import Diagnostic, JudgeResult
 from grader.core.verdicts import NOT_RUN, DiagnosticKind, Verdict
 from problems.core.package import parse_package

@@ -1,11 +1,15 @@
 """The judge: one short function of ordered stages that stops at the first failure.
 
-    static checks -> launch -> compile -> resources/occupancy -> test cases -> check pass -> verdict
+    static checks -> launch -> compile -> resources/occupancy -> test cases (a hang explained) -> check pass -> verdict
 
+The stages' rules live in their own modules: static_checks.py (what is refused before compiling),
+launch.py (what CUDA would refuse), verdicts.py (what a run means, what the submission's verdict is),
+summary.py (what is said about it), explainer.py (who is asked when a backend hung).
 Plain Python (no Django): the Celery task, `manage.py judge` and `validate_problem` call it.
 """
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import logging
 import threading
@@ -17,18 +21,21 @@ import numpy as np
 
 from problems.core.package import ProblemPackage, TestCaseSpec
 
+from . import coresidency
 from . import messages as M
-from .backends.base import ArgRole, Backend, Build, KernelSpec, LaunchConfig, RunOutcome, RunRequest, RunStatus
-from .compare import compare_output
+from .backends.base import Backend, Build, RunOutcome, RunRequest, RunStatus
 from .errors import LaunchConfigError, PlatformError, UnsupportedLaunchError
+from .explainer import HangExplainer
+from .kernel import ArgRole, KernelSpec, LaunchConfig
 from .launch import (LaunchExpressionError, build_launch, cooperative_launch_problem, launch_problem,
                      parse_launch_comment)
 from .results import CompileMessage, CompileResult, Diagnostic, JudgeResult, TestResult
-from .verdicts import DIAGNOSTIC_VERDICT, HANGS, NOT_RUN, DiagnosticKind, Verdict, worst
+from .static_checks import DEFAULT_MAX_SOURCE_BYTES, static_check_reason
+from .summary import case_message, submission_summary
+from .verdicts import HANGS, NOT_RUN, DiagnosticKind, Verdict, case_verdict, submission_verdict
 
 log = logging.getLogger(__name__)
 
-MAX_SOURCE_BYTES = 64 * 1024
 MAX_DIAGNOSTICS = 30
 
 # Called as progress(stage, done, total) with stage "compiling" | "running" | "checking".
@@ -82,95 +89,6 @@ def _refused(template: str, params: dict, backend: str) -> JudgeResult:
     return _fail(Verdict.COMPILE_ERROR, template, params, backend, CompileResult(ok=False, messages=[message]))
 
 
-def static_check_reason(source: str) -> tuple[str, dict] | None:
-    """Why the source is refused before compiling, as (template, params), or None."""
-    if not source.strip():
-        return M.SOURCE_EMPTY, {}
-    if len(source.encode("utf-8", "replace")) > MAX_SOURCE_BYTES:
-        return M.SOURCE_TOO_LARGE, {"kib": MAX_SOURCE_BYTES // 1024}
-    if "\0" in source:
-        return M.SOURCE_NUL, {}
-    return None
-
-
-def static_check(source: str) -> str | None:
-    """Why the source is refused before compiling (English), or None."""
-    reason = static_check_reason(source)
-    return M.render(*reason) if reason else None
-
-
-def run_case_verdict(outcome: RunOutcome, expected: dict[str, np.ndarray], atol: float, rtol: float):
-    """(verdict, message, mismatch) of one run: a fault first, else diagnostics, else the comparison.
-
-    The message explains the verdict: a SYNC_ERROR's is its finding, even when the output differs too
-    (the mismatch is kept: the page shows it below as a consequence, not as the reason).
-    """
-    diag_verdicts = [DIAGNOSTIC_VERDICT[d.kind] for d in outcome.diagnostics if DIAGNOSTIC_VERDICT.get(d.kind)]
-    status_verdict = {
-        RunStatus.DEADLOCK: Verdict.DEADLOCK,
-        RunStatus.TIMEOUT: Verdict.TIME_LIMIT,
-        RunStatus.LAUNCH_ERROR: Verdict.RUNTIME_ERROR,
-    }.get(outcome.status)
-    if outcome.status is RunStatus.FAULT:
-        status_verdict = worst(v for v in diag_verdicts if v in (Verdict.MEMORY_ERROR, Verdict.RUNTIME_ERROR)) \
-            if diag_verdicts else Verdict.RUNTIME_ERROR
-        if status_verdict is Verdict.ACCEPTED:
-            status_verdict = Verdict.RUNTIME_ERROR
-    if status_verdict is not None:
-        return worst([status_verdict, *diag_verdicts]), outcome.message, None
-    mismatch = None
-    for name, exp in expected.items():
-        if name not in outcome.outputs:
-            raise PlatformError(f"backend returned no output '{name}'")
-        mismatch = compare_output(name, exp, outcome.outputs[name], atol, rtol)
-        if mismatch:
-            break
-    verdict = worst([*diag_verdicts, Verdict.WRONG_ANSWER if mismatch else Verdict.ACCEPTED])
-    message = ""
-    if verdict is Verdict.SYNC_ERROR:
-        message = next(d.message for d in outcome.diagnostics if DIAGNOSTIC_VERDICT.get(d.kind) is verdict)
-    elif mismatch:
-        message = M.render(*_mismatch_message(mismatch))
-    return verdict, message, mismatch
-
-
-def _mismatch_message(mismatch) -> tuple[str, dict]:
-    """(template, params) of a mismatch: a 2-D index names its axes ([row 0, col 1]); a float output
-    says the tolerance at that element and how far off the value was."""
-    tolerance = mismatch.allowed is not None and mismatch.error is not None
-    if tolerance:
-        template = M.MISMATCH_ONE_TOLERANCE if mismatch.count == 1 else M.MISMATCH_MANY_TOLERANCE
-    else:
-        template = M.MISMATCH_ONE if mismatch.count == 1 else M.MISMATCH_MANY
-    index = M.text(M.INDEX_ROW_COL, row=mismatch.index[0], col=mismatch.index[1]) \
-        if len(mismatch.index) == 2 else str(mismatch.index)
-    params = {"output": mismatch.output, "index": index, "expected": mismatch.expected, "got": mismatch.got,
-              "count": mismatch.count}
-    if tolerance:
-        params.update(allowed=mismatch.allowed, error=mismatch.error)
-    return template, params
-
-
-def _case_message(message: str, outcome: RunOutcome, mismatch) -> tuple[str, dict]:
-    """(template, params) of a test case's message: a mismatch, a diagnostic's own message (maybe after a
-    CUDA error name), or one of the backends' short outcome messages. ("", {}) when it is none of ours."""
-    if not message:
-        return "", {}
-    # With a mismatch, run_case_verdict's message is a SYNC_ERROR's finding or else the mismatch.
-    if mismatch is not None and not any(d.message == message for d in outcome.diagnostics):
-        return _mismatch_message(mismatch)
-    for d in outcome.diagnostics:
-        if not d.message_template:
-            continue
-        if d.message == message:
-            return d.message_template, d.message_params
-        error, _, rest = message.partition(": ")
-        if rest == d.message and error.replace("_", "").isalnum():
-            return M.ERROR_PREFIXED, {"error": error, "message": M.text(d.message_template, **d.message_params)}
-    found = M.recognise(message, (M.OUTCOME_TIME_LIMIT, M.OUTCOME_KILLED, M.OUTCOME_DEADLOCK, *M.LAUNCH_REASONS))
-    return found or ("", {})
-
-
 def judge(
     package: ProblemPackage,
     source: str,
@@ -183,6 +101,8 @@ def judge(
     target_cc: str = "9.0",
     target_gpu: str = "",
     variant: dict | None = None,
+    max_source_bytes: int = DEFAULT_MAX_SOURCE_BYTES,
+    explainer: HangExplainer | None = None,
     writemaps: bool = True,
 ) -> JudgeResult:
     """Judge `source` for `package` on `backend`.
@@ -193,6 +113,8 @@ def judge(
     `variant` is the student's stored variant of a package that declares variant parameters: its
     integers join each test's sizes (launch expressions read them) and the harness receives it
     (ProblemPackage.with_variant); None judges the package's bound or default variant.
+    `max_source_bytes` is the site's source size limit (static_checks.py). `explainer` is asked to
+    re-run a case that hung `backend` (see explain_hang); None: a hang stays what the backend said.
     `writemaps`: on a backend with supports_writemap, record the write map of one WRONG_ANSWER or
     MEMORY_ERROR test (a sample's when a sample fails) in JudgeResult.writemaps: one more build and run.
 
@@ -203,7 +125,7 @@ def judge(
     package = package.with_variant(variant)
     progress = progress or (lambda stage, done, total: None)
     name = backend.name
-    refusal = static_check_reason(source)
+    refusal = static_check_reason(source, max_source_bytes)
     if refusal:
         return _refused(*refusal, name)
 
@@ -257,9 +179,12 @@ def judge(
         result = JudgeResult(verdict=Verdict.ACCEPTED, compile=build.compile, backend=name)
         hung = None
         mapped: _Case | None = None  # the failing case whose write map is drawn (writemap_case)
+        resident = None  # the co-resident launch an inter-block spin barrier needed (coresidency.py)
         for k, case in enumerate(cases):
             progress("running", k, len(package.tests))
-            test_result = _run_case(package, backend, build, case, result)
+            test_result, coresident = _run_case(package, backend, build, case, result, source, explainer,
+                                                gpu, registers, static)
+            resident = resident or coresident
             if writemaps and writemap_wanted(backend, test_result, mapped):
                 mapped = case  # its inputs stay: the write-map run below reuses them
             cases[k] = None  # its inputs and expected outputs are no longer needed
@@ -273,6 +198,8 @@ def judge(
         if checking and hung is None:
             progress("checking", len(package.tests), len(package.tests))
             test, launch = check_test, launches[check_index]
+            if resident is not None:  # the check pass would only wait for the spinning blocks again
+                launch = dataclasses.replace(launch, coresident=True)
             if check_inputs is not None:
                 outcome = backend.run(build, RunRequest(launch=launch, inputs=check_inputs, check=True,
                                                         checks=tuple(str(c) for c in package.checks),
@@ -287,10 +214,8 @@ def judge(
         if report is not None:
             build.resources = report.wait()
         result.resources = _resources(build, launches[0], target_cc)
-        verdicts = [t.verdict for t in result.tests if t.verdict is not NOT_RUN]
-        verdicts += [DIAGNOSTIC_VERDICT[d.kind] for d in result.diagnostics if DIAGNOSTIC_VERDICT.get(d.kind)]
-        result.verdict = worst(verdicts)
-        result.message_template, result.message_params = _summary(result)
+        result.verdict = submission_verdict(result.tests, result.diagnostics)
+        result.message_template, result.message_params = submission_summary(result)
         result.message = M.render(result.message_template, result.message_params) if result.message_template else ""
         result.device = backend.device_name()
         return result
@@ -333,7 +258,11 @@ def _prepare_case(package: ProblemPackage, harness, test: TestCaseSpec, launch: 
     return _Case(test, launch, None, inputs, expected)
 
 
-def _run_case(package, backend, build: Build, case: _Case, result: JudgeResult) -> TestResult:
+def _run_case(package, backend, build: Build, case: _Case, result: JudgeResult, source: str,
+              explainer: HangExplainer | None, gpu=None, registers: int | None = None,
+              shared_static_bytes: int | None = None) -> tuple[TestResult, LaunchConfig | None]:
+    """One test case's row, and the co-resident launch when its blocks needed one to complete (an
+    inter-block spin barrier whose grid fits on `gpu` at once: a SYNC_ERROR, coresidency.py), else None."""
     started = time.monotonic()
     test, launch = case.test, case.launch
     refused = case.refused
@@ -346,18 +275,54 @@ def _run_case(package, backend, build: Build, case: _Case, result: JudgeResult) 
                           message_template=template, message_params=params)
         _add_diagnostics(result, [diag], test.name)
         return TestResult(name=test.name, sample=test.sample, verdict=Verdict.RUNTIME_ERROR, message=refused,
-                          params=dict(test.params), message_template=template, message_params=params)
-    outcome = backend.run(build, RunRequest(launch=launch, inputs=case.inputs, time_limit_s=package.time_limit_s,
-                                            test_name=test.name))
+                          params=dict(test.params), message_template=template, message_params=params), None
+    request = RunRequest(launch=launch, inputs=case.inputs, time_limit_s=package.time_limit_s, test_name=test.name)
+    outcome = backend.run(build, request)
     if outcome.status is RunStatus.INTERNAL:
         raise PlatformError(outcome.message or f"backend failed on test {test.name}")
-    verdict, message, mismatch = run_case_verdict(outcome, case.expected, package.atol, package.rtol)
-    template, params = _case_message(message, outcome, mismatch)
+    resident = None
+    if gpu is not None:
+        outcome, resident = coresidency.explain(backend, build, request, outcome, gpu, registers, shared_static_bytes)
+        if outcome.status is RunStatus.INTERNAL:
+            raise PlatformError(outcome.message or f"backend failed on test {test.name}")
+    outcome = explain_hang(outcome, explainer, source, package.kernel, request)
+    verdict, message, mismatch = case_verdict(outcome, case.expected, package.atol, package.rtol)
+    template, params = case_message(message, outcome, mismatch)
     _add_diagnostics(result, outcome.diagnostics, test.name)
     return TestResult(name=test.name, sample=test.sample, verdict=verdict, message=message, mismatch=mismatch,
                       time_s=round(outcome.time_s or time.monotonic() - started, 4), params=dict(test.params),
                       output_log=outcome.log, message_template=template, message_params=params,
-                      time_limit_s=package.time_limit_s)
+                      time_limit_s=package.time_limit_s), resident
+
+
+# What an explainer may find on a case that hung and that explains the hang.
+SYNC_FINDINGS = {DiagnosticKind.DIVERGENT_BARRIER, DiagnosticKind.WARP_MASK}
+
+
+def explain_hang(outcome: RunOutcome, explainer: HangExplainer | None, source: str, spec: KernelSpec,
+                 request: RunRequest) -> RunOutcome:
+    """The outcome to grade for a run that `outcome` reports: when it is a TIMEOUT and an explainer is
+    given, the explainer re-runs the case. A deadlock it proves makes the run a DEADLOCK (its findings,
+    and a note that the backend was stopped); a divergent barrier or warp-mask error it finds is
+    attached to the TIMEOUT (the case is then graded SYNC_ERROR, which explains the hang); otherwise,
+    or without an explainer, `outcome` is returned as it is."""
+    if explainer is None or outcome.status is not RunStatus.TIMEOUT:
+        return outcome
+    proof = explainer.explain(source, spec, request)
+    if proof is None:
+        return outcome
+    stopped = M.text(M.TIME_LIMIT_STOPPED, limit=f"{request.time_limit_s:g}")
+    if proof.status is RunStatus.DEADLOCK:
+        note = Diagnostic(kind=DiagnosticKind.NOTE, message_template=M.GPU_DEADLOCK_PROVEN,
+                          message_params={"killed": stopped})
+        return RunOutcome(status=RunStatus.DEADLOCK, diagnostics=[*proof.diagnostics, note], time_s=outcome.time_s,
+                          message=proof.message or "deadlock", log=proof.log)
+    found = [d for d in proof.diagnostics if d.kind in SYNC_FINDINGS]
+    if not found:
+        return outcome
+    note = Diagnostic(kind=DiagnosticKind.NOTE, message_template=M.GPU_SYNC_FOUND, message_params={"killed": stopped})
+    return RunOutcome(status=RunStatus.TIMEOUT, diagnostics=[*outcome.diagnostics, *found, note],
+                      time_s=outcome.time_s, message=outcome.message)
 
 
 # The verdicts whose page draws the write map of the failing test (others: on request only).
@@ -474,49 +439,17 @@ def _resources(build: Build, launch: LaunchConfig, target_cc: str):
     return res
 
 
-def _summary(result: JudgeResult) -> tuple[str, dict]:
-    """(template, params) of the verdict's summary: the test case that explains the verdict and why
-    (("", {}) for ACCEPTED). The count of passed cases is not repeated here: the page states it.
-
-    The reason is the first diagnostic that implies the verdict, else the first case with the verdict,
-    by its own message. A finding of the check pass says so (no test row shows it: the rows may all
-    be ACCEPTED). The line is added only when the reason does not name it already. A hidden case's
-    message is never quoted (it holds its values); a diagnostic is, as the site replaces a hidden
-    case's diagnostic wherever it is quoted (grader/serializers.py).
-    """
-    if result.verdict is Verdict.ACCEPTED:
-        return "", {}
-    first = next((d for d in result.diagnostics if DIAGNOSTIC_VERDICT.get(d.kind) == result.verdict), None)
-    if first is not None:
-        # A diagnostic without a template (text we cannot name) is quoted as its English text.
-        reason = M.text(first.message_template, **first.message_params) if first.message_template else first.message
-        add_line = first.line and not (first.message_template
-                                       and M.names_param(first.message_template, first.message_params, "line"))
-        params = {"test": first.test, "reason": reason, **({"line": first.line} if add_line else {})}
-        if first.check:
-            params["check"] = M.check_name(first.kind)
-            return (M.SUMMARY_CHECK_AT_LINE if add_line else M.SUMMARY_CHECK), params
-        return (M.SUMMARY_TEST_AT_LINE if add_line else M.SUMMARY_TEST), params
-    case = next((t for t in result.tests if t.verdict is result.verdict), None)
-    if case is None:
-        return "", {}
-    if not case.sample:
-        return M.SUMMARY_HIDDEN_TEST, {"test": case.name}
-    if not case.message:
-        return M.SUMMARY_TEST_FAILED, {"test": case.name}
-    reason = M.text(case.message_template, **case.message_params) if case.message_template else case.message
-    return M.SUMMARY_TEST, {"test": case.name, "reason": reason}
-
-
 def judge_bare(source: str, spec: KernelSpec, launch: LaunchConfig, inputs: dict, backend: Backend,
-               time_limit_s: float = 5.0, check: bool = False) -> tuple[Build, RunOutcome | None]:
-    """Run a kernel without a problem (the playground): compile, run once, return raw outcome."""
+               time_limit_s: float = 5.0, check: bool = False,
+               explainer: HangExplainer | None = None) -> tuple[Build, RunOutcome | None]:
+    """Run a kernel without a problem (the playground): compile, run once, return the outcome (a hang
+    explained as in explain_hang)."""
     build = backend.compile(source, spec)
     try:
         if not build.compile.ok:
             return build, None
-        return build, backend.run(build, RunRequest(launch=launch, inputs=inputs, time_limit_s=time_limit_s,
-                                                    check=check))
+        request = RunRequest(launch=launch, inputs=inputs, time_limit_s=time_limit_s, check=check)
+        return build, explain_hang(backend.run(build, request), explainer, source, spec, request)
     finally:
         backend.close(build)
 
