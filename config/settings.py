@@ -319,6 +319,9 @@ CELERY_BEAT_SCHEDULE = {
     # WARPDRILL_SWEEP_EVERY_S seconds (fault tests make it short); one indexed query each time.
     "sweep-stuck-submissions": {"task": "grader.tasks.sweep_stuck_submissions",
                                 "schedule": env.float("WARPDRILL_SWEEP_EVERY_S", default=30.0)},
+    # Playground runs stuck the same way, on the same schedule.
+    "sweep-stuck-playground-runs": {"task": "playground.tasks.sweep_stuck_playground_runs",
+                                    "schedule": env.float("WARPDRILL_SWEEP_EVERY_S", default=30.0)},
     # Submissions whose grader died (a stale heartbeat) go back to their queue within seconds.
     "sweep-dead-graders": {"task": "grader.tasks.sweep_dead_graders",
                            "schedule": env.float("WARPDRILL_DEAD_GRADER_SWEEP_EVERY_S", default=5.0)},

@@ -9,4 +9,11 @@ class OpsConfig(AppConfig):
     verbose_name = _("Operations")
 
     def ready(self):
+        from grader.core.gpu import pool
+
         from . import signals  # noqa: F401  (worker-side metrics and log context on Celery signals)
+        from .metrics import child_restarted
+
+        # The GPU pool (core, no Django) reports replaced children to whoever listens: /metrics counts them.
+        if child_restarted not in pool.RESTART_LISTENERS:
+            pool.RESTART_LISTENERS.append(child_restarted)

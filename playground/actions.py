@@ -6,10 +6,12 @@ and the task is enqueued only after the transaction commits.
 from __future__ import annotations
 
 import logging
+from datetime import timedelta
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db import transaction
+from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -63,6 +65,7 @@ def create_run(user, source: str, kernel: str, rows, grid: str, block: str, shar
             user=user, source=source, kernel=request.kernel, args=[a.to_dict() for a in request.args],
             launch_grid=grid.strip() or "1", launch_block=block.strip() or "1",
             launch_shared_bytes=shared_bytes.strip(), from_submission=from_submission, state=RunState.QUEUED,
+            queued_at=timezone.now(),
         )
         transaction.on_commit(lambda: _send(run.pk))
     return run
@@ -73,8 +76,26 @@ def _send(run_id: int) -> None:
 
     try:
         run_playground.delay(run_id)
-    except Exception as exc:  # the broker is down: the row stays QUEUED and says so
-        log.error("playground run %s: saved but not queued (%s: %s)", run_id, type(exc).__name__, exc)
+    except Exception as exc:  # the broker is down: the row stays QUEUED and the sweeper sends it later
+        log.error("playground run %s: saved but not queued (%s: %s); the sweeper will queue it",
+                  run_id, type(exc).__name__, exc)
+
+
+def requeue_stuck_runs(now=None) -> list[int]:
+    """Send again the runs stuck past WARPDRILL_STUCK_AFTER_S: waiting (QUEUED/RETRYING) since before
+    the deadline, or taken by a worker (COMPILING/RUNNING) before it. Each goes back to QUEUED with a
+    fresh queued_at, so it is sent at most once per deadline. Returns their ids."""
+    now = now or timezone.now()
+    deadline = now - timedelta(seconds=settings.WARPDRILL_STUCK_AFTER_S)
+    waiting = Q(state__in=[RunState.QUEUED, RunState.RETRYING], queued_at__lt=deadline)
+    running = Q(state__in=[RunState.COMPILING, RunState.RUNNING], started_at__lt=deadline)
+    ids = list(PlaygroundRun.objects.filter(waiting | running).values_list("pk", flat=True)[:500])
+    for pk in ids:
+        with transaction.atomic():
+            # The same condition again in the UPDATE: a worker may have taken it meanwhile.
+            if PlaygroundRun.objects.filter(waiting | running, pk=pk).update(state=RunState.QUEUED, queued_at=now):
+                transaction.on_commit(lambda pk=pk: _send(pk))
+    return ids
 
 
 def start_run(run_id: int, backend: str) -> PlaygroundRun | None:
@@ -83,8 +104,8 @@ def start_run(run_id: int, backend: str) -> PlaygroundRun | None:
         run = PlaygroundRun.objects.select_for_update().filter(pk=run_id).first()
         if run is None or run.is_final:
             return None
-        run.state, run.backend, run.tries = RunState.COMPILING, backend, run.tries + 1
-        run.save(update_fields=["state", "backend", "tries"])
+        run.state, run.backend, run.tries, run.started_at = RunState.COMPILING, backend, run.tries + 1, timezone.now()
+        run.save(update_fields=["state", "backend", "tries", "started_at"])
     return run
 
 

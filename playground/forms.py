@@ -60,7 +60,7 @@ def form_from_submission(submission) -> dict:
     the harness's generate() for a bank problem (trusted code of this repository); a course's harness
     runs only in the grader's sandbox, so there each array gets the size of the test's first size
     parameter."""
-    from grader.core.backends.base import ArgRole
+    from grader.core.kernel import ArgRole
     from grader.core.launch import build_launch
     from grader.core.judge import LaunchChoice, launch_expressions
 

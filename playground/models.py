@@ -49,6 +49,10 @@ class PlaygroundRun(models.Model):
     backend = models.CharField(_("backend"), max_length=16, blank=True)
     tries = models.PositiveSmallIntegerField(_("tries"), default=0)
     created_at = models.DateTimeField(_("created at"), auto_now_add=True, db_index=True)
+    # When it was last handed to the queue, and when a worker last took it: the sweeper re-queues a
+    # run that waited or ran past WARPDRILL_STUCK_AFTER_S (a lost message, a dead worker).
+    queued_at = models.DateTimeField(_("queued at"), null=True, blank=True)
+    started_at = models.DateTimeField(_("started at"), null=True, blank=True)
     finished_at = models.DateTimeField(_("finished at"), null=True, blank=True)
 
     class Meta:

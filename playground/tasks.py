@@ -58,3 +58,12 @@ def _retry_or_give_up(task, run_id: int, reason: str, exc: Exception) -> str:
         return "FAILED"
     actions.mark_retrying(run_id, reason)
     raise task.retry(exc=exc, countdown=2 ** task.request.retries)
+
+
+@shared_task
+def sweep_stuck_playground_runs() -> int:
+    """Re-queue playground runs stuck past WARPDRILL_STUCK_AFTER_S (lost messages, dead workers)."""
+    stuck = actions.requeue_stuck_runs()
+    if stuck:
+        log.warning("re-queued %d stuck playground run(s): %s", len(stuck), stuck)
+    return len(stuck)

@@ -12,7 +12,9 @@ from __future__ import annotations
 import logging
 from typing import Callable
 
-from .backends.base import Backend, KernelSpec, RunOutcome, RunRequest
+from .backends.base import Backend, RunOutcome, RunRequest
+
+from .kernel import KernelSpec
 
 log = logging.getLogger(__name__)
 

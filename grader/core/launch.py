@@ -13,8 +13,8 @@ import operator
 import re
 
 from . import messages as M
-from .backends.base import DEFAULT_DYNAMIC_SHARED_BYTES, LaunchConfig
 from .errors import LaunchConfigError
+from .kernel import DEFAULT_DYNAMIC_SHARED_BYTES, LaunchConfig
 
 MAX_EXPRESSION_CHARS = 200
 

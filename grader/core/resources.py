@@ -11,7 +11,7 @@ Imports nothing of PyCUDA's.
 """
 from __future__ import annotations
 
-from .backends.base import KernelSpec
+from .kernel import KernelSpec
 from .gpu.cache import CompileCache
 from .gpu.nvcc import CubinResult, arch_of, cc_of, compile_cubin
 from .results import Resources

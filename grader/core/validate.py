@@ -10,7 +10,8 @@ from dataclasses import dataclass, field, replace
 from problems.core.package import ProblemPackage
 
 from . import messages as M
-from .backends.base import ArgInit, ArgRole, Backend
+from .backends.base import Backend
+from .kernel import ArgInit, ArgRole
 from .explainer import HangExplainer
 from .judge import judge
 from .results import JudgeResult

@@ -16,7 +16,9 @@ from typing import Callable
 
 import numpy as np
 
-from grader.core.backends.base import Backend, LaunchConfig, RunRequest, RunStatus
+from grader.core.backends.base import Backend, RunRequest, RunStatus
+
+from grader.core.kernel import LaunchConfig
 from grader.core.errors import PlatformError
 from grader.core.judge import MAX_DIAGNOSTICS
 from grader.core.static_checks import DEFAULT_MAX_SOURCE_BYTES, static_check_reason

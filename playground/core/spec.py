@@ -18,7 +18,7 @@ from enum import StrEnum
 
 import numpy as np
 
-from grader.core.backends.base import C_TYPES, ArgRole, ArgSpec, KernelSpec, LaunchConfig
+from grader.core.kernel import C_TYPES, ArgRole, ArgSpec, KernelSpec, LaunchConfig
 from grader.core.launch import LaunchExpressionError, build_launch, launch_problem
 from grader.core.messages import gettext_noop
 

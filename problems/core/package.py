@@ -28,8 +28,8 @@ from typing import Any, Callable
 
 import yaml
 
-from grader.core.backends.base import C_TYPES, DEFAULT_DYNAMIC_SHARED_BYTES, ArgInit, ArgRole, ArgSpec, KernelSpec
 from grader.core.errors import LaunchConfigError, WarpDrillError
+from grader.core.kernel import C_TYPES, DEFAULT_DYNAMIC_SHARED_BYTES, ArgInit, ArgRole, ArgSpec, KernelSpec
 from grader.core.launch import build_launch, parse_launch_comment
 from grader.core.verdicts import Verdict
 

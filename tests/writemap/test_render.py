@@ -161,3 +161,13 @@ def test_the_inverse_index_solution_draws_the_asked_pixel():
     svg = render_svg(wm, highlight=spec["highlight"], origin=tuple(spec["origin"]))
     outlined = [t for t, g in _cells(svg) if g.find(SVG + "rect[@stroke-width='2.5']") is not None]
     assert len(outlined) == 1 and outlined[0].startswith("out[100, 333]: written by block (20, 6, 0), thread (13, 4, 0)")
+
+
+def test_printed_solutions_leave_the_picture_out():
+    """A printed key has no write-map JSON in it: the picture is for the screen."""
+    from exams.core.printing.markup import blocks_html
+    from practice.core.questions.indexing import InverseIndex
+
+    _prompt, _fields, _answer, solution = InverseIndex().compose({"dims": 1, "block": [256], "idx": 1000})
+    rendered = blocks_html([b.render("en") for b in solution])
+    assert "highlight" not in rendered and "blockIdx.x = ⌊1000 / 256⌋ = 3" in rendered

@@ -14,101 +14,11 @@ from typing import Any
 
 import numpy as np
 
+# The kernel vocabulary the protocol speaks in (grader/core/kernel.py); importers of these names
+# from here predate the move and keep working.
+from ..kernel import (C_TYPES, DEFAULT_DYNAMIC_SHARED_BYTES, ArgInit, ArgRole, ArgSpec,  # noqa: F401
+                      KernelSpec, LaunchConfig)
 from ..results import CompileResult, Diagnostic, Resources
-
-# dtype names accepted in problem.yaml and their C types.
-C_TYPES = {
-    "float32": "float",
-    "float64": "double",
-    "int32": "int",
-    "uint32": "unsigned int",
-    "int64": "long long",
-    "uint64": "unsigned long long",
-    "int8": "signed char",
-    "uint8": "unsigned char",
-    "int16": "short",
-    "uint16": "unsigned short",
-}
-
-
-class ArgRole(StrEnum):
-    """How a kernel argument is used."""
-
-    IN = "in"  # device buffer read by the kernel (copied to the device)
-    OUT = "out"  # device buffer written by the kernel (poisoned before the launch, copied back)
-    INOUT = "inout"  # device buffer read and written (copied both ways)
-    SCALAR = "scalar"  # passed by value
-
-
-class ArgInit(StrEnum):
-    """What an OUT buffer holds when the kernel starts."""
-
-    POISON = "poison"  # all-ones bytes (NaN for floats, 0xCD.. for integers): reading it before writing shows
-    ZEROS = "zeros"  # zero bytes: for kernels that accumulate into it (atomics on a histogram or a counter)
-
-
-@dataclass(frozen=True)
-class ArgSpec:
-    """One kernel parameter."""
-
-    name: str
-    role: ArgRole
-    dtype: str  # a key of C_TYPES
-    init: ArgInit = ArgInit.POISON  # OUT buffers only: how the buffer starts (problem.yaml `init: zeros`)
-
-    @property
-    def is_buffer(self) -> bool:
-        return self.role is not ArgRole.SCALAR
-
-    @property
-    def c_type(self) -> str:
-        """The C type of the parameter as the harness passes it (a pointer for buffers)."""
-        base = C_TYPES[self.dtype]
-        if self.role is ArgRole.IN:
-            return f"const {base}*"
-        if self.is_buffer:
-            return f"{base}*"
-        return base
-
-
-@dataclass(frozen=True)
-class KernelSpec:
-    """The kernel the student must write: its name and parameters, in order."""
-
-    name: str
-    args: tuple[ArgSpec, ...]
-
-    def signature(self) -> str:
-        """The C parameter list, e.g. 'const float* a, float* c, int n'."""
-        return ", ".join(f"{a.c_type} {a.name}" for a in self.args)
-
-
-# Dynamic shared memory a kernel may use without the opt-in attribute (every compute capability).
-DEFAULT_DYNAMIC_SHARED_BYTES = 48 * 1024
-
-
-@dataclass(frozen=True)
-class LaunchConfig:
-    """A kernel launch: grid and block in blocks/threads per dimension, dynamic smem in bytes."""
-
-    grid: tuple[int, int, int]
-    block: tuple[int, int, int]
-    shared_bytes: int = 0
-    # Bytes of dynamic shared memory the kernel may use: 48 KiB unless the problem opts in
-    # (problem.yaml `launch.max_dynamic_shared_bytes`; cudaFuncAttributeMaxDynamicSharedMemorySize).
-    max_dynamic_shared_bytes: int = DEFAULT_DYNAMIC_SHARED_BYTES
-    # A cooperative launch (cudaLaunchCooperativeKernel): every block co-resident; grid.sync() is a
-    # grid-wide barrier (without it grid.sync() fails the launch, as on a GPU). The emulator gets
-    # it as the job's `cooperative 1` (emulator/jobs.py).
-    cooperative: bool = False
-
-    @property
-    def threads_per_block(self) -> int:
-        return self.block[0] * self.block[1] * self.block[2]
-
-    @property
-    def blocks(self) -> int:
-        return self.grid[0] * self.grid[1] * self.grid[2]
 
 
 @dataclass
@@ -169,6 +79,8 @@ class Backend(abc.ABC):
     name: str = ""
     supports_sanitizers: bool = False  # can run race/sync/memory checks
     supports_cooperative_launch: bool = False
+    # LaunchConfig.coresident: runs an ordinary launch with every block resident at once (the emulator).
+    supports_coresident_launch: bool = False
     supports_writemap: bool = False  # run_writemap records which thread wrote each output element
     # When a build has no resource report, the judge asks nvcc's ptxas for one (no GPU needed).
     wants_ptxas_report: bool = True

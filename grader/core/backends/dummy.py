@@ -11,7 +11,8 @@ from typing import Callable
 import numpy as np
 
 from ..results import CompileMessage, CompileResult
-from .base import Backend, Build, KernelSpec, RunOutcome, RunRequest, RunStatus
+from .base import Backend, Build, RunOutcome, RunRequest, RunStatus
+from ..kernel import KernelSpec
 
 
 class DummyBackend(Backend):

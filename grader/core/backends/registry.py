@@ -4,6 +4,7 @@ from __future__ import annotations
 import importlib
 import os
 from functools import cache
+from typing import Callable
 
 from .base import Backend
 
@@ -26,7 +27,7 @@ def backend_class(name: str | None = None) -> type[Backend]:
 
 @cache
 def get_backend(name: str | None = None) -> Backend:
-    """The backend called `name` (default: env WARPDRILL_BACKEND or "emulator"), loaded once.
+    """The backend called `name` (default: the shell's setting, see default_from), loaded once.
 
     Raises KeyError for an unknown name and ImportError when a backend's dependencies are missing.
     """
@@ -46,14 +47,23 @@ def hang_explainer(backend: Backend):
     return _emulator_explainer() if backend.hangs_need_explaining else None
 
 
-def _configured(name: str | None) -> str:
-    if name is None:
-        try:
-            from django.conf import settings
+def default_from(configured: Callable[[], str]) -> None:
+    """Where the backend's name comes from when a caller names none: the shell passes a function
+    reading its settings (grader/apps.py: settings.WARPDRILL_BACKEND), so this core module reads no
+    Django settings. Without one: env WARPDRILL_BACKEND, else "emulator"."""
+    global _default_name
+    _default_name = configured
 
-            name = settings.WARPDRILL_BACKEND
-        except Exception:
-            name = os.environ.get("WARPDRILL_BACKEND", "emulator")
+
+def _env_default() -> str:
+    return os.environ.get("WARPDRILL_BACKEND", "emulator")
+
+
+_default_name: Callable[[], str] = _env_default
+
+
+def _configured(name: str | None) -> str:
+    name = name if name is not None else _default_name()
     if name not in BACKENDS:
         raise KeyError(f"unknown backend {name!r} (choose from {', '.join(BACKENDS)})")
     return name

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import numpy as np
 
-from ..backends.base import ArgInit, ArgRole, KernelSpec, LaunchConfig
+from ..kernel import ArgInit, ArgRole, KernelSpec, LaunchConfig
 from ..macros import shielded
 from ..results import Diagnostic
 from ..verdicts import DiagnosticKind
@@ -78,6 +78,7 @@ def write_job(
         f"shared {launch.shared_bytes}",
         f"time_limit {time_limit_s}",
         f"cooperative {int(launch.cooperative)}",
+        f"coresident {int(launch.coresident)}",
     ]
     outputs = {}
     for i, arg in enumerate(spec.args):

@@ -21,7 +21,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..backends.base import KernelSpec
+from ..kernel import KernelSpec
 from .. import messages as M
 from ..errors import PlatformError
 from ..linkerrors import undefined_references

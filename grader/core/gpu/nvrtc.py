@@ -34,7 +34,7 @@ from .cache import CompileCache, cache_key
 from .ptxas import find_entry, parse_ptxas
 
 if TYPE_CHECKING:
-    from ..backends.base import KernelSpec
+    from ..kernel import KernelSpec
     from .nvcc import CubinResult
 
 # Headers a kernel file includes for host-side habits; NVRTC provides what a kernel uses from them.

@@ -1,0 +1,29 @@
+#define BLOCK 256
+#define RADIUS 3
+
+__constant__ float W[2 * RADIUS + 1] = {0.05f, 0.1f, 0.2f, 0.3f, 0.2f, 0.1f, 0.05f};
+
+// tile[RADIUS + t] holds x[base + t]; the RADIUS cells on each side are the halo, loaded by the
+// first RADIUS threads (left) and the last RADIUS threads (right); 0 outside the array.
+__global__ void stencil7(const float* x, float* y, int n)
+{
+    __shared__ float tile[BLOCK + 2 * RADIUS];
+    int t = threadIdx.x;
+    int base = blockIdx.x * BLOCK;
+    int i = base + t;
+
+    tile[RADIUS + t] = (i < n) ? x[i] : 0.0f;
+    if (t < RADIUS) {
+        int left = base - RADIUS + t;
+        int right = base + BLOCK + t;
+        tile[t] = (left >= 0) ? x[left] : 0.0f;
+        tile[RADIUS + BLOCK + t] = (right < n) ? x[right] : 0.0f;
+    }
+    __syncthreads();
+
+    if (i < n) {
+        float acc = 0.0f;
+        for (int k = -RADIUS; k <= RADIUS; ++k) acc += W[k + RADIUS] * tile[RADIUS + t + k];
+        y[i] = acc;
+    }
+}
