@@ -145,3 +145,15 @@ def test_a_finished_run_shows_outputs_diagnostics_with_lines_and_printf_in_engli
     client.cookies["django_language"] = "ko"
     korean = client.get(run.get_absolute_url()).content.decode()
     assert "진단 1개" in korean and "끝남" in korean and "원소 2개가 바뀜" in korean and "플레이그라운드" in korean
+
+
+def test_the_live_part_answers_304_while_nothing_changed_and_never_for_someone_elses_run(people):
+    owner, other = people
+    run = actions.create_run(owner, SOURCE, "", ROWS, "1", "8")
+    url = reverse("playground:run-live", args=[run.key])
+    first = client_for(owner).get(url)
+    assert first.status_code == 200 and first["ETag"]
+    assert client_for(owner).get(url, HTTP_IF_NONE_MATCH=first["ETag"]).status_code == 304
+    assert client_for(other).get(url, HTTP_IF_NONE_MATCH=first["ETag"]).status_code == 404
+    actions.start_run(run.pk, "emulator")
+    assert client_for(owner).get(url, HTTP_IF_NONE_MATCH=first["ETag"]).status_code == 200  # now COMPILING
