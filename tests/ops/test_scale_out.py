@@ -120,7 +120,7 @@ def test_a_worker_on_another_host_is_killed_and_the_work_completes(slower_proble
     recovered_s = time.monotonic() - killed
     assert data["verdict"] and data["verdict"] != "INTERNAL_ERROR", data
     assert f"submission {pk} graded" in b.output() and f"submission {pk} graded" not in a.output()
-    assert "re-queued 1 stuck submission(s)" in b.output()
+    assert "re-queued 1" in b.output()  # by its sweeper (stuck, or a dead grader's stale heartbeat)
     assert recovered_s < 60, recovered_s
     for _ in range(100):
         if Submission.objects.get(pk=exam_sub.pk).status == "GRADED":
