@@ -117,7 +117,7 @@ def main() -> int:
     parser.add_argument("--concurrency", type=int, default=0,
                         help="also measure N worker processes' worth of backends sharing the GPU (new sources)")
     args = parser.parse_args()
-    from grader import sandbox
+    from grader.core import sandbox
     from grader.core.backends.gpu import GpuBackend
 
     backend = GpuBackend()
