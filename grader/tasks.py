@@ -146,6 +146,9 @@ def _judge(submission, backend):
             variant=submission.variant or None,
             max_source_bytes=settings.WARPDRILL_MAX_SOURCE_BYTES,
             explainer=hang_explainer(backend),
+            # An exam's grading capacity is sized for its rush (README): its write maps are drawn on
+            # request only, never recorded while the exam queue is busy.
+            writemaps=submission.exam_item_id is None,
         )
     finally:
         timer.finish()

@@ -5,9 +5,9 @@ from django.contrib.auth.decorators import login_required
 from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.safestring import mark_safe
-from django.utils.translation import gettext
+from django.utils.translation import get_language, gettext
 from django.views.decorators.cache import cache_control
-from django.views.decorators.http import require_POST
+from django.views.decorators.http import condition, require_POST
 
 from grader.core import messages as M
 from grader.core.errors import BadRequestError, http_status_for
@@ -161,10 +161,25 @@ def run_detail(request, key):
     return _page(request, form_from_run(run), run=run)
 
 
+def live_etag(request, key: str) -> str | None:
+    """The live partial's ETag: one small query of what it shows (state, result time, sharing), plus
+    the language. None (no validator: the view answers 404) when the run is gone or not visible, so a
+    304 never confirms that someone else's run exists."""
+    row = PlaygroundRun.objects.filter(key=key).values("pk", "user_id", "shared", "state", "tries",
+                                                        "finished_at").first()
+    if row is None or (row["user_id"] != request.user.pk and not row["shared"]):
+        return None
+    finished = row["finished_at"].timestamp() if row["finished_at"] else ""
+    return f'"{row["pk"]}-{row["state"]}-{row["tries"]}-{finished}-{get_language()}"'
+
+
 @login_required
 @cache_control(private=True, no_cache=True)
+@condition(etag_func=live_etag)
 def run_live(request, key):
-    """The live part of a run's page, polled by htmx until the run is final."""
+    """The live part of a run's page, polled by htmx until the run is final (every 2 s while queued,
+    every second while it compiles or runs). Each poll is a conditional GET: while nothing shown has
+    changed the answer is 304 after one small query."""
     run = visible_run(request, key)
     return render(request, "playground/_live.html", run_context(run, request.user))
 

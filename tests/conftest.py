@@ -49,7 +49,9 @@ class WorkerProcess:
             if " ready." in line:
                 self.ready.set()
 
-    def wait_ready(self, timeout: float = 60.0) -> None:
+    def wait_ready(self, timeout: float = 300.0) -> None:
+        # A worker builds (or finds in the cache) the emulator's runtime before it says "ready":
+        # seconds on an idle machine, minutes on a 2-core machine under load.
         if not self.ready.wait(timeout):
             self.stop()
             raise RuntimeError("celery worker did not start:\n" + "".join(self.lines[-40:]))

@@ -9,6 +9,7 @@ Plain Python (no Django): the Celery task, `manage.py judge` and `validate_probl
 """
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import logging
 import threading
@@ -20,6 +21,7 @@ import numpy as np
 
 from problems.core.package import ProblemPackage, TestCaseSpec
 
+from . import coresidency
 from . import messages as M
 from .backends.base import Backend, Build, RunOutcome, RunRequest, RunStatus
 from .errors import LaunchConfigError, PlatformError, UnsupportedLaunchError
@@ -177,9 +179,12 @@ def judge(
         result = JudgeResult(verdict=Verdict.ACCEPTED, compile=build.compile, backend=name)
         hung = None
         mapped: _Case | None = None  # the failing case whose write map is drawn (writemap_case)
+        resident = None  # the co-resident launch an inter-block spin barrier needed (coresidency.py)
         for k, case in enumerate(cases):
             progress("running", k, len(package.tests))
-            test_result = _run_case(package, backend, build, case, result, source, explainer)
+            test_result, coresident = _run_case(package, backend, build, case, result, source, explainer,
+                                                gpu, registers, static)
+            resident = resident or coresident
             if writemaps and writemap_wanted(backend, test_result, mapped):
                 mapped = case  # its inputs stay: the write-map run below reuses them
             cases[k] = None  # its inputs and expected outputs are no longer needed
@@ -193,6 +198,8 @@ def judge(
         if checking and hung is None:
             progress("checking", len(package.tests), len(package.tests))
             test, launch = check_test, launches[check_index]
+            if resident is not None:  # the check pass would only wait for the spinning blocks again
+                launch = dataclasses.replace(launch, coresident=True)
             if check_inputs is not None:
                 outcome = backend.run(build, RunRequest(launch=launch, inputs=check_inputs, check=True,
                                                         checks=tuple(str(c) for c in package.checks),
@@ -252,7 +259,10 @@ def _prepare_case(package: ProblemPackage, harness, test: TestCaseSpec, launch: 
 
 
 def _run_case(package, backend, build: Build, case: _Case, result: JudgeResult, source: str,
-              explainer: HangExplainer | None) -> TestResult:
+              explainer: HangExplainer | None, gpu=None, registers: int | None = None,
+              shared_static_bytes: int | None = None) -> tuple[TestResult, LaunchConfig | None]:
+    """One test case's row, and the co-resident launch when its blocks needed one to complete (an
+    inter-block spin barrier whose grid fits on `gpu` at once: a SYNC_ERROR, coresidency.py), else None."""
     started = time.monotonic()
     test, launch = case.test, case.launch
     refused = case.refused
@@ -265,11 +275,16 @@ def _run_case(package, backend, build: Build, case: _Case, result: JudgeResult, 
                           message_template=template, message_params=params)
         _add_diagnostics(result, [diag], test.name)
         return TestResult(name=test.name, sample=test.sample, verdict=Verdict.RUNTIME_ERROR, message=refused,
-                          params=dict(test.params), message_template=template, message_params=params)
+                          params=dict(test.params), message_template=template, message_params=params), None
     request = RunRequest(launch=launch, inputs=case.inputs, time_limit_s=package.time_limit_s, test_name=test.name)
     outcome = backend.run(build, request)
     if outcome.status is RunStatus.INTERNAL:
         raise PlatformError(outcome.message or f"backend failed on test {test.name}")
+    resident = None
+    if gpu is not None:
+        outcome, resident = coresidency.explain(backend, build, request, outcome, gpu, registers, shared_static_bytes)
+        if outcome.status is RunStatus.INTERNAL:
+            raise PlatformError(outcome.message or f"backend failed on test {test.name}")
     outcome = explain_hang(outcome, explainer, source, package.kernel, request)
     verdict, message, mismatch = case_verdict(outcome, case.expected, package.atol, package.rtol)
     template, params = case_message(message, outcome, mismatch)
@@ -277,7 +292,7 @@ def _run_case(package, backend, build: Build, case: _Case, result: JudgeResult, 
     return TestResult(name=test.name, sample=test.sample, verdict=verdict, message=message, mismatch=mismatch,
                       time_s=round(outcome.time_s or time.monotonic() - started, 4), params=dict(test.params),
                       output_log=outcome.log, message_template=template, message_params=params,
-                      time_limit_s=package.time_limit_s)
+                      time_limit_s=package.time_limit_s), resident
 
 
 # What an explainer may find on a case that hung and that explains the hang.

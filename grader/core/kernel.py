@@ -94,6 +94,10 @@ class LaunchConfig:
     # grid-wide barrier (without it grid.sync() fails the launch, as on a GPU). The emulator gets
     # it as the job's `cooperative 1` (emulator/jobs.py).
     cooperative: bool = False
+    # Every block co-resident in an ordinary launch (the emulator's job key `coresident 1`): how a GPU
+    # runs a grid that fits on it at once, which an inter-block spin barrier relies on (CUDA does not
+    # promise it). The judge asks for it only to explain a spinning deadlock; grid.sync() still fails.
+    coresident: bool = False
 
     @property
     def threads_per_block(self) -> int:

@@ -390,6 +390,12 @@ RUNTIME_DEADLOCK_SPINNING = gettext_noop("Deadlock in block %(block)s: %(waiting
 RUNTIME_DEADLOCK_SPINNING_GRID = gettext_noop(
     "Deadlock in block %(block)s: %(waiting)s, while %(spinning)s without making progress. If they wait for another "
     "block: CUDA does not guarantee that blocks run concurrently.")
+# An inter-block spin barrier in an ordinary launch whose grid fits at once (grader/core/coresidency.py).
+CO_RESIDENT_SPIN = gettext_noop(
+    "Blocks wait for each other in the loop on line %(line)s: the kernel relies on co-resident blocks, which CUDA does "
+    "not promise; it hangs when the grid exceeds %(fit)s blocks for this GPU (%(gpu)s: %(per_sm)s blocks per SM x "
+    "%(sms)s SMs). This launch has %(blocks)s blocks, so it completes there. Use a cooperative launch with grid.sync(), "
+    "or end the kernel and launch another.")
 # One group of threads in a deadlock report: where they wait or spin.
 RUNTIME_GROUPS = (
     gettext_noop("1 thread %(thread)s waits at the barrier on line %(line)s"),
@@ -447,9 +453,9 @@ RACE_BETWEEN_BLOCKS_NO_LINE = gettext_noop(
     "%(other_block)s. CUDA does not order the blocks of a launch and __syncthreads() orders the threads of one block "
     "only: use atomics, or write in one kernel and read in the next.")
 RACE_SAME_LINE_WRITES = gettext_noop(
-    "Several threads store to the same word on line %(line)s with no barrier or atomic between them. If they all store "
-    "the same value this is harmless on a GPU (compute-sanitizer's racecheck is silent) and it is accepted; if the "
-    "values differ, one of them wins and the output decides.")
+    "Several threads store the same value to the same word on line %(line)s with no barrier or atomic between them, "
+    "and no thread reads it before a barrier: this is harmless on a GPU (compute-sanitizer's racecheck is silent) and "
+    "it is accepted. Stores of different values, or a read of the word before a barrier, are a race.")
 RACE_CHECK_NOT_BUILT = gettext_noop("The race check could not be built; races were not checked.")
 RACE_CHECK_UNFINISHED = gettext_noop("The race check did not finish (%(status)s: %(detail)s); races were not checked.")
 RACE_CHECK_INCOMPLETE = gettext_noop("ThreadSanitizer reported a problem; races may be incomplete.")

@@ -124,3 +124,29 @@ def test_another_student_cannot_open_or_answer_a_variant(users, page):
     assert bob.get(url).status_code == 404
     assert bob.post(url, {"answer-x": "1"}).status_code == 404
     assert variant.attempts.count() == 0
+
+
+def test_a_hidden_tests_time_is_not_on_the_students_page_to_a_tenth_of_a_millisecond(graded, page, api, judged):
+    """Issue #13 (3): a plain timing channel decoded a hidden input to one of 16 levels from the time shown
+    to 0.1 ms. A hidden test given a distinctive stored time (123.4567 ms) shows only its verdict on the
+    owner's page and JSON; the sample test's time and the instructor's view still show theirs (the control)."""
+    import copy
+    import dataclasses
+
+    from grader import actions as grader_actions
+    from grader.models import Submission
+
+    sub = graded["wrong_on_hidden"]
+    result = copy.deepcopy(judged["wrong_on_hidden"])
+    result.tests = [dataclasses.replace(t, time_s=0.0042 if t.sample else 0.1234567) for t in result.tests]
+    assert any(not t.sample for t in result.tests) and any(t.sample for t in result.tests)
+    Submission.objects.filter(pk=sub.pk).update(status="RUNNING", verdict="", result=None, finished_at=None)
+    grader_actions.finish_grading(sub.pk, result)
+    url = f"/submissions/{sub.pk}/"
+    student_page = body(page("alice").get(url))
+    student_json = api("alice").get(f"/api/v1/submissions/{sub.pk}").content.decode()
+    assert "4.2 ms" in student_page  # the sample test's time is shown
+    for text in (student_page, student_json):
+        assert "123.5" not in text and "0.1234567" not in text and "123.4" not in text
+    instructor = api("ivy").get(f"/api/v1/submissions/{sub.pk}").json()
+    assert 0.1234567 in [t["time_s"] for t in instructor["tests"]]

@@ -113,3 +113,55 @@ def test_same_value_stores_to_one_word_are_a_note_not_a_race(run):
     assert findings(out) == []
     notes = [d for d in out.diagnostics if d.detail.get("shape") == "same_line_writes"]
     assert notes and notes[0].line == 3
+
+
+def test_different_values_stored_to_one_word_then_read_is_a_race(run):
+    """Every thread storing its own id to one shared word and reading it back with no barrier
+    between is a race naming the write and the read (TSan alone reported only the stores'
+    write-after-write pair, a note): the runtime watches the word and checks its reads."""
+    src = """__global__ void k(const int* x, int* out) {
+    __shared__ int s[1];
+    s[0] = threadIdx.x;
+    int k = s[0];
+    out[threadIdx.x] = k + x[threadIdx.x] * 0;
+}"""
+    out = run(src, KSPEC, (1, 1, 1), (64, 1, 1), {"x": np.arange(64, dtype=np.int32), "out": np.zeros(64, np.int32)},
+              check=True)
+    races = [d for d in findings(out) if str(d.kind) == "race"]
+    assert races, out.diagnostics
+    pairs = {tuple(sorted((d.line, d.detail["other_line"]))) for d in races}
+    assert (3, 4) in pairs
+    assert not [d for d in out.diagnostics if d.detail.get("shape") == "same_line_writes"]
+
+
+def test_different_values_stored_to_one_word_unread_is_a_race(run):
+    """Stores of different values to one word that nobody reads: which one remains is undefined, a
+    race (only stores of one value are the harmless note)."""
+    src = """__global__ void k(const int* x, int* out) {
+    int t = threadIdx.x;
+    if (x[t] % 3 == 0) out[0] = t;
+}"""
+    out = run(src, KSPEC, (1, 1, 1), (64, 1, 1), {"x": np.arange(64, dtype=np.int32), "out": np.zeros(1, np.int32)},
+              check=True)
+    races = [d for d in findings(out) if str(d.kind) == "race"]
+    assert races and races[0].line == 3 and races[0].detail["shape"] == "different_values"
+    assert not [d for d in out.diagnostics if d.detail.get("shape") == "same_line_writes"]
+
+
+def test_same_value_stores_then_read_after_a_barrier_stay_a_note(run):
+    """The flag idiom: matching threads store 1, a barrier, then everyone reads the flag. The
+    stores are the note and the read is ordered: no race."""
+    src = """__global__ void k(const int* x, int* out) {
+    __shared__ int found;
+    int t = threadIdx.x;
+    if (t == 0) found = 0;
+    __syncthreads();
+    if (x[t] % 3 == 0) found = 1;
+    __syncthreads();
+    out[t] = found;
+}"""
+    out = run(src, KSPEC, (1, 1, 1), (64, 1, 1), {"x": np.arange(64, dtype=np.int32), "out": np.zeros(64, np.int32)},
+              check=True)
+    assert out.status is RunStatus.OK
+    assert findings(out) == []
+    assert [d for d in out.diagnostics if d.detail.get("shape") == "same_line_writes"]

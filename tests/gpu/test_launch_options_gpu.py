@@ -114,3 +114,13 @@ def test_a_cooperative_grid_too_large_for_the_gpu_is_refused_with_cudas_error(gp
     again = run(gpu, GRID_SYNC, COPY, LaunchConfig((4, 1, 1), (32, 1, 1), cooperative=True),
                 {"x": np.arange(4, dtype=np.float32), "y": np.empty(8, np.float32), "n": 4})
     assert again.status is RunStatus.OK, again.message
+
+
+def test_grid_sync_in_an_ordinary_launch_is_a_runtime_error_as_on_the_emulator(gpu):
+    """grid.sync() launched the ordinary way: CUDA_ERROR_LAUNCH_FAILED at the call's line (the H200 traps
+    with nvcc + cuLaunchKernel; the warm child once ran it to completion, so it is refused from the source)."""
+    n = 16
+    out = run(gpu, GRID_SYNC, COPY, LaunchConfig((n, 1, 1), (128, 1, 1)),
+              {"x": np.arange(n, dtype=np.float32), "y": np.empty(2 * n, np.float32), "n": n})
+    assert out.status is RunStatus.FAULT
+    assert out.diagnostics[0].line == 9 and out.diagnostics[0].detail["error"] == "CUDA_ERROR_LAUNCH_FAILED"

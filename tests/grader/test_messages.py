@@ -147,8 +147,8 @@ RUNTIME_CASES = {
     out[t] = 1;
 }""", 32, DiagnosticKind.DEADLOCK),
     "warp mask": ("""__global__ void k(int* out) {
-    if (threadIdx.x != 0) return;
-    out[0] = __ballot_sync(0xffffffff, 1);
+    if (threadIdx.x >= 24) return;
+    out[threadIdx.x] = __shfl_down_sync(0xffffffff, (int)threadIdx.x, 8);
 }""", 32, DiagnosticKind.WARP_MASK),
     "out of bounds": ("""__global__ void k(int* out) {
     out[threadIdx.x + 64] = 1;

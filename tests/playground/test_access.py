@@ -121,3 +121,39 @@ def test_a_submission_opens_in_the_playground_with_its_problems_arguments(bank, 
     assert client_for(other).get(reverse("playground:home") + f"?from={submission.pk}").status_code == 404
     detail = client_for(owner).get(submission.get_absolute_url()).content.decode()
     assert "try-in-playground" in detail
+
+
+def test_a_finished_run_shows_outputs_diagnostics_with_lines_and_printf_in_english_and_korean(people):
+    from grader.core.results import Diagnostic
+    from grader.core.verdicts import DiagnosticKind
+    from playground.core.run import OutputPreview, PlaygroundResult
+
+    owner, _ = people
+    run = actions.create_run(owner, SOURCE + "// two\n// three\n", "", ROWS, "1", "8")
+    race = Diagnostic(DiagnosticKind.RACE, "two threads write out[0]", line=1, block=(0, 0, 0), thread=(1, 0, 0),
+                      detail={"other_line": 3})
+    result = PlaygroundResult("ok", outputs=[OutputPreview("out", "int32", [8], [["0", "1", "2"]], [0], False, 2)],
+                              diagnostics=[race], log="hello from thread 0\n", backend="emulator", time_s=0.01)
+    actions.start_run(run.pk, "emulator")
+    actions.finish_run(run.pk, result)
+    client = client_for(owner)
+    live = client.get(reverse("playground:run-live", args=[run.key])).content.decode()
+    assert 'data-state="DONE"' in live and "hx-get" not in live  # final: the polling stops
+    assert "1 diagnostic" in live and "two threads write out[0]" in live and "hello from thread 0" in live
+    assert 'id="L1" class="marked"' in live and 'id="L3" class="marked"' in live and 'id="L2" class=""' in live
+    assert "2 elements changed" in live and "<td class=\"num\">2</td>" in live
+    client.cookies["django_language"] = "ko"
+    korean = client.get(run.get_absolute_url()).content.decode()
+    assert "진단 1개" in korean and "끝남" in korean and "원소 2개가 바뀜" in korean and "플레이그라운드" in korean
+
+
+def test_the_live_part_answers_304_while_nothing_changed_and_never_for_someone_elses_run(people):
+    owner, other = people
+    run = actions.create_run(owner, SOURCE, "", ROWS, "1", "8")
+    url = reverse("playground:run-live", args=[run.key])
+    first = client_for(owner).get(url)
+    assert first.status_code == 200 and first["ETag"]
+    assert client_for(owner).get(url, HTTP_IF_NONE_MATCH=first["ETag"]).status_code == 304
+    assert client_for(other).get(url, HTTP_IF_NONE_MATCH=first["ETag"]).status_code == 404
+    actions.start_run(run.pk, "emulator")
+    assert client_for(owner).get(url, HTTP_IF_NONE_MATCH=first["ETag"]).status_code == 200  # now COMPILING

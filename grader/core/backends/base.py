@@ -79,6 +79,8 @@ class Backend(abc.ABC):
     name: str = ""
     supports_sanitizers: bool = False  # can run race/sync/memory checks
     supports_cooperative_launch: bool = False
+    # LaunchConfig.coresident: runs an ordinary launch with every block resident at once (the emulator).
+    supports_coresident_launch: bool = False
     supports_writemap: bool = False  # run_writemap records which thread wrote each output element
     # When a build has no resource report, the judge asks nvcc's ptxas for one (no GPU needed).
     wants_ptxas_report: bool = True

@@ -133,6 +133,7 @@ class EmulatorBackend(Backend):
     name = "emulator"
     supports_sanitizers = True
     supports_cooperative_launch = True  # LaunchConfig.cooperative: co-resident blocks, grid.sync() a grid barrier
+    supports_coresident_launch = True  # LaunchConfig.coresident: co-resident blocks, grid.sync() still a launch failure
     supports_writemap = True  # the writemap variant: every store of the kernel is recorded (src/writemap.cpp)
 
     def __init__(self, cache_dir: str | Path | None = None, workers: int | None = None):
@@ -290,7 +291,7 @@ class EmulatorBackend(Backend):
     def _run_once(self, build: Build, request: RunRequest, variant: str, start_aligned: bool,
                   force_fibers: bool = False, env: dict | None = None, keep: list | None = None) -> RunOutcome:
         handle: EmulatorHandle = build.handle
-        fibers = handle.needs_fibers or force_fibers
+        fibers = handle.needs_fibers or force_fibers or request.launch.coresident  # co-resident blocks are fibers
         runroot = build.workdir or Path(tempfile.mkdtemp(prefix="wd-emu-"))
         workdir = Path(tempfile.mkdtemp(prefix="run-", dir=runroot))
         try:

@@ -25,6 +25,7 @@ import numpy as np
 
 from .. import messages as M
 from ..errors import PlatformError
+from ..gridsync import grid_sync_line
 from ..gpu import fence, protocol
 from ..gpu.cache import CompileCache
 from ..gpu.cuda_errors import classify
@@ -60,6 +61,7 @@ class GpuHandle:
     compiler: str = "nvcc"  # "nvrtc" or "nvcc": which compiler made the cubin
     shared_static_bytes: int | None = None  # ptxas's static __shared__ bytes (None: unknown)
     faults_located: bool = False  # memcheck already ran after a fault of this build
+    grid_sync_line: int | None = None  # the first grid.sync() call (gridsync.py): needs a cooperative launch
 
 
 def _env_tools() -> tuple[Tool, ...]:
@@ -154,7 +156,8 @@ class GpuBackend(Backend):
             return Build(compile=result.compile, resources=None)
         handle = GpuHandle(source=source, spec=spec, cubin=np.frombuffer(result.cubin, dtype=np.uint8),
                            entry=result.entry, compiler=result.compiler,
-                           shared_static_bytes=resources.shared_static_bytes if resources.source else None)
+                           shared_static_bytes=resources.shared_static_bytes if resources.source else None,
+                           grid_sync_line=grid_sync_line(source))
         return Build(compile=result.compile, resources=resources, handle=handle)
 
     def _nvrtc_version(self) -> str:
@@ -222,6 +225,8 @@ class GpuBackend(Backend):
 
     def run(self, build: Build, request: RunRequest) -> RunOutcome:
         handle: GpuHandle = build.handle
+        if handle.grid_sync_line and not request.launch.cooperative:
+            return self._grid_sync_not_cooperative(handle.grid_sync_line)
         job, arrays = self._job(handle, request)
         if request.check:
             return self._check(handle, request, job, arrays)
@@ -254,6 +259,16 @@ class GpuBackend(Backend):
                 outcome.diagnostics += self._where_it_faulted(handle, request, job, arrays)
             return outcome
         raise AssertionError("unreachable")
+
+    @staticmethod
+    def _grid_sync_not_cooperative(line: int) -> RunOutcome:
+        """grid.sync() in an ordinary launch, as the emulator reports it: the GPU traps at the call
+        (CUDA_ERROR_LAUNCH_FAILED, a RUNTIME_ERROR). Decided from the source (gridsync.py) without
+        running: the warm child ran such a kernel to completion on the H200."""
+        params = {"line": line}
+        diag = Diagnostic(kind=DiagnosticKind.CUDA_ERROR, line=line, detail={"error": "CUDA_ERROR_LAUNCH_FAILED"},
+                          message_template=M.RUNTIME_GRID_SYNC_NOT_COOPERATIVE, message_params=params)
+        return RunOutcome(status=RunStatus.FAULT, diagnostics=[diag], message=diag.message)
 
     def _outcome(self, reply: dict, outputs: dict[str, np.ndarray], handle: GpuHandle, request: RunRequest) -> RunOutcome:
         """Turn the child's reply into a RunOutcome, checking the outputs it sent."""

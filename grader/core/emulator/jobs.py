@@ -78,6 +78,7 @@ def write_job(
         f"shared {launch.shared_bytes}",
         f"time_limit {time_limit_s}",
         f"cooperative {int(launch.cooperative)}",
+        f"coresident {int(launch.coresident)}",
     ]
     outputs = {}
     for i, arg in enumerate(spec.args):

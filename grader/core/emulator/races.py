@@ -39,6 +39,18 @@ def _arenas(workdir: Path) -> list[tuple[str, str, int, int, int]]:
     return out
 
 
+def _differing_stores(workdir: Path) -> set[int]:
+    """Addresses whose racing stores wrote different values (stores.txt, written by tsan_watch.cpp)."""
+    path = workdir / "stores.txt"
+    out = set()
+    if path.exists():
+        for line in path.read_text().splitlines():
+            parts = line.split()
+            if len(parts) == 3 and parts[2] == "differs" and parts[0].isdigit():
+                out.add(int(parts[0]))
+    return out
+
+
 def _locate(addr: int, arenas) -> dict:
     for space, name, lo, size, elem in arenas:
         if lo <= addr < lo + size:
@@ -95,11 +107,13 @@ class RaceShape(StrEnum):
     UNORDERED = "unordered"  # two accesses of one block that no barrier orders: add a barrier
     LOST_UPDATE = "lost_update"  # threads read-modify-write one word on one line (`h[i]++`): use an atomic
     BETWEEN_BLOCKS = "between_blocks"  # one block writes global memory another reads or writes: atomics or two kernels
-    SAME_LINE_WRITES = "same_line_writes"  # threads store to one word on one line and nobody reads it there: a note
+    SAME_LINE_WRITES = "same_line_writes"  # threads store one value to one word on one line, nobody reads it: a note
+    DIFFERENT_VALUES = "different_values"  # threads store different values to one word on one line: a race
 
 
-def _shape(pair: list[dict]) -> RaceShape:
-    """The shape of the races TSan reported for one line pair (the same pair is reported once per hazard)."""
+def _shape(pair: list[dict], differs: set[int] = frozenset()) -> RaceShape:
+    """The shape of the races TSan reported for one line pair (the same pair is reported once per hazard);
+    `differs`: the addresses whose racing stores wrote different values (tsan_watch.cpp)."""
     now, before = pair[0]["now"], pair[0]["before"]
     hazards = {_hazard(r["now"], r["before"]) for r in pair}
     if now["line"] == before["line"] and "WAW" in hazards:
@@ -107,17 +121,23 @@ def _shape(pair: list[dict]) -> RaceShape:
         # are lost. (A tree reduction's `s[t] += s[t + k]` race is a read of another thread's slot,
         # never two writes of one.) With no read (`*found = 1;` by every thread that matches) it is
         # the policy's "same value to the same word" (docs/synchronization.md): racecheck reports no
-        # hazard for it; the values are not known here, so it is a note and the output decides.
-        return RaceShape.LOST_UPDATE if hazards - {"WAW"} else RaceShape.SAME_LINE_WRITES
+        # hazard for it, so it is a note, unless the runtime saw the stores write different values.
+        # A read of the word before a barrier is a race of its own pair (write line, read line).
+        if hazards - {"WAW"}:
+            return RaceShape.LOST_UPDATE
+        if any(r["now"]["addr"] in differs for r in pair):
+            return RaceShape.DIFFERENT_VALUES
+        return RaceShape.SAME_LINE_WRITES
     if now.get("block") and before.get("block") and now["block"] != before["block"]:
         return RaceShape.BETWEEN_BLOCKS
     return RaceShape.UNORDERED
 
 
-def to_diagnostics(races: list[dict], test: str) -> list[Diagnostic]:
+def to_diagnostics(races: list[dict], test: str, differs: set[int] = frozenset()) -> list[Diagnostic]:
     """RACE diagnostics, deduplicated by line pair and capped at MAX_RACES; each names its shape
     (detail["shape"], a RaceShape) and gives the advice for it (atomics for lost updates and races
-    between blocks, a barrier otherwise)."""
+    between blocks, a barrier otherwise). `differs`: addresses whose racing stores wrote different
+    values; same-line stores to any other address are a NOTE (the same value, harmless)."""
     pairs: dict[tuple, list[dict]] = {}
     for r in races:
         pairs.setdefault(tuple(sorted((r["now"]["line"], r["before"]["line"] or 0))), []).append(r)
@@ -125,7 +145,7 @@ def to_diagnostics(races: list[dict], test: str) -> list[Diagnostic]:
     for pair in pairs.values():
         r = pair[0]
         now, before, where = r["now"], r["before"], r["where"]
-        shape = _shape(pair)
+        shape = _shape(pair, differs)
         kind = _hazard(now, before)
         names = {"RAW": "read-after-write", "WAR": "write-after-read", "WAW": "write-after-write"}
         params = {"hazard": M.word(names[kind]), "line": now["line"], "access": M.word(now["op"]),
@@ -137,7 +157,7 @@ def to_diagnostics(races: list[dict], test: str) -> list[Diagnostic]:
             params.update(thread=str(now["thread"]), other_thread=str(before["thread"]), block=str(now["block"]))
         template = {(False, False): M.RACE, (True, False): M.RACE_ON, (False, True): M.RACE_THREADS,
                     (True, True): M.RACE_ON_THREADS}[(bool(where), threads)]
-        if where and threads and shape is not RaceShape.UNORDERED:
+        if where and threads and shape in (RaceShape.LOST_UPDATE, RaceShape.BETWEEN_BLOCKS):
             params["other_block"] = str(before["block"])
             if shape is RaceShape.LOST_UPDATE:
                 template = M.RACE_LOST_UPDATE
@@ -183,7 +203,7 @@ def check_races(backend, build, request) -> list[Diagnostic]:
     try:
         text = "".join(p.read_text(errors="replace") for p in sorted(workdir.glob("tsan*")))
         races = parse_reports(text, _arenas(workdir))
-        diags = to_diagnostics(races, request.test_name)
+        diags = to_diagnostics(races, request.test_name, _differing_stores(workdir))
         if outcome.status is not RunStatus.OK and not races:
             # A race run that was killed or crashed proves nothing: say so rather than stay silent.
             diags.append(Diagnostic(DiagnosticKind.NOTE, test=request.test_name or None,

@@ -39,9 +39,12 @@ VARIANTS = {
     "fast": {"opt": ["-O2"], "link": []},
     # Race checking: ThreadSanitizer instruments the student's code (see docs/emulator.md).
     # memcpy/memset/memmove stay calls there (ThreadSanitizer intercepts them): g++ expands a
-    # constant-size call inline into moves that the instrumentation does not see.
+    # constant-size call inline into moves that the instrumentation does not see. No redundant-load
+    # elimination either: `s[0] = t; int k = s[0];` must read s[0] as the source says (other threads
+    # store there too), not reuse `t`, or the read that races is not seen.
     "tsan": {"opt": ["-O1", "-fsanitize=thread", "-DWD_TSAN=1", "-fno-builtin-memcpy", "-fno-builtin-memset",
-                     "-fno-builtin-memmove"], "link": ["-fsanitize=thread"]},
+                     "-fno-builtin-memmove", "-fno-tree-fre", "-fno-tree-pre", "-fno-tree-dominator-opts"],
+             "link": ["-fsanitize=thread"]},
     # The write map: every store of the student's code calls the runtime (src/writemap.cpp), through
     # the kernel-address sanitizer's instrumentation in call mode, without its runtime or shadow.
     # memcpy/memset stay calls the instrumentation does not see (a limit: docs/emulator.md).

@@ -70,6 +70,7 @@ void read_job(const char* path) {
     else if (key == "time_limit") ss >> g_job.time_limit_s;
     else if (key == "progress_window") ss >> g_job.progress_window_s;
     else if (key == "cooperative") { int c = 0; ss >> c; g_job.cooperative = c != 0; }
+    else if (key == "coresident") { int c = 0; ss >> c; g_job.coresident = c != 0; }
     else if (key == "buffer") {
       // buffer <name> <role> <elem bytes> <count> <file>
       Buffer b;

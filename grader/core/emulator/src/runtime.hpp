@@ -57,6 +57,9 @@ struct Job {
   // A cooperative launch (job key `cooperative 1`, LaunchConfig.cooperative): grid.sync() is a
   // grid-wide barrier instead of CUDA's launch failure.
   bool cooperative = false;
+  // Every block co-resident in an ordinary launch (job key `coresident 1`, LaunchConfig.coresident):
+  // how a GPU runs a grid that fits on it at once. grid.sync() still fails the launch.
+  bool coresident = false;
   std::string out_dir;
   std::vector<Buffer> buffers;
   std::vector<void*> args;  // what wd_user_setup receives, in parameter order
@@ -118,5 +121,10 @@ bool writemap_attach(const Buffer& b, const std::string& path);
 
 // ---- scheduling (scheduler.cpp) ----
 void run_worker(int worker);
+// Check mode: the running block's linear id and barrier generation (false outside a block).
+bool tsan_block_epoch(unsigned long long* block, unsigned long long* generation);
+
+// ---- watched words of write-after-write races (tsan_watch.cpp, check mode only) ----
+void tsan_watch_block_end(unsigned long long block);  // the block has ended: finish comparing values
 }  // namespace rt
 }  // namespace wd

@@ -462,14 +462,11 @@ bool release_warps(Block& b) {
       if (!ready) continue;
       std::string where = "line " + std::to_string(lead.wline) + " (block " + tid_str(b.bid) + ", warp " +
                           std::to_string(w0 / 32) + ")";
-      if (exited) {
-        warp_diag(b, lead,
-                  "Warp operation on " + where + " names lanes in its mask " + mask_hex(lead.wmask) +
-                      " that exited without reaching it (exited lanes " + mask_hex(exited) +
-                      "). On a GPU this is undefined and may hang.",
-                  "{\"mask\": \"" + mask_hex(lead.wmask) + "\", \"exited_lanes\": \"" + mask_hex(exited) + "\"}",
-                  "exited:" + std::to_string(lead.wline));
-      }
+      // Lanes of the mask that exited: "all non-exited threads named in mask must execute the same
+      // intrinsic" (Programming Guide), so a vote or __syncwarp without them is defined (the H200
+      // completes it cleanly); a shuffle that reads an exited lane's value gets an undefined one
+      // (docs/synchronization.md row 12). Which lanes read an exited one is decided below.
+      bool reads_exited = false;
       for (int j = 0; j < lanes; ++j) {
         const Thread& t = b.threads[w0 + j];
         if ((group >> j & 1) && (t.wsite != lead.wsite || t.wmask != lead.wmask)) {
@@ -501,6 +498,8 @@ bool release_warps(Block& b) {
           case detail::kShflXor: src = j ^ t.warg; if (src < seg || src >= seg + width) src = j; break;
           default: break;
         }
+        if (t.wop >= detail::kShflIdx && t.wop <= detail::kShflXor && src >= 0 && src < 32 && (exited >> src & 1))
+          reads_exited = true;
         switch (t.wop) {
           case detail::kBallot: t.wresult = ballot; break;
           case detail::kAny: t.wresult = ballot != 0; break;
@@ -510,6 +509,14 @@ bool release_warps(Block& b) {
             // A source lane that does not exist or did not take part reads 0 (as measured on H200).
             t.wresult = (src >= 0 && src < 32 && (group >> src & 1)) ? b.threads[w0 + src].wvalue : 0;
         }
+      }
+      if (reads_exited) {
+        warp_diag(b, lead,
+                  "Warp operation on " + where + " names lanes in its mask " + mask_hex(lead.wmask) +
+                      " that exited without reaching it (exited lanes " + mask_hex(exited) +
+                      "). On a GPU this is undefined and may hang.",
+                  "{\"mask\": \"" + mask_hex(lead.wmask) + "\", \"exited_lanes\": \"" + mask_hex(exited) + "\"}",
+                  "exited:" + std::to_string(lead.wline));
       }
       for (int j = 0; j < lanes; ++j)
         if (group >> j & 1) b.threads[w0 + j].state = kRunnable;
@@ -665,9 +672,14 @@ void start_block_fibers(Block& b) {
   b.site_line.clear();
 }
 
-// Runs the block until its threads have exited (true) or every live one waits in grid.sync()
-// (false: a cooperative launch resumes it once every block has arrived).
-bool resume_block_fibers(Block& b) {
+enum BlockRun { kBlockDone, kBlockAtGrid, kBlockSpinning };
+
+// Runs the block until its threads have exited (kBlockDone) or every live one waits in grid.sync()
+// (kBlockAtGrid: a cooperative launch resumes it once every block has arrived). With `coresident`
+// (the blocks of a grid that is resident at once) a pass in which nothing was released while some
+// threads still run returns kBlockSpinning: they may wait for another block, which runs next; the
+// caller watches for progress across the grid.
+BlockRun resume_block_fibers(Block& b, bool coresident = false) {
   t_block = &b;
   unsigned long long last_events = b.events;
   double last_progress = thread_cpu_s();  // the no-progress window counts this thread's CPU time
@@ -688,11 +700,12 @@ bool resume_block_fibers(Block& b) {
     t_thread = nullptr;
     if (b.live == 0) {
       if (b.diverged) refine_divergence(b);
+      WD_TSAN_ONLY(tsan_watch_block_end(b.linear_bid);)
       break;
     }
     if (b.at_grid > 0 && b.at_grid == b.live) {
       t_block = nullptr;
-      return false;
+      return kBlockAtGrid;
     }
     bool released = release_block_barrier(b);
     released |= release_warps(b);
@@ -702,6 +715,10 @@ bool resume_block_fibers(Block& b) {
     }
     for (auto& t : b.threads) any_runnable |= t.state == kRunnable;
     if (!any_runnable) report_deadlock(b, true);
+    if (coresident) {
+      t_block = nullptr;
+      return kBlockSpinning;
+    }
     double now = thread_cpu_s();
     if (b.events != last_events) {
       last_events = b.events;
@@ -722,7 +739,7 @@ bool resume_block_fibers(Block& b) {
   for (auto& t : b.threads) fibers.push_back(t.tsan), t.tsan = nullptr;
   retire_fibers(std::move(fibers));
 #endif
-  return true;
+  return kBlockDone;
 }
 
 void run_block_fibers(Block& b) {
@@ -730,24 +747,30 @@ void run_block_fibers(Block& b) {
   resume_block_fibers(b);
 }
 
-// A cooperative launch with grid.sync(): every block is co-resident, each with its own fibers and
-// shared arenas, on one worker. Blocks run in turn until each has exited or parked all its live
-// threads in grid.sync(); then the grid barrier releases them all. A block that exited while
-// others wait there never arrives: the hardware's grid barrier waits for it forever (deadlock).
+// A cooperative launch (or an ordinary one run co-resident): every block is resident at once,
+// each with its own fibers and shared arenas, on one worker. Blocks run in turn until each has
+// exited, parked all its live threads in grid.sync() or made one pass with threads still running
+// (spinning, perhaps on another block: an inter-block spin barrier). When every block that has not
+// exited waits in grid.sync(), the grid barrier releases them all; a block that exited while others
+// wait there never arrives: the hardware's grid barrier waits for it forever (deadlock). Threads
+// parked in a barrier while the grid makes no progress for the progress window are a deadlock too.
 void run_grid_cooperative() {
   const dim3 g = g_job.grid;
   unsigned long long total = 1ULL * g.x * g.y * g.z;
   std::vector<Block> blocks(total);
   std::vector<SharedState*> arenas(total);
-  std::vector<char> done(total, 0);
+  std::vector<BlockRun> state(total, kBlockSpinning);
+  std::vector<char> started(total, 0);
+  unsigned long long last_events = ~0ULL;
+  double last_progress = thread_cpu_s();
   for (;;) {
-    bool any_parked = false, any_done = false;
     for (unsigned long long lin = 0; lin < total; ++lin) {
-      if (done[lin]) { any_done = true; continue; }
+      if (state[lin] != kBlockSpinning) continue;  // exited, or waiting for the grid barrier
       Block& b = blocks[lin];
       uint3 bid{static_cast<unsigned>(lin % g.x), static_cast<unsigned>(lin / g.x % g.y), static_cast<unsigned>(lin / g.x / g.y)};
       detail::t_ctx.block_idx = bid;
-      if (!arenas[lin]) {
+      if (!started[lin]) {
+        started[lin] = 1;
         arenas[lin] = shared_state_new();
         shared_state_swap(arenas[lin]);
         b.bid = bid;
@@ -755,42 +778,80 @@ void run_grid_cooperative() {
         start_block_fibers(b);
       } else {
         shared_state_swap(arenas[lin]);
-        for (auto& t : b.threads)
-          if (t.state == kAtGrid) t.state = kRunnable;
-        b.at_grid = 0;
       }
-      done[lin] = resume_block_fibers(b);
+      state[lin] = resume_block_fibers(b, true);
       shared_state_swap(arenas[lin]);
-      if (done[lin]) any_done = true;
-      else any_parked = true;
     }
-    if (!any_parked) return;
-    if (any_done) {
-      for (unsigned long long lin = 0; lin < total; ++lin) {
-        if (done[lin]) continue;
-        const Thread* waiting = nullptr;
-        for (auto& t : blocks[lin].threads)
-          if (t.state == kAtGrid) { waiting = &t; break; }
-        Diag d;
-        d.kind = "deadlock";
-        d.message = "Deadlock: threads wait in grid.sync() on line " + std::to_string(waiting->line) + " (block " +
-                    tid_str(blocks[lin].bid) + ") for blocks that have already exited and never arrive there.";
-        d.line = waiting->line;
-        d.block = blocks[lin].bid;
-        d.thread = waiting->tid;
-        d.has_ids = true;
-        d.detail_json = "{\"proven\": true}";
-        finish("deadlock", d.message, {d});
+    bool any_spinning = false, any_done = false, any_parked = false;
+    unsigned long long events = 0;
+    Block* spinning = nullptr;
+    for (unsigned long long lin = 0; lin < total; ++lin) {
+      any_done |= state[lin] == kBlockDone;
+      events += blocks[lin].events;
+      if (state[lin] == kBlockSpinning) {
+        any_spinning = true;
+        if (!spinning) spinning = &blocks[lin];
       }
+      if (state[lin] != kBlockDone)
+        for (auto& t : blocks[lin].threads) any_parked |= t.state == kAtBarrier || t.state == kAtWarp || t.state == kAtGrid;
+    }
+    if (!any_spinning) {
+      bool any_at_grid = false;
+      for (unsigned long long lin = 0; lin < total; ++lin) any_at_grid |= state[lin] == kBlockAtGrid;
+      if (!any_at_grid) return;  // every block has exited
+      if (any_done) {
+        for (unsigned long long lin = 0; lin < total; ++lin) {
+          if (state[lin] != kBlockAtGrid) continue;
+          const Thread* waiting = nullptr;
+          for (auto& t : blocks[lin].threads)
+            if (t.state == kAtGrid) { waiting = &t; break; }
+          Diag d;
+          d.kind = "deadlock";
+          d.message = "Deadlock: threads wait in grid.sync() on line " + std::to_string(waiting->line) + " (block " +
+                      tid_str(blocks[lin].bid) + ") for blocks that have already exited and never arrive there.";
+          d.line = waiting->line;
+          d.block = blocks[lin].bid;
+          d.thread = waiting->tid;
+          d.has_ids = true;
+          d.detail_json = "{\"proven\": true}";
+          finish("deadlock", d.message, {d});
+        }
+      }
+      for (unsigned long long lin = 0; lin < total; ++lin) {  // the grid barrier releases every block
+        for (auto& t : blocks[lin].threads)
+          if (t.state == kAtGrid) t.state = kRunnable;
+        blocks[lin].at_grid = 0;
+        blocks[lin].events++;
+        state[lin] = kBlockSpinning;
+      }
+      continue;
+    }
+    double now = thread_cpu_s();
+    if (events != last_events) {
+      last_events = events;
+      last_progress = now;
+    }
+    if (any_parked && now - last_progress > g_job.progress_window_s) report_deadlock(*spinning, false);
+    if (over_time_limit()) {
+      for (auto& t : spinning->threads)
+        if (t.state == kRunnable) report_timeout(spinning->bid, t.tid, t.last_line);
     }
   }
 }
 
 }  // namespace
 
+bool tsan_block_epoch(unsigned long long* block, unsigned long long* generation) {
+  if (!t_block) return false;
+  *block = t_block->linear_bid;
+  *generation = t_block->barrier_generation;
+  return true;
+}
+
 void run_worker(int worker) {
   install_altstack();
-  bool cooperative_grid = g_job.cooperative && g_job.fibers && 1ULL * g_job.grid.x * g_job.grid.y * g_job.grid.z > 1;
+  bool cooperative_grid = (g_job.cooperative || g_job.coresident) && g_job.fibers &&
+                          1ULL * g_job.grid.x * g_job.grid.y * g_job.grid.z > 1;
   if (cooperative_grid && worker != 0) return;  // one worker holds the whole co-resident grid
   WD_TSAN_ONLY(t_sched_fiber = __tsan_get_current_fiber(); __tsan_release(&g_start);)
   const dim3 g = g_job.grid, bd = g_job.block;
