@@ -29,7 +29,7 @@ sys.path.insert(0, str(ROOT))
 
 import numpy as np  # noqa: E402
 
-from grader import sandbox  # noqa: E402
+from grader.core import sandbox  # noqa: E402
 from grader.core.backends.base import ArgRole, ArgSpec, KernelSpec, LaunchConfig, RunRequest, RunStatus  # noqa: E402
 from grader.core.verdicts import DiagnosticKind  # noqa: E402
 
