@@ -178,7 +178,7 @@ def main() -> int:
     summary["bwrap_probe"] = sandbox.probe()
     if not summary["bwrap_works"]:
         os.environ[sandbox.UNSAFE_ENV] = "1"
-    from grader import seccomp
+    from grader.core import seccomp
     from grader.core.backends.gpu import GpuBackend
     from grader.core.gpu.isolation import sandboxed
 
