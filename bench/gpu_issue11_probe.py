@@ -29,7 +29,7 @@ sys.path.insert(0, str(ROOT))
 
 import numpy as np  # noqa: E402
 
-from grader import sandbox  # noqa: E402
+from grader.core import sandbox  # noqa: E402
 from grader.core.backends.base import ArgRole, ArgSpec, KernelSpec, LaunchConfig, RunRequest, RunStatus  # noqa: E402
 from grader.core.verdicts import DiagnosticKind  # noqa: E402
 
@@ -178,7 +178,7 @@ def main() -> int:
     summary["bwrap_probe"] = sandbox.probe()
     if not summary["bwrap_works"]:
         os.environ[sandbox.UNSAFE_ENV] = "1"
-    from grader import seccomp
+    from grader.core import seccomp
     from grader.core.backends.gpu import GpuBackend
     from grader.core.gpu.isolation import sandboxed
 

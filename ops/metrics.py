@@ -38,6 +38,8 @@ RETRIES = Counter("warpdrill_task_retries", "Celery task retries, by task.", ["t
 CHILD_RESTARTS = Counter("warpdrill_child_restarts",
                          "Warm grading children killed and replaced (GPU main/compiler/sanitizer children).",
                          ["kind", "slot"])
+SANDBOX_KILLS = Counter("warpdrill_sandbox_kills", "Sandboxed boxes killed by the watchdog, by reason (time, memory, disk).",
+                        ["reason"])
 HTTP_REQUESTS = Counter("warpdrill_http_requests", "Web requests answered, by method and status class.",
                         ["method", "status"])
 HTTP_SECONDS = Histogram("warpdrill_http_request_seconds", "Seconds to answer a web request.", ["method"],

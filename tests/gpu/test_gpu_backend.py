@@ -29,7 +29,7 @@ SPEC = KernelSpec("k", (ArgSpec("x", ArgRole.IN, "float32"), ArgSpec("y", ArgRol
 @pytest.fixture(scope="module")
 def gpu():
     require_gpu()
-    from grader import sandbox
+    from grader.core import sandbox
 
     mp = pytest.MonkeyPatch()
     if not sandbox.bwrap_works():
