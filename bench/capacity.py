@@ -125,7 +125,7 @@ def grading_figures(n: int) -> dict:
     from django.conf import settings
 
     from grader.core.backends.registry import get_backend
-    from grader.core.pipeline import judge
+    from grader.core.judge import judge
     from problems.models import Problem
     from problems.services import version_package
 

@@ -27,6 +27,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from grader.core.backends.registry import hang_explainer  # noqa: E402
 from grader.core.judge import judge  # noqa: E402
 from grader.core.verdicts import Verdict  # noqa: E402
 from problems.core.package import load_package  # noqa: E402
@@ -57,7 +58,8 @@ def timed(backend, package, source, run_checks=True) -> dict:
     def progress(stage, done, total):
         marks.setdefault(stage, time.monotonic())
 
-    result = judge(package, source, backend, progress=progress, run_checks=run_checks)
+    result = judge(package, source, backend, progress=progress, run_checks=run_checks,
+                   explainer=hang_explainer(backend))
     end = time.monotonic()
     compiling, running = marks.get("compiling", started), marks.get("running", end)
     checking = marks.get("checking", end)
@@ -117,7 +119,7 @@ def main() -> int:
     parser.add_argument("--concurrency", type=int, default=0,
                         help="also measure N worker processes' worth of backends sharing the GPU (new sources)")
     args = parser.parse_args()
-    from grader import sandbox
+    from grader.core import sandbox
     from grader.core.backends.gpu import GpuBackend
 
     backend = GpuBackend()

@@ -29,7 +29,7 @@ sys.path.insert(0, str(ROOT))
 
 import numpy as np  # noqa: E402
 
-from grader import sandbox  # noqa: E402
+from grader.core import sandbox  # noqa: E402
 from grader.core.backends.base import ArgRole, ArgSpec, KernelSpec, LaunchConfig, RunRequest, RunStatus  # noqa: E402
 from grader.core.verdicts import DiagnosticKind  # noqa: E402
 
@@ -105,6 +105,30 @@ def grid_sync(gpu) -> dict:
     return out
 
 
+def grid_sync_after_cooperative(gpu) -> dict:
+    """The same cubin launched cooperatively, then the ordinary way with the source check off (as the
+    backend ran it before), twice: does the ordinary launch still trap after a cooperative one?"""
+    from tests.fidelity.cases import load_case
+
+    case = load_case(CASE)
+    package = case.package()
+    n = 10000
+    rows = []
+    build = gpu.compile(case.source, package.kernel)
+    try:
+        for cooperative in (False, True, False, False, True, False):
+            inputs = {"x": np.ones(n, np.float32), "partial": np.zeros(16, np.float32),
+                      "total": np.zeros(1, np.float32), "n": n}
+            build.handle.grid_sync_line = None
+            ran = gpu.run(build, RunRequest(LaunchConfig((16, 1, 1), (256, 1, 1), cooperative=cooperative), inputs,
+                                            time_limit_s=5.0))
+            rows.append({"cooperative": cooperative, "status": str(ran.status), "message": ran.message[:120],
+                         "total": float(ran.outputs["total"][0]) if ran.outputs.get("total") is not None else None})
+    finally:
+        gpu.close(build)
+    return {"compiled_by": build.handle.compiler, "runs": rows}
+
+
 def sanitizer_children(gpu) -> dict:
     from grader.core.gpu import pool as pool_module
 
@@ -145,14 +169,16 @@ def sanitizer_children(gpu) -> dict:
 def main() -> int:
     parser = argparse.ArgumentParser()
     parser.add_argument("--json")
+    parser.add_argument("--parts", default="plain_run,check_run,grid_sync,grid_sync_after_cooperative,sanitizer_children")
     args = parser.parse_args()
+    wanted = set(args.parts.split(","))
     summary: dict = {"started": time.strftime("%Y-%m-%d %H:%M:%S UTC", time.gmtime())}
     summary["bwrap"] = sandbox.BWRAP
     summary["bwrap_works"] = sandbox.bwrap_works()
     summary["bwrap_probe"] = sandbox.probe()
     if not summary["bwrap_works"]:
         os.environ[sandbox.UNSAFE_ENV] = "1"
-    from grader import seccomp
+    from grader.core import seccomp
     from grader.core.backends.gpu import GpuBackend
     from grader.core.gpu.isolation import sandboxed
 
@@ -163,7 +189,10 @@ def main() -> int:
         summary["device"] = gpu.device_name()
         for part, fn in (("plain_run", lambda g: str(run(g, CLEAN).status)),
                          ("check_run", lambda g: sorted(str(d.kind) for d in run(g, RACY, check=True).diagnostics)),
-                         ("grid_sync", grid_sync), ("sanitizer_children", sanitizer_children)):
+                         ("grid_sync", grid_sync), ("grid_sync_after_cooperative", grid_sync_after_cooperative),
+                         ("sanitizer_children", sanitizer_children)):
+            if part not in wanted:
+                continue
             started = time.monotonic()
             try:
                 summary[part] = fn(gpu)

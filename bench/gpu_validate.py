@@ -34,6 +34,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from grader.core.backends.registry import hang_explainer  # noqa: E402
 from grader.core.judge import LaunchChoice, judge  # noqa: E402
 from problems.core.package import load_package, parse_package  # noqa: E402
 
@@ -202,7 +203,8 @@ def grade(backend, package, source, expected: str, label: str, choice: LaunchCho
         stages.setdefault(stage, time.monotonic() - started)
 
     try:
-        result = judge(package, source, backend, launch_choice=choice, progress=progress)
+        result = judge(package, source, backend, launch_choice=choice, progress=progress,
+                       explainer=hang_explainer(backend))
         verdict, message = str(result.verdict), result.message
         diags = [f"{d.kind}@{d.line}" if d.line else str(d.kind) for d in result.diagnostics]
         resources = result.resources.to_dict() if result.resources else None

@@ -34,7 +34,7 @@ def grades_here() -> bool:
 
 def sandbox_messages() -> list[checks.CheckMessage]:
     """grader.E002: bubblewrap is missing or cannot create namespaces (W003: unsafe mode is on instead)."""
-    from grader import sandbox
+    from grader.core import sandbox
 
     reason = sandbox.probe(refresh=True)
     if reason is None:

@@ -2,7 +2,7 @@
 
 The bank's harnesses are reviewed code shipped with the platform and run in the judge's process
 (problems.core.package.ProblemPackage.load_harness). A course's harness.py is written by its staff
-in the browser: it runs here in a bubblewrap box (grader/sandbox.py: no network, no project, no
+in the browser: it runs here in a bubblewrap box (grader/core/sandbox.py: no network, no project, no
 database, read-only system) with a time and memory limit, one short-lived child per test case.
 The child gets the case, the exact state of the judge's random generator (so the inputs are the
 ones the in-process harness would make) and the variant; it calls generate() and then reference()
@@ -21,7 +21,7 @@ from pathlib import Path
 
 import numpy as np
 
-from grader import sandbox
+from grader.core import sandbox
 from grader.core.errors import PlatformError
 
 HARNESS_TIME_S = 30.0  # wall clock of one generate() + reference() call pair

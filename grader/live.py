@@ -19,8 +19,11 @@ A 304 tells a caller only "what you were shown is still current", which a caller
 may know; it never confirms that someone else's submission exists.
 
 The cache is shared by every web process and every worker (settings.CACHES["live"]: Redis when
-one is configured, else files under var/). Entries expire after LIVE_TTL_S, so a writer that
-forgot to call changed() (none is known) would show a stale state for that long at most.
+one is configured, else files under var/). A writer's entry lives LIVE_TTL_S (a writer that forgot
+to call changed(), none is known, would show a stale state for that long at most). An entry a poll
+filled from the database lives only FILL_TTL_S: a poll that read the old state just before a
+writer stored the new one could otherwise keep it (cache.add is atomic on Redis, not on files), and
+a submission nobody writes any more (graded) costs one small query per FILL_TTL_S of polling.
 """
 from __future__ import annotations
 
@@ -37,6 +40,7 @@ from django.utils.translation import get_language
 
 CACHE_ALIAS = "live"
 LIVE_TTL_S = 600
+FILL_TTL_S = 5
 # What a poll's answer changes with (the source and launch never change; the result is written
 # once, with finished_at; a rejudge moves queued_at and started_at; an exam reset unlinks the item).
 LIVE_FIELDS = ("user_id", "status", "verdict", "progress_done", "progress_total", "tries", "queued_at",
@@ -94,7 +98,7 @@ def current_token(pk: int) -> str | None:
     if row is None:
         return None
     token = token_of(row)
-    _cache().add(_key(pk), token, LIVE_TTL_S)
+    _cache().add(_key(pk), token, FILL_TTL_S)
     return token
 
 

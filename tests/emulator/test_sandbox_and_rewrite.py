@@ -4,7 +4,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from grader import sandbox
+from grader.core import sandbox
 from grader.core.backends.base import RunStatus
 from grader.core.emulator.rewrite import rewrite
 

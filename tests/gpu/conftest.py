@@ -6,7 +6,7 @@ import shutil
 
 import pytest
 
-from grader import sandbox
+from grader.core import sandbox
 
 
 @pytest.fixture

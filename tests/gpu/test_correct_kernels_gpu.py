@@ -38,7 +38,7 @@ def test_a_link_error_on_the_gpu_path_names_the_function_and_the_calling_line(nv
 @pytest.fixture(scope="module")
 def gpu():
     require_gpu()
-    from grader import sandbox
+    from grader.core import sandbox
 
     mp = pytest.MonkeyPatch()
     if not sandbox.bwrap_works():

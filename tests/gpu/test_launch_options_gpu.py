@@ -16,7 +16,7 @@ pytestmark = pytest.mark.gpu
 @pytest.fixture(scope="module")
 def gpu():
     require_gpu()
-    from grader import sandbox
+    from grader.core import sandbox
 
     mp = pytest.MonkeyPatch()
     if not sandbox.bwrap_works():

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from grader import sandbox
+from grader.core import sandbox
 from grader.core.backends.base import ArgRole, ArgSpec, KernelSpec
 from grader.core.backends.gpu import GpuBackend
 from grader.core.gpu.cache import CompileCache

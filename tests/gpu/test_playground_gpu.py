@@ -27,7 +27,7 @@ __global__ void count(int* out, int n) {
 @pytest.fixture(scope="module")
 def gpu():
     require_gpu()
-    from grader import sandbox
+    from grader.core import sandbox
 
     mp = pytest.MonkeyPatch()
     if not sandbox.bwrap_works():

@@ -14,7 +14,7 @@ import uuid
 import pytest
 from celery.exceptions import SoftTimeLimitExceeded
 
-from grader import sandbox
+from grader.core import sandbox
 from grader.core.backends import emulator
 from grader.core.judge import judge
 from grader.core.verdicts import NOT_RUN, Verdict

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from grader import sandbox
+from grader.core import sandbox
 from grader.core.backends.emulator import EmulatorBackend
 from grader.core.emulator import jobs
 from grader.core.judge import judge

@@ -25,7 +25,7 @@ from pathlib import Path
 
 import pytest
 
-from grader import sandbox
+from grader.core import sandbox
 from grader.core.backends import emulator
 from grader.core.backends.emulator import EmulatorBackend
 from grader.core.emulator import toolchain

@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from grader import sandbox
+from grader.core import sandbox
 from grader.core.backends.emulator import EmulatorBackend
 from grader.core.emulator import result_file
 from grader.core.emulator.result_file import Bounds, ResultFileError

@@ -14,7 +14,7 @@ import subprocess
 
 import pytest
 
-from grader import sandbox, seccomp
+from grader.core import sandbox, seccomp
 
 pytestmark = pytest.mark.skipif(not sandbox.bwrap_works(), reason=f"no sandbox here: {sandbox.probe()}")
 

@@ -6,7 +6,7 @@ import os
 import time
 from pathlib import Path
 
-from grader import sandbox
+from grader.core import sandbox
 
 MARKER = "wd_hostile_marker"  # the name hostile cases try to create everywhere
 SETTLE_S = 15.0  # how long sandboxes started by the pipeline's helper threads may take to end

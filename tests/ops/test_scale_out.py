@@ -3,10 +3,11 @@ broker and database; one is killed mid-grading and the work still completes on t
 
 Worker A is `cpu@host-a` (queue cpu), worker B is `exam@host-b` (queue exam, with beat, so its sweeper
 re-queues what A left; it is told to consume cpu too while A grades). Both grade on the dummy backend (no compiler to build), slowed by
-'slower-add's harness. B also serves its metrics (the worker-side exporter, multiprocess mode).
+'slower-add's harness. B also serves its metrics (the worker-side exporter, multiprocess mode) and logs JSON.
 """
 from __future__ import annotations
 
+import json
 import socket
 import subprocess
 import sys
@@ -91,7 +92,7 @@ def test_a_worker_on_another_host_is_killed_and_the_work_completes(slower_proble
     (tmp_path / "metrics").mkdir()
     b = hosts("exam@host-b", "exam", args=("-B", "-s", str(tmp_path / "beat")),
               WARPDRILL_WORKER_METRICS_PORT=str(port), WARPDRILL_WORKER_METRICS_ADDR="127.0.0.1",
-              WARPDRILL_METRICS_TOKEN=token, PROMETHEUS_MULTIPROC_DIR=str(tmp_path / "metrics"))
+              WARPDRILL_METRICS_TOKEN=token, PROMETHEUS_MULTIPROC_DIR=str(tmp_path / "metrics"), LOG_FORMAT="json")
     a = hosts("cpu@host-a", "cpu")
     pk = submit(student, "slower-add", SOLUTION)
     poll(student, pk, lambda d: d["status"] in ("COMPILING", "RUNNING"), 60, [a, b])  # A, cpu's only worker, grades it
@@ -127,6 +128,15 @@ def test_a_worker_on_another_host_is_killed_and_the_work_completes(slower_proble
             break
         time.sleep(0.2)
     assert Submission.objects.get(pk=exam_sub.pk).status == "GRADED", b.output()[-3000:]
+
+    # Host B logs JSON (production's format): every line of its gradings names the submission and backend,
+    # the exam one its attempt too.
+    records = [json.loads(line) for line in b.lines if line.startswith("{")]
+    assert any(r["message"].endswith(" ready.") for r in records), b.output()[-2000:]
+    for sid, attempt_id in ((pk, None), (exam_sub.pk, attempt.pk)):
+        mine = [r for r in records if r.get("submission_id") == sid]
+        assert any(f"submission {sid} graded" in r["message"] for r in mine), b.output()[-3000:]
+        assert all(r.get("backend") == "dummy" and r.get("exam_attempt_id") == attempt_id for r in mine), mine
 
     after = client.get("/readyz").json()
     assert after["queues"] == {"cpu": ["exam@host-b"], "exam": ["exam@host-b"]}

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from grader import sandbox
+from grader.core import sandbox
 
 pytestmark = pytest.mark.skipif(not sandbox.bwrap_works(), reason=f"no sandbox here: {sandbox.probe()}")
 

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from grader import sandbox
+from grader.core import sandbox
 from grader.core.errors import SandboxUnavailableError
 from tests.hostile.watch import descendants
 
@@ -80,7 +80,7 @@ def test_box_runs_unprivileged_without_capabilities(box):
 NON_ROOT_WORKER = """
 import sys
 sys.path.insert(0, sys.argv[1])
-from grader import sandbox
+from grader.core import sandbox
 res = sandbox.run_sandboxed(["/bin/sh", "-c", "id -u; {progs}/forkbomb; grep CapEff /proc/self/status"],
                             sys.argv[2], 10, processes=16, ro_binds={{sys.argv[3]: "{progs}"}})
 print(res.stdout)
@@ -114,7 +114,7 @@ def test_no_nested_user_namespace_and_no_raising_limits(box):
 
 def test_seccomp_refuses_kernel_attack_surface(box):
     """ptrace, io_uring, bpf, perf events, userfaultfd, keyrings and unshare fail with EPERM; ordinary calls work."""
-    from grader import seccomp
+    from grader.core import seccomp
 
     if seccomp.program() is None:
         pytest.skip("no seccomp filter for this architecture")
@@ -339,7 +339,7 @@ def test_missing_bubblewrap_refuses_unless_unsafe_mode(tmp_path, monkeypatch, ca
     with pytest.raises(SandboxUnavailableError, match="not installed"):
         sandbox.run_sandboxed(["/bin/true"], tmp_path, 5)
     monkeypatch.setenv(sandbox.UNSAFE_ENV, "1")
-    with caplog.at_level(logging.WARNING, logger="grader.sandbox"):
+    with caplog.at_level(logging.WARNING, logger="grader.core.sandbox"):
         res = sandbox.run_sandboxed(["/bin/sh", "-c", "echo $PWD"], tmp_path, 5)
     assert res.returncode == 0 and res.sandboxed is False
     assert "UNSAFE" in caplog.text

@@ -21,7 +21,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ... import sandbox
+from .. import sandbox
 from .. import messages as M
 from ..emulator import jobs, result_file, toolchain
 from ..emulator.rewrite import rewrite

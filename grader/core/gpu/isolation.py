@@ -1,8 +1,8 @@
-"""How a GPU or compiler child process is started: in the judge's sandbox (grader.sandbox's
+"""How a GPU or compiler child process is started: in the judge's sandbox (grader.core.sandbox's
 bubblewrap box, `gpu=True` for the GPU's device nodes and /sys entries), or (development machines
 without bubblewrap) directly, when WARPDRILL_ALLOW_UNSAFE_SANDBOX=1.
 
-grader.sandbox runs a command to completion; these children live on between jobs, so their
+grader.core.sandbox runs a command to completion; these children live on between jobs, so their
 command line comes from sandbox.build_command and they are started by pool.Child, with the same
 layers as every other box: namespaces, no network, the sandbox user (as root), read-only /usr,
 no /etc, no project, rlimits set by prlimit and the seccomp filter. What a CUDA process needs
@@ -23,7 +23,7 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
-from ... import sandbox, seccomp
+from .. import sandbox, seccomp
 from ..errors import SandboxUnavailableError
 
 PACKAGE_DIR = Path(__file__).resolve().parent  # grader/core/gpu

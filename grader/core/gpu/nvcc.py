@@ -170,7 +170,7 @@ def cap(text: str, limit: int = LOG_CAP) -> str:
 
 def _run_nvcc(workdir: Path, arch: str, time_limit_s: float):
     """Run nvcc on workdir/tu.cu inside the sandbox; returns the sandbox's result."""
-    from ... import sandbox  # the sandbox lives at the app root; it imports nothing of Django's
+    from .. import sandbox
 
     nvcc = nvcc_path()
     cuda_root = str(Path(nvcc).parent.parent)

@@ -18,7 +18,7 @@ outside in:
   paths that happen to lie under /usr are masked by empty read-only tmpfs mounts.
 - rlimits set inside the box by prlimit(1), just before the command: CPU seconds, address space,
   file size, open files, processes (threads count) and no core dumps.
-- A seccomp filter (grader/seccomp.py) refusing system calls no compiler or kernel needs.
+- A seccomp filter (grader/core/seccomp.py) refusing system calls no compiler or kernel needs.
 - From outside: a wall-clock limit that kills bubblewrap's process group (the box's PID namespace
   dies with it), stdout/stderr read through pipes and capped with an "output truncated" note,
   a watchdog on what the box writes to its work directory (bytes and entries: the one writable
@@ -46,8 +46,8 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from grader import seccomp
-from grader.core.errors import SandboxUnavailableError
+from . import seccomp
+from .errors import SandboxUnavailableError
 
 logger = logging.getLogger(__name__)
 
@@ -75,7 +75,7 @@ PAGE_BYTES = os.sysconf("SC_PAGE_SIZE")
 KILL_DRAIN_S = 5.0  # after a kill, how long the pipes may take to close
 STRAGGLER_S = 0.5  # after the command exits, how long its leftovers may hold the pipes (unsafe mode)
 
-REPO_ROOT = Path(__file__).resolve().parents[1]
+REPO_ROOT = Path(__file__).resolve().parents[2]
 SYSTEM_DIRS = ("/usr",)
 GPU_DEVICE_GLOBS = ("/dev/nvidiactl", "/dev/nvidia-uvm", "/dev/nvidia-uvm-tools", "/dev/nvidia-modeset",
                     "/dev/nvidia[0-9]*", "/dev/nvidia-caps")
@@ -238,7 +238,7 @@ def build_command(argv: list[str], workdir: Path, limits: Limits, *, ro_binds: d
     `prepare(workdir, ro_binds)` when the worker is root. With `report_start`, stdin must be the
     write end of a pipe: a shell inside the box writes one byte to it and replaces it with
     /dev/null before running the command, the proof that the box was set up (bubblewrap's own
-    failures exit 1, as a command may). `seccomp_fd` holds a filter from grader.seccomp.
+    failures exit 1, as a command may). `seccomp_fd` holds a filter from grader.core.seccomp.
     """
     masks = hidden_paths()
     cmd = [BWRAP, "--unshare-all", "--unshare-user", "--disable-userns", "--uid", str(BOX_UID), "--gid", str(BOX_UID),
@@ -493,6 +493,7 @@ class _Ending:
     disk_exceeded: bool = False
 
     def result(self, returncode: int, elapsed: float, sandboxed: bool) -> SandboxResult:
+        _count_kill(self)
         return SandboxResult(returncode, self.out.text, self.err.text, self.timed_out, elapsed, sandboxed,
                              bool(self.out.dropped or self.err.dropped), self.memory_exceeded, self.disk_exceeded)
 
@@ -779,3 +780,12 @@ def _unsafe_argv(argv: list[str], workdir: Path, ro_binds: dict[str, str]) -> li
 def which(tool: str) -> str | None:
     """Where a host tool lives (for backends' `check()`)."""
     return shutil.which(tool)
+
+
+def _count_kill(end) -> None:
+    """Report a box the watchdog killed (wall clock, resident memory, disk): observe's "sandbox_kill"."""
+    reason = "time" if end.timed_out else "memory" if end.memory_exceeded else "disk" if end.disk_exceeded else None
+    if reason is not None:
+        from . import observe
+
+        observe.emit("sandbox_kill", reason=reason)
