@@ -63,6 +63,14 @@ def child_restarted(kind: str, slot: str) -> None:
     CHILD_RESTARTS.labels(kind, slot).inc()
 
 
+def on_core_event(event: str, **labels: str) -> None:
+    """The core's events (grader.core.observe) as metrics: sandbox kills and child restarts."""
+    if event == "sandbox_kill":
+        SANDBOX_KILLS.labels(labels.get("reason", "")).inc()
+    elif event == "child_restart":
+        child_restarted(labels.get("kind", ""), labels.get("slot", ""))
+
+
 class StageTimer:
     """Times one grading's stages from the judge's progress callbacks (stage "compiling" | "running" |
     "checking") and observes them in GRADING_SECONDS when `finish` is called."""

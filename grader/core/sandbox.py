@@ -783,13 +783,9 @@ def which(tool: str) -> str | None:
 
 
 def _count_kill(end) -> None:
-    """Count a box the watchdog killed (wall clock, resident memory, disk) for /metrics; never fails a run."""
+    """Report a box the watchdog killed (wall clock, resident memory, disk): observe's "sandbox_kill"."""
     reason = "time" if end.timed_out else "memory" if end.memory_exceeded else "disk" if end.disk_exceeded else None
-    if reason is None:
-        return
-    try:
-        from ops.metrics import SANDBOX_KILLS
+    if reason is not None:
+        from . import observe
 
-        SANDBOX_KILLS.labels(reason).inc()
-    except Exception:
-        pass
+        observe.emit("sandbox_kill", reason=reason)

@@ -149,7 +149,7 @@ def test_platform_faults_retries_and_verdicts_of_a_real_grading(client, token, s
 
 def test_a_box_killed_at_its_wall_clock_limit_is_counted(client, token, db, tmp_path):
     """A real sandboxed box that sleeps past its limit is killed by the watchdog and counted by reason."""
-    from grader import sandbox
+    from grader.core import sandbox
 
     def kills():
         return value(samples(client.get("/metrics", HTTP_AUTHORIZATION=f"Bearer {token}").content.decode()),

@@ -19,6 +19,7 @@ from .occupancy import FAMILIES as _OCCUPANCY
 from .occupancy_textbook import FAMILIES as _OCCUPANCY_TEXTBOOK
 from .performance import FAMILIES as _PERFORMANCE
 from .ptxas import FAMILIES as _PTXAS
+from .warps import FAMILIES as _WARPS
 from .writes import FAMILIES as _WRITES
 from .reduction import FAMILIES as _REDUCTION
 from .streams import FAMILIES as _STREAMS
@@ -27,7 +28,7 @@ from .synchronization import FAMILIES as _SYNCHRONIZATION
 FAMILIES: dict[str, Family] = {f.id: f for f in (*_OCCUPANCY, *_OCCUPANCY_TEXTBOOK, *_INDEXING, *_SYNCHRONIZATION,
                                                  *_DIVERGENCE, *_MEMORY, *_REDUCTION, *_PERFORMANCE,
                                                  *_COARSENING, *_ATOMICS, *_MODEL, *_STREAMS, *_PTXAS,
-                                                 *_WRITES)}
+                                                 *_WRITES, *_WARPS)}
 
 
 class UnknownFamilyError(KeyError):
