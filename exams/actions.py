@@ -21,6 +21,7 @@ from exams.core.scoring import ExamScore, KernelOutcome, attempts_left, score_ex
 from exams.core.template import AnyCatalogue, ExamTemplateSpec, TemplateError, parse_template
 from grader import live
 
+from . import clock
 from .catalogue import DbCatalogue
 from .errors import ExamError
 from .models import (
@@ -313,6 +314,7 @@ def close_attempt(attempt_id: int, state: AttemptState, by=None, now: datetime |
         attempt.state = state
         attempt.ended_at = min(now, attempt.deadline) if state == AttemptState.CLOSED else now
         attempt.save(update_fields=["state", "ended_at"])
+        clock.changed(attempt.pk)
         _event(attempt, EventKind.SUBMITTED if state == AttemptState.SUBMITTED else EventKind.CLOSED, by=by)
         grade_attempt(attempt)
     return attempt
@@ -388,6 +390,7 @@ def extend_attempt(attempt_id: int, minutes: int, by) -> ExamAttempt:
             attempt.state, attempt.ended_at = AttemptState.OPEN, None
             fields += ["state", "ended_at"]
         attempt.save(update_fields=fields)
+        clock.changed(attempt.pk)
         _event(attempt, EventKind.EXTENDED, by=by, minutes=minutes, deadline=attempt.deadline.isoformat())
     return attempt
 

@@ -18,7 +18,7 @@ from grader.core.errors import BadRequestError
 from grader import live
 from grader.core.judge import LaunchChoice
 
-from . import actions
+from . import actions, clock
 from .access import is_staff, require_student
 from .errors import ExamError
 from .models import AttemptState, Exam, ExamAttempt, ExamItem, Feedback
@@ -119,6 +119,7 @@ def attempt_page(request, pk: int):
     rows = [_item_row(exam, i, la, False) for i in attempt.items.all()]
     return render(request, "exams/attempt.html", {
         "exam": exam, "attempt": attempt, "rows": rows, "server_now": timezone.now(),
+        "clock_query": clock.poll_query(request, exam.pk, attempt.pk),
     })
 
 
@@ -149,12 +150,25 @@ def save(request, pk: int):
                          "server_now": timezone.now().isoformat(), "seq": payload.get("seq")})
 
 
-@login_required
 @require_GET
 def state(request, pk: int):
-    """The attempt's clock and state (JSON), so the page's timer follows the server (an extension shows)."""
+    """The attempt's clock and state (JSON), so the page's timer follows the server (an extension shows).
+
+    The page's own poll (its URL signed for the session, exams.clock) is answered from the live
+    cache with no SQL: {"state", "deadline", "server_now"}. Otherwise, after login and ownership,
+    the row's answer with "last_saved_at" as well.
+    """
+    cached = clock.cached_clock(request, pk)
+    if cached is not None:
+        return JsonResponse({**cached, "server_now": timezone.now().isoformat()})
+    return _state(request, pk)
+
+
+@login_required
+def _state(request, pk: int):
     exam = _exam_for_student(request, pk)
     attempt = _own_attempt(request, exam)
+    clock.fill(attempt)
     return JsonResponse({"state": attempt.state, "deadline": attempt.deadline.isoformat(),
                          "server_now": timezone.now().isoformat(),
                          "last_saved_at": attempt.last_saved_at.isoformat() if attempt.last_saved_at else None})
@@ -219,6 +233,7 @@ def kernel_item(request, pk: int, number: int):
         "statement": render_statement(version, lang(), variant),
         "launch": package.launch, "source": source if source else package.starter, "error": error,
         "submissions": subs, "feedback": feedback, "show_verdict": feedback in (Feedback.VERDICT, Feedback.FULL),
+        "clock_query": clock.poll_query(request, exam.pk, attempt.pk),
         "show_full": feedback == Feedback.FULL,
         "attempts_left": attempts_left(k, actions.kernel_outcomes(item)),
     }, status=400 if error else 200)

@@ -11,7 +11,11 @@ class OpsConfig(AppConfig):
     def ready(self):
         from grader.core.gpu import pool
 
-        from . import signals  # noqa: F401  (worker-side metrics and log context on Celery signals)
+        from grader.core import observe
+
+        from . import metrics, signals  # noqa: F401  (signals: worker-side metrics and log context on Celery signals)
+
+        observe.listen(metrics.on_core_event)  # the core's sandbox kills and GPU child restarts
         from .metrics import child_restarted
 
         # The GPU pool (core, no Django) reports replaced children to whoever listens: /metrics counts them.

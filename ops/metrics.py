@@ -38,6 +38,8 @@ RETRIES = Counter("warpdrill_task_retries", "Celery task retries, by task.", ["t
 CHILD_RESTARTS = Counter("warpdrill_child_restarts",
                          "Warm grading children killed and replaced (GPU main/compiler/sanitizer children).",
                          ["kind", "slot"])
+SANDBOX_KILLS = Counter("warpdrill_sandbox_kills", "Sandboxed boxes killed by the watchdog, by reason (time, memory, disk).",
+                        ["reason"])
 HTTP_REQUESTS = Counter("warpdrill_http_requests", "Web requests answered, by method and status class.",
                         ["method", "status"])
 HTTP_SECONDS = Histogram("warpdrill_http_request_seconds", "Seconds to answer a web request.", ["method"],
@@ -59,6 +61,14 @@ def observe_request(request, response, seconds: float) -> None:
 def child_restarted(kind: str, slot: str) -> None:
     """Count a warm child killed and replaced: kind "gpu", slot "main" | "compiler" | a sanitizer tool."""
     CHILD_RESTARTS.labels(kind, slot).inc()
+
+
+def on_core_event(event: str, **labels: str) -> None:
+    """The core's events (grader.core.observe) as metrics: sandbox kills and child restarts."""
+    if event == "sandbox_kill":
+        SANDBOX_KILLS.labels(labels.get("reason", "")).inc()
+    elif event == "child_restart":
+        child_restarted(labels.get("kind", ""), labels.get("slot", ""))
 
 
 class StageTimer:

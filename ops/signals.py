@@ -31,29 +31,40 @@ def _exam_attempt_id(submission_id) -> int | None:
         return None
 
 
+# task id -> the token that restores the log context from before the task (an eager task runs inside a
+# web request, whose request id must come back afterwards).
+_tokens: dict[str, object] = {}
+
+
 @task_prerun.connect
 def bind_grading_context(task_id=None, task=None, args=None, kwargs=None, **_):
     """Bind the task id, and for a grading task the submission id, exam attempt id and backend."""
-    logcontext.clear()
-    fields = {"task_id": task_id}
+    fields = {"task_id": task_id, "submission_id": None, "exam_attempt_id": None, "backend": None}
     if task is not None and task.name in GRADING_TASKS:
         submission_id = (args or [None])[0] if args else (kwargs or {}).get("submission_id")
         from django.conf import settings
 
         fields.update(submission_id=submission_id, backend=settings.WARPDRILL_BACKEND,
                       exam_attempt_id=_exam_attempt_id(submission_id))
-    logcontext.bind(**fields)
+    _tokens[task_id] = logcontext.bind(**fields)
 
 
 @task_postrun.connect
-def count_verdict(task=None, retval=None, state=None, **_):
-    """Count a grading task's final verdict (its return value), then clear the log context."""
+def count_verdict(task_id=None, task=None, retval=None, state=None, **_):
+    """Count a grading task's final verdict (its return value), then restore the log context from before it."""
     try:
         if task is not None and task.name in GRADING_TASKS and isinstance(retval, str) and state == "SUCCESS":
             queue = (task.request.delivery_info or {}).get("routing_key") or ""
             metrics.VERDICTS.labels(logcontext.current().get("backend") or "", queue, retval).inc()
     finally:
-        logcontext.clear()
+        token = _tokens.pop(task_id, None)
+        if token is not None:
+            try:
+                logcontext.reset(token)
+            except ValueError:  # bound in another context (cannot happen in a worker): start clean
+                logcontext.clear()
+        else:
+            logcontext.clear()
 
 
 @task_retry.connect

@@ -493,6 +493,7 @@ class _Ending:
     disk_exceeded: bool = False
 
     def result(self, returncode: int, elapsed: float, sandboxed: bool) -> SandboxResult:
+        _count_kill(self)
         return SandboxResult(returncode, self.out.text, self.err.text, self.timed_out, elapsed, sandboxed,
                              bool(self.out.dropped or self.err.dropped), self.memory_exceeded, self.disk_exceeded)
 
@@ -779,3 +780,12 @@ def _unsafe_argv(argv: list[str], workdir: Path, ro_binds: dict[str, str]) -> li
 def which(tool: str) -> str | None:
     """Where a host tool lives (for backends' `check()`)."""
     return shutil.which(tool)
+
+
+def _count_kill(end) -> None:
+    """Report a box the watchdog killed (wall clock, resident memory, disk): observe's "sandbox_kill"."""
+    reason = "time" if end.timed_out else "memory" if end.memory_exceeded else "disk" if end.disk_exceeded else None
+    if reason is not None:
+        from . import observe
+
+        observe.emit("sandbox_kill", reason=reason)

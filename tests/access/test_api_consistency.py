@@ -132,7 +132,7 @@ def test_owner_and_instructor_read_the_submission(alices_submission, users, read
     ("get", "/api/v1/nope"),
     ("get", "/api/v1/problems/"),
     ("get", "/api/v1/submissions/abc"),
-    ("get", "/api/v1/problems/canary-add"),
+    ("get", "/api/v1/problems/canary-add/nope"),
     ("post", "/api/v1/problems/canary-add/submission"),
     ("delete", "/api/v1/a/b/c"),
 ])

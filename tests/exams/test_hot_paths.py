@@ -73,3 +73,32 @@ def test_autosave_after_submitting_still_says_why(exam, people):
                                                 json.dumps({"answers": {item.key: {"x": "1"}}}),
                                                 content_type="application/json")
     assert response.status_code == 409 and response.json()["code"] == "submitted"
+
+
+def test_the_pages_clock_poll_costs_no_sql_and_follows_an_extension(exam, people, django_assert_num_queries):
+    """The attempt page's clock resync (every 30 s per student) is answered from the live cache when
+    its URL is signed for the session; a staff extension shows in the next poll."""
+    import re
+    from html import unescape
+
+    attempt = actions.start_attempt(exam, people["alice"])
+    alice = client_for(people["alice"])
+    page = alice.get(reverse("exams:attempt", args=[exam.pk])).content.decode()
+    url = unescape(re.search(r'data-state-url="([^"]+)"', page).group(1))
+    assert "?a=" in url and "&t=" in url
+    first = alice.get(url).json()  # fills the cache
+    assert first["state"] == "open" and first["deadline"] == attempt.deadline.isoformat()
+    with django_assert_num_queries(0):
+        again = alice.get(url)
+    assert again.status_code == 200 and again.json()["deadline"] == attempt.deadline.isoformat()
+    actions.extend_attempt(attempt.pk, 10, people["ivy"])
+    attempt.refresh_from_db()
+    assert alice.get(url).json()["deadline"] == attempt.deadline.isoformat()
+    # Another session (or someone else) with the same URL gets the full, authenticated answer.
+    bob = client_for(people["bob"])
+    assert bob.get(url).status_code == 404
+    from django.test import Client
+
+    assert Client().get(url).status_code == 302
+    actions.submit_attempt(attempt.pk, people["alice"])
+    assert alice.get(url).json()["state"] == "submitted"

@@ -94,8 +94,13 @@ def test_kernel_writing_many_files_is_stopped_at_the_disk_limit(backend, filler,
 
 
 def test_the_disk_allowance_covers_every_output_buffer():
-    """One .out copy of each OUT/INOUT buffer (a 2-D one counted whole) plus the slack for logs."""
+    """One .out copy of each OUT/INOUT buffer (a 2-D one counted whole), its write-map side file, plus
+    the slack for logs."""
     import numpy as np
 
+    from grader.core.emulator import writemap as wm
+
     outputs = {"c": ("a2.bin", (1025,), np.dtype(np.float32)), "m": ("a3.bin", (64, 32), np.dtype(np.int64))}
-    assert jobs.disk_allowance(outputs) == jobs.RUN_DISK_SLACK_BYTES + 1025 * 4 + 64 * 32 * 8
+    assert jobs.disk_allowance(outputs) == (jobs.RUN_DISK_SLACK_BYTES + 1025 * 4 + 64 * 32 * 8
+                                            + wm.side_file_bytes(1025) + wm.side_file_bytes(64 * 32))
+    assert wm.side_file_bytes(1025) >= 1025 * 5  # a last writer (int32) and a count (uint8) per element

@@ -83,3 +83,17 @@ def test_every_line_of_an_exam_grading_has_the_submission_attempt_and_backend(ex
     for line in grading:
         assert (line.get("submission_id"), line.get("exam_attempt_id"), line.get("backend")) == (sub.pk, attempt.pk, "dummy"), line
     assert logcontext.current() == {}
+
+
+def test_an_eager_task_inside_a_request_gives_the_request_id_back():
+    """The task's fields are bound for the task only: the fields from before it come back afterwards."""
+    from ops.signals import bind_grading_context, count_verdict
+
+    class Task:
+        name = "grader.tasks.sweep_stuck_submissions"
+
+    with logcontext.bound(request_id="req-1234567890"):
+        bind_grading_context(task_id="t-1", task=Task(), args=())
+        assert logcontext.current()["task_id"] == "t-1" and logcontext.current()["request_id"] == "req-1234567890"
+        count_verdict(task_id="t-1", task=Task(), retval=3, state="SUCCESS")
+        assert logcontext.current() == {"request_id": "req-1234567890"}

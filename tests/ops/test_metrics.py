@@ -145,3 +145,19 @@ def test_platform_faults_retries_and_verdicts_of_a_real_grading(client, token, s
     verdicts = {k: v - before.get(k, 0) for k, v in after.items() if k[0] == "warpdrill_verdicts_total"}
     assert {dict(k[1])["verdict"]: v for k, v in verdicts.items() if v} == {"INTERNAL_ERROR": 1}, verdicts
     assert all(dict(k[1])["backend"] == "dummy" for k, v in verdicts.items() if v)
+
+
+def test_a_box_killed_at_its_wall_clock_limit_is_counted(client, token, db, tmp_path):
+    """A real sandboxed box that sleeps past its limit is killed by the watchdog and counted by reason."""
+    from grader.core import sandbox
+
+    def kills():
+        return value(samples(client.get("/metrics", HTTP_AUTHORIZATION=f"Bearer {token}").content.decode()),
+                     "warpdrill_sandbox_kills_total", reason="time")
+
+    before = kills()
+    ok = sandbox.run_sandboxed(["/bin/sh", "-c", "true"], tmp_path, 10.0)
+    assert not ok.timed_out and kills() == before
+    slept = sandbox.run_sandboxed(["/bin/sh", "-c", "sleep 30"], tmp_path, 0.5)
+    assert slept.timed_out
+    assert kills() == before + 1
