@@ -29,7 +29,7 @@ from typing import Any, Callable
 import yaml
 
 from grader.core.errors import LaunchConfigError, WarpDrillError
-from grader.core.kernel import C_TYPES, DEFAULT_DYNAMIC_SHARED_BYTES, ArgInit, ArgRole, ArgSpec, KernelSpec
+from grader.core.kernel import C_TYPES, DEFAULT_DYNAMIC_SHARED_BYTES, ArgInit, ArgRole, ArgSpec, Check, KernelSpec
 from grader.core.launch import build_launch, parse_launch_comment
 from grader.core.verdicts import Verdict
 
@@ -64,14 +64,6 @@ class Topic(StrEnum):
     MEMORY = "memory"  # coalescing, bank conflicts
     REDUCTION = "reduction"  # reductions and scans
     ATOMICS = "atomics"  # atomic operations
-
-
-class Check(StrEnum):
-    """Checking passes a problem may require on its smallest test case."""
-
-    RACECHECK = "racecheck"  # shared-memory hazards
-    SYNCCHECK = "synccheck"  # divergent barriers, warp-mask errors
-    MEMCHECK = "memcheck"  # out-of-bounds and misaligned accesses
 
 
 @dataclass(frozen=True)
