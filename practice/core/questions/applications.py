@@ -82,7 +82,7 @@ class ResizeMap(Family):
                         f"Which input index does output pixel x' = {x} copy, and for how many of the {W} output pixels "
                         "would NumPy's `np.round` (ties to even) pick a different input pixel?",
                         f"nearest-neighbour 보간({w // W}배 축소)에서 MATLAB은 정확히 .5인 경우를 올림합니다. 출력 pixel "
-                        f"x' = {x}는 몇 번 입력 index를 복사하고, 출력 pixel {W}개 중 NumPy의 `np.round`(짝수 쪽으로 반올림)가 "
+                        f"x' = {x}에는 몇 번 입력 index가 복사되고, 출력 pixel {W}개 중 NumPy의 `np.round`(짝수 쪽으로 반올림)가 "
                         "다른 입력 pixel을 고르는 것은 몇 개입니까?")]
             fields = [integer_field("index", "Input index (MATLAB)", "입력 index (MATLAB)"),
                       integer_field("differ", "Pixels where np.round differs", "np.round가 다른 pixel 수")]
@@ -183,7 +183,7 @@ class Softmax(Family):
             val = z[j] - lse
             prompt = [
                 p("A row of logits: z = {" + ", ".join(map(str, z)) + "}. Computed stably,",
-                  "logit 행 z = {" + ", ".join(map(str, z)) + "}를 안정적으로 계산하면"),
+                  "logit 행 z = {" + ", ".join(map(str, z)) + "}에 대해 안정적으로 계산하면"),
                 math("m = max z;  log Σ e^z = m + log Σ e^(z − m);  log_softmax(z)_j = z_j − m − log Σ e^(z − m)"),
                 p(f"What are log Σ e^z and log_softmax(z)_{j} (index from 0)? (Naive `log(softmax)` in float32 would "
                   "overflow or give −inf here.)",
