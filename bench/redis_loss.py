@@ -69,12 +69,43 @@ class PrivateRedis:
             self.proc.wait(20)
 
 
+def exam_submissions(n: int, source: str) -> list[int]:
+    """n students of one course start an open exam and submit its kernel item once; their submission ids."""
+    from datetime import timedelta
+
+    from django.contrib.auth.models import User
+    from django.utils import timezone
+
+    from courses.models import Course, Membership
+    from exams import actions as exam_actions
+
+    course = Course.objects.create(name="Redis loss", code="RL-1")
+    ivy = User.objects.create_user("rl-ivy")
+    Membership.objects.create(course=course, user=ivy, role="instructor")
+    template = exam_actions.save_template(course, ivy, {
+        "title": {"en": "Redis loss"},
+        "zones": [{"title": "Kernel", "pool": [{"kernel": "vector-add-tail", "attempt_points": [10]}]}]})
+    now = timezone.now()
+    exam = exam_actions.schedule_exam(course, template, opens_at=now - timedelta(minutes=1),
+                                      closes_at=now + timedelta(hours=2), duration_minutes=60)
+    pks = []
+    for k in range(n):
+        student = User.objects.create_user(f"rl-student-{k}")
+        Membership.objects.create(course=course, user=student, role="student")
+        attempt = exam_actions.start_attempt(exam, student)
+        pks.append(exam_actions.submit_kernel(attempt.items.get(kind="kernel"), student, f"// {k}\n{source}").pk)
+    return pks
+
+
 def main() -> None:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--submissions", type=int, default=20)
     p.add_argument("--stuck-after-s", type=int, default=30, help="WARPDRILL_STUCK_AFTER_S (production: 600)")
     p.add_argument("--sweep-every-s", type=float, default=5.0, help="WARPDRILL_SWEEP_EVERY_S (production: 30)")
     p.add_argument("--timeout-s", type=float, default=600.0)
+    p.add_argument("--exam", action="store_true",
+                   help="exam kernel submissions on the exam queue (its sweep re-sends them once the exam queue "
+                        "has been quiet for EXAM_QUEUED_STALE_S) instead of practice ones")
     args = p.parse_args()
 
     workdir = Path(tempfile.mkdtemp(prefix="wd-redis-loss-"))
@@ -100,21 +131,25 @@ def main() -> None:
     worker = None
     try:
         import_bank(ROOT / "problems" / "bank")
-        user = User.objects.create_user("redis-loss")
-        problem = Problem.objects.get(slug="vector-add-tail")
         source = (ROOT / "problems/bank/vector-add-tail/solution.cu").read_text()
-        pks = [actions.create_submission(user, problem, f"// {k}\n{source}").pk for k in range(args.submissions)]
+        if args.exam:
+            pks = exam_submissions(args.submissions, source)
+        else:
+            user = User.objects.create_user("redis-loss")
+            problem = Problem.objects.get(slug="vector-add-tail")
+            pks = [actions.create_submission(user, problem, f"// {k}\n{source}").pk for k in range(args.submissions)]
+        queue = "exam" if args.exam else "cpu"
         from redis import Redis
 
-        waiting = Redis.from_url(redis.url).llen("cpu")
+        waiting = Redis.from_url(redis.url).llen(queue)
         redis.shutdown_nosave()
         redis.start()
         restarted = time.monotonic()
-        lost = args.submissions - Redis.from_url(redis.url).llen("cpu")
+        lost = args.submissions - Redis.from_url(redis.url).llen(queue)
         env = worker_env(DATABASE_URL=database_url_for_worker(), CELERY_BROKER_URL=redis.url, WARPDRILL_BACKEND="dummy",
                          WARPDRILL_STUCK_AFTER_S=str(args.stuck_after_s),
                          WARPDRILL_SWEEP_EVERY_S=str(args.sweep_every_s))
-        cmd = [sys.executable, "-m", "celery", "-A", "config", "worker", "-Q", "cpu", "-c", "2", "--loglevel", "INFO",
+        cmd = [sys.executable, "-m", "celery", "-A", "config", "worker", "-Q", queue, "-c", "2", "--loglevel", "INFO",
                "-n", "redis-loss@%h", "-B", "-s", str(workdir / "beat")]
         worker = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
                                   start_new_session=True)
@@ -127,7 +162,7 @@ def main() -> None:
                 last = time.monotonic() - restarted
                 break
             time.sleep(0.5)
-        figures = {"submissions": args.submissions, "messages_waiting_before": waiting, "messages_lost": lost,
+        figures = {"queue": queue, "submissions": args.submissions, "messages_waiting_before": waiting, "messages_lost": lost,
                    "stuck_after_s": args.stuck_after_s, "sweep_every_s": args.sweep_every_s,
                    "first_verdict_s": round(first, 1) if first else None,
                    "all_graded_s": round(last, 1) if last else None,
@@ -139,7 +174,7 @@ def main() -> None:
         connection.creation.destroy_test_db(name, verbosity=0)
         redis.stop()
         shutil.rmtree(workdir, ignore_errors=True)
-    print(f"{figures['messages_lost']} of {figures['submissions']} messages lost with Redis; first verdict after "
+    print(f"{queue}: {figures['messages_lost']} of {figures['submissions']} messages lost with Redis; first verdict after "
           f"{figures['first_verdict_s']} s, all graded after {figures['all_graded_s']} s "
           f"(stuck after {args.stuck_after_s} s, sweep every {args.sweep_every_s} s)")
     print(json.dumps(figures))

@@ -33,7 +33,7 @@ from accounts.login_limits import is_locked_out, lockout_message
 from accounts.tokens import TrackedBearerAuthentication, TrackedTokenAuthentication
 from grader.parsers import DepthLimitedJSONParser
 from accounts.roles import is_instructor
-from grader import actions, live
+from grader import access, actions, live
 from grader.core.errors import WarpDrillError, http_status_for
 
 from .models import Submission
@@ -208,18 +208,11 @@ class SubmissionDetailView(WarpDrillAPIView):
         token = live.current_token(pk)
         # Another user's submission is a 404 like a missing id (as on the HTML page), so the API
         # does not tell which ids exist.
-        from .views import may_see
-
         instructor = is_instructor(request.user)
         rows = Submission.objects.select_related("problem_version__problem__course")
         submission = get_object_or_404(rows if instructor else rows.filter(user=request.user), pk=pk)
-        if not may_see(request.user, submission):
+        if not access.visible_to(request.user, submission):
             raise Http404("No such submission.")
-        if not instructor and submission.exam_item_id:
-            from exams.services import hidden_from_student  # an exam's feedback setting decides until release
-
-            if hidden_from_student(submission):
-                raise Http404("No such submission.")
         response = Response(submission_payload(submission, full=instructor, request=request))
         if getattr(request.accepted_renderer, "format", None) == "json":
             live.with_etag(response, request, "a", pk, token, instructor)

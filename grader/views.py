@@ -18,6 +18,7 @@ from django.views.decorators.http import require_POST
 from accounts.roles import is_instructor
 
 from . import live
+from .access import visible_to
 from .actions import request_writemap, writemap_requestable
 from .core.results import diagnostic_lines
 from .models import Status, Submission
@@ -27,38 +28,12 @@ from .writemaps import visible_writemaps
 PAGE_SIZE = 25
 
 
-def may_see(user, submission: Submission) -> bool:
-    """Whether `user` may read `submission`: their own; of a course's problem, that course's TAs and
-    instructors only (an instructor of another course sees nothing of it: its solutions and wrong
-    solutions are run as validation submissions); of the bank's, any site instructor."""
-    if submission.user_id == user.pk:
-        return True
-    if submission.exam_item_id:
-        # An exam's work belongs to the exam's course: its TAs and instructors, and nobody else's.
-        from courses import access
-        from exams.services import exam_course
-
-        course = exam_course(submission)
-        return course is not None and access.can_manage(access.course_role(user, course))
-    course = submission.problem_version.problem.course
-    if course is not None:
-        from courses import access
-
-        return access.can_manage(access.course_role(user, course))
-    return is_instructor(user)
-
-
 def _visible_submission(request, pk: int) -> Submission:
-    """The submission if the user may see it (may_see). Else 404."""
+    """The submission if the user may see it (access.visible_to). Else 404."""
     submission = get_object_or_404(Submission.objects.select_related("problem_version__problem__course", "user"),
                                    pk=pk)
-    if not may_see(request.user, submission):
+    if not visible_to(request.user, submission):
         raise Http404("No such submission.")
-    if submission.exam_item_id and submission.user_id == request.user.pk and not is_instructor(request.user):
-        from exams.services import hidden_from_student  # an exam's feedback setting decides until release
-
-        if hidden_from_student(submission):
-            raise Http404("No such submission.")
     return submission
 
 

@@ -73,7 +73,7 @@ def playground(request):
         return redirect(run)
     if request.GET.get("from"):
         from grader.models import Submission
-        from grader.views import may_see
+        from grader.access import may_see
 
         try:
             submission = Submission.objects.select_related("problem_version__problem").get(pk=int(request.GET["from"]))

@@ -1,5 +1,5 @@
 """The kernel vocabulary: a kernel's parameters (ArgSpec, ArgRole, ArgInit, C_TYPES), its signature
-(KernelSpec) and a launch (LaunchConfig).
+(KernelSpec), a launch (LaunchConfig) and the checking passes a problem may ask for (Check).
 
 Plain data, no behaviour of any backend: the package parser (problems/core/package.py), the launch
 rules (launch.py), the playground and the backend protocol (backends/base.py) all speak it.
@@ -106,3 +106,12 @@ class LaunchConfig:
     @property
     def blocks(self) -> int:
         return self.grid[0] * self.grid[1] * self.grid[2]
+
+
+class Check(StrEnum):
+    """Checking passes a problem may require on its smallest test case (problem.yaml `checks`); on
+    the GPU each is the compute-sanitizer tool of that name (grader/core/gpu/sanitizer.py)."""
+
+    RACECHECK = "racecheck"  # shared-memory hazards
+    SYNCCHECK = "synccheck"  # divergent barriers, warp-mask errors
+    MEMCHECK = "memcheck"  # out-of-bounds and misaligned accesses

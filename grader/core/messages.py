@@ -460,6 +460,16 @@ RACE_CHECK_NOT_BUILT = gettext_noop("The race check could not be built; races we
 RACE_CHECK_UNFINISHED = gettext_noop("The race check did not finish (%(status)s: %(detail)s); races were not checked.")
 RACE_CHECK_INCOMPLETE = gettext_noop("ThreadSanitizer reported a problem; races may be incomplete.")
 
+# ---- the emulator's shared-memory initcheck (grader/core/emulator/initcheck.py) ----
+
+SHARED_UNINITIALIZED_READ = gettext_noop(
+    "Shared `%(array)s[%(index)s]` read before any thread wrote it, line %(line)s: shared memory starts with no "
+    "value (the emulator fills it with 0xFF bytes, so the read gives -2, 4294967294 or NaN). Write it, then "
+    "__syncthreads(), before any thread reads it.")
+INITCHECK_NOT_BUILT = gettext_noop("The check for reads of unwritten shared memory could not be built; it did not run.")
+INITCHECK_UNFINISHED = gettext_noop("The check for reads of unwritten shared memory did not finish (%(status)s); "
+                                    "it found nothing.")
+
 # ---- the GPU backend and compute-sanitizer (grader/core/backends/gpu.py, grader/core/gpu/sanitizer.py) ----
 
 CUDA_ERROR = gettext_noop("%(error)s: %(hint)s")

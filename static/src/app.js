@@ -74,8 +74,30 @@ function enhance(root) {
   root.querySelectorAll(".listing.code").forEach(highlightListing);
 }
 
+// A write map's cell tells its index, writer, expected and got in an SVG <title>, which a mouse
+// shows on hover; a tap (or a click, or Enter on a focused picture) shows it in a line under the
+// picture instead, since touch screens have no hover.
+function showWritemapCell(event) {
+  const cell = event.target.closest && event.target.closest("svg.writemap g");
+  if (!cell) return;
+  const title = cell.querySelector("title");
+  const scroll = cell.closest(".writemap-scroll");
+  if (!title || !scroll) return;
+  let tip = scroll.parentElement.querySelector(".wm-tip");
+  if (!tip) {
+    tip = document.createElement("p");
+    tip.className = "wm-tip muted small";
+    tip.setAttribute("aria-live", "polite");
+    scroll.insertAdjacentElement("afterend", tip);
+  }
+  tip.textContent = title.textContent;
+  scroll.querySelectorAll(".wm-picked").forEach((el) => el.classList.remove("wm-picked"));
+  cell.classList.add("wm-picked");
+}
+
 function init() {
   enhance(document);
+  document.addEventListener("click", showWritemapCell);
   // A submission page reached by submitting: the draft it came from has arrived.
   const sent = document.querySelector("[data-draft-sent-key]");
   if (sent) clearSentDraft(sent.dataset.draftSentKey);

@@ -56,4 +56,10 @@ def test_a_racy_kernel_shows_its_race_live(make_student, celery_worker_process, 
         (diagnostics.inner_text(), celery_worker_process.output()[-3000:])
     assert page.locator("#L5.marked").count() == 1  # `total += 1;` is highlighted
     assert page.locator("#output-out").is_visible()
+    # A tap on a write-map cell (touch screens have no hover) shows the cell's details under the picture.
+    cell = page.locator(".writemap-scroll svg g").first
+    cell.wait_for(state="visible")
+    cell.click()
+    tip = page.locator(".wm-tip").first
+    assert "written by block" in tip.inner_text(), tip.inner_text()
     assert errors == []

@@ -141,3 +141,26 @@ def test_bootstrap_installs_only_what_is_missing(tmp_path):
     out = subprocess.run(["bash", str(listing / "system-packages.sh"), "--missing", "web", "dev"], capture_output=True,
                          text=True, check=True)
     assert out.stdout.split() == ["nope-pkg", "file-pkg"]
+
+
+def test_the_web_pools_its_postgres_connections_and_the_workers_do_not(compose):
+    """DB_POOL=true gives each process psycopg's pool (Django's OPTIONS["pool"], CONN_MAX_AGE 0); compose
+    turns it on for the web only (a prefork worker must not inherit a pool across fork)."""
+    import os
+    import sys
+
+    code = ("import django; django.setup(); from django.conf import settings; d = settings.DATABASES['default']; "
+            "print(repr((d.get('OPTIONS', {}).get('pool'), d['CONN_MAX_AGE'])))")
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTEST", "DB_"))}
+    env.update(DJANGO_SETTINGS_MODULE="config.settings", DATABASE_URL="postgres://u:p@127.0.0.1:5432/x",
+               DB_POOL="true", DB_POOL_MAX_SIZE="2")
+    out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr[-2000:]
+    assert out.stdout.strip().splitlines()[-1] == "({'min_size': 1, 'max_size': 2, 'timeout': 10.0}, 0)"
+    services = compose["services"]
+    assert services["web"]["environment"]["DB_POOL"] == "true"
+    assert services["web"]["environment"]["SECRET_KEY"].startswith("${SECRET_KEY:?")
+    for name in ("worker-cpu", "worker-exam", "worker-gpu", "beat"):
+        assert "DB_POOL" not in (services[name].get("environment") or {}), name
+    app_env = (ROOT / "platform" / "app.env").read_text().splitlines()
+    assert not [line for line in app_env if line.startswith("DB_POOL")], "app.env is every service's"

@@ -89,3 +89,46 @@ def test_grid_stride_by_running_the_loop():
                     i += s
         assert q.answer == {"writes": sum(out), "multi": sum(v > 1 for v in out), "gaps": out.count(0)}
     assert_not_guessable([q.answer["writes"] for q in questions("indexing.collisions", 3)], 4)
+
+
+def test_limits_launch_outcomes():
+    from collections import Counter
+    keys = Counter()
+    for q in questions("indexing.limits", 1):
+        T, n = q.params["block"], q.params["n"]
+        blocks = (n + T - 1) // T
+        assert q.answer["blocks"] == blocks
+        label = {c.key: c.label["en"] for c in q.fields[1].choices}[q.answer["outcome"]]
+        want = ("more than 1024" if T > 1024 else "0 blocks" if blocks == 0 else
+                "every thread has" if blocks * T == n else "some threads")
+        assert want in label, (T, n, label)
+        keys[q.answer["outcome"]] += 1
+    assert max(keys.values()) / 300 <= 0.4 and len(keys) == 4
+
+
+def test_limits_overflow_with_numpy_int32_wrapping():
+    import numpy as np
+    for d in (2, 3):
+        for q in questions("indexing.limits", d, range(100)):
+            T, n = q.params["block"], q.params["n"]
+            blocks = -(-n // T)
+            assert blocks * T < 2 ** 32  # the unsigned product does not wrap itself
+
+            def i_of(b, th):
+                return int(np.array([b * T + th], dtype=np.uint32).astype(np.int32)[0])
+
+            # every thread's i, per block: negative from the first wrapped block on (monotone: search it)
+            lo, hi = 0, blocks - 1
+            while lo < hi:
+                mid = (lo + hi) // 2
+                if i_of(mid, T - 1) < 0:
+                    hi = mid
+                else:
+                    lo = mid + 1
+            negative = sum(1 for th in range(T) if i_of(lo, th) < 0) + (blocks - 1 - lo) * T
+            if d == 2:
+                # size_t comparison: a negative int becomes 2**64 + i, never < n
+                done = sum(1 for th in range(T) if 0 <= i_of(lo, th) < n) + lo * T
+                assert q.answer == {"blocks": blocks, "skipped": n - done}
+            else:
+                assert q.answer == {"first_block": lo, "negative": negative}

@@ -295,6 +295,9 @@ class EmulatorBackend(Backend):
             from ..emulator import races  # the race checker is only needed in check mode
 
             outcome.diagnostics.extend(races.check_races(self, build, request))
+            from ..emulator import initcheck  # reads of shared memory no thread wrote (src/initcheck.cpp)
+
+            outcome.diagnostics.extend(initcheck.check_uninitialized(self, build, request))
         return outcome
 
     def run_writemap(self, build: Build, request: RunRequest) -> RunOutcome:

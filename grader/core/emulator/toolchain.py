@@ -51,6 +51,10 @@ VARIANTS = {
     "writemap": {"opt": ["-O2", "-fsanitize=kernel-address", "--param", "asan-instrumentation-with-call-threshold=0",
                          "--param", "asan-instrument-reads=0", "--param", "asan-stack=0", "--param", "asan-globals=0",
                          "-DWD_WRITEMAP=1"], "link": []},
+    # The shared-memory initcheck (check mode): every load and store of the student's code calls the
+    # runtime (src/initcheck.cpp), which knows which shared bytes the running block has written.
+    "initcheck": {"opt": ["-O2", "-fsanitize=kernel-address", "--param", "asan-instrumentation-with-call-threshold=0",
+                          "--param", "asan-stack=0", "--param", "asan-globals=0", "-DWD_INITCHECK=1"], "link": []},
 }
 LOG_CAP = 16 * 1024
 
@@ -111,7 +115,8 @@ def build_runtime(cache_dir: Path, variant: str = "fast") -> Runtime:
             obj = lib_dir / f"{src.stem}-{variant}.o"
             # The runtime itself is never instrumented: TSan sees only the student's accesses
             # plus the happens-before annotations the runtime makes explicitly.
-            opt = ["-O2"] + {"tsan": ["-DWD_TSAN=1"], "writemap": ["-DWD_WRITEMAP=1"]}.get(variant, [])
+            opt = ["-O2"] + {"tsan": ["-DWD_TSAN=1"], "writemap": ["-DWD_WRITEMAP=1"],
+                             "initcheck": ["-DWD_INITCHECK=1"]}.get(variant, [])
             cmd = [CXX, *COMMON_FLAGS, *opt, "-I", str(INCLUDE_DIR), "-I", str(INCLUDE_DIR / "warpdrill"),
                    "-c", str(src), "-o", str(obj)]
             procs.append(subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True))

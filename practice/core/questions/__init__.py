@@ -9,9 +9,11 @@ Plain Python, no Django. See base.py for the shape of a family.
 from __future__ import annotations
 
 from .base import DIFFICULTIES, LANGUAGES, TOPIC_NAMES, Block, BlockKind, Family, Question, Topic
+from .applications import FAMILIES as _APPLICATIONS
 from .atomics import FAMILIES as _ATOMICS
 from .coarsening import FAMILIES as _COARSENING
 from .divergence import FAMILIES as _DIVERGENCE
+from .host import FAMILIES as _HOST
 from .indexing import FAMILIES as _INDEXING
 from .memory import FAMILIES as _MEMORY
 from .model import FAMILIES as _MODEL
@@ -28,7 +30,7 @@ from .synchronization import FAMILIES as _SYNCHRONIZATION
 FAMILIES: dict[str, Family] = {f.id: f for f in (*_OCCUPANCY, *_OCCUPANCY_TEXTBOOK, *_INDEXING, *_SYNCHRONIZATION,
                                                  *_DIVERGENCE, *_MEMORY, *_REDUCTION, *_PERFORMANCE,
                                                  *_COARSENING, *_ATOMICS, *_MODEL, *_STREAMS, *_PTXAS,
-                                                 *_WRITES, *_WARPS)}
+                                                 *_WRITES, *_WARPS, *_APPLICATIONS, *_HOST)}
 
 
 class UnknownFamilyError(KeyError):

@@ -73,9 +73,9 @@ class Ballot(Family):
             return prompt, fields, {"count": len(lanes), "first": ffs}, solution
         # trust: what a snippet's mask is guaranteed to be
         labels = [
-            t(f"exactly 0x{m:08x}, the lanes where `{src}`", f"정확히 0x{m:08x}, 곧 `{src}`인 lane들"),
+            t(f"exactly 0x{m:08x}, the lanes where `{src}`", f"정확히 0x{m:08x}, 곧 `{src}` 조건이 참인 lane들"),
             t("0xffffffff, all 32 lanes", "0xffffffff, 32개 lane 전부"),
-            t(f"exactly 0x{FULL ^ m:08x}, the lanes where `{src}` is false", f"정확히 0x{FULL ^ m:08x}, 곧 `{src}`가 거짓인 lane들"),
+            t(f"exactly 0x{FULL ^ m:08x}, the lanes where `{src}` is false", f"정확히 0x{FULL ^ m:08x}, 곧 `{src}` 조건이 거짓인 lane들"),
             t("not fixed by the code: the lanes executing together at that moment, at least the calling lane and "
               f"never one outside 0x{m:08x}",
               f"code로 정해지지 않음: 그 순간 함께 실행 중인 lane들로, 호출한 lane은 포함하고 0x{m:08x} 밖의 lane은 "
@@ -104,7 +104,7 @@ class Ballot(Family):
             p("`__ballot_sync(0xffffffff, pred)` is taken before the branch, with every lane named in its mask present: "
               f"it returns exactly the lanes whose predicate is true, 0x{m:08x}.",
               "`__ballot_sync(0xffffffff, pred)`는 branch 전에, mask의 모든 lane이 있는 상태에서 호출되므로 predicate가 참인 "
-              f"lane들, 곧 정확히 0x{m:08x}를 돌려줍니다."),
+              f"lane들의 mask를 정확히 돌려줍니다(0x{m:08x})."),
             p("`__activemask()` inside the branch only reports the lanes that happen to execute together at that call; "
               "the lanes that took the branch need not have converged (CONTENT.md's erratum of seeds/000), so the "
               "shuffle with that mask may leave lanes out. Take the mask with `__ballot_sync` before the branch.",

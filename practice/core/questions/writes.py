@@ -4,13 +4,14 @@
 Sources: CONTENT.md's "kernels that write each thread's id (catches collisions/gaps)"; seeds/001 line 1242
 (the in-block index `threadIdx.y*blockDim.y + threadIdx.x`, which collides: the erratum); seeds/000 lines
 477 and 1469–1554 (2D index, grid-stride loop); seeds/001's vecadd extension (`int` indices overflow past
-2³¹, n = 0 launches no block). Exam kind: ECE408/PMPP "which element does thread (b, t) write".
+2³¹, n = 0 launches no block: indexing.limits). Exam kind: ECE408/PMPP "which element does thread (b, t) write".
 """
 from __future__ import annotations
 
 from collections import Counter
 
-from .base import Family, Topic, code, integer_field, math, p, t
+from ..answers import Choice
+from .base import Family, Topic, choice_field, code, integer_field, letters, math, p, t
 
 # 1D formulas: (source, f(b, t, B, G) -> index)
 FORMULAS_1D = {
@@ -181,4 +182,104 @@ class Collisions(Family):
         return prompt, fields, {"writes": len(idx), "multi": res["multi"], "gaps": res["gaps"]}, solution
 
 
-FAMILIES: tuple[Family, ...] = (Collisions(),)
+TWO31 = 2 ** 31
+OUTCOMES = {
+    "all_busy": t("it runs, and every thread has an element", "실행되고, 모든 thread가 원소를 맡음"),
+    "some_idle": t("it runs; some threads of the last block skip the guard's body",
+                   "실행되고, 마지막 block의 일부 thread는 guard 안을 건너뜀"),
+    "zero_blocks": t("the launch fails: a grid of 0 blocks is an invalid configuration",
+                     "launch 실패: block 0개인 grid는 invalid configuration"),
+    "too_many_threads": t("the launch fails: more than 1024 threads per block",
+                          "launch 실패: block당 thread가 1024개 초과"),
+}
+
+
+class IndexLimits(Family):
+    id = "indexing.limits"
+    topic = Topic.INDEXING
+    title = t("Edge cases of a launch: n = 0 and 32-bit index overflow", "launch의 경계: n = 0과 32-bit index overflow")
+
+    def make_params(self, rng, difficulty):
+        if difficulty == 1:
+            want = rng.choice(list(OUTCOMES))
+            T = 2048 if want == "too_many_threads" else rng.choice([128, 256, 512, 1024])
+            n = {"all_busy": T * rng.randint(1, 5000), "some_idle": T * rng.randint(0, 5000) + rng.randint(1, T - 1),
+                 "zero_blocks": 0, "too_many_threads": rng.randint(1, 10 ** 6)}[want]
+            order = list(OUTCOMES)
+            rng.shuffle(order)
+            return {"kind": "launch", "block": T, "n": n, "order": order}
+        T = rng.choice([128, 256, 512, 1024]) if difficulty == 2 else rng.choice([96, 192, 384, 640, 768, 1000])
+        return {"kind": "skipped" if difficulty == 2 else "negative", "block": T,
+                "n": rng.randrange(TWO31 + 1, 2 ** 32 - 4096)}
+
+    def compose(self, params):
+        T, n = params["block"], params["n"]
+        blocks = -(-n // T)
+        if params["kind"] == "launch":
+            outcome = ("too_many_threads" if T > 1024 else "zero_blocks" if n == 0 else
+                       "all_busy" if n % T == 0 else "some_idle")
+            keys = letters(4)
+            choices = [Choice(keys[i], OUTCOMES[k]) for i, k in enumerate(params["order"])]
+            prompt = [
+                p(f"The vecadd extension of seeds/001 launches its kernel like this, here with n = {n} and T = {T}:",
+                  f"seeds/001의 vecadd extension은 kernel을 이렇게 launch합니다. 여기서는 n = {n}, T = {T}입니다."),
+                code(f"int blocks = (n + T - 1) / T;   // n = {n}, T = {T}\n"
+                     "vecadd<<<blocks, T>>>(a, b, c, n);   // kernel: if (i < n) c[i] = a[i] + b[i];\n"
+                     "cudaError_t err = cudaGetLastError();"),
+                p("How many blocks does the host ask for, and what happens?",
+                  "host가 요청하는 block은 몇 개이고, 어떻게 됩니까?"),
+            ]
+            fields = [integer_field("blocks", "blocks", "blocks"),
+                      choice_field("outcome", "What happens", "결과", choices)]
+            solution = [math(f"blocks = ({n} + {T} − 1) / {T} = {blocks}"),
+                        p("A grid needs at least one block and a block at most 1024 threads; otherwise "
+                          "cudaGetLastError() reports cudaErrorInvalidConfiguration and nothing runs. With n = 0 the "
+                          "extension must return before launching.",
+                          "grid에는 block이 하나 이상, block에는 thread가 1024개 이하여야 합니다. 아니면 cudaGetLastError()가 "
+                          "cudaErrorInvalidConfiguration을 알리고 아무것도 실행되지 않습니다. n = 0이면 extension은 launch 전에 "
+                          "return해야 합니다.")]
+            return prompt, fields, {"blocks": blocks, "outcome": keys[params["order"].index(outcome)]}, solution
+        if params["kind"] == "skipped":
+            prompt = [
+                p(f"A kernel scales n = {n} floats (more than 2³¹), one thread per element, with {T}-thread blocks and "
+                  f"⌈n / {T}⌉ blocks. The index is a 32-bit `int`; n is a `size_t`:",
+                  f"kernel이 float n = {n}개(2³¹보다 많음)를 원소당 thread 하나, block당 thread {T}개, block ⌈n / {T}⌉개로 "
+                  "scale합니다. index는 32-bit `int`이고 n은 `size_t`입니다."),
+                code("int i = blockIdx.x * blockDim.x + threadIdx.x;   // unsigned product, then stored in an int\n"
+                     "if (i < n) x[i] *= 2.0f;                          // i converted to size_t for the comparison"),
+                p("How many blocks does the grid have, and how many elements are never scaled?",
+                  "grid의 block은 몇 개이고, scale되지 않는 원소는 몇 개입니까?"),
+            ]
+            fields = [integer_field("blocks", "Blocks", "block 수"), integer_field("skipped", "Elements never scaled",
+                                                                                 "scale되지 않는 원소 수")]
+            solution = [math(f"blocks = ⌈{n} / {T}⌉ = {blocks}"),
+                        p("Global ids from 2³¹ on wrap to negative ints; converted to size_t they become huge, so "
+                          f"`i < n` is false and those threads do nothing: elements 2³¹ … n − 1 are left, {n - TWO31} of "
+                          "them. Use `size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x`.",
+                          "2³¹ 이상의 global id는 음수 int로 wrap되고, size_t로 바뀌면 매우 커져 `i < n`이 거짓이 되므로 그 "
+                          f"thread들은 아무것도 하지 않습니다. 원소 2³¹ … n − 1, 곧 {n - TWO31}개가 남습니다. "
+                          "`size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x`를 씁니다.")]
+            return prompt, fields, {"blocks": blocks, "skipped": n - TWO31}, solution
+        first = -(-(TWO31 - (T - 1)) // T)
+        negative = blocks * T - TWO31
+        prompt = [
+            p(f"The same kernel over n = {n} elements with {T}-thread blocks and ⌈n / {T}⌉ blocks, but n is a "
+              "`long long`:",
+              f"같은 kernel을 n = {n}개 원소에 block당 thread {T}개, block ⌈n / {T}⌉개로 실행하는데, n이 `long long`입니다."),
+            code("int i = blockIdx.x * blockDim.x + threadIdx.x;   // wraps past 2^31 - 1\n"
+                 "if (i < n) x[i] *= 2.0f;                          // i converted to long long: stays negative"),
+            p("Which is the first blockIdx.x with a thread whose `i` is negative, and how many threads of the grid get "
+              "a negative `i` (each of them writes before `x`)?",
+              "`i`가 음수인 thread가 있는 첫 blockIdx.x는 무엇이고, grid에서 `i`가 음수인 thread는 몇 개입니까(그 thread는 "
+              "모두 `x` 앞쪽 주소에 씁니다)?"),
+        ]
+        fields = [integer_field("first_block", "First block with a negative i", "i가 음수인 첫 block"),
+                  integer_field("negative", "Threads with a negative i", "i가 음수인 thread 수")]
+        solution = [math(f"first block b: b·{T} + {T - 1} ≥ 2³¹ = {TWO31}  →  b = {first}"),
+                    math(f"threads with ids {TWO31} … {blocks * T - 1}: {blocks} × {T} − 2³¹ = {negative}"),
+                    p("Compared with a long long, the negative int passes the guard: an out-of-bounds write, not a skip.",
+                      "long long과 비교하면 음수 int가 guard를 통과합니다. 건너뛰는 것이 아니라 범위 밖 쓰기입니다.")]
+        return prompt, fields, {"first_block": first, "negative": negative}, solution
+
+
+FAMILIES: tuple[Family, ...] = (Collisions(), IndexLimits())

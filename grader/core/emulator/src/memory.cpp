@@ -129,6 +129,9 @@ static char* shared_arena(SharedSlot& slot, std::size_t bytes, std::size_t align
 #else
     if (bytes) memset(slot.data, 0xFF, bytes);  // poison: a read before any write shows up as NaN / -1
 #endif
+#ifdef WD_INITCHECK
+    initcheck_arena(slot.data, bytes, elem ? elem : 1, name, line);  // nothing of it is written in this block
+#endif
   }
   return slot.data;
 }

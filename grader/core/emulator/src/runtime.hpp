@@ -119,6 +119,10 @@ void shared_reset_worker();
 // Record the stores of the writemap variant into `b` in the side file at `path` (b.count * 5 bytes).
 bool writemap_attach(const Buffer& b, const std::string& path);
 
+// ---- the shared-memory initcheck (initcheck.cpp, the initcheck variant) ----
+// A shared arena starts a block: nothing of [data, data + bytes) is written yet.
+void initcheck_arena(const void* data, std::size_t bytes, std::size_t elem, const char* name, int line);
+
 // ---- scheduling (scheduler.cpp) ----
 void run_worker(int worker);
 // Check mode: the running block's linear id and barrier generation (false outside a block).

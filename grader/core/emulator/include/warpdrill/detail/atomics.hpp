@@ -5,8 +5,19 @@
 
 namespace wd {
 namespace detail {
+// The initcheck variant sees an atomic read-modify-write as a store only: read its word first, so
+// that an atomicAdd into shared memory nobody zeroed is a read of uninitialised memory (src/initcheck.cpp).
+template <class T>
+inline void initcheck_touch(T* p) {
+#ifdef WD_INITCHECK
+  (void)*reinterpret_cast<volatile T*>(p);
+#else
+  (void)p;
+#endif
+}
 template <class T, class F>
 inline T atomic_cas_loop(T* p, F f) {
+  initcheck_touch(p);
   T old = __atomic_load_n(p, __ATOMIC_RELAXED);
   while (!__atomic_compare_exchange_n(p, &old, f(old), false, __ATOMIC_SEQ_CST, __ATOMIC_RELAXED)) {}
   return old;
@@ -17,6 +28,7 @@ inline T atomic_float_op(T* p, F f) {
   static_assert(sizeof(T) == 4 || sizeof(T) == 8, "float or double");
   using U = typename std::conditional<sizeof(T) == 4, unsigned int, unsigned long long>::type;
   U* q = reinterpret_cast<U*>(p);
+  initcheck_touch(q);
   U old = __atomic_load_n(q, __ATOMIC_RELAXED);
   for (;;) {
     T o; __builtin_memcpy(&o, &old, sizeof(T));
@@ -28,15 +40,15 @@ inline T atomic_float_op(T* p, F f) {
 }  // namespace wd
 
 #define WD_INT_ATOMICS(T) \
-  inline T atomicAdd(T* p, T v) { return __atomic_fetch_add(p, v, __ATOMIC_SEQ_CST); } \
-  inline T atomicSub(T* p, T v) { return __atomic_fetch_sub(p, v, __ATOMIC_SEQ_CST); } \
+  inline T atomicAdd(T* p, T v) { ::wd::detail::initcheck_touch(p); return __atomic_fetch_add(p, v, __ATOMIC_SEQ_CST); } \
+  inline T atomicSub(T* p, T v) { ::wd::detail::initcheck_touch(p); return __atomic_fetch_sub(p, v, __ATOMIC_SEQ_CST); } \
   inline T atomicExch(T* p, T v) { return __atomic_exchange_n(p, v, __ATOMIC_SEQ_CST); } \
-  inline T atomicAnd(T* p, T v) { return __atomic_fetch_and(p, v, __ATOMIC_SEQ_CST); } \
-  inline T atomicOr(T* p, T v) { return __atomic_fetch_or(p, v, __ATOMIC_SEQ_CST); } \
-  inline T atomicXor(T* p, T v) { return __atomic_fetch_xor(p, v, __ATOMIC_SEQ_CST); } \
+  inline T atomicAnd(T* p, T v) { ::wd::detail::initcheck_touch(p); return __atomic_fetch_and(p, v, __ATOMIC_SEQ_CST); } \
+  inline T atomicOr(T* p, T v) { ::wd::detail::initcheck_touch(p); return __atomic_fetch_or(p, v, __ATOMIC_SEQ_CST); } \
+  inline T atomicXor(T* p, T v) { ::wd::detail::initcheck_touch(p); return __atomic_fetch_xor(p, v, __ATOMIC_SEQ_CST); } \
   inline T atomicMin(T* p, T v) { return ::wd::detail::atomic_cas_loop(p, [v](T o) { return o < v ? o : v; }); } \
   inline T atomicMax(T* p, T v) { return ::wd::detail::atomic_cas_loop(p, [v](T o) { return o > v ? o : v; }); } \
-  inline T atomicCAS(T* p, T cmp, T v) { __atomic_compare_exchange_n(p, &cmp, v, false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST); return cmp; }
+  inline T atomicCAS(T* p, T cmp, T v) { ::wd::detail::initcheck_touch(p); __atomic_compare_exchange_n(p, &cmp, v, false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST); return cmp; }
 
 WD_INT_ATOMICS(int)
 WD_INT_ATOMICS(unsigned int)

@@ -1,0 +1,65 @@
+"""No module outside tests, migrations and bank data is over MAX_LINES lines without a reason: either a
+line "Over 400 lines: <why>" in its first 15 lines, or an entry below (the modules that were over it
+when this test was written, each with its reason; the list must shrink, never hold a module that fits)."""
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+MAX_LINES = 400
+SUFFIXES = {".py", ".cpp", ".hpp", ".h", ".js", ".mjs"}
+SKIPPED_DIRS = {".git", ".venv", "node_modules", "__pycache__", "tests", "migrations", "bank", "build", "var"}
+MARKER = "Over 400 lines:"
+
+# path: why it is over the limit (issue 14 names the seams along which most of these are to be cut).
+OVERSIZED = {
+    "grader/core/emulator/src/scheduler.cpp": "fibers, barriers, warps and deadlock detection in one file; "
+                                              "to be split along those seams (issue 14, section 4)",
+    "grader/core/sandbox.py": "command building, watching and probing in one module; to become the package "
+                              "grader/core/sandbox/ with a Limits value (issue 14, section 3)",
+    "grader/actions.py": "the one write path of submissions: every change of a row in one place, by design",
+    "bench/load_test.py": "a standalone benchmark script (run by hand, not imported)",
+    "grader/core/emulator/rewrite.py": "the static checks and the rewrite in one pass; to be split (section 4)",
+    "authoring/views.py": "every authoring page; to be split by page",
+    "grader/core/messages.py": "the catalogue of message templates (data) and the legacy recognisers, which "
+                               "go when messages become data (section 1)",
+    "problems/core/occupancy.py": "occupancy() with every limiting resource inline; to be one function per "
+                                  "resource (section 4)",
+    "exams/actions.py": "the one write path of exams and attempts",
+    "grader/core/judge.py": "the judge's stages, the write-map stage and the ptxas report thread",
+    "grader/core/backends/gpu.py": "compile, run and the sanitizer pass; to be split into compile/run and a "
+                                   "SanitizerPass (section 4)",
+    "grader/core/backends/emulator.py": "the emulator backend's compile, run, check and write-map modes",
+    "problems/core/package.py": "the problem.yaml parser: one function per section of the file",
+    "practice/core/questions/occupancy.py": "the occupancy topic's question families (content)",
+    "practice/core/questions/synchronization.py": "the synchronization topic's question families (content)",
+    "grader/core/writemap.py": "the write map's encoding, decoding and drawing",
+    "config/settings.py": "every setting in one file, Django's convention",
+    "exams/core/template.py": "the exam template's parser and its checks",
+}
+
+
+def _modules():
+    for path in ROOT.rglob("*"):
+        rel = path.relative_to(ROOT)
+        if path.suffix in SUFFIXES and path.is_file() and not SKIPPED_DIRS & set(rel.parts[:-1]):
+            yield rel.as_posix(), path
+
+
+def _lines(path: Path) -> list[str]:
+    return path.read_text(encoding="utf-8", errors="replace").splitlines()
+
+
+def test_no_module_is_over_the_limit_without_a_reason():
+    over = []
+    for rel, path in _modules():
+        lines = _lines(path)
+        if len(lines) > MAX_LINES and rel not in OVERSIZED and not any(MARKER in line for line in lines[:15]):
+            over.append(f"{rel}: {len(lines)} lines")
+    assert not over, ("over %d lines with no reason (cut it, or state why in its first lines: %r):\n"
+                      % (MAX_LINES, MARKER)) + "\n".join(sorted(over))
+
+
+def test_the_list_of_exceptions_is_current():
+    """Every listed module exists and is still over the limit: one that was cut leaves the list."""
+    stale = [rel for rel in OVERSIZED if not (ROOT / rel).is_file() or len(_lines(ROOT / rel)) <= MAX_LINES]
+    assert not stale, "no longer over %d lines (remove from OVERSIZED): %s" % (MAX_LINES, ", ".join(stale))
+    assert all(reason.strip() for reason in OVERSIZED.values())
