@@ -232,7 +232,7 @@ def bank_rows(backend) -> list[dict]:
             tag = "" if variant is None else " [" + ", ".join(f"{k}={v}" for k, v in bound.variant.items()) + "]"
             rows.append(grade(backend, bound, bound.solution, "ACCEPTED", f"{package.slug}/solution.cu{tag}"))
             for wrong in bound.wrong:
-                rows.append(grade(backend, bound, wrong.source, str(wrong.verdict),
+                rows.append(grade(backend, bound, wrong.source, str(wrong.expected_on(backend.name)),
                                   f"{package.slug}/wrong/{wrong.name}{tag}"))
     return rows
 

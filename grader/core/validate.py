@@ -53,7 +53,7 @@ def validate_package(package: ProblemPackage, backend: Backend, seed_secret: str
             solution.warnings = _out_buffers_read_first(bound, backend, seed_secret)
         rows.append(solution)
         for wrong in bound.wrong:
-            rows.append(ValidationRow(f"wrong/{wrong.name}", wrong.verdict,
+            rows.append(ValidationRow(f"wrong/{wrong.name}", wrong.expected_on(backend.name),
                                       judge(bound, wrong.source, backend, seed_secret=seed_secret, writemaps=False,
                                             explainer=explainer), bound.variant))
     return rows

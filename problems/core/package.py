@@ -6,7 +6,8 @@ Layout (DESIGN.md "Problem packages"):
     statement.md       English statement (Markdown with $math$); statement.ko.md optional
     starter.cu         what the editor opens with
     solution.cu        reference solution: must be ACCEPTED
-    wrong/*.cu         known-bad solutions; the first line says `// verdict: NAME`
+    wrong/*.cu         known-bad solutions; the first line says `// verdict: NAME` (and, where the GPU
+                       backend cannot see the fault, a `// gpu-verdict: NAME (why)` line may follow)
     harness.py         generate(case, rng) -> inputs; reference(inputs) -> expected outputs
 
 A package may declare variant parameters (problems/core/variants.py): `with_variant(v)` gives the
@@ -40,6 +41,9 @@ SLUG_RE = re.compile(r"^[a-z0-9][a-z0-9-]{1,62}$")
 TAG_RE = re.compile(r"^[a-z0-9][a-z0-9-]{0,39}$")
 NAME_RE = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 VERDICT_LINE = re.compile(r"^\s*//\s*verdict\s*:\s*([A-Z_]+)\s*$", re.MULTILINE)
+# Optional: what the GPU backend gives where it cannot see what the emulator sees (compute-sanitizer's
+# racecheck sees shared memory only; a plain GPU run does not bounds-check), with the reason after it.
+GPU_VERDICT_LINE = re.compile(r"^\s*//\s*gpu-verdict\s*:\s*([A-Z_]+)\b[^\n]*$", re.MULTILINE)
 
 
 # The largest dynamic shared memory opt-in of any compute capability we know (cc 9.0: 227 KiB).
@@ -100,6 +104,11 @@ class WrongSolution:
     name: str  # file name under wrong/, e.g. "missing_bounds_check.cu"
     source: str
     verdict: Verdict
+    gpu_verdict: Verdict | None = None  # `// gpu-verdict: NAME (why)`: the GPU backend's, where it differs
+
+    def expected_on(self, backend_name: str) -> Verdict:
+        """The verdict this source must get from the backend named `backend_name` ("gpu" or "emulator")."""
+        return self.gpu_verdict if backend_name == "gpu" and self.gpu_verdict is not None else self.verdict
 
 
 @dataclass
@@ -460,7 +469,14 @@ def parse_package(files: dict[str, str]) -> ProblemPackage:
             raise PackageError(path, f"unknown verdict {match.group(1)!r}") from None
         if verdict is Verdict.ACCEPTED:
             raise PackageError(path, "a wrong solution cannot expect ACCEPTED")
-        wrong.append(WrongSolution(name=path.removeprefix("wrong/"), source=files[path], verdict=verdict))
+        gpu_verdict = None
+        if gpu_match := GPU_VERDICT_LINE.search(files[path]):
+            try:
+                gpu_verdict = Verdict(gpu_match.group(1))
+            except ValueError:
+                raise PackageError(path, f"unknown gpu-verdict {gpu_match.group(1)!r}") from None
+        wrong.append(WrongSolution(name=path.removeprefix("wrong/"), source=files[path], verdict=verdict,
+                                   gpu_verdict=gpu_verdict))
 
     first = variants.default() if variants else {}
     for path in ("solution.cu", "starter.cu", *[f"wrong/{w.name}" for w in wrong]):

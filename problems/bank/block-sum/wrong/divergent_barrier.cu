@@ -1,4 +1,5 @@
 // verdict: SYNC_ERROR
+// gpu-verdict: TIME_LIMIT (sm_90 hangs at the split barrier; no emulator on the GPU worker proves the divergence)
 // The loop's barrier moved inside `if (t < stride)`, and an `else` barrier added "so that
 // every thread still reaches a barrier". They are two different __syncthreads() calls, chosen
 // by a condition that differs inside the block (and inside a warp once stride < 32): that is

@@ -1,4 +1,5 @@
 // verdict: SYNC_ERROR
+// gpu-verdict: WRONG_ANSWER (counts lost between blocks; compute-sanitizer's racecheck sees shared memory only)
 // The row count is a plain read-modify-write (*valid += 1) from every block: the blocks race on
 // `valid`, and on a GPU counts are lost.
 #define BLOCK 128

@@ -1,4 +1,5 @@
 // verdict: SYNC_ERROR
+// gpu-verdict: WRONG_ANSWER (the other threads exit past grid.sync() and read gmax before it is final)
 // grid.sync() only in thread 0 of each block: it is a barrier for every thread of the grid, so the
 // other 255 threads of each block never arrive.
 #include <cooperative_groups.h>

@@ -1,4 +1,5 @@
 // verdict: SYNC_ERROR
+// gpu-verdict: WRONG_ANSWER (the race is between shared-memory atomics and a plain read, which racecheck does not report)
 // No barrier between counting and merging: thread t reads local[t] while other threads of
 // the block may still be adding into it, so late counts are never merged.
 __global__ void histogram(const unsigned char* data, unsigned int* hist, int n)

@@ -1,4 +1,5 @@
 // verdict: MEMORY_ERROR
+// gpu-verdict: WRONG_ANSWER (memcheck runs on the smallest test only, where the stray stores stay inside dst; the tall test's overflow lands in slack)
 // The write is guarded with src's bounds (x < cols, y < rows) instead of dst's: on a tile that is
 // ragged in one direction only, threads write past the end of dst.
 #define TILE 32

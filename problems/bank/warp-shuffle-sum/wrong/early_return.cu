@@ -1,4 +1,5 @@
 // verdict: SYNC_ERROR
+// gpu-verdict: ACCEPTED (on sm_90 a shuffle from an exited lane reads 0 and the exited threads are not waited for at the barrier: the sum comes out right)
 // Threads past n return before the shuffles: in the last block, the lanes that remain call
 // __shfl_down_sync with a mask naming lanes that have exited, and they never reach the barrier.
 #define WARP 32

@@ -1,4 +1,5 @@
 // verdict: SYNC_ERROR
+// gpu-verdict: WRONG_ANSWER (updates of total lost between blocks; racecheck sees shared memory only)
 // `*total += v` instead of atomicAdd: the blocks' read-modify-writes of total race, and on a GPU
 // updates are lost (the more blocks, the more).
 #define WARP 32
