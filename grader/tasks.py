@@ -127,7 +127,8 @@ def _judge(submission, backend):
         # Written by a course's staff in the browser: its harness.py runs in the sandbox.
         package = dataclasses.replace(package, harness_loader=sandboxed_loader)
     choice = LaunchChoice(submission.launch_block, submission.launch_grid, submission.launch_shared_bytes)
-    queued = (submission.started_at - submission.queued_at).total_seconds() if submission.queued_at else None
+    queued = ((submission.started_at - submission.queued_at).total_seconds()
+              if submission.queued_at and submission.started_at else None)
     timer = metrics.StageTimer(backend.name, queued_seconds=queued)  # grading latency per stage, for /metrics
 
     def progress(stage: str, done: int, total: int) -> None:

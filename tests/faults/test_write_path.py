@@ -72,9 +72,14 @@ def eager_dummy(settings):
 # ---- the sweeper -------------------------------------------------------------------------------
 
 def sweep(django_capture_on_commit_callbacks, now=None) -> tuple[list[int], int]:
-    """Run requeue_stuck; returns (ids it found, messages it would send)."""
-    with django_capture_on_commit_callbacks(execute=False) as sent:
-        stuck = actions.requeue_stuck(now)
+    """Run requeue_stuck and its commit; returns (ids it found, task messages it sent). The commit
+    also renews the live-status cache (grader.live), which is not a message."""
+    from unittest import mock
+
+    sent: list[int] = []
+    with mock.patch.object(actions, "_send", lambda sid, priority=None, exam=False: sent.append(sid)):
+        with django_capture_on_commit_callbacks(execute=True):
+            stuck = actions.requeue_stuck(now)
     return stuck, len(sent)
 
 

@@ -98,15 +98,23 @@ def test_editor_starts_from_last_submission(problem, alice, alice_client, make_s
     assert "/* latest */" in html
 
 
-def test_submit_saves_enqueues_and_redirects(problem, alice, alice_client, django_capture_on_commit_callbacks):
-    """A valid POST saves a QUEUED submission, enqueues grading after commit and redirects to its page."""
+def test_submit_saves_enqueues_and_redirects(problem, alice, alice_client, django_capture_on_commit_callbacks,
+                                             monkeypatch):
+    """A valid POST saves a QUEUED submission, enqueues grading once after commit and redirects to its page."""
+    from grader import actions as grader_actions
+
+    sent = []
+    monkeypatch.setattr(grader_actions, "_send", lambda sid, priority=None, exam=False: sent.append(sid))
     with django_capture_on_commit_callbacks(execute=False) as callbacks:
         response = alice_client.post(detail_url(problem), {"source": SOURCE})
+    assert sent == []
     submission = Submission.objects.get()
     assert response.status_code == 302 and response["Location"] == submission.get_absolute_url()
     assert submission.user == alice and submission.status == Status.QUEUED and submission.source == SOURCE
     assert submission.problem_version == problem.current_version
-    assert len(callbacks) == 1
+    for callback in callbacks:  # the commit: the live-status cache is renewed and the task is sent
+        callback()
+    assert sent == [submission.pk]
 
 
 def test_submit_grades_through_queue_eagerly(problem, alice_client, dummy_eager, django_capture_on_commit_callbacks):

@@ -139,7 +139,7 @@ class Ballot(Family):
                   integer_field("partial", "Warps with a partial mask", "mask가 일부만 켜진 warp 수"),
                   integer_field("empty", "Warps with live == 0", "live == 0인 warp 수")]
         solution = [
-            math(f"blocks = ⌈{n} / {T}⌉ = {blocks},  warps = {blocks * T // 32};  n mod 32 = {n % 32}  →  last warp: {last} lanes"),
+            math(f"blocks = ⌈{n} / {T}⌉ = {blocks},  warps = {blocks * T // 32};  n mod 32 = {n % 32}  →  last warp: {last} lane" + ("" if last == 1 else "s")),
             math(f"partial warps = {partial},  empty warps (all lanes past n) = {idle}"),
             p("The ballot runs while all 32 lanes are present, so its full mask is legal; after the early return only "
               "the lanes in `live` are left, and the shuffles name exactly them. `__activemask()` after the return would "
