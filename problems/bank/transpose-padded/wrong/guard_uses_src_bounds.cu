@@ -1,7 +1,9 @@
-// verdict: MEMORY_ERROR
+// verdict: SYNC_ERROR
 // gpu-verdict: WRONG_ANSWER (memcheck runs on the smallest test only, where the stray stores stay inside dst; the tall test's overflow lands in slack)
 // The write is guarded with src's bounds (x < cols, y < rows) instead of dst's: on a tile that is
-// ragged in one direction only, threads write past the end of dst.
+// ragged in one direction only, threads that should stay idle store into dst anyway - two threads
+// write the same dst element with different values (a race, the verdict), and on a tall matrix the
+// stores run past the end of dst.
 #define TILE 32
 __global__ void transpose(const float* src, float* dst, int rows, int cols)
 {
