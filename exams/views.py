@@ -234,6 +234,7 @@ def kernel_item(request, pk: int, number: int):
         "launch": package.launch, "source": source if source else package.starter, "error": error,
         "submissions": subs, "feedback": feedback, "show_verdict": feedback in (Feedback.VERDICT, Feedback.FULL),
         "clock_query": clock.poll_query(request, exam.pk, attempt.pk),
+        "server_now": timezone.now(),  # the clock counts from the server's time (an empty one read NaN:NaN:NaN)
         "show_full": feedback == Feedback.FULL,
         "attempts_left": attempts_left(k, actions.kernel_outcomes(item)),
     }, status=400 if error else 200)

@@ -38,6 +38,10 @@ def test_kernel_page_polls_each_submission_until_its_verdict(submitted, people, 
     alice = client_for(people["alice"])
     page = alice.get(reverse("exams:kernel", args=[item.attempt.exam_id, item.number])).content.decode()
     assert f'hx-get="{live_url(item, sub)}"' in page and "Waiting for a grader" in page
+    import re
+
+    # The clock starts from the server's time on this page too (an empty data-server-now read NaN:NaN:NaN).
+    assert re.search(r'data-server-now="\d{4}-\d\d-\d\dT[^"]+"', page), "no server time for the clock"
 
     queued = alice.get(live_url(item, sub))
     assert queued.status_code == 200 and 'data-status="QUEUED"' in queued.content.decode()
