@@ -23,7 +23,7 @@ class InviteForm(forms.Form):
 
     role = forms.ChoiceField(label=_("Joins as"), choices=Role.choices, initial=Role.STUDENT)
     days = forms.IntegerField(label=_("Expires after (days)"), min_value=1, max_value=365, required=False, initial=14,
-                              help_text=_("Leave empty for an invite that does not expire."))
+                              help_text=_("14 days unless you change it; clear the field for an invite that does not expire."))
     max_uses = forms.IntegerField(label=_("Maximum uses"), min_value=1, max_value=10000, required=False,
                                   help_text=_("Leave empty for no limit."))
 

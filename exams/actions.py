@@ -358,6 +358,9 @@ def submit_kernel(item: ExamItem, user, source: str, choice=None, now: datetime 
     if attempt.user_id != user.pk or item.kind != "kernel":
         raise ExamError(_("Not found."), status=404)
     if not attempt.is_open:
+        if attempt.state == AttemptState.SUBMITTED:
+            raise ExamError(_("You have submitted this exam: this kernel was not submitted. What you submitted "
+                              "counts."), code="submitted", status=409)
         raise ExamError(_("Time is up: the exam is closed, and this kernel was not submitted."), code="closed",
                         status=409)
     if attempts_left(item.data["kernel"], kernel_outcomes(item)) <= 0:

@@ -169,7 +169,7 @@ class EventKind(models.TextChoices):
     SUBMITTED_KERNEL = "kernel", _("Kernel submitted")
     SUBMITTED = "submitted", _("Submitted")
     CLOSED = "closed", _("Closed at the deadline")
-    LATE_SAVE = "late", _("Save refused after the deadline")
+    LATE_SAVE = "late", _("Save refused: the exam was closed or submitted")
     RESET = "reset", _("Question reset")
     EXTENDED = "extended", _("Time extended")
     REGRADED = "regraded", _("Regraded")
