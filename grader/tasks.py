@@ -120,6 +120,19 @@ def _grade(self, submission_id: int) -> str | None:
     raise self.retry(exc=fault, countdown=2 ** self.request.retries)
 
 
+def course_target_cc(submission) -> str:
+    """The compute capability of the course a submission belongs to ("" when none): its exam's course,
+    else its problem's course. The judge checks the launch and reports occupancy for that GPU, so an
+    exam of a course about an RTX 3090 (8.6) shows 8.6's blocks per SM, as its questions do."""
+    try:
+        if submission.exam_item_id:
+            return submission.exam_item.attempt.exam.course.target_cc or ""
+        course = submission.problem_version.problem.course
+    except Exception:  # a row without its relations (tests, a deleted exam): the site's default
+        return ""
+    return (course.target_cc if course is not None else "") or ""
+
+
 def _judge(submission, backend):
     """Run the judge on a claimed submission, reporting progress through the write path."""
     package = submission.problem_version.package()
@@ -143,7 +156,7 @@ def _judge(submission, backend):
             launch_choice=choice,
             seed_secret=settings.WARPDRILL_SEED_SECRET,
             progress=progress,
-            target_cc=settings.WARPDRILL_TARGET_CC,
+            target_cc=course_target_cc(submission) or settings.WARPDRILL_TARGET_CC,
             variant=submission.variant or None,
             max_source_bytes=settings.WARPDRILL_MAX_SOURCE_BYTES,
             explainer=hang_explainer(backend),

@@ -428,7 +428,9 @@ def _resources(build: Build, launch: LaunchConfig, target_cc: str):
         return None
     res.threads_per_block = launch.threads_per_block
     res.shared_dynamic_bytes = launch.shared_bytes
-    res.compute_capability = res.compute_capability or target_cc
+    # Occupancy is the target GPU's (a course's, or the site's default), whatever the build ran on:
+    # the registers and shared memory come from the build, the limits per SM from the target.
+    res.compute_capability = target_cc or res.compute_capability
     if res.registers is not None:
         try:
             from problems.core.occupancy import occupancy_for_resources
