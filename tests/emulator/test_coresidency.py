@@ -70,12 +70,13 @@ def test_blocks_spinning_on_a_flag_nobody_sets_stay_a_deadlock(backend):
 
 
 def test_a_lost_update_whose_counts_come_out_right_is_not_accepted(backend):
-    """`hist[v]++` without atomics: the emulator's plain runs never lose an update (lanes run one after
-    another), so every test row matches the reference; the check pass's LOST_UPDATE race makes it
-    SYNC_ERROR with the atomics advice all the same (docs/synchronization.md row 14)."""
+    """`hist[v]++` without atomics: within a block the emulator's lanes run one after another and lose
+    no update, so the counts often come out right (blocks on different worker threads may still lose
+    some, as a GPU does: a row is then WRONG_ANSWER); either way the check pass's LOST_UPDATE race makes
+    it SYNC_ERROR with the atomics advice (docs/synchronization.md row 14)."""
     case = load_case(CASES / "histogram-lost-update")
     result = judge(case.package(), case.source, backend)
-    assert [str(t.verdict) for t in result.tests] == ["ACCEPTED"] * len(result.tests)
+    assert {str(t.verdict) for t in result.tests} <= {"ACCEPTED", "WRONG_ANSWER"}
     assert result.verdict is Verdict.SYNC_ERROR
     lost = [d for d in result.diagnostics if d.detail.get("shape") == "lost_update"]
     assert lost and "atomicAdd" in lost[0].message
