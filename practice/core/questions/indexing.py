@@ -1,6 +1,10 @@
 """Thread-indexing question families: global indices, the inverse mapping, warps and lanes, grid sizes,
 grid-stride loops and a wrong index formula. Answers are computed (the wrong formula by evaluating
-every candidate over a whole launch)."""
+every candidate over a whole launch).
+
+Source: seeds/000 lines 429–518 and 1469–1554 (1-D/2-D/3-D global indices, grid sizes, grid-stride
+loops; erratum: line 477's "+ ROW" is the column x) and seeds/001 line 1242 (the 2-D index formula
+that collides, the wrong-formula family's seed)."""
 from __future__ import annotations
 
 from typing import Callable

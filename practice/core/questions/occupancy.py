@@ -1,5 +1,10 @@
 """Occupancy question families. Every answer comes from the occupancy model (problems.core.occupancy);
-the worked solutions that use a closed form are checked against the model's search in the tests."""
+the worked solutions that use a closed form are checked against the model's search in the tests.
+
+Source: seeds/000 lines 561–687 and 1078–1139 (blocks per SM, the limiting resource, registers and
+shared memory per block; cc 8.6 in its worked examples) and CONTENT.md's "Problem ideas" for
+occupancy; the exam kind is PMPP's and ECE408's occupancy exercises (the textbook model is the
+separate occupancy.textbook family)."""
 from __future__ import annotations
 
 import functools

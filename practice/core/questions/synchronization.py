@@ -1,5 +1,10 @@
 """Synchronization question families. Snippet outcomes come from the barrier simulator (syncsim), masks
-and predicate-barrier results from enumerating the threads, grid-wide answers from the occupancy model."""
+and predicate-barrier results from enumerating the threads, grid-wide answers from the occupancy model.
+
+Source: seeds/000 lines 1322–2645 (__syncthreads and its placement, the reduce4 text at 1393–1922,
+the turnstile cases at 1930–2011, __syncwarp masks and independent thread scheduling at 2035–2576,
+grid-wide synchronization), keyed by the barrier rule of docs/synchronization.md and CONTENT.md's
+errata where the seed and the hardware disagree."""
 from __future__ import annotations
 
 import random
