@@ -131,6 +131,19 @@ def test_the_dockerfiles_install_the_list_that_bootstrap_installs(dockerfile, ta
     assert not re.search(r"need_pkgs\+=\(", bootstrap), "bootstrap.sh names packages of its own"
 
 
+def test_the_dockerfiles_and_bootstrap_install_the_same_python_packages():
+    """requirements.txt, then requirements-nodeps.txt without dependencies (django-prometheus, whose
+    declared Django range lags ours), in both images and in bootstrap.sh."""
+    for path in ("platform/Dockerfile", "platform/Dockerfile.gpu-worker", "platform/bootstrap.sh"):
+        text = (ROOT / path).read_text()
+        assert re.search(r"pip install (-q |--no-cache-dir )*-r requirements\.txt", text), path
+        assert re.search(r"pip install (-q |--no-cache-dir )*--no-deps -r requirements-nodeps\.txt", text), path
+        assert text.index("-r requirements-nodeps.txt") > text.index("-r requirements.txt"), path
+    listed = [line.split("==")[0] for line in (ROOT / "requirements-nodeps.txt").read_text().splitlines()
+              if line.strip() and not line.startswith("#")]
+    assert listed == ["django-prometheus"]
+
+
 def test_bootstrap_installs_only_what_is_missing(tmp_path):
     """--missing prints the packages whose check fails: a command that is absent is listed, one present is not."""
     listing = tmp_path / "platform"
