@@ -3,7 +3,7 @@ checks and one-shot migrations, secrets without defaults, and one list of system
 Dockerfiles and bootstrap.sh.
 
 tests/fixtures/compose-spec.json is the Compose specification's schema (compose-spec/compose-spec,
-schema/compose-spec.json), vendored: docker compose is not installed on CI machines.
+schema/compose-spec.json), vendored; tests/ops/test_compose_tool.py runs the real tool (Debian's docker-compose).
 """
 from __future__ import annotations
 
