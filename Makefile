@@ -6,7 +6,8 @@
 setup:
 	bash platform/bootstrap.sh
 
-dev: setup
+dev:
+	@WARPDRILL_RUNTIME_IN_BACKGROUND=1 bash platform/bootstrap.sh
 	@.venv/bin/python manage.py seed_demo --quiet
 	@echo "  Starting the site, a grading worker and the scheduler (the address and logins follow)..."
 	@WARPDRILL_PORT=$${PORT:-8000} .venv/bin/honcho start -f Procfile.dev

@@ -2,10 +2,23 @@
 # Install everything WarpDrill needs on a fresh Debian machine, idempotently:
 # system packages (bubblewrap, Boost.Context, g++, chromium for browser tests, gettext),
 # a Python 3.12+ virtual environment in .venv/, the npm build, migrations, demo users and the bank.
+# The slow steps overlap: npm runs while pip installs, and the emulator runtime builds while the
+# database is migrated and the bank imported. Each step says when it starts, in seconds since the start.
+# WARPDRILL_RUNTIME_IN_BACKGROUND=1 (make dev) leaves the runtime building when this script ends: the
+# site starts meanwhile and the grading worker waits for the build (its lock) before its first grading.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-say() { printf '\033[1;34m==>\033[0m %s\n' "$*"; }
+started=$SECONDS
+say() { printf '\033[1;34m==>\033[0m [%3ss] %s\n' "$((SECONDS - started))" "$*"; }
+logs="${WARPDRILL_VAR_DIR:-var}/log"
+mkdir -p "$logs"
+# wait_for PID NAME LOG: wait for a background step; on failure show the end of its log and stop.
+wait_for() {
+  if ! wait "$1"; then
+    echo "$2 failed; the end of $3:" >&2; tail -n 40 "$3" >&2; exit 1
+  fi
+}
 
 # --- system packages -------------------------------------------------------------------
 # The one list (platform/system-packages.txt), shared with the Dockerfiles: every package whose
@@ -19,6 +32,14 @@ if [ ${#need_pkgs[@]} -gt 0 ]; then
   $SUDO apt-get update -qq
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${need_pkgs[@]}" >/dev/null
 fi
+
+# --- front end (in the background, while pip installs) -----------------------------------
+say "building the front end (npm, in the background: $logs/npm.log)"
+(
+  if [ -f package-lock.json ]; then npm ci --no-audit --no-fund --loglevel=error; else npm install --no-audit --no-fund --loglevel=error; fi
+  npm run --silent build
+) >"$logs/npm.log" 2>&1 &
+npm_pid=$!
 
 # --- Python ----------------------------------------------------------------------------
 find_python() {
@@ -39,17 +60,31 @@ say "installing Python packages"
 .venv/bin/python -m pip install -q --upgrade pip >/dev/null
 .venv/bin/python -m pip install -q -r requirements.txt
 
-# --- front end -------------------------------------------------------------------------
-say "building the front end (npm)"
-if [ -f package-lock.json ]; then npm ci --silent --no-audit --no-fund; else npm install --silent --no-audit --no-fund; fi
-npm run --silent build
+
+# --- the emulator runtime (in the background, while the database is set up) ---------------
+say "building the emulator runtime (in the background, once per runtime hash, kept in $shared_cache: $logs/runtime.log)"
+shared_cache="${WARPDRILL_SHARED_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/warpdrill}/emulator"
+.venv/bin/python manage.py prepare_judge --backend emulator --shared-cache "$shared_cache" >"$logs/runtime.log" 2>&1 &
+runtime_pid=$!
 
 # --- database, translations, content ----------------------------------------------------
-if [ -d locale ]; then .venv/bin/python manage.py compilemessages -v 0 --ignore=.venv --ignore=node_modules; fi
+if [ -d locale ]; then
+  say "compiling the translations"
+  .venv/bin/python manage.py compilemessages -v 0 --ignore=.venv --ignore=node_modules
+fi
 if [ "${WARPDRILL_SKIP_DB_SETUP:-}" != 1 ]; then
   say "migrating the database"
   .venv/bin/python manage.py migrate --no-input -v 0
-  .venv/bin/python manage.py import_problems problems/bank
+  say "importing the problem bank"
+  .venv/bin/python manage.py import_problems --quiet problems/bank
 fi
-say "building the emulator runtime (once)"
-.venv/bin/python manage.py prepare_judge --backend emulator
+say "waiting for the front end"
+wait_for "$npm_pid" "the front-end build (npm)" "$logs/npm.log"
+if [ "${WARPDRILL_RUNTIME_IN_BACKGROUND:-}" = 1 ]; then
+  say "set up; the emulator runtime is still building ($logs/runtime.log): the worker grades once it is done"
+else
+  say "waiting for the emulator runtime"
+  wait_for "$runtime_pid" "the emulator runtime build" "$logs/runtime.log"
+  tail -n 1 "$logs/runtime.log"
+  say "set up"
+fi
