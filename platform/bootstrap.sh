@@ -62,8 +62,8 @@ say "installing Python packages"
 
 
 # --- the emulator runtime (in the background, while the database is set up) ---------------
-say "building the emulator runtime (in the background, once per runtime hash, kept in $shared_cache: $logs/runtime.log)"
 shared_cache="${WARPDRILL_SHARED_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/warpdrill}/emulator"
+say "building the emulator runtime (in the background, once per runtime hash, kept in $shared_cache: $logs/runtime.log)"
 .venv/bin/python manage.py prepare_judge --backend emulator --shared-cache "$shared_cache" >"$logs/runtime.log" 2>&1 &
 runtime_pid=$!
 
