@@ -56,15 +56,28 @@ if [ ! -x .venv/bin/python ]; then
   say "creating .venv with $PY"
   "$PY" -m venv .venv
 fi
-say "installing Python packages"
-.venv/bin/python -m pip install -q --upgrade pip >/dev/null
-.venv/bin/python -m pip install -q -r requirements.txt
+# uv installs the same requirements as pip, from the same index, several times faster (a fresh
+# machine, 2026-12-02: ≈ 13 s with installing uv itself, where pip took ≈ 47 s; ≈ 3 s from uv's cache
+# in ~/.cache/uv). WARPDRILL_INSTALLER=pip uses pip; pip is also the fallback when uv cannot be had.
+# UV_NATIVE_TLS: uv trusts the system's certificates, as pip does, not only its own bundle.
+install_with_uv() {
+  { [ -x .venv/bin/uv ] || .venv/bin/python -m pip install -q uv >/dev/null 2>&1; } &&
+    UV_NATIVE_TLS="${UV_NATIVE_TLS:-1}" .venv/bin/uv pip install -q --python .venv/bin/python -r requirements.txt
+}
+if [ "${WARPDRILL_INSTALLER:-uv}" = uv ]; then
+  say "installing Python packages (uv)"
+  install_with_uv || { say "uv could not install them: installing with pip"; .venv/bin/python -m pip install -q -r requirements.txt; }
+else
+  say "installing Python packages (pip)"
+  .venv/bin/python -m pip install -q -r requirements.txt
+fi
 
 
 # --- the emulator runtime (in the background, while the database is set up) ---------------
 shared_cache="${WARPDRILL_SHARED_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/warpdrill}/emulator"
 say "building the emulator runtime (in the background, once per runtime hash, kept in $shared_cache: $logs/runtime.log)"
-.venv/bin/python manage.py prepare_judge --backend emulator --shared-cache "$shared_cache" >"$logs/runtime.log" 2>&1 &
+# At niceness 10: the steps the site waits for (migrations, the bank) go first on a small machine.
+nice -n 10 .venv/bin/python manage.py prepare_judge --backend emulator --shared-cache "$shared_cache" >"$logs/runtime.log" 2>&1 &
 runtime_pid=$!
 
 # --- database, translations, content ----------------------------------------------------
