@@ -54,22 +54,31 @@ find_python() {
 if [ ! -x .venv/bin/python ]; then
   PY=$(find_python) || { echo "WarpDrill needs Python 3.12 or newer (Django 6)." >&2; exit 1; }
   say "creating .venv with $PY"
-  "$PY" -m venv .venv
+  # Without pip when uv will install (venv's own pip install takes ≈ 5 s); uv adds pip afterwards.
+  if [ "${WARPDRILL_INSTALLER:-uv}" = uv ]; then "$PY" -m venv --without-pip .venv; else "$PY" -m venv .venv; fi
 fi
 # uv installs the same requirements as pip, from the same index, several times faster (a fresh
 # machine, 2026-12-02: ≈ 13 s with installing uv itself, where pip took ≈ 47 s; ≈ 3 s from uv's cache
 # in ~/.cache/uv). WARPDRILL_INSTALLER=pip uses pip; pip is also the fallback when uv cannot be had.
 # UV_NATIVE_TLS: uv trusts the system's certificates, as pip does, not only its own bundle.
+get_uv() {  # uv into .venv/bin, by the venv's pip or else by the interpreter's (pip --python)
+  [ -x .venv/bin/uv ] && return 0
+  if .venv/bin/python -m pip --version >/dev/null 2>&1; then .venv/bin/python -m pip install -q uv >/dev/null 2>&1
+  else "${PY:-$(find_python)}" -m pip --python .venv/bin/python install -q uv >/dev/null 2>&1; fi
+}
 install_with_uv() {
-  { [ -x .venv/bin/uv ] || .venv/bin/python -m pip install -q uv >/dev/null 2>&1; } &&
-    UV_NATIVE_TLS="${UV_NATIVE_TLS:-1}" .venv/bin/uv pip install -q --python .venv/bin/python -r requirements.txt
+  get_uv && UV_NATIVE_TLS="${UV_NATIVE_TLS:-1}" .venv/bin/uv pip install -q --python .venv/bin/python -r requirements.txt pip
+}
+install_with_pip() {
+  .venv/bin/python -m pip --version >/dev/null 2>&1 || .venv/bin/python -m ensurepip -q
+  .venv/bin/python -m pip install -q -r requirements.txt
 }
 if [ "${WARPDRILL_INSTALLER:-uv}" = uv ]; then
   say "installing Python packages (uv)"
-  install_with_uv || { say "uv could not install them: installing with pip"; .venv/bin/python -m pip install -q -r requirements.txt; }
+  install_with_uv || { say "uv could not install them: installing with pip"; install_with_pip; }
 else
   say "installing Python packages (pip)"
-  .venv/bin/python -m pip install -q -r requirements.txt
+  install_with_pip
 fi
 
 
@@ -88,8 +97,14 @@ fi
 if [ "${WARPDRILL_SKIP_DB_SETUP:-}" != 1 ]; then
   say "migrating the database"
   .venv/bin/python manage.py migrate --no-input -v 0
+  seed_pid=""
+  if [ "${WARPDRILL_SEED_DEMO:-}" = 1 ]; then  # make dev: the demo users and course, beside the import
+    .venv/bin/python manage.py seed_demo --quiet >"$logs/seed.log" 2>&1 &
+    seed_pid=$!
+  fi
   say "importing the problem bank"
   .venv/bin/python manage.py import_problems --quiet problems/bank
+  if [ -n "$seed_pid" ]; then wait_for "$seed_pid" "creating the demo users (seed_demo)" "$logs/seed.log"; fi
 fi
 say "waiting for the front end"
 wait_for "$npm_pid" "the front-end build (npm)" "$logs/npm.log"

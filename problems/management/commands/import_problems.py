@@ -25,7 +25,7 @@ class Command(BaseCommand):
                 self.stdout.write(f"{outcome.slug}: v{outcome.version} {outcome.action}")
         if quiet:
             actions = [o.action for o in outcomes if not isinstance(o, PackageError)]
-            self.stdout.write(f"{len(actions)} packages: " + ", ".join(
+            self.stdout.write(f"{root}: " + ", ".join(
                 f"{actions.count(a)} {a}" for a in ("created", "updated", "unchanged")))
         if failed:
             raise CommandError(f"{failed} package(s) failed to import")
