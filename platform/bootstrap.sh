@@ -67,11 +67,13 @@ get_uv() {  # uv into .venv/bin, by the venv's pip or else by the interpreter's 
   else "${PY:-$(find_python)}" -m pip --python .venv/bin/python install -q uv >/dev/null 2>&1; fi
 }
 install_with_uv() {
-  get_uv && UV_NATIVE_TLS="${UV_NATIVE_TLS:-1}" .venv/bin/uv pip install -q --python .venv/bin/python -r requirements.txt pip
+  get_uv && UV_NATIVE_TLS="${UV_NATIVE_TLS:-1}" .venv/bin/uv pip install -q --python .venv/bin/python -r requirements.txt pip &&
+    UV_NATIVE_TLS="${UV_NATIVE_TLS:-1}" .venv/bin/uv pip install -q --python .venv/bin/python --no-deps -r requirements-nodeps.txt  # why: the file says
 }
 install_with_pip() {
   .venv/bin/python -m pip --version >/dev/null 2>&1 || .venv/bin/python -m ensurepip -q
   .venv/bin/python -m pip install -q -r requirements.txt
+  .venv/bin/python -m pip install -q --no-deps -r requirements-nodeps.txt  # why: the file says
 }
 if [ "${WARPDRILL_INSTALLER:-uv}" = uv ]; then
   say "installing Python packages (uv)"
