@@ -2,8 +2,11 @@
 from __future__ import annotations
 
 import dataclasses
+import json
 import logging
+import os
 import threading
+import time
 from contextlib import contextmanager
 
 from celery import shared_task
@@ -31,7 +34,7 @@ def grade_submission(self, submission_id: int) -> str | None:
     """Grade one submission: claim it, run the judge, store the verdict (see _grade), with a heartbeat
     while it grades so that a dead worker's submission is re-queued within seconds
     (actions.requeue_dead_graders), not after the stuck sweeper's minutes."""
-    with _heartbeat(submission_id):
+    with _stages(submission_id), _heartbeat(submission_id):
         return _grade(self, submission_id)
 
 
@@ -40,8 +43,102 @@ def grade_exam_submission(self, submission_id: int) -> str | None:
     """Grade one exam submission: the same as grade_submission, on the `exam` queue (grader.routing),
     with a heartbeat while it grades so that a dead worker's submission is re-queued within seconds
     (actions.requeue_stale_exam_submissions)."""
-    with _heartbeat(submission_id):
+    with _stages(submission_id), _heartbeat(submission_id):
         return _grade(self, submission_id)
+
+
+class StageClock:
+    """Where one grading's time goes, in seconds per stage (the figures of bench/queue_bench.py's
+    stage table, issue 17): `add(stage, s)` sums, `mark()` is the time since the task started.
+
+    Stages: heartbeat (the first beat: a database write), claim (grading_lock + start_grading),
+    package (the problem version's package from the database), compile (backend.compile), inputs
+    (the harness: generated inputs and the reference's outputs, between compile and the first run),
+    runs (backend.run of the test cases, round trip), kernel (the part of `runs` the backend reports
+    as the kernel's own time), checks (backend.run of the check pass), progress (record_progress:
+    database writes), judge_rest (the judge's own work: verdicts, resources), save (finish_grading).
+    """
+
+    def __init__(self, submission_id: int):
+        self.submission_id = submission_id
+        self.started = time.monotonic()
+        self.wall_started = time.time()
+        self.figures: dict[str, float] = {}
+
+    def add(self, stage: str, seconds: float) -> None:
+        self.figures[stage] = self.figures.get(stage, 0.0) + seconds
+
+    def mark(self) -> float:
+        return time.monotonic() - self.started
+
+
+_clock = threading.local()  # this thread's StageClock while a grading runs (None otherwise)
+
+
+@contextmanager
+def _timed(stage: str):
+    clock = getattr(_clock, "value", None)
+    started = time.monotonic()
+    try:
+        yield
+    finally:
+        if clock is not None:
+            clock.add(stage, time.monotonic() - started)
+
+
+@contextmanager
+def _stages(submission_id: int):
+    """Time the block's stages (StageClock) and, when WARPDRILL_STAGE_LOG names a file, append one
+    JSON line per grading to it: {"id", "started" (epoch s), "total_s", stage: seconds...}."""
+    path = os.environ.get("WARPDRILL_STAGE_LOG", "")
+    clock = StageClock(submission_id)
+    _clock.value = clock
+    try:
+        yield clock
+    finally:
+        _clock.value = None
+        if path:
+            line = {"id": submission_id, "pid": os.getpid(), "started": round(clock.wall_started, 4),
+                    "total_s": round(clock.mark(), 4), **{k: round(v, 4) for k, v in clock.figures.items()}}
+            try:
+                with open(path, "a") as out:
+                    out.write(json.dumps(line) + "\n")
+            except OSError:
+                log.warning("the stage log %s cannot be written", path)
+
+
+class _TimedBackend:
+    """The backend as the judge sees it, with compile() and run() timed into this thread's StageClock.
+    Everything else is the backend's own (attribute access passes through)."""
+
+    def __init__(self, backend):
+        self._backend = backend
+        self._compiled_at: float | None = None
+        self._progress_at_compile = 0.0
+        self._first_run = True
+
+    def __getattr__(self, name):
+        return getattr(self._backend, name)
+
+    def compile(self, source, spec):
+        with _timed("compile"):
+            build = self._backend.compile(source, spec)
+        clock = getattr(_clock, "value", None)
+        self._compiled_at = time.monotonic()
+        self._progress_at_compile = clock.figures.get("progress", 0.0) if clock is not None else 0.0
+        return build
+
+    def run(self, build, request):
+        clock = getattr(_clock, "value", None)
+        if clock is not None and self._first_run and self._compiled_at is not None:
+            written = clock.figures.get("progress", 0.0) - self._progress_at_compile  # the "running" write
+            clock.add("inputs", time.monotonic() - self._compiled_at - written)
+        self._first_run = False
+        with _timed("checks" if request.check else "runs"):
+            outcome = self._backend.run(build, request)
+        if clock is not None and not request.check:
+            clock.add("kernel", float(outcome.time_s or 0.0))
+        return outcome
 
 
 @contextmanager
@@ -60,7 +157,8 @@ def _heartbeat(submission_id: int):
         finally:
             connection.close()
 
-    actions.beat_heart(submission_id)
+    with _timed("heartbeat"):
+        actions.beat_heart(submission_id)
     thread = threading.Thread(target=beat, name=f"heartbeat-{submission_id}", daemon=True)
     thread.start()
     try:
@@ -85,8 +183,12 @@ def _grade(self, submission_id: int) -> str | None:
     except Exception as exc:  # a worker that cannot load its backend must not leave the row QUEUED
         log.exception("submission %s: the judge backend cannot be loaded", submission_id)
         return _retry_or_give_up(self, submission_id, "the judge backend cannot be loaded on this worker", exc)
+    claiming = time.monotonic()
     with actions.grading_lock(submission_id) as lock_held:
         submission = actions.start_grading(submission_id, backend.name, lock_held=lock_held)
+        clock = getattr(_clock, "value", None)
+        if clock is not None:
+            clock.add("claim", time.monotonic() - claiming)
         if submission is None:
             return None
         if submission.tries > MAX_TRIES:
@@ -96,7 +198,8 @@ def _grade(self, submission_id: int) -> str | None:
             result = _judge(submission, backend)
             # Storing is part of grading: a result the database refuses (a value it cannot hold) is a
             # fault to retry and then give up on, not an escape that leaves the row RUNNING.
-            actions.finish_grading(submission_id, result)
+            with _timed("save"):
+                actions.finish_grading(submission_id, result)
         except HarnessError as exc:
             # A course's harness.py failed: deterministic, so not retried. Its traceback is for the
             # problem's authors: it is kept only on their validation runs, never on a student's page.
@@ -135,7 +238,8 @@ def course_target_cc(submission) -> str:
 
 def _judge(submission, backend):
     """Run the judge on a claimed submission, reporting progress through the write path."""
-    package = submission.problem_version.package()
+    with _timed("package"):
+        package = submission.problem_version.package()
     if submission.problem_version.problem.course_id is not None:
         # Written by a course's staff in the browser: its harness.py runs in the sandbox.
         package = dataclasses.replace(package, harness_loader=sandboxed_loader)
@@ -146,13 +250,14 @@ def _judge(submission, backend):
 
     def progress(stage: str, done: int, total: int) -> None:
         timer.progress(stage)
-        actions.record_progress(submission.pk, stage, done, total)
+        with _timed("progress"):
+            actions.record_progress(submission.pk, stage, done, total)
 
     try:
         return judge(
             package,
             submission.source,
-            backend,
+            _TimedBackend(backend),
             launch_choice=choice,
             seed_secret=settings.WARPDRILL_SEED_SECRET,
             progress=progress,
