@@ -30,7 +30,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import shutil
 import signal
 import statistics
 import subprocess
@@ -73,6 +72,15 @@ def stage_table(stage_log: Path, ids: set[int]) -> dict:
         values = [x.get(stage, 0.0) for x in lines]
         table[stage] = {"mean_s": round(statistics.fmean(values), 4) if values else None,
                         "p50_s": round(percentile(values, 0.5), 4) if values else None}
+    # The input cache's effect in the same run: the inputs stage of gradings that computed their
+    # inputs (the first of a package version in that pool process) and of those served from the cache.
+    for name, chosen in (("inputs_computed", [x for x in lines if x.get("input_misses", 0) > 0]),
+                         ("inputs_cached", [x for x in lines if x.get("input_misses", 0) == 0 and x.get("input_hits", 0) > 0])):
+        values = [x.get("inputs", 0.0) for x in chosen]
+        table[name] = {"n": len(values), "mean_s": round(statistics.fmean(values), 4) if values else None,
+                       "p50_s": round(percentile(values, 0.5), 4) if values else None}
+    writes = [x.get("progress_writes", 0) for x in lines]
+    table["progress_writes_mean"] = round(statistics.fmean(writes), 2) if writes else None
     return table
 
 
@@ -191,7 +199,14 @@ def main() -> int:
     parser.add_argument("--polling-interval", type=float, default=None,
                         help="the folder broker's polling interval, s (CELERY_POLLING_INTERVAL; default 0.1)")
     parser.add_argument("--skip-hang", action="store_true", help="leave out the hang pass")
+    parser.add_argument("--spread", action="store_true",
+                        help="the sequential pass takes --sequential sources spread over the bank, not the first ones")
+    parser.add_argument("--budget-s", type=float, default=0,
+                        help="stop waiting for the burst this long after the start and report what was graded by then")
     args = parser.parse_args()
+    began = time.monotonic()
+    # A SIGTERM (a wall-clock limit) ends the bench through its finally clauses: the worker is stopped.
+    signal.signal(signal.SIGTERM, lambda signum, frame: sys.exit(143))
     if args.polling_interval is not None:
         os.environ["CELERY_POLLING_INTERVAL"] = str(args.polling_interval)
 
@@ -227,13 +242,15 @@ def main() -> int:
     def submit(slug: str, source: str) -> int:
         return actions.create_submission(user, problems[slug], source + f"\n// bench {uuid.uuid4()}\n").pk
 
-    def wait(ids: list[int], timeout_s: float = 600) -> dict[int, Submission]:
+    def wait(ids: list[int], timeout_s: float = 600, partial: bool = False) -> dict[int, Submission]:
         deadline = time.monotonic() + timeout_s
         while time.monotonic() < deadline:
             rows = {s.pk: s for s in Submission.objects.filter(pk__in=ids)}
             if all(rows[i].status in FINAL for i in ids):
                 return rows
             time.sleep(0.02)
+        if partial:  # the graded ones only
+            return {pk: s for pk, s in rows.items() if s.status in FINAL}
         raise SystemExit(f"submissions {ids} got no verdict in {timeout_s} s")
 
     def row(sub: Submission, case, wall_s: float) -> dict:
@@ -245,19 +262,26 @@ def main() -> int:
 
     results = {"date": time.strftime("%Y-%m-%d"), "backend": args.backend, "queue": grading_queue(),
                "broker": env.get("CELERY_BROKER_URL", "filesystem://"), "sources": len(cases)}
-    work_logs = Path(tempfile.mkdtemp(prefix="warpdrill-queue-bench-logs-"))
+    work_logs = Path(args.logs) if args.logs else Path(tempfile.mkdtemp(prefix="warpdrill-queue-bench-logs-"))
+    work_logs.mkdir(parents=True, exist_ok=True)
     for concurrency in [int(c) for c in args.concurrency.split(",")]:
         log_path = work_logs / f"worker-c{concurrency}.log"
         stage_log = work_logs / f"stages-c{concurrency}.jsonl"
         worker_env = dict(env, CELERY_POLLING_INTERVAL=os.environ.get("CELERY_POLLING_INTERVAL", "0.1"))
         if args.stages:
             worker_env["WARPDRILL_STAGE_LOG"] = str(stage_log)
+        print(f"c{concurrency}: starting the worker at {time.monotonic() - began:.1f} s", flush=True)
         worker = start_worker(worker_env, grading_queue(), concurrency, log_path)
+        print(f"c{concurrency}: worker ready at {time.monotonic() - began:.1f} s", flush=True)
         part: dict = {}
         try:
             warm = [submit(cases[k][0], cases[k][2]) for k in range(concurrency)]  # each pool process once
             wait(warm)
+            print(f"c{concurrency}: warm at {time.monotonic() - began:.1f} s", flush=True)
             seq_cases = cases[: args.sequential] if args.sequential else cases
+            if args.spread and args.sequential and args.sequential < len(cases):
+                step = len(cases) / args.sequential
+                seq_cases = [cases[int(k * step)] for k in range(args.sequential)]
             rows = []
             for case in seq_cases:
                 started = time.monotonic()
@@ -280,8 +304,16 @@ def main() -> int:
             sampler = RssSampler(worker.pid) if args.rss else None
             started = time.monotonic()
             ids = [submit(case[0], case[2]) for case in burst]
-            subs = wait(ids, timeout_s=max(600, 2 * len(ids)))
+            sub_ids = list(ids)
+            timeout = max(600, 2 * len(ids))
+            if args.budget_s:
+                timeout = max(5.0, args.budget_s - (time.monotonic() - began))
+            subs = wait(ids, timeout_s=timeout, partial=bool(args.budget_s))
             wall = time.monotonic() - started
+            if len(subs) < len(ids):  # the budget ran out: the figures are those of the graded ones
+                print(f"c{concurrency} burst: the budget ran out, {len(subs)} of {len(ids)} graded", flush=True)
+                kept = [(i, case) for i, case in zip(ids, burst) if i in subs]
+                ids, burst = [i for i, _ in kept], [case for _, case in kept]
             if sampler is not None:
                 part["rss"] = sampler.stop()
                 print(f"c{concurrency} rss: {json.dumps(part['rss'])}", flush=True)
@@ -291,7 +323,7 @@ def main() -> int:
                 print(f"c{concurrency} sequential stages: {json.dumps(part['sequential']['stages'])}", flush=True)
                 print(f"c{concurrency} burst stages: {json.dumps(part['burst_stages'])}", flush=True)
             burst_rows = [row(subs[i], case, 0.0) for i, case in zip(ids, burst)]
-            part["burst"] = {"n": len(ids), "wall_s": round(wall, 2), "per_minute": round(len(ids) / wall * 60, 1),
+            part["burst"] = {"n": len(ids), "complete": len(ids) == len(sub_ids), "wall_s": round(wall, 2), "per_minute": round(len(ids) / wall * 60, 1),
                              "as_declared": sum(r["ok"] for r in burst_rows),
                              "wrong": [r for r in burst_rows if not r["ok"]][:10]}
             print(f"c{concurrency} burst: {len(ids)} in {wall:.1f} s = {part['burst']['per_minute']}/min, "
@@ -310,12 +342,12 @@ def main() -> int:
         finally:
             stop_worker(worker)
         results[f"workers_{concurrency}"] = part
-    if args.logs:
-        shutil.copytree(work_logs, args.logs, dirs_exist_ok=True)
-    summary = {f"c{c}": {"p50_s": results[f"workers_{c}"]["sequential"]["p50_s"],
-                         "p95_s": results[f"workers_{c}"]["sequential"]["p95_s"],
-                         "per_minute": results[f"workers_{c}"]["burst"]["per_minute"]}
-               for c in [int(c) for c in args.concurrency.split(",")]}
+        if args.json:  # after each pool size: a run stopped later keeps these
+            Path(args.json).write_text(json.dumps(results, indent=1))
+    summary = {f"c{c}": {"p50_s": results[f"workers_{c}"].get("sequential", {}).get("p50_s"),
+                         "p95_s": results[f"workers_{c}"].get("sequential", {}).get("p95_s"),
+                         "per_minute": results[f"workers_{c}"].get("burst", {}).get("per_minute")}
+               for c in [int(c) for c in args.concurrency.split(",")] if f"workers_{c}" in results}
     results["summary"] = summary
     if args.json:
         Path(args.json).write_text(json.dumps(results, indent=1))

@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import dataclasses
-import json
 import logging
 import os
 import threading
@@ -16,9 +15,14 @@ from django.conf import settings
 from grader import actions
 from grader.core.backends.registry import backend_class, get_backend, hang_explainer
 from grader.core.errors import PlatformError
+from grader.core.input_cache import InputCache
 from grader.core.judge import LaunchChoice, judge
 from grader.harness_box import HarnessError, sandboxed_loader
 from grader.models import Purpose
+from grader.stages import TimedBackend as _TimedBackend
+from grader.stages import clock_now as _clock_now
+from grader.stages import stages as _stages
+from grader.stages import timed as _timed
 from ops import metrics
 
 log = logging.getLogger(__name__)
@@ -27,6 +31,15 @@ MAX_RETRIES = 3
 # A submission whose grading has started this many times without a verdict (workers killed under
 # it, hard time limits, re-deliveries) ends INTERNAL_ERROR instead of being tried forever.
 MAX_TRIES = 6
+# Each pool process keeps the inputs and expected outputs of the test cases it has judged, per
+# package version (grader/core/input_cache.py: they are seeded, so every submission gets the same).
+# WARPDRILL_INPUT_CACHE_MB=0 turns it off.
+INPUT_CACHE_MB = int(os.environ.get("WARPDRILL_INPUT_CACHE_MB", "128"))
+INPUTS = InputCache(INPUT_CACHE_MB << 20)
+# Live progress is written when the stage changes (compiling -> running -> checking) and, within
+# a stage, at most this often: a grading of 0.1 s shows "compiling" then its verdict, a long one
+# still shows "test k of n" advancing. Each write is a database UPDATE and a status push.
+PROGRESS_EVERY_S = float(os.environ.get("WARPDRILL_PROGRESS_EVERY_S", "0.25"))
 
 
 @shared_task(bind=True, acks_late=True, reject_on_worker_lost=True, max_retries=MAX_RETRIES)
@@ -45,100 +58,6 @@ def grade_exam_submission(self, submission_id: int) -> str | None:
     (actions.requeue_stale_exam_submissions)."""
     with _stages(submission_id), _heartbeat(submission_id):
         return _grade(self, submission_id)
-
-
-class StageClock:
-    """Where one grading's time goes, in seconds per stage (the figures of bench/queue_bench.py's
-    stage table, issue 17): `add(stage, s)` sums, `mark()` is the time since the task started.
-
-    Stages: heartbeat (the first beat: a database write), claim (grading_lock + start_grading),
-    package (the problem version's package from the database), compile (backend.compile), inputs
-    (the harness: generated inputs and the reference's outputs, between compile and the first run),
-    runs (backend.run of the test cases, round trip), kernel (the part of `runs` the backend reports
-    as the kernel's own time), checks (backend.run of the check pass), progress (record_progress:
-    database writes), judge_rest (the judge's own work: verdicts, resources), save (finish_grading).
-    """
-
-    def __init__(self, submission_id: int):
-        self.submission_id = submission_id
-        self.started = time.monotonic()
-        self.wall_started = time.time()
-        self.figures: dict[str, float] = {}
-
-    def add(self, stage: str, seconds: float) -> None:
-        self.figures[stage] = self.figures.get(stage, 0.0) + seconds
-
-    def mark(self) -> float:
-        return time.monotonic() - self.started
-
-
-_clock = threading.local()  # this thread's StageClock while a grading runs (None otherwise)
-
-
-@contextmanager
-def _timed(stage: str):
-    clock = getattr(_clock, "value", None)
-    started = time.monotonic()
-    try:
-        yield
-    finally:
-        if clock is not None:
-            clock.add(stage, time.monotonic() - started)
-
-
-@contextmanager
-def _stages(submission_id: int):
-    """Time the block's stages (StageClock) and, when WARPDRILL_STAGE_LOG names a file, append one
-    JSON line per grading to it: {"id", "started" (epoch s), "total_s", stage: seconds...}."""
-    path = os.environ.get("WARPDRILL_STAGE_LOG", "")
-    clock = StageClock(submission_id)
-    _clock.value = clock
-    try:
-        yield clock
-    finally:
-        _clock.value = None
-        if path:
-            line = {"id": submission_id, "pid": os.getpid(), "started": round(clock.wall_started, 4),
-                    "total_s": round(clock.mark(), 4), **{k: round(v, 4) for k, v in clock.figures.items()}}
-            try:
-                with open(path, "a") as out:
-                    out.write(json.dumps(line) + "\n")
-            except OSError:
-                log.warning("the stage log %s cannot be written", path)
-
-
-class _TimedBackend:
-    """The backend as the judge sees it, with compile() and run() timed into this thread's StageClock.
-    Everything else is the backend's own (attribute access passes through)."""
-
-    def __init__(self, backend):
-        self._backend = backend
-        self._compiled_at: float | None = None
-        self._progress_at_compile = 0.0
-        self._first_run = True
-
-    def __getattr__(self, name):
-        return getattr(self._backend, name)
-
-    def compile(self, source, spec):
-        with _timed("compile"):
-            build = self._backend.compile(source, spec)
-        clock = getattr(_clock, "value", None)
-        self._compiled_at = time.monotonic()
-        self._progress_at_compile = clock.figures.get("progress", 0.0) if clock is not None else 0.0
-        return build
-
-    def run(self, build, request):
-        clock = getattr(_clock, "value", None)
-        if clock is not None and self._first_run and self._compiled_at is not None:
-            written = clock.figures.get("progress", 0.0) - self._progress_at_compile  # the "running" write
-            clock.add("inputs", time.monotonic() - self._compiled_at - written)
-        self._first_run = False
-        with _timed("checks" if request.check else "runs"):
-            outcome = self._backend.run(build, request)
-        if clock is not None and not request.check:
-            clock.add("kernel", float(outcome.time_s or 0.0))
-        return outcome
 
 
 @contextmanager
@@ -186,7 +105,7 @@ def _grade(self, submission_id: int) -> str | None:
     claiming = time.monotonic()
     with actions.grading_lock(submission_id) as lock_held:
         submission = actions.start_grading(submission_id, backend.name, lock_held=lock_held)
-        clock = getattr(_clock, "value", None)
+        clock = _clock_now()
         if clock is not None:
             clock.add("claim", time.monotonic() - claiming)
         if submission is None:
@@ -243,15 +162,27 @@ def _judge(submission, backend):
     if submission.problem_version.problem.course_id is not None:
         # Written by a course's staff in the browser: its harness.py runs in the sandbox.
         package = dataclasses.replace(package, harness_loader=sandboxed_loader)
+    if INPUT_CACHE_MB > 0:
+        package = dataclasses.replace(package, harness_loader=INPUTS.loader(package.harness_loader))
     choice = LaunchChoice(submission.launch_block, submission.launch_grid, submission.launch_shared_bytes)
     queued = ((submission.started_at - submission.queued_at).total_seconds()
               if submission.queued_at and submission.started_at else None)
     timer = metrics.StageTimer(backend.name, queued_seconds=queued)  # grading latency per stage, for /metrics
 
+    # start_grading stored COMPILING: the judge's first "compiling" report changes nothing shown.
+    shown = {"stage": "compiling", "at": time.monotonic()}
+    clock, cache_before = _clock_now(), (INPUTS.hits, INPUTS.misses)
+
     def progress(stage: str, done: int, total: int) -> None:
         timer.progress(stage)
+        now = time.monotonic()
+        if stage == shown["stage"] and now - shown["at"] < PROGRESS_EVERY_S:
+            return
+        shown.update(stage=stage, at=now)
         with _timed("progress"):
             actions.record_progress(submission.pk, stage, done, total)
+        if clock is not None:
+            clock.add("progress_writes", 1)
 
     try:
         return judge(
@@ -271,6 +202,9 @@ def _judge(submission, backend):
         )
     finally:
         timer.finish()
+        if clock is not None:  # generate() calls answered from the cache, and computed
+            clock.add("input_hits", INPUTS.hits - cache_before[0])
+            clock.add("input_misses", INPUTS.misses - cache_before[1])
 
 
 def _retry_or_give_up(task, submission_id: int, reason: str, exc: Exception) -> str:
