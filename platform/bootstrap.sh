@@ -38,6 +38,7 @@ fi
 say "installing Python packages"
 .venv/bin/python -m pip install -q --upgrade pip >/dev/null
 .venv/bin/python -m pip install -q -r requirements.txt
+.venv/bin/python -m pip install -q --no-deps -r requirements-nodeps.txt  # why: the file says
 
 # --- front end -------------------------------------------------------------------------
 say "building the front end (npm)"

@@ -11,8 +11,6 @@ MARKER = "Over 400 lines:"
 
 # path: why it is over the limit (issue 14 names the seams along which most of these are to be cut).
 OVERSIZED = {
-    "grader/core/emulator/src/scheduler.cpp": "fibers, barriers, warps and deadlock detection in one file; "
-                                              "to be split along those seams (issue 14, section 4)",
     "grader/core/sandbox.py": "command building, watching and probing in one module; to become the package "
                               "grader/core/sandbox/ with a Limits value (issue 14, section 3)",
     "grader/actions.py": "the one write path of submissions: every change of a row in one place, by design",

@@ -127,7 +127,7 @@ bool writemap_attach(const Buffer& b, const std::string& path);
 // A shared arena starts a block: nothing of [data, data + bytes) is written yet.
 void initcheck_arena(const void* data, std::size_t bytes, std::size_t elem, const char* name, int line);
 
-// ---- scheduling (scheduler.cpp) ----
+// ---- scheduling (scheduler.cpp; fibers, barriers, warps, deadlocks: scheduler.hpp) ----
 void run_worker(int worker);
 // Check mode: the running block's linear id and barrier generation (false outside a block).
 bool tsan_block_epoch(unsigned long long* block, unsigned long long* generation);
