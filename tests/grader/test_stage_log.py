@@ -42,6 +42,8 @@ def test_a_grading_writes_one_line_with_its_stages(settings, tmp_path, monkeypat
     assert abs(line["started"] - sub.started_at.timestamp()) < 5
     for stage in ("heartbeat", "claim", "package", "compile", "inputs", "runs", "progress", "save"):
         assert line[stage] >= 0, stage
+    assert line["input_misses"] >= 1 and line["input_hits"] >= 0  # a fresh process computes the inputs
+    assert 1 <= line["progress_writes"] <= 3  # stage changes only: running, checking
     spent = sum(line[k] for k in ("heartbeat", "claim", "package", "compile", "inputs", "runs", "progress", "save"))
     assert spent <= line["total_s"] + 1e-3
 
