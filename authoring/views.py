@@ -437,9 +437,8 @@ def as_student(request, code, slug, number):
     signature, sample tests, launch, starter in the editor), for any variant (?variant=k of the
     package's variants in a stable order), published or not. Nothing can be submitted from it: the
     form is shown disabled and a POST is refused."""
+    from problems.pages import problem_page_context
     from problems.services import version_package
-    from problems.markdown import render_statement
-    from django.utils.translation import get_language
 
     course, role = _staff(request, code)
     problem = _problem(course, slug)
@@ -451,16 +450,10 @@ def as_student(request, code, slug, number):
     raw = request.GET.get("variant", "0")
     index = int(raw) if raw.isascii() and raw.isdigit() and int(raw) < len(variants) else 0
     variant = variants[index]
-    package = base.with_variant(variant or None)
+    page = problem_page_context(problem, version, variant)
     context = {
-        "problem": problem,
-        "package": package,
-        "statement_html": render_statement(version, get_language(), variant),
-        "signature": f"__global__ void {package.kernel.name}({package.kernel.signature()})",
-        "sample_tests": [t for t in package.tests if t.sample],
-        "hidden_count": sum(1 for t in package.tests if not t.sample),
-        "launch": package.launch,
-        "form": {"source": package.starter, "block": "", "grid": "", "shared_bytes": "", "from_submission": None,
+        **page,
+        "form": {"source": page["package"].starter, "block": "", "grid": "", "shared_bytes": "", "from_submission": None,
                  "last_launch": None},
         "error": None,
         "recent": [],

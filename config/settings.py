@@ -64,12 +64,15 @@ INSTALLED_APPS = [
     "lti",
     "playground",
     "ops",
+    "django_prometheus",  # /metrics of the web tier: request latency histograms and database metrics
 ]
 
 MIDDLEWARE = [
     # /healthz, /readyz, /metrics: answered before host validation, HTTPS redirects and sessions (ops/middleware.py).
     "ops.middleware.ProbeMiddleware",
-    "ops.middleware.RequestIdMiddleware",  # a request id on every log line of a request, and request metrics
+    # django-prometheus: requests, responses and latency (per view and method) around everything below.
+    "django_prometheus.middleware.PrometheusBeforeMiddleware",
+    "ops.middleware.RequestIdMiddleware",  # a request id on every log line of a request
     "django.middleware.security.SecurityMiddleware",
     "django.middleware.csp.ContentSecurityPolicyMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
@@ -81,6 +84,7 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",  # request.htmx: partial responses for htmx requests
+    "django_prometheus.middleware.PrometheusAfterMiddleware",
 ]
 
 ROOT_URLCONF = "config.urls"
@@ -163,6 +167,12 @@ if env.bool("DB_POOL", default=False) and DATABASES["default"]["ENGINE"] == "dja
         "timeout": env.float("DB_POOL_TIMEOUT_S", default=10.0),
     }
     DATABASES["default"]["CONN_MAX_AGE"] = 0  # the pool keeps the connections; Django must not
+# Database metrics on /metrics (django-prometheus's wrappers of Django's own backends: new connections,
+# statements, errors, query duration per alias and vendor). Everything above compares the plain engine
+# names; code elsewhere tests `ENGINE.endswith(...)` or `connection.vendor`, which are unchanged.
+_PROMETHEUS_ENGINES = {"django.db.backends.postgresql": "django_prometheus.db.backends.postgresql",
+                       "django.db.backends.sqlite3": "django_prometheus.db.backends.sqlite3"}
+DATABASES["default"]["ENGINE"] = _PROMETHEUS_ENGINES.get(DATABASES["default"]["ENGINE"], DATABASES["default"]["ENGINE"])
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # Caches, one per process (Django's local-memory backend): what they hold is keyed by immutable
@@ -392,6 +402,10 @@ WARPDRILL_SUBMISSIONS_PER_MINUTE = env.int("WARPDRILL_SUBMISSIONS_PER_MINUTE", d
 WARPDRILL_SIGNUPS_PER_HOUR = env.int("WARPDRILL_SIGNUPS_PER_HOUR", default=5)
 # Sign-up asks for a course invite code and enrols the new account with it (a closed deployment).
 WARPDRILL_SIGNUP_REQUIRES_INVITE = env.bool("WARPDRILL_SIGNUP_REQUIRES_INVITE", default=False)
+# For this many seconds after it is sent, a submission's page polls its status every quarter of a
+# second, queued or not (grader.views.live_poll_interval): a trivial kernel is graded in well under a
+# second, and a 1 s poll made the student wait up to a second more. 0: the older intervals only.
+WARPDRILL_POLL_FAST_START_S = env.float("WARPDRILL_POLL_FAST_START_S", default=5.0)
 # A submission still QUEUED/RUNNING after this many seconds is re-queued by the sweeper.
 WARPDRILL_STUCK_AFTER_S = env.int("WARPDRILL_STUCK_AFTER_S", default=600)
 

@@ -40,22 +40,13 @@ CHILD_RESTARTS = Counter("warpdrill_child_restarts",
                          ["kind", "slot"])
 SANDBOX_KILLS = Counter("warpdrill_sandbox_kills", "Sandboxed boxes killed by the watchdog, by reason (time, memory, disk).",
                         ["reason"])
-HTTP_REQUESTS = Counter("warpdrill_http_requests", "Web requests answered, by method and status class.",
-                        ["method", "status"])
-HTTP_SECONDS = Histogram("warpdrill_http_request_seconds", "Seconds to answer a web request.", ["method"],
-                         buckets=(0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10))
+# The web's requests and database statements are django-prometheus's (config/settings.py: its middleware
+# and database backends): django_http_requests_latency_seconds_by_view_method, django_db_execute_total, ...
 
 
 def multiprocess_dir() -> str | None:
     """The multiprocess folder when multiprocess mode is on (PROMETHEUS_MULTIPROC_DIR), else None."""
     return os.environ.get("PROMETHEUS_MULTIPROC_DIR") or None
-
-
-def observe_request(request, response, seconds: float) -> None:
-    """Count one answered web request and its latency (seconds)."""
-    method = request.method if request.method in ("GET", "POST", "PUT", "PATCH", "DELETE", "HEAD") else "OTHER"
-    HTTP_REQUESTS.labels(method, f"{response.status_code // 100}xx").inc()
-    HTTP_SECONDS.labels(method).observe(seconds)
 
 
 def child_restarted(kind: str, slot: str) -> None:

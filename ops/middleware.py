@@ -8,7 +8,6 @@ log lines (and the X-Request-ID response header).
 from __future__ import annotations
 
 import re
-import time
 import uuid
 
 from django.http import HttpResponse, JsonResponse
@@ -42,8 +41,8 @@ class ProbeMiddleware:
 
 
 class RequestIdMiddleware:
-    """Bind a request id (X-Request-ID from the proxy, or a new one) to the log context of the request,
-    count the request and its latency for /metrics, and return the id in the X-Request-ID header."""
+    """Bind a request id (X-Request-ID from the proxy, or a new one) to the log context of the request
+    and return the id in the X-Request-ID header. (The request metrics are django-prometheus's.)"""
 
     def __init__(self, get_response):
         self.get_response = get_response
@@ -52,14 +51,10 @@ class RequestIdMiddleware:
         incoming = request.META.get("HTTP_X_REQUEST_ID", "")
         request_id = incoming if _REQUEST_ID.match(incoming) else uuid.uuid4().hex
         request.request_id = request_id
-        started = time.perf_counter()
         # Bound until the request is finished (request_finished clears it, see ops.signals), not only
         # for the middleware chain: Django logs "Not Found" and 500s after the chain has returned.
         logcontext.clear()
         logcontext.bind(request_id=request_id)
         response = self.get_response(request)
-        from ops import metrics
-
-        metrics.observe_request(request, response, time.perf_counter() - started)
         response["X-Request-ID"] = request_id
         return response

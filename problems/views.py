@@ -9,7 +9,6 @@ from django.contrib.auth.views import redirect_to_login
 from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
-from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
 
 from grader import actions
@@ -18,9 +17,9 @@ from grader.core.judge import LaunchChoice
 from grader.core.verdicts import Verdict
 from grader.models import Purpose, Submission
 
-from .markdown import render_statement
 from .templatetags.warpdrill import topic_label
 from .models import Problem
+from .pages import problem_page_context
 from .services import practice_variant, version_package
 
 class SubmitForm(forms.Form):
@@ -93,7 +92,8 @@ def problem_detail(request, slug):
     """The statement and the editor. POST submits; an error re-renders the form with the source kept."""
     problem = visible_problem(request.user, slug)
     variant = practice_variant(request.user, version_package(problem.current_version))
-    package = version_package(problem.current_version).with_variant(variant or None)
+    page = problem_page_context(problem, problem.current_version, variant)
+    package = page["package"]
     error, status, retry_after = None, 200, None
     if request.method == "POST":
         if not request.user.is_authenticated:
@@ -116,13 +116,7 @@ def problem_detail(request, slug):
     else:
         initial = _initial_form(request.user, problem, package, request.GET.get("from", ""))
     context = {
-        "problem": problem,
-        "package": package,
-        "statement_html": render_statement(problem.current_version, get_language(), variant),
-        "signature": f"__global__ void {package.kernel.name}({package.kernel.signature()})",
-        "sample_tests": [t for t in package.tests if t.sample],
-        "hidden_count": sum(1 for t in package.tests if not t.sample),
-        "launch": package.launch,
+        **page,
         "form": initial,
         "error": error,
         "recent": _recent(request.user, problem),

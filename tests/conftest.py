@@ -120,6 +120,53 @@ def start_worker(transactional_db):
         w.stop()
 
 
+class SentTasks(list):
+    """The ids of the grading task messages that grader.actions sent, in order, recorded instead of
+    queued (the queue itself is tested in tests/integration). `calls` keeps each send's
+    (submission id, priority, exam) too. Messages go out after the commit: run the code under
+    `until_commit()` (nothing is sent inside it), then `commit()` runs the held commit callbacks."""
+
+    def __init__(self, capture_on_commit):
+        super().__init__()
+        self.calls: list[tuple[int, int | None, bool]] = []
+        self._capture = capture_on_commit
+        self._held: list = []
+
+    def record(self, submission_id: int, priority: int | None = None, exam: bool = False) -> None:
+        self.append(submission_id)
+        self.calls.append((submission_id, priority, exam))
+
+    def until_commit(self):
+        """A context manager holding the on-commit callbacks of its block for `commit()`."""
+        from contextlib import contextmanager
+
+        @contextmanager
+        def held():
+            with self._capture(execute=False) as callbacks:
+                yield
+            self._held.extend(callbacks)
+
+        return held()
+
+    def commit(self) -> list[int]:
+        """Run the held commit callbacks (live-status renewals and task messages); returns the ids sent by them."""
+        before = len(self)
+        held, self._held = self._held, []
+        for callback in held:
+            callback()
+        return self[before:]
+
+
+@pytest.fixture
+def sent_tasks(monkeypatch, django_capture_on_commit_callbacks) -> SentTasks:
+    """Record grading task messages instead of sending them (see SentTasks)."""
+    from grader import actions as grader_actions
+
+    recorder = SentTasks(django_capture_on_commit_callbacks)
+    monkeypatch.setattr(grader_actions, "_send", recorder.record)
+    return recorder
+
+
 @pytest.fixture
 def bank(transactional_db):
     """Import the shipped problem bank into the test database."""

@@ -120,24 +120,17 @@ def test_instructor_reads_a_submission_but_cannot_rewrite_it(admin_page, graded)
     assert "rewritten" not in sub.source
 
 
-def test_instructor_rejudges_graded_submissions_and_skips_one_being_graded(admin_page, grading,
-                                                                         django_capture_on_commit_callbacks,
-                                                                         monkeypatch):
+def test_instructor_rejudges_graded_submissions_and_skips_one_being_graded(admin_page, grading, sent_tasks):
     """The action offers itself on the changelist, queues the three graded submissions again (verdict,
     result and progress cleared; source and version kept), sends one message each after commit, skips
     the one being graded, and says so."""
     assert "rejudge_selected" in body(admin_page.get(CHANGELIST))
     graded, in_flight = grading["graded"], grading["in_flight"]
-    from grader import actions as grader_actions
-
-    sent = []
-    monkeypatch.setattr(grader_actions, "_send", lambda sid, priority=None, exam=False: sent.append(sid))
-    with django_capture_on_commit_callbacks(execute=False) as callbacks:
+    with sent_tasks.until_commit():
         response = rejudge_post(admin_page, [s.pk for s in graded] + [in_flight.pk])
     assert response.status_code == 200
-    for callback in callbacks:  # the commit: live-status renewals and the three task messages
-        callback()
-    assert sorted(sent) == sorted(s.pk for s in graded)
+    # the commit: live-status renewals and the three task messages
+    assert sorted(sent_tasks.commit()) == sorted(s.pk for s in graded)
     text = body(response)
     assert "3 submissions queued for rejudging." in text
     assert "1 skipped because it is still queued or being graded." in text

@@ -280,3 +280,28 @@ def test_staff_preview_generated_families_with_keys_for_the_courses_target_gpu(c
         .count("family-sample") == 12  # capped
     for outsider in ("stu", "tom", "nobody"):
         assert client_for(outsider).get(url).status_code == 404
+
+
+def test_the_students_page_and_the_preview_as_a_student_render_one_shared_context(courses, people, client_for):
+    """problem_page_context is what both pages show: the student's page for the student's own practice
+    variant, and the preview for the picked one (statement, signature, samples, hidden count, launch)."""
+    from pathlib import Path
+
+    from problems.core.package import load_package
+    from problems.pages import problem_page_context
+    from problems.services import import_package, practice_variant, version_package
+
+    import_package(load_package(Path(__file__).resolve().parents[2] / "problems" / "bank" / "segment-sum"))
+    bank = Problem.objects.get(slug="segment-sum")
+    copy = actions.copy_from_bank(courses["A"], people["prof"], bank, "seg-ctx")
+    version = copy.versions.get()
+    picked = version_package(version).variants.combinations()[5]
+    preview = client_for("tara").get(reverse("authoring:as-student", args=["PP-A", copy.slug, 1]) + "?variant=5")
+    expected = problem_page_context(copy, version, picked)
+    assert "512 floats each" in expected["statement_html"] and expected["hidden_count"] > 0
+    for key, value in expected.items():
+        assert preview.context[key] == value, key
+    own = practice_variant(people["stu"], version_package(bank.current_version))
+    page = client_for("stu").get(reverse("problems:detail", args=["segment-sum"]))
+    for key, value in problem_page_context(bank, bank.current_version, own).items():
+        assert page.context[key] == value, key

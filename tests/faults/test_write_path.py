@@ -71,61 +71,57 @@ def eager_dummy(settings):
 
 # ---- the sweeper -------------------------------------------------------------------------------
 
-def sweep(django_capture_on_commit_callbacks, now=None) -> tuple[list[int], int]:
+def sweep(sent_tasks, now=None) -> tuple[list[int], int]:
     """Run requeue_stuck and its commit; returns (ids it found, task messages it sent). The commit
     also renews the live-status cache (grader.live), which is not a message."""
-    from unittest import mock
-
-    sent: list[int] = []
-    with mock.patch.object(actions, "_send", lambda sid, priority=None, exam=False: sent.append(sid)):
-        with django_capture_on_commit_callbacks(execute=True):
-            stuck = actions.requeue_stuck(now)
-    return stuck, len(sent)
+    with sent_tasks.until_commit():
+        stuck = actions.requeue_stuck(now)
+    return stuck, len(sent_tasks.commit())
 
 
 @pytest.mark.parametrize("status", [Status.QUEUED, Status.RETRYING])
-def test_sweeper_requeues_waiting_submissions_past_the_deadline(make, settings, status,
-                                                                 django_capture_on_commit_callbacks):
+def test_sweeper_requeues_waiting_submissions_past_the_deadline(make, settings, status, sent_tasks):
     """A submission waiting longer than WARPDRILL_STUCK_AFTER_S is sent again and shown as queued."""
     settings.WARPDRILL_STUCK_AFTER_S = 60
     old = timezone.now() - timedelta(seconds=61)
     sub = make(status=status, queued_at=old)
     fresh = make(status=status, queued_at=timezone.now())
-    stuck, sent = sweep(django_capture_on_commit_callbacks)
+    stuck, sent = sweep(sent_tasks)
     assert stuck == [sub.pk] and sent == 1
     sub.refresh_from_db()
     assert sub.status == Status.QUEUED and sub.queued_at > old
     assert Submission.objects.get(pk=fresh.pk).status == status
 
 
-def test_sweeper_counts_grading_time_from_the_start_not_the_queue(make, settings, django_capture_on_commit_callbacks):
+def test_sweeper_counts_grading_time_from_the_start_not_the_queue(make, settings, sent_tasks):
     """A worker that took a submission late from a long queue is grading it now: no twin is sent.
     One whose grading started before the deadline (its worker died) is sent again."""
     settings.WARPDRILL_STUCK_AFTER_S = 60
     long_ago = timezone.now() - timedelta(seconds=600)
     busy = make(status=Status.RUNNING, queued_at=long_ago, started_at=timezone.now())
     dead = make(status=Status.COMPILING, queued_at=long_ago, started_at=long_ago)
-    stuck, sent = sweep(django_capture_on_commit_callbacks)
+    stuck, sent = sweep(sent_tasks)
     assert stuck == [dead.pk] and sent == 1
     assert Submission.objects.get(pk=busy.pk).status == Status.RUNNING
     assert Submission.objects.get(pk=dead.pk).status == Status.QUEUED
 
 
-def test_sweeper_sends_once_per_deadline_and_never_touches_graded(make, settings, django_capture_on_commit_callbacks):
+def test_sweeper_sends_once_per_deadline_and_never_touches_graded(make, settings, sent_tasks):
     """Right after a sweep the same submission is not sent again; a graded one never is."""
     settings.WARPDRILL_STUCK_AFTER_S = 60
     long_ago = timezone.now() - timedelta(seconds=600)
     sub = make(status=Status.QUEUED, queued_at=long_ago)
     make(status=Status.GRADED, verdict="ACCEPTED", queued_at=long_ago, started_at=long_ago)
-    assert sweep(django_capture_on_commit_callbacks) == ([sub.pk], 1)
-    assert sweep(django_capture_on_commit_callbacks) == ([], 0)
+    assert sweep(sent_tasks) == ([sub.pk], 1)
+    assert sweep(sent_tasks) == ([], 0)
     later = timezone.now() + timedelta(seconds=61)
-    assert sweep(django_capture_on_commit_callbacks, now=later) == ([sub.pk], 1)
+    assert sweep(sent_tasks, now=later) == ([sub.pk], 1)
 
 
 # ---- the heartbeat: a dead grader's submission is found in seconds ---------------------------------
 
-def test_stale_heartbeat_requeues_a_practice_submission_in_seconds(make, settings, django_capture_on_commit_callbacks):
+def test_stale_heartbeat_requeues_a_practice_submission_in_seconds(make, settings, sent_tasks,
+                                                                  django_capture_on_commit_callbacks):
     """Issue #13: a RUNNING practice submission whose grader's heart stopped 11 s ago goes back to the
     queue although the stuck sweeper's deadline (an hour here) is far off; a fresh heartbeat, an exam
     submission (the exam sweep's) and a waiting one (a long queue is no fault) are left alone."""
@@ -135,7 +131,7 @@ def test_stale_heartbeat_requeues_a_practice_submission_in_seconds(make, setting
     alive = make(status=Status.RUNNING, started_at=now - timedelta(seconds=30), heartbeat_at=now - timedelta(seconds=1))
     never_beat = make(status=Status.COMPILING, started_at=now - timedelta(seconds=11), heartbeat_at=None)
     waiting = make(status=Status.QUEUED, queued_at=now - timedelta(seconds=600))
-    assert sweep(django_capture_on_commit_callbacks) == ([], 0)  # the slow sweeper sees nothing yet
+    assert sweep(sent_tasks) == ([], 0)  # the slow sweeper sees nothing yet
     with django_capture_on_commit_callbacks(execute=False) as sent:
         found = actions.requeue_dead_graders(now)
     assert sorted(found) == sorted([dead.pk, never_beat.pk]) and len(sent) == 2

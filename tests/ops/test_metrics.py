@@ -86,13 +86,33 @@ def test_a_grading_is_timed_per_stage_and_counted(client, token, db):
         "queue": 1, "compile": 1, "run": 1, "check": 1, "total": 1}
 
 
-def test_web_requests_are_counted(client, token, db):
+def test_web_requests_their_latency_and_database_statements_are_counted(client, token, db):
+    """django-prometheus's middleware and database backend: a real page's request is counted by status,
+    timed in the per-view latency histogram, and its SQL statements are counted and timed; a 404 too."""
+    from django.conf import settings
+    from django.urls import resolve
+
     def scrape():
         return samples(client.get("/metrics", HTTP_AUTHORIZATION=f"Bearer {token}").content.decode())
 
-    before = value(scrape(), "warpdrill_http_requests_total", method="GET", status="4xx")
+    assert settings.DATABASES["default"]["ENGINE"].startswith("django_prometheus.db.backends.")
+    vendor = {"postgresql": "postgresql", "sqlite3": "sqlite"}[settings.DATABASES["default"]["ENGINE"].rsplit(".", 1)[-1]]
+    view = resolve("/").view_name
+    before = scrape()
+    assert client.get("/").status_code == 200  # the problem list: a few queries
     assert client.get("/no-such-page-here/").status_code == 404
-    assert value(scrape(), "warpdrill_http_requests_total", method="GET", status="4xx") == before + 1
+    after = scrape()
+
+    def moved(name, **labels):
+        return value(after, name, **labels) - value(before, name, **labels)
+
+    assert moved("django_http_responses_total_by_status_total", status="200") == 1
+    assert moved("django_http_responses_total_by_status_total", status="404") == 1
+    assert moved("django_http_requests_latency_seconds_by_view_method_count", view=view, method="GET") == 1
+    assert moved("django_http_requests_latency_seconds_by_view_method_sum", view=view, method="GET") > 0
+    assert moved("django_http_requests_latency_including_middlewares_seconds_count") == 2
+    assert moved("django_db_execute_total", alias="default", vendor=vendor) >= 1
+    assert moved("django_db_query_duration_seconds_count", alias="default", vendor=vendor) >= 1
 
 
 def test_gpu_child_restarts_are_counted(client, token, db):

@@ -3,7 +3,7 @@ checks and one-shot migrations, secrets without defaults, and one list of system
 Dockerfiles and bootstrap.sh.
 
 tests/fixtures/compose-spec.json is the Compose specification's schema (compose-spec/compose-spec,
-schema/compose-spec.json), vendored: docker compose is not installed on CI machines.
+schema/compose-spec.json), vendored; tests/ops/test_compose_tool.py runs the real tool (Debian's docker-compose).
 """
 from __future__ import annotations
 
@@ -129,6 +129,19 @@ def test_the_dockerfiles_install_the_list_that_bootstrap_installs(dockerfile, ta
     bootstrap = (ROOT / "platform" / "bootstrap.sh").read_text()
     assert "platform/system-packages.sh --missing" in bootstrap and "tags=(web gpu dev)" in bootstrap
     assert not re.search(r"need_pkgs\+=\(", bootstrap), "bootstrap.sh names packages of its own"
+
+
+def test_the_dockerfiles_and_bootstrap_install_the_same_python_packages():
+    """requirements.txt, then requirements-nodeps.txt without dependencies (django-prometheus, whose
+    declared Django range lags ours), in both images and in bootstrap.sh."""
+    for path in ("platform/Dockerfile", "platform/Dockerfile.gpu-worker", "platform/bootstrap.sh"):
+        text = (ROOT / path).read_text()
+        assert re.search(r"pip install (-q |--no-cache-dir )*-r requirements\.txt", text), path
+        assert re.search(r"pip install (-q |--no-cache-dir )*--no-deps -r requirements-nodeps\.txt", text), path
+        assert text.index("-r requirements-nodeps.txt") > text.index("-r requirements.txt"), path
+    listed = [line.split("==")[0] for line in (ROOT / "requirements-nodeps.txt").read_text().splitlines()
+              if line.strip() and not line.startswith("#")]
+    assert listed == ["django-prometheus"]
 
 
 def test_bootstrap_installs_only_what_is_missing(tmp_path):

@@ -51,8 +51,8 @@ def test_gunicorn_workers_share_their_metrics_and_log_json_access_lines(transact
         status, body = get(f"{base}/metrics")  # loopback, no token configured
         assert status == 200
         samples = [s for f in text_string_to_metric_families(body.decode()) for s in f.samples]
-        not_found = sum(s.value for s in samples if s.name == "warpdrill_http_requests_total"
-                        and s.labels == {"method": "GET", "status": "4xx"})
+        not_found = sum(s.value for s in samples if s.name == "django_http_responses_total_by_status_total"
+                        and s.labels == {"status": "404"})
         assert not_found == 30, not_found
     finally:
         os.killpg(proc.pid, 15)

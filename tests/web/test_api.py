@@ -20,16 +20,11 @@ def post(client, slug, body):
     return client.post(SUBMIT.format(slug=slug), body, format="json")
 
 
-def test_submit_returns_201_with_urls_and_enqueues(problem, alice, alice_api, django_capture_on_commit_callbacks,
-                                                   monkeypatch):
+def test_submit_returns_201_with_urls_and_enqueues(problem, alice, alice_api, sent_tasks):
     """POST saves a QUEUED submission, enqueues it once after commit, and answers 201 with its API and page URLs."""
-    from grader import actions as grader_actions
-
-    sent = []
-    monkeypatch.setattr(grader_actions, "_send", lambda sid, priority=None, exam=False: sent.append(sid))
-    with django_capture_on_commit_callbacks(execute=False) as callbacks:
+    with sent_tasks.until_commit():
         response = post(alice_api, "tiny-add", {"source": SOURCE})
-    assert sent == []  # nothing is queued before the commit
+    assert sent_tasks == []  # nothing is queued before the commit
     assert response.status_code == 201, response.content
     body = response.json()
     submission = Submission.objects.get()
@@ -38,9 +33,7 @@ def test_submit_returns_201_with_urls_and_enqueues(problem, alice, alice_api, dj
     assert body["html_url"] == f"http://testserver/submissions/{submission.pk}/"
     assert response["Location"] == body["url"]
     assert submission.user == alice and submission.source == SOURCE
-    for callback in callbacks:  # the commit: the live-status cache is renewed and the task is sent
-        callback()
-    assert sent == [submission.pk]
+    assert sent_tasks.commit() == [submission.pk]  # the commit: the live-status cache is renewed and the task is sent
 
 
 def test_submit_with_launch_numbers_and_expressions(choose_problem, alice_api, django_capture_on_commit_callbacks):

@@ -98,23 +98,16 @@ def test_editor_starts_from_last_submission(problem, alice, alice_client, make_s
     assert "/* latest */" in html
 
 
-def test_submit_saves_enqueues_and_redirects(problem, alice, alice_client, django_capture_on_commit_callbacks,
-                                             monkeypatch):
+def test_submit_saves_enqueues_and_redirects(problem, alice, alice_client, sent_tasks):
     """A valid POST saves a QUEUED submission, enqueues grading once after commit and redirects to its page."""
-    from grader import actions as grader_actions
-
-    sent = []
-    monkeypatch.setattr(grader_actions, "_send", lambda sid, priority=None, exam=False: sent.append(sid))
-    with django_capture_on_commit_callbacks(execute=False) as callbacks:
+    with sent_tasks.until_commit():
         response = alice_client.post(detail_url(problem), {"source": SOURCE})
-    assert sent == []
+    assert sent_tasks == []
     submission = Submission.objects.get()
     assert response.status_code == 302 and response["Location"] == submission.get_absolute_url()
     assert submission.user == alice and submission.status == Status.QUEUED and submission.source == SOURCE
     assert submission.problem_version == problem.current_version
-    for callback in callbacks:  # the commit: the live-status cache is renewed and the task is sent
-        callback()
-    assert sent == [submission.pk]
+    assert sent_tasks.commit() == [submission.pk]  # the commit: the live-status cache is renewed and the task is sent
 
 
 def test_submit_grades_through_queue_eagerly(problem, alice_client, dummy_eager, django_capture_on_commit_callbacks):
