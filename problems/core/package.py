@@ -23,7 +23,6 @@ import inspect
 import re
 import types
 from dataclasses import dataclass, field
-from enum import StrEnum
 from pathlib import Path
 from typing import Any, Callable
 
@@ -34,6 +33,7 @@ from grader.core.kernel import C_TYPES, DEFAULT_DYNAMIC_SHARED_BYTES, ArgInit, A
 from grader.core.launch import build_launch, parse_launch_comment
 from grader.core.verdicts import Verdict
 
+from .topics import Topic  # noqa: F401  (problem.yaml's topic; re-exported)
 from .variants import VariantDeclarationError, VariantSpec, VariantValue, parse_variants, placeholders, render_template
 
 MAX_FILE_BYTES = 256 * 1024
@@ -57,17 +57,6 @@ class PackageError(WarpDrillError):
         self.file, self.field = file, field
         where = f"{file}: {field}: " if field else f"{file}: "
         super().__init__(where + message)
-
-
-class Topic(StrEnum):
-    """What a problem practises."""
-
-    OCCUPANCY = "occupancy"  # blocks per SM, limiting resources
-    INDEXING = "indexing"  # mapping threads to data
-    SYNCHRONIZATION = "synchronization"  # barriers, races, warp-level sync
-    MEMORY = "memory"  # coalescing, bank conflicts
-    REDUCTION = "reduction"  # reductions and scans
-    ATOMICS = "atomics"  # atomic operations
 
 
 @dataclass(frozen=True)

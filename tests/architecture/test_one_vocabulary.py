@@ -1,5 +1,5 @@
 """One name per concept: the checks a problem asks for are the GPU's sanitizer tools, and the kernel
-vocabulary the package parser uses is the backends'."""
+vocabulary the package parser uses is the backends'; a problem's topic and a question family's are one set."""
 
 
 def test_a_problems_checks_are_the_gpu_sanitizer_tools():
@@ -19,3 +19,15 @@ def test_the_package_parser_and_the_backends_share_the_kernel_vocabulary():
     for name in ("C_TYPES", "ArgInit", "ArgRole", "ArgSpec", "KernelSpec", "LaunchConfig"):
         assert getattr(base, name) is getattr(kernel, name)
     assert package.KernelSpec is kernel.KernelSpec and package.ArgRole is kernel.ArgRole
+
+
+def test_problems_and_question_families_share_one_set_of_topics():
+    """A problem's topic and a question family's topic are the same enum, so the practice pages'
+    topic tables, the authoring form and problem.yaml offer the same topics."""
+    from practice.core import questions
+    from practice.core.questions import base
+    from problems.core import package, topics
+
+    assert package.Topic is topics.Topic is questions.Topic is base.Topic
+    assert questions.TOPIC_NAMES is topics.TOPIC_NAMES
+    assert set(topics.TOPIC_NAMES) == set(topics.Topic)

@@ -17,6 +17,8 @@ from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
+from problems.core.topics import TOPIC_NAMES, Topic  # noqa: F401  (re-exported: one set of topics)
+
 from ..answers import Choice, Field, FieldKind, Text
 
 LANGUAGES = ("en", "ko")
@@ -24,33 +26,6 @@ LANGUAGES = ("en", "ko")
 # with a target_cc (read through target_gpu_keys()).
 TARGET_CC: ContextVar[str | None] = ContextVar("target_cc", default=None)
 DIFFICULTIES = (1, 2, 3)
-
-
-class Topic(enum.StrEnum):
-    """The topics a student practises."""
-
-    OCCUPANCY = "occupancy"  # blocks per SM, limiting resources, budgets
-    INDEXING = "indexing"  # thread/block indices, grid sizes, grid-stride loops
-    SYNCHRONIZATION = "synchronization"  # barriers, races, warp masks, grid-wide sync
-    DIVERGENCE = "divergence"  # warp divergence, SIMD efficiency of branches
-    MEMORY = "memory"  # coalescing, shared-memory banks, tiling, memory spaces
-    REDUCTION = "reduction"  # reduction trees and scans: steps, work, active warps
-    PERFORMANCE = "performance"  # roofline, arithmetic intensity, latency hiding
-    ATOMICS = "atomics"  # atomic operations and their contention
-    PROGRAMMING_MODEL = "programming_model"  # function qualifiers, host/device, copies and what blocks
-
-
-TOPIC_NAMES: dict[Topic, Text] = {
-    Topic.OCCUPANCY: {"en": "Occupancy", "ko": "Occupancy"},
-    Topic.INDEXING: {"en": "Thread indexing", "ko": "Thread indexing (인덱스 계산)"},
-    Topic.SYNCHRONIZATION: {"en": "Synchronization", "ko": "Synchronization (동기화)"},
-    Topic.DIVERGENCE: {"en": "Warp divergence", "ko": "Warp divergence (분기)"},
-    Topic.MEMORY: {"en": "Memory access", "ko": "Memory 접근"},
-    Topic.REDUCTION: {"en": "Reduction and scan", "ko": "Reduction과 scan"},
-    Topic.PERFORMANCE: {"en": "Performance models", "ko": "성능 모델"},
-    Topic.ATOMICS: {"en": "Atomics", "ko": "Atomic 연산"},
-    Topic.PROGRAMMING_MODEL: {"en": "Programming model", "ko": "Programming model"},
-}
 
 
 class BlockKind(enum.StrEnum):
