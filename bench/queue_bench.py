@@ -225,6 +225,7 @@ def main() -> int:
     from grader.models import Submission
     from grader.routing import grading_queue
     from problems.models import Problem
+    from problems.services import practice_variant
 
     user, _ = get_user_model().objects.get_or_create(username="queue-bench")
     problems = {p.slug: p for p in Problem.objects.all()}
@@ -232,6 +233,9 @@ def main() -> int:
     hang = None
     for slug, problem in sorted(problems.items()):
         package = problem.current_version.package()
+        # A package with variants: the sources as the bench user's practice variant reads them
+        # (the variant its submissions are graded as); the raw {{NAME}} placeholders do not compile.
+        package = package.with_variant(practice_variant(user, package) or None)
         cases.append((slug, "solution.cu", package.solution, "ACCEPTED"))
         for wrong in package.wrong:
             if wrong.verdict in (Verdict.DEADLOCK, Verdict.TIME_LIMIT):
