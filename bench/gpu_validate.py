@@ -308,6 +308,9 @@ def main() -> int:
     parser.add_argument("--logs", help="write the raw sanitizer reports into this tar file (gpu)")
     parser.add_argument("--parts", default="bank,fidelity,recovery")
     args = parser.parse_args()
+    from bench.judge_settings import configure_judge
+
+    configure_judge()  # the sandbox and options a worker would get from the environment
     backend = make_backend(args.backend)
     parts = [p for p in args.parts.split(",") if not (p == "recovery" and args.backend != "gpu")]
     report = {"date": time.strftime("%Y-%m-%d"), "backend": args.backend, "host": platform.node(),

@@ -13,8 +13,6 @@ MARKER = "Over 400 lines:"
 OVERSIZED = {
     "grader/core/emulator/src/scheduler.cpp": "fibers, barriers, warps and deadlock detection in one file; "
                                               "to be split along those seams (issue 14, section 4)",
-    "grader/core/sandbox.py": "command building, watching and probing in one module; to become the package "
-                              "grader/core/sandbox/ with a Limits value (issue 14, section 3)",
     "grader/actions.py": "the one write path of submissions: every change of a row in one place, by design",
     "bench/load_test.py": "a standalone benchmark script (run by hand, not imported)",
     "grader/core/emulator/rewrite.py": "the static checks and the rewrite in one pass; to be split (section 4)",

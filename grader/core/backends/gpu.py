@@ -4,7 +4,7 @@ compile(): NVRTC in a warm compiler child (gpu/nvrtc.py: the same front end and 
 library, 20-60 ms instead of nvcc's 0.4-0.7 s of process starts), with nvcc -arch=sm_XX -cubin
 -lineinfo -Xptxas -v in the sandbox as the fallback and the reference for compile errors
 (gpu/nvcc.py); both through the compile cache; the ptxas report gives the resources. sm_XX is the worker GPU's compute
-capability (asked of the warm child once) or WARPDRILL_GPU_ARCH.
+capability (asked of the warm child once) or the `arch` option (WARPDRILL_GPU_ARCH).
 run(): the job goes to a warm child process that already holds a CUDA context (gpu/pool.py,
 gpu/child.py). A hang is ended by killing the child at the wall-clock limit; a sticky CUDA
 error ends the child too; either way a fresh child is started at once (otherwise the warm
@@ -17,9 +17,9 @@ from __future__ import annotations
 
 import atexit
 import logging
-import os
 import time
 from dataclasses import dataclass
+from pathlib import Path
 
 import numpy as np
 
@@ -27,16 +27,17 @@ from .. import messages as M
 from ..errors import PlatformError
 from ..gridsync import grid_sync_line
 from ..gpu import fence, protocol
-from ..gpu.cache import CompileCache
+from ..gpu.cache import CompileCache, default_cache_dir
 from ..gpu.cuda_errors import classify
-from ..gpu.isolation import compute_sanitizer, gpu_nodes, sandboxed
+from ..gpu.isolation import compute_sanitizer, gpu_nodes
 from ..gpu.nvcc import TIME_LIMIT_S as COMPILE_LIMIT_S
 from ..gpu.nvcc import NvccUnavailableError, arch_of, compile_cubin, nvcc_path
 from ..gpu.nvrtc import CompileTimeout, NvrtcReply, compile_with_nvrtc
 from ..gpu.nvrtc import available as nvrtc_available
-from ..gpu.pool import ChildPool, ChildStartError
+from ..gpu.pool import SANITIZER_JOBS, START_TIMEOUT_S, ChildPool, ChildStartError
 from ..gpu.sanitizer import Tool, parse_report
 from ..resources import resources_of
+from ..sandbox import Sandbox
 from ..results import Diagnostic
 from ..verdicts import DiagnosticKind
 from .base import Backend, Build, RunOutcome, RunRequest, RunStatus
@@ -64,9 +65,14 @@ class GpuHandle:
     grid_sync_line: int | None = None  # the first grid.sync() call (gridsync.py): needs a cooperative launch
 
 
-def _env_tools() -> tuple[Tool, ...]:
-    raw = os.environ.get("WARPDRILL_GPU_CHECKS", "memcheck,racecheck,synccheck")
-    return tuple(Tool(t.strip()) for t in raw.split(",") if t.strip())
+DEFAULT_CHECKS = (Tool.MEMCHECK, Tool.RACECHECK, Tool.SYNCCHECK)
+
+
+def tools_of(checks: str | tuple | list) -> tuple[Tool, ...]:
+    """The sanitizer tools named by `checks`: Tools, names, or one comma-separated string
+    ("memcheck,racecheck"). Raises ValueError for an unknown name."""
+    names = checks.split(",") if isinstance(checks, str) else checks
+    return tuple(Tool(str(t).strip()) for t in names if str(t).strip())
 
 
 class NvrtcUnavailableError(PlatformError):
@@ -83,32 +89,41 @@ class GpuBackend(Backend):
     hangs_need_explaining = True  # a killed child is a TIMEOUT: deadlock or slow, it cannot tell
 
     def __init__(self, *, arch: str | None = None, cache: CompileCache | None = None, pool: ChildPool | None = None,
-                 fresh_child_per_submission: bool | None = None, checks: tuple[Tool, ...] | None = None,
-                 memcheck_on_fault: bool = True, compiler: str | None = None):
-        env_arch = os.environ.get("WARPDRILL_GPU_ARCH")
-        self._arch = arch_of(arch or env_arch) if (arch or env_arch) else None
-        self.cache = cache or CompileCache()
-        self.pool = pool or ChildPool()
-        if fresh_child_per_submission is None:
-            # "worker" (default): the warm child serves submission after submission and is
-            # replaced only after a hang or a sticky error; "submission": a fresh child each.
-            fresh_child_per_submission = os.environ.get("WARPDRILL_GPU_CHILD_REUSE", "worker") == "submission"
+                 fresh_child_per_submission: bool = False, checks: str | tuple | list = DEFAULT_CHECKS,
+                 memcheck_on_fault: bool = True, compiler: str = "auto", cache_root: str | Path | None = None,
+                 sandbox: Sandbox | dict | None = None, start_timeout_s: float = START_TIMEOUT_S,
+                 sanitizer_jobs: int = SANITIZER_JOBS, nvcc_time_limit_s: float = COMPILE_LIMIT_S):
+        """Every option comes from the shell (config/settings.py's WARPDRILL_JUDGE, from WARPDRILL_GPU_*):
+
+        `arch` ("sm_90" or "9.0"; None: asked of the warm child); `cache` (default a CompileCache in
+        `cache_root`/gpu, the site's cache folder); `pool` (default a ChildPool of children in
+        `sandbox`, each waited for up to `start_timeout_s` s, a sanitizer child serving `sanitizer_jobs`
+        jobs); `fresh_child_per_submission` (False: the warm child serves submission after submission
+        and is replaced only after a hang or a sticky error; True: a fresh child each); `checks` (the
+        sanitizer tools of a check run when the problem names none: see tools_of); `compiler` ("nvrtc":
+        the warm compiler child, nvcc as fallback; "nvcc": nvcc only; "auto": nvrtc when the
+        cuda-bindings package is installed); `nvcc_time_limit_s` (seconds an nvcc compile may take).
+        Raises ValueError for an unknown compiler, tool or architecture.
+        """
+        self._arch = arch_of(arch) if arch else None
+        self.sandbox = Sandbox.of(sandbox)
+        self.cache_root = Path(cache_root) if cache_root else None
+        self.cache = cache or CompileCache(default_cache_dir(cache_root))
+        self.pool = pool or ChildPool(sanitizer_jobs=sanitizer_jobs, sandbox=self.sandbox, start_timeout_s=start_timeout_s)
         self.fresh_child_per_submission = fresh_child_per_submission
-        self.checks = checks if checks is not None else _env_tools()
+        self.checks = tools_of(checks)
         self.memcheck_on_fault = memcheck_on_fault
-        # "nvrtc": the warm compiler child, nvcc as fallback; "nvcc": nvcc only; "auto" (default):
-        # nvrtc when the cuda-bindings package is installed.
-        choice = compiler or os.environ.get("WARPDRILL_GPU_COMPILER", "auto")
-        if choice not in ("auto", "nvrtc", "nvcc"):
-            raise ValueError(f"WARPDRILL_GPU_COMPILER must be auto, nvrtc or nvcc, not {choice!r}")
-        self.use_nvrtc = choice == "nvrtc" or (choice == "auto" and nvrtc_available())
+        self.nvcc_time_limit_s = nvcc_time_limit_s
+        if compiler not in ("auto", "nvrtc", "nvcc"):
+            raise ValueError(f"the GPU backend's compiler must be auto, nvrtc or nvcc, not {compiler!r}")
+        self.use_nvrtc = compiler == "nvrtc" or (compiler == "auto" and nvrtc_available())
         self.last_check: dict = {}  # timings of the last sanitizer pass, for benchmarks
         atexit.register(self.pool.close)
 
     # ---- compile ----
 
     def arch(self) -> str:
-        """sm_XX of this worker's GPU: WARPDRILL_GPU_ARCH, else asked once of the warm child."""
+        """sm_XX of this worker's GPU: the `arch` option, else asked once of the warm child."""
         if self._arch is None:
             try:
                 info = self.pool.main_child().wait_ready()
@@ -142,12 +157,13 @@ class GpuBackend(Backend):
         if self.use_nvrtc:
             try:
                 result = compile_with_nvrtc(source, spec, arch, self._nvrtc, version=self._nvrtc_version(),
-                                            cache=self.cache, time_limit_s=COMPILE_LIMIT_S)
+                                            cache=self.cache, time_limit_s=self.nvcc_time_limit_s)
             except NvrtcUnavailableError as exc:
                 log.warning("NVRTC is unavailable on this worker; compiling with nvcc from now on: %s", exc)
                 self.use_nvrtc = False
         if result is None:
-            result = compile_cubin(source, spec, arch, cache=self.cache)
+            result = compile_cubin(source, spec, arch, cache=self.cache, time_limit_s=self.nvcc_time_limit_s,
+                                   sandbox=self.sandbox)
         resources = resources_of(result)
         for m in result.compile.messages:  # ours (the signature check, limits) get a template; the compiler's stay
             if m.line is None and not m.message_template:
@@ -194,7 +210,7 @@ class GpuBackend(Backend):
                           version=str(reply.get("nvrtc", "")), time_s=float(reply.get("time_s", 0.0)))
 
     def close(self, build: Build) -> None:
-        """A submission is over. With a fresh child per submission (WARPDRILL_GPU_CHILD_REUSE=submission)
+        """A submission is over. With a fresh child per submission (the fresh_child_per_submission option)
         its child goes and the next submission's starts now; by default the warm child stays."""
         if self.fresh_child_per_submission and self.pool.main is not None and self.pool.main.jobs:
             self.pool.retire_main()
@@ -380,7 +396,7 @@ class GpuBackend(Backend):
 
     def _check(self, handle: GpuHandle, request: RunRequest, job: dict, arrays: dict[str, np.ndarray]) -> RunOutcome:
         # The problem's own checks when the request names them (a `checks` field on RunRequest),
-        # else every tool this worker runs (WARPDRILL_GPU_CHECKS).
+        # else every tool this worker runs (the checks option).
         named = getattr(request, "checks", None)
         tools = tuple(Tool(str(c)) for c in named) if named else self.checks
         if Tool.RACECHECK in tools and handle.shared_static_bytes == 0 and not request.launch.shared_bytes:
@@ -437,7 +453,7 @@ class GpuBackend(Backend):
         if compute_sanitizer() is None:
             problems.append("compute-sanitizer is not installed: race/sync/memory checks will fail")
         try:
-            sandboxed()
+            self.sandbox.sandboxed()
         except PlatformError as exc:
             problems.append(str(exc))
         return problems
@@ -471,7 +487,7 @@ class GpuBackend(Backend):
         if outcome.status is not RunStatus.OK or not np.array_equal(outcome.outputs["y"], 2 * x):
             raise PlatformError(f"the smoke-test kernel did not run correctly: {outcome.status} {outcome.message}")
         return {"device": info.get("device"), "cc": info.get("cc"), "arch": self._arch, "compiler": build.handle.compiler,
-                "sandboxed": sandboxed(), "compute_sanitizer": compute_sanitizer(),
+                "sandboxed": self.sandbox.sandboxed(), "compute_sanitizer": compute_sanitizer(),
                 "child_start_s": round(ready - started, 3), "compile_s": round(compiled - ready, 3),
                 "run_s": round(time.monotonic() - compiled, 3), "registers": build.resources.registers}
 
