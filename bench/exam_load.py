@@ -14,7 +14,8 @@ worker on the `exam` queue only (--grading-concurrency processes, with beat for 
 the emulator and its own Redis database (--broker, flushed first). One warm-up student starts the
 exam and has a kernel graded before the clock starts (it builds the emulator runtime).
 
-Each student starts within the first --start-s seconds (POST Start, then GET the attempt page), then
+Scheduling the exam queues the drawing of every student's variant ahead of Start (exams.drawing);
+the clock starts once the worker has stored them. Each student starts within the first --start-s seconds (POST Start, then GET the attempt page), then
 every --save-every-s seconds changes one answer and autosaves it (the page's JSON POST) for --minutes;
 --kernel-share of them submit the exam's kernel item once at a random moment (the right solution);
 then every student submits. Measured: latency of Start, of the attempt page, of every autosave;
@@ -26,9 +27,11 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import html
 import json
 import os
 import random
+import re
 import secrets
 import string
 import sys
@@ -150,7 +153,10 @@ async def run_student(student: lt.Student, exam_id: int, args, http: lt.Http, rn
     if status != 302 or f"/exams/{exam_id}/attempt/".encode() not in head:
         http.rec.failures.append(f"{student.username}: start gave {status}")
         return
-    await c.get("attempt page", f"/exams/{exam_id}/attempt/")
+    _, page, _ = await c.get("attempt page", f"/exams/{exam_id}/attempt/")
+    # Autosave where the page does: its save URL is signed for this session (exams.fastsave).
+    found = re.search(rb'data-save-url="([^"]+)"', page or b"")
+    save_url = html.unescape(found[1].decode()) if found else f"/exams/{exam_id}/attempt/save/"
     items = await asyncio.to_thread(items_for, student.username, exam_id)
     questions = [i for i in items if i["kind"] == "question"]
     kernel = next((i for i in items if i["kind"] == "kernel"), None)
@@ -163,7 +169,7 @@ async def run_student(student: lt.Student, exam_id: int, args, http: lt.Http, rn
         value = random_answer(rng)
         key = (student.username, item["key"], field)
         sent[key] = value
-        status, payload, _ = await c.post_json("autosave", f"/exams/{exam_id}/attempt/save/",
+        status, payload, _ = await c.post_json("autosave", save_url,
                                                {"answers": {item["key"]: {
                                                    **{f: acked.get((student.username, item["key"], f), "")
                                                       for f in item["fields"]}, field: value}}})
@@ -251,6 +257,13 @@ def main() -> int:
             k = next(i for i in items if i["kind"] == "kernel")
             await c.post_form("warm-up", f"/exams/{exam.pk}/attempt/kernel/{k['number']}/", {"source": kernel_source})
 
+        # Scheduling queued the variants' drawing ahead of Start (exams.drawing) for the exam worker.
+        from exams.models import ExamDraw
+
+        t_draw = time.monotonic()
+        lt.wait_for(lambda: ExamDraw.objects.filter(exam=exam).count() >= args.students + 1, 600,
+                    "the variants drawn ahead")
+        print(f"variants drawn ahead by the exam worker within {time.monotonic() - t_draw:.1f} s", flush=True)
         asyncio.run(warm_up())
         lt.wait_for(lambda: Submission.objects.filter(user__username=warm.username, status="GRADED").exists(), 600,
                     "the warm-up kernel's verdict")

@@ -15,13 +15,13 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from exams.core.draw import DrawError, draw_exam, redraw_item
+from exams.core.draw import DrawError, redraw_item
 from exams.core.regrade import AttemptRecord, RegradeDiff, regrade, rekey_from_generators
 from exams.core.scoring import ExamScore, KernelOutcome, attempts_left, score_exam
 from exams.core.template import AnyCatalogue, ExamTemplateSpec, TemplateError, parse_template
 from grader import live
 
-from . import clock
+from . import clock, drawing
 from .catalogue import DbCatalogue
 from .errors import ExamError
 from .models import (
@@ -70,8 +70,10 @@ def schedule_exam(course, template: ExamTemplate, *, opens_at, closes_at, durati
     if duration_minutes <= 0:
         raise ExamError(_("The duration must be at least one minute."))
     check_template(template.data, course)
-    return Exam.objects.create(course=course, template=template, title=title or template.title, spec=template.data,
+    exam = Exam.objects.create(course=course, template=template, title=title or template.title, spec=template.data,
                                opens_at=opens_at, closes_at=closes_at, duration_minutes=duration_minutes, **options)
+    drawing.enqueue_predraw(exam)  # every student's variant drawn ahead, so Start does not generate it
+    return exam
 
 
 def update_exam(exam: Exam, **fields) -> Exam:
@@ -85,6 +87,8 @@ def update_exam(exam: Exam, **fields) -> Exam:
     if exam.closes_at <= exam.opens_at:
         raise ExamError(_("The exam must close after it opens."))
     exam.save()
+    if "spec" in fields:
+        drawing.enqueue_predraw(exam)  # the stored draws were of the old template
     return exam
 
 
@@ -136,17 +140,18 @@ def _event(attempt: ExamAttempt, kind: EventKind, by=None, **data) -> None:
 
 def start_attempt(exam: Exam, user, *, password: str = "", accept_honour_code: bool = False,
                   now: datetime | None = None) -> ExamAttempt:
-    """The student's attempt, created now if they have none: every item drawn and stored in full.
+    """The student's attempt, created now if they have none: every item drawn and stored in full (the
+    draw stored ahead by exams.drawing when it is current, else drawn now: the same items either way).
 
     Idempotent: pressing Start again (another tab, another device) returns the same attempt.
     Raises ExamError: before the window opens, after it closes, a wrong password, the honour code
     not accepted. Precondition: the caller checked that `user` is a student of the exam's course.
     """
     now = now or timezone.now()
-    existing = ExamAttempt.objects.filter(exam=exam, user=user).first()
-    if existing:
-        return refresh(existing, now)
-    opens, closes, extra = window(exam, user)
+    facts = drawing.start_facts(exam, user)
+    if facts.attempt_id is not None:
+        return refresh(ExamAttempt.objects.get(pk=facts.attempt_id), now)
+    opens, closes, extra = facts.window
     if now < opens:
         raise ExamError(_("This exam has not opened yet."), code="not_open", status=403)
     if now >= closes:
@@ -155,9 +160,8 @@ def start_attempt(exam: Exam, user, *, password: str = "", accept_honour_code: b
         raise ExamError(_("The exam password is not right."), code="password")
     if exam.honour_code and not accept_honour_code:
         raise ExamError(_("Accept the honour code to start."), code="honour_code")
-    spec = spec_of(exam)
     try:
-        drawn = draw_exam(spec, exam.secret, user.pk, DbCatalogue(exam.course), exam.course.target_cc)
+        items = drawing.current_items(exam, facts) or drawing.draw_items(exam, user.pk)
     except DrawError as exc:
         log.error("exam %s: cannot draw for user %s: %s", exam.pk, user.pk, exc)
         raise ExamError(_("This exam cannot be started now: a problem of it is not available. Tell your instructor."),
@@ -166,10 +170,10 @@ def start_attempt(exam: Exam, user, *, password: str = "", accept_honour_code: b
         with transaction.atomic():
             attempt = ExamAttempt.objects.create(
                 exam=exam, user=user, started_at=now, deadline=deadline_for(exam, user, now, (opens, closes, extra)),
-                max_total=sum(float(i["points"]) for i in drawn.items))
+                max_total=sum(float(i["points"]) for i in items))
             ExamItem.objects.bulk_create([
                 ExamItem(attempt=attempt, key=i["key"], number=i["number"], kind=i["kind"], data=i,
-                         max_points=float(i["points"])) for i in drawn.items])
+                         max_points=float(i["points"])) for i in items])
             _event(attempt, EventKind.STARTED, by=user)
     except IntegrityError:  # a second request of the same student created it first
         return ExamAttempt.objects.get(exam=exam, user=user)

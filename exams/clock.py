@@ -61,11 +61,18 @@ def fill(attempt) -> None:
     caches[CACHE_ALIAS].add(_key(attempt.pk), _row(attempt), FILL_TTL_S)
 
 
-def cached_clock(request, exam_id: int) -> dict | None:
-    """{"state", "deadline"} for a poll with a valid `a`/`t` for its session, from the cache; else None."""
+def signed_attempt(request, exam_id: int) -> int | None:
+    """The attempt id of a request whose `a`/`t` are valid for its own session cookie; else None.
+    The page's clock poll and its autosave (exams.fastsave) carry them."""
     raw_id, token = request.GET.get("a", ""), request.GET.get("t", "")
     if not raw_id.isdigit() or not token:
         return None
     if not hmac.compare_digest(token, _mac(exam_id, int(raw_id), request)):
         return None
-    return caches[CACHE_ALIAS].get(_key(int(raw_id)))
+    return int(raw_id)
+
+
+def cached_clock(request, exam_id: int) -> dict | None:
+    """{"state", "deadline"} for a poll with a valid `a`/`t` for its session, from the cache; else None."""
+    attempt_id = signed_attempt(request, exam_id)
+    return None if attempt_id is None else caches[CACHE_ALIAS].get(_key(attempt_id))

@@ -188,3 +188,25 @@ class AttemptEvent(models.Model):
         ordering = ["attempt", "at", "pk"]
         verbose_name = _("attempt event")
         verbose_name_plural = _("attempt events")
+
+
+class ExamDraw(models.Model):
+    """A student's variant drawn ahead (when the exam is scheduled, by a background task), so that
+    Start copies it instead of generating it. Drawn exactly as Start would draw it (deterministic
+    per exam and student); `spec_hash` and `target_cc` say what it was drawn from, and Start draws
+    afresh when the exam's template, the course's GPU or a kernel item's current version has moved
+    since. Once the student starts, the attempt's ExamItems are the stored variant; this row is a
+    cache of the future and is deleted then."""
+
+    exam = models.ForeignKey(Exam, on_delete=models.CASCADE, related_name="draws", verbose_name=_("exam"))
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+",
+                             verbose_name=_("student"))
+    items = models.JSONField(_("drawn items"))
+    spec_hash = models.CharField(max_length=64)
+    target_cc = models.CharField(max_length=8, blank=True)
+    drawn_at = models.DateTimeField(_("drawn at"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("drawn variant")
+        verbose_name_plural = _("drawn variants")
+        constraints = [models.UniqueConstraint(fields=["exam", "user"], name="unique_draw_per_student")]

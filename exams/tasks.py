@@ -9,3 +9,11 @@ from .print_tasks import print_exam  # noqa: F401  (registered with the worker: 
 def close_expired_attempts() -> int:
     """Close and grade every attempt past its deadline."""
     return actions.close_expired()
+
+
+@shared_task
+def predraw_exam(exam_id: int) -> int:
+    """Draw and store every student's variant of the exam ahead of Start (exams.drawing)."""
+    from .drawing import predraw_exam as predraw
+
+    return predraw(exam_id)

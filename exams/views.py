@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, JsonResponse
@@ -18,7 +19,7 @@ from grader.core.errors import BadRequestError
 from grader import live
 from grader.core.judge import LaunchChoice
 
-from . import actions, clock
+from . import actions, clock, fastsave
 from .access import is_staff, require_student
 from .errors import ExamError
 from .models import AttemptState, Exam, ExamAttempt, ExamItem, Feedback
@@ -123,13 +124,21 @@ def attempt_page(request, pk: int):
     })
 
 
-@login_required
+def _saved(saved, payload) -> JsonResponse:
+    saved_at, deadline = saved
+    return JsonResponse({"ok": True, "saved_at": saved_at.isoformat(), "deadline": deadline.isoformat(),
+                         "server_now": timezone.now().isoformat(), "seq": payload.get("seq")})
+
+
 @require_POST
 def save(request, pk: int):
     """Autosave (JSON): {"answers": {item key: {field: text}}} -> {"ok", "saved_at", "deadline", "server_now"}.
-    409 with a message after the deadline; nothing is stored then."""
-    # The hot path of an exam (every student, every few seconds): no course lookup. An attempt exists
-    # only for a student who was allowed to start, and actions.autosave finds it by (exam, user).
+    409 with a message after the deadline; nothing is stored then.
+
+    The hot path of an exam (every student, every few seconds). The page's save URL is signed for
+    its session (exams.clock): such a save is one SQL statement with no session or user loaded
+    (exams.fastsave). Anything else, or anything that statement does not take (late, submitted, a
+    session gone), is the authenticated path below, with its messages."""
     if len(request.body) > MAX_SAVE_BYTES:
         return _json_error(ExamError(_("This save is too large."), code="too_large", status=413))
     try:
@@ -139,15 +148,29 @@ def save(request, pk: int):
             raise ValueError
     except (ValueError, KeyError, TypeError):
         return _json_error(ExamError(_("A save must be JSON: {\"answers\": {...}}."), code="bad_request"))
+    attempt_id = clock.signed_attempt(request, pk)
+    if attempt_id is not None and fastsave.usable():
+        try:
+            saved = fastsave.autosave_signed(pk, attempt_id, request.COOKIES.get(settings.SESSION_COOKIE_NAME, ""),
+                                             answers)
+        except ExamError as exc:
+            return _json_error(exc)
+        if saved is not None:
+            return _saved(saved, payload)
+    return _save(request, pk, answers, payload)
+
+
+@login_required
+def _save(request, pk: int, answers: dict, payload: dict):
+    # No course lookup: an attempt exists only for a student who was allowed to start, and
+    # actions.autosave finds it by (exam, user).
     try:
         saved = actions.autosave(pk, request.user, answers)
     except ExamError as exc:
         return _json_error(exc)
     if saved is None:
         raise Http404
-    saved_at, deadline = saved
-    return JsonResponse({"ok": True, "saved_at": saved_at.isoformat(), "deadline": deadline.isoformat(),
-                         "server_now": timezone.now().isoformat(), "seq": payload.get("seq")})
+    return _saved(saved, payload)
 
 
 @require_GET

@@ -11,6 +11,8 @@ QUEUES = {
     "grader.tasks.grade_exam_submission": "exam",
     "grader.tasks.sweep_stale_exam_submissions": "exam",
     "exams.tasks.close_expired_attempts": "exam",
+    # Drawing the variants ahead of Start: the exam's workers, so an exam-only deployment draws them.
+    "exams.tasks.predraw_exam": "exam",
 }
 
 

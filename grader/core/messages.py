@@ -262,7 +262,9 @@ COMPILE_MESSAGES = (
     gettext_noop("inline assembly (asm) is not allowed"),
     gettext_noop("__attribute__ is not allowed"),
     gettext_noop("attributes ([[...]]) are not allowed"),
-    gettext_noop("token pasting (##) is not allowed"),
+    gettext_noop("token pasting (##) is not allowed"),  # stored results only: pasting.py checks pastes now
+    gettext_noop("token pasting (##) here builds a name this check cannot follow: paste names and numbers "
+                 "written directly as the macro's arguments"),
     gettext_noop("the preprocessor directive #%(name)s is not allowed"),
     gettext_noop("#include of '%(header)s' is not allowed here (allowed: %(allowed)s)"),
     gettext_noop("extern declarations are not allowed (except `extern __shared__`)"),
@@ -337,7 +339,7 @@ RUNTIME_SKIPPED_BARRIER = gettext_noop(
     "while lanes %(skipped)s (e.g. thread %(thread)s) skipped it and exited. The condition around a barrier must be "
     "the same for the whole block.")
 # A divergent barrier named after the block ended: some threads waited at it while the others went past it to a
-# barrier every thread reached (the emulator's scheduler.cpp rewrites its first report into one of these).
+# barrier every thread reached (the emulator's src/barrier.cpp rewrites its first report into one of these).
 RUNTIME_DIVERGENT_BARRIER_PASSED = gettext_noop(
     "Divergent __syncthreads() on line %(line)s: in warp %(warp)s of block %(block)s lanes %(arrived)s wait at it "
     "while lanes %(passed)s (e.g. thread %(thread)s) went past it to the barrier on line %(other_line)s. Every thread "

@@ -12,15 +12,22 @@ from .conftest import client_for
 
 pytestmark = pytest.mark.django_db
 
-# session, user, exam+course, the student's role, an attempt already?, accommodation, the kernel
-# problem's current version, then in one transaction (2): the attempt, its items, the "started" event.
-START_QUERIES = 12
+# session, user, exam+course, the student's role, one query for (an attempt already?, an accommodation?,
+# the draw stored ahead), the drawn kernel version still current, then in one transaction (2): the
+# attempt, its items, the "started" event. Drawing at Start (no stored draw) reads the catalogue instead
+# of checking the version: the same count.
+START_QUERIES = 11
 # session, user, then in one transaction (2): the attempt's UPDATE (checks open and in time, and
 # locks it), the listed items' field names, one UPDATE per item, the "saved" event.
 AUTOSAVE_QUERIES = 8
 
 
-def test_start_costs_a_fixed_number_of_queries(exam, people, django_assert_max_num_queries):
+@pytest.mark.parametrize("drawn_ahead", [True, False])
+def test_start_costs_a_fixed_number_of_queries(exam, people, django_assert_max_num_queries, drawn_ahead):
+    from exams import drawing
+
+    if drawn_ahead:
+        drawing.predraw_exam(exam.pk)
     alice = client_for(people["alice"])
     with django_assert_max_num_queries(START_QUERIES):
         response = alice.post(reverse("exams:start", args=[exam.pk]))
@@ -102,3 +109,91 @@ def test_the_pages_clock_poll_costs_no_sql_and_follows_an_extension(exam, people
     assert Client().get(url).status_code == 302
     actions.submit_attempt(attempt.pk, people["alice"])
     assert alice.get(url).json()["state"] == "submitted"
+
+
+def _signed_save_url(client, exam) -> str:
+    """The save URL the attempt page gives its own session."""
+    import re
+    from html import unescape
+
+    page = client.get(reverse("exams:attempt", args=[exam.pk])).content.decode()
+    url = unescape(re.search(r'data-save-url="([^"]+)"', page).group(1))
+    assert "?a=" in url and "&t=" in url
+    return url
+
+
+# The page's own (signed) save: no session, no user, one statement.
+SIGNED_AUTOSAVE_QUERIES = 1
+
+
+def test_the_pages_signed_autosave_is_one_statement_and_stores_what_the_slow_path_would(
+        exam, people, django_assert_num_queries):
+    attempt = actions.start_attempt(exam, people["alice"])
+    items = {i.kind: i for i in attempt.items.all()}
+    question, kernel = items["question"], items["kernel"]
+    field = question.data["question"]["fields"][0]["name"]
+    alice = client_for(people["alice"])
+    url = _signed_save_url(alice, exam)
+    body = {question.key: {field: "42", "junk": "x", "nothing": None}, kernel.key: {"source": "// draft", "x": "y"}}
+    with django_assert_num_queries(SIGNED_AUTOSAVE_QUERIES):
+        response = alice.post(url, json.dumps({"answers": body, "seq": 3}), content_type="application/json")
+    assert response.status_code == 200 and response.json()["seq"] == 3
+    assert response.json()["deadline"] == attempt.deadline.isoformat()
+    question.refresh_from_db()
+    kernel.refresh_from_db()
+    attempt.refresh_from_db()
+    assert question.answer == {field: "42"} and kernel.answer == {"source": "// draft"}
+    assert question.saved_at == kernel.saved_at == attempt.last_saved_at and attempt.saves == 1
+    event = AttemptEvent.objects.get(attempt=attempt, kind="saved")
+    assert event.data == {"slots": sorted([question.key, kernel.key])} and event.by == people["alice"]
+
+
+def test_a_signed_autosave_of_an_unknown_slot_stores_nothing(exam, people):
+    attempt = actions.start_attempt(exam, people["alice"])
+    question = attempt.items.filter(kind="question").first()
+    field = question.data["question"]["fields"][0]["name"]
+    alice = client_for(people["alice"])
+    response = alice.post(_signed_save_url(alice, exam),
+                          json.dumps({"answers": {question.key: {field: "1"}, "z9.p9": {"x": "1"}}}),
+                          content_type="application/json")
+    assert response.status_code == 400 and response.json()["code"] == "bad_item"  # the authenticated path's answer
+    question.refresh_from_db()
+    attempt.refresh_from_db()
+    assert question.answer == {} and attempt.saves == 0 and not attempt.events.filter(kind="saved").exists()
+
+
+def test_a_signed_autosave_after_submitting_or_logging_out_stores_nothing(exam, people):
+    """What the one statement does not take goes the authenticated path: its 409 after submitting,
+    the login redirect once the session is gone (the signature alone saves nothing)."""
+    attempt = actions.start_attempt(exam, people["alice"])
+    question = attempt.items.filter(kind="question").first()
+    field = question.data["question"]["fields"][0]["name"]
+    alice = client_for(people["alice"])
+    url = _signed_save_url(alice, exam)
+    save = json.dumps({"answers": {question.key: {field: "7"}}})
+    cookie = alice.cookies["sessionid"].value
+    alice.logout()
+    alice.cookies["sessionid"] = cookie  # the old cookie, whose session no longer exists
+    response = alice.post(url, save, content_type="application/json")
+    assert response.status_code == 302
+    question.refresh_from_db()
+    assert question.answer == {}
+    alice = client_for(people["alice"])
+    url = _signed_save_url(alice, exam)
+    actions.submit_attempt(attempt.pk, people["alice"])
+    response = alice.post(url, save, content_type="application/json")
+    assert response.status_code == 409 and response.json()["code"] == "submitted"
+    question.refresh_from_db()
+    assert question.answer == {}
+
+
+def test_a_save_url_signed_for_another_session_is_the_authenticated_path(exam, people):
+    attempt = actions.start_attempt(exam, people["alice"])
+    question = attempt.items.filter(kind="question").first()
+    field = question.data["question"]["fields"][0]["name"]
+    url = _signed_save_url(client_for(people["alice"]), exam)
+    response = client_for(people["bob"]).post(url, json.dumps({"answers": {question.key: {field: "9"}}}),
+                                              content_type="application/json")
+    assert response.status_code == 404
+    question.refresh_from_db()
+    assert question.answer == {}

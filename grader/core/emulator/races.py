@@ -83,7 +83,7 @@ def parse_reports(text: str, arenas, student_file: str = "kernel.cu") -> list[di
                 names[t["id"]] = t["name"]
                 current = None
         # The earlier access may come without a line: TSan cannot restore the stack of a thread
-        # that was destroyed (an earlier block's, see kRetainedFibers in scheduler.cpp).
+        # that was destroyed (an earlier block's, see kRetainedFibers in src/fiber.cpp).
         if len(accesses) < 2 or accesses[0]["line"] is None:
             continue
         for a in accesses[:2]:

@@ -35,7 +35,7 @@ MAX_LIST = 256  # items of any one list
 MAX_DETAIL_KEYS = 32
 MAX_ID = 1 << 31  # block and thread ids: CUDA's grid limit is 2^31 - 1 blocks in x
 STATUSES = frozenset({"ok", "fault", "deadlock", "timeout", "internal"})
-# What the runtime says when it cannot map its own memory (src/memory.cpp, src/scheduler.cpp).
+# What the runtime says when it cannot map its own memory (src/memory.cpp, src/fiber.cpp).
 INTERNAL_REASONS = frozenset({"cannot map shared memory", "cannot map a fiber stack"})
 FAULT_SIGNALS = frozenset({"SIGSEGV", "SIGBUS", "SIGILL", "SIGFPE", "SIGTRAP", "SIGABRT"})
 _PC = re.compile(r"0x[0-9a-fA-F]{1,16}")

@@ -34,7 +34,7 @@ class thread_group;
 
 class thread_block {
  public:
-  void sync(int line = __builtin_LINE()) const { ::wd::detail::block_barrier(line * 4096 + 4095, line, 0, 0); }
+  void sync(int line = __builtin_LINE()) const { ::wd::detail::block_barrier(line * 4096 + 4095, line, ::wd::wd_bar_plain, 0); }
   unsigned thread_rank() const { return ::wd::detail::cg_block_rank(); }
   unsigned size() const { return blockDim.x * blockDim.y * blockDim.z; }
   unsigned num_threads() const { return size(); }
