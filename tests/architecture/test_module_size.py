@@ -16,8 +16,6 @@ OVERSIZED = {
     "authoring/views.py": "every authoring page; to be split by page",
     "grader/core/messages.py": "the catalogue of message templates (data) and the legacy recognisers, which "
                                "go when messages become data (section 1)",
-    "problems/core/occupancy.py": "occupancy() with every limiting resource inline; to be one function per "
-                                  "resource (section 4)",
     "exams/actions.py": "the one write path of exams and attempts",
     "grader/core/judge.py": "the judge's stages, the write-map stage and the ptxas report thread",
     "grader/core/backends/gpu.py": "compile, run and the sanitizer pass; to be split into compile/run and a "
