@@ -180,11 +180,17 @@ def make_backend(name: str):
             logs: list[tuple[str, str]] = []
             label = ""
 
-            def _sanitize(self, tools, job, arrays, limit_s):
-                results, error = super()._sanitize(tools, job, arrays, limit_s)
-                for tool, (_, text) in results.items():
-                    self.logs.append((f"{self.label}.{tool}.log", text))
-                return results, error
+            def __init__(self, **options):
+                super().__init__(**options)
+                sanitize = self.sanitizers._sanitize
+
+                def recording(tools, job, arrays, limit_s):
+                    results, error = sanitize(tools, job, arrays, limit_s)
+                    for tool, (_, text) in results.items():
+                        self.logs.append((f"{self.label}.{tool}.log", text))
+                    return results, error
+
+                self.sanitizers._sanitize = recording
 
         return RecordingGpuBackend()
     from grader.core.backends.emulator import EmulatorBackend

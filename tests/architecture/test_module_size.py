@@ -18,8 +18,6 @@ OVERSIZED = {
                                "go when messages become data (section 1)",
     "exams/actions.py": "the one write path of exams and attempts",
     "grader/core/judge.py": "the judge's stages, the write-map stage and the ptxas report thread",
-    "grader/core/backends/gpu.py": "compile, run and the sanitizer pass; to be split into compile/run and a "
-                                   "SanitizerPass (section 4)",
     "grader/core/backends/emulator.py": "the emulator backend's compile, run, check and write-map modes",
     "problems/core/package.py": "the problem.yaml parser: one function per section of the file",
     "practice/core/questions/occupancy.py": "the occupancy topic's question families (content)",

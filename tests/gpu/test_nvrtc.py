@@ -97,7 +97,7 @@ def test_the_sandbox_hides_etc_passwd_from_both_compilers(backend, nvcc):
 def test_a_compile_past_the_limit_is_a_compile_error_and_the_child_is_replaced(backend):
     first = backend.pool.compiler
     first.wait_ready()
-    result = compile_with_nvrtc(MACRO_BOMB, SPEC, "sm_90", backend._nvrtc, version=backend._nvrtc_version(),
+    result = compile_with_nvrtc(MACRO_BOMB, SPEC, "sm_90", backend.compiler._nvrtc, version=backend.compiler._nvrtc_version(),
                                 time_limit_s=1.0)
     assert not result.compile.ok
     assert "longer than 1 s" in result.compile.messages[0].message
