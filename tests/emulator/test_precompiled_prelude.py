@@ -7,7 +7,6 @@ from pathlib import Path
 
 import numpy as np
 
-from grader.core import sandbox
 from tests.sandbox.run import run_box
 from grader.core.emulator import toolchain
 
