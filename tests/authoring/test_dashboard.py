@@ -8,7 +8,7 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone
 
-from authoring import actions, dashboard
+from authoring import actions, dashboard, progress
 from grader.core.results import CompileMessage, CompileResult, Diagnostic, JudgeResult
 from grader.core.verdicts import DiagnosticKind, Verdict
 from grader.models import Purpose, Status, Submission
@@ -21,6 +21,7 @@ def _graded(user, version, verdict, at, result=None, purpose=Purpose.STUDENT):
     s = Submission.objects.create(user=user, problem_version=version, source="x", status=Status.GRADED,
                                   verdict=verdict.value, result=result.to_dict(), purpose=purpose)
     Submission.objects.filter(pk=s.pk).update(created_at=at)
+    progress.refresh_pair(user.pk, version.problem_id)  # update() writes around the summary's signals
     return s
 
 
