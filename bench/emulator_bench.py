@@ -249,7 +249,7 @@ def native_comparison(backend: EmulatorBackend, reps: int) -> dict:
     out = {}
     with tempfile.TemporaryDirectory(prefix="wd-native-") as tmp:
         native = Path(tmp) / "native_loops"
-        subprocess.run([toolchain.CXX, *toolchain.COMMON_FLAGS, "-O2", str(NATIVE_SOURCE), "-o", str(native),
+        subprocess.run([toolchain.DEFAULT_CXX, *toolchain.COMMON_FLAGS, "-O2", str(NATIVE_SOURCE), "-o", str(native),
                         "-lpthread"], check=True)
         for name, src, kspec, launch, inputs, kind, n, verify in native_cases():
             build = backend.compile(src, kspec)
