@@ -55,6 +55,7 @@ def parse_args():
     p.add_argument("--cache-dir", default=str(ROOT / "var" / "cache"), help="WARPDRILL_CACHE_DIR of the stack")
     p.add_argument("--timeout-s", type=float, default=120.0, help="give up on a verdict after this long")
     p.add_argument("--keep", action="store_true", help="keep the stack's folder (its logs) afterwards")
+    p.add_argument("--configs", default="before,after", help="which of CONFIGS to run, in this order")
     return p.parse_args()
 
 
@@ -141,11 +142,11 @@ def manage(env, *argv: str, stdin: str | None = None) -> str:
     return out.stdout
 
 
-SETUP = f"""
+SETUP = """
 from django.contrib.auth import get_user_model
 User = get_user_model()
-for i in range({{n}}):
-    User.objects.create_user(f"lat{{i}}", password="{PASSWORD}")
+for i in range(%(n)d):
+    User.objects.create_user(f"lat{i}", password="%(password)s")
 """
 
 TIMES = """
@@ -159,6 +160,14 @@ print(json.dumps({{pk: [t.timestamp() if t else None for t in ts] for pk, *ts in
 def pct(values, q):
     values = sorted(values)
     return values[min(len(values) - 1, int(round(q * (len(values) - 1))))] if values else None
+
+
+def stage_medians(results: list[dict], times: dict) -> dict:
+    """Median seconds of each grading stage (grader/stages.py's WARPDRILL_STAGE_LOG lines) of `results`."""
+    lines = [times.get("stages", {}).get(str(r["pk"])) for r in results]
+    lines = [line for line in lines if line]
+    keys = sorted({k for line in lines for k in line if k not in ("id", "pid", "started")})
+    return {k: round(statistics.median(line.get(k, 0.0) for line in lines), 3) for k in keys}
 
 
 def breakdown(results: list[dict], times: dict) -> dict:
@@ -208,22 +217,23 @@ def run_group(port: int, users: list[str], source_tag: str, timeout: float, toge
     return results
 
 
-def main() -> int:
-    args = parse_args()
+def run_stack(args, extra_env: dict) -> tuple[list[dict], list[dict], dict, list[float]]:
+    """Start a fresh dev stack with `extra_env`, grade the warm-up, then the single and burst groups.
+    Returns (single results, burst results, database times by pk, load averages at start and end)."""
     folder = Path(tempfile.mkdtemp(prefix="wd-devlat-"))
     port = free_port()
     env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "CELERY_BROKER_URL", "REDIS_URL")}
     env.update(WARPDRILL_VAR_DIR=str(folder), WARPDRILL_CACHE_DIR=args.cache_dir, WARPDRILL_PORT=str(port),
-               PYTHONUNBUFFERED="1")
+               PYTHONUNBUFFERED="1", WARPDRILL_STAGE_LOG=str(folder / "stages.jsonl"), **extra_env)
     manage(env, "migrate", "--no-input", "-v", "0")
     (folder / "bank").mkdir()
     (folder / "bank" / SLUG).symlink_to(ROOT / "problems" / "bank" / SLUG)
     manage(env, "import_problems", str(folder / "bank"), "--quiet")
-    manage(env, "shell", "-c", SETUP.format(n=1 + args.single + args.burst))
+    manage(env, "shell", "-c", SETUP % {"n": 1 + args.single + args.burst, "password": PASSWORD})
     log = open(folder / "stack.log", "w")
     stack = subprocess.Popen([str(ROOT / ".venv" / "bin" / "honcho"), "start", "-f", "Procfile.dev"], cwd=ROOT, env=env,
                              stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
-    load_before = os.getloadavg()[0]
+    loads = [os.getloadavg()[0]]
     try:
         deadline = time.monotonic() + 180
         while True:
@@ -235,13 +245,17 @@ def main() -> int:
                     raise RuntimeError("the dev stack did not answer; see " + str(folder / "stack.log"))
                 time.sleep(0.5)
         warm = run_group(port, ["lat0"], "warm-up", 300, together=False)
-        print(f"warm-up: {warm[0]['seen_s']:.2f} s" if warm else "warm-up failed")
+        print(f"  warm-up: {warm[0]['seen_s']:.2f} s" if warm else "  warm-up failed")
         single_users = [f"lat{i}" for i in range(1, 1 + args.single)]
         burst_users = [f"lat{i}" for i in range(1 + args.single, 1 + args.single + args.burst)]
         single = run_group(port, single_users, "single", args.timeout_s, together=False) if single_users else []
         burst = run_group(port, burst_users, "burst", args.timeout_s, together=True) if burst_users else []
         pks = [r["pk"] for r in single + burst]
         times = json.loads(manage(env, "shell", "-c", TIMES.format(pks=pks)).strip().splitlines()[-1]) if pks else {}
+        loads.append(os.getloadavg()[0])
+        stage_lines = [json.loads(line) for line in (folder / "stages.jsonl").read_text().splitlines()] \
+            if (folder / "stages.jsonl").exists() else []
+        times["stages"] = {str(line["id"]): line for line in stage_lines}
     finally:
         os.killpg(stack.pid, signal.SIGINT)
         try:
@@ -251,19 +265,37 @@ def main() -> int:
         log.close()
         if not args.keep:
             shutil.rmtree(folder, ignore_errors=True)
-    figures = {"load_average_1min_at_start": round(load_before, 2), "load_average_1min_at_end": round(os.getloadavg()[0], 2)}
-    for name, results, goal_q, goal in (("single", single, 0.5, 1.0), ("burst", burst, 0.95, 1.5)):
-        if not results:
-            continue
-        seen = [r["seen_s"] for r in results]
-        figures[name] = {"n": len(results), "p50_s": round(pct(seen, 0.5), 3), "p95_s": round(pct(seen, 0.95), 3),
-                         "max_s": round(max(seen), 3), "goal": f"p{int(goal_q * 100)} <= {goal} s",
-                         "met": pct(seen, goal_q) <= goal, "median_parts_s": breakdown(results, times),
-                         "verdicts": sorted({r["verdict"] for r in results}),
-                         "polls_median": statistics.median(r["polls"] for r in results)}
-        f = figures[name]
-        print(f"{name:6} n={f['n']:3}  p50 {f['p50_s']:.2f} s  p95 {f['p95_s']:.2f} s  max {f['max_s']:.2f} s  "
-              f"({f['goal']}: {'met' if f['met'] else 'NOT met'})  parts (median s): {f['median_parts_s']}")
+        else:
+            print(f"  kept {folder}")
+    return single, burst, times, loads
+
+
+# What is compared, in one run: the page's polls as they were (every second while queued, half a
+# second while graded) and with the fast start (every quarter second for the first 5 s).
+CONFIGS = {"before": {"WARPDRILL_POLL_FAST_START_S": "0"}, "after": {}}
+
+
+def main() -> int:
+    args = parse_args()
+    figures: dict = {}
+    for name in args.configs.split(","):
+        print(f"{name}: {CONFIGS[name] or 'defaults'}")
+        single, burst, times, loads = run_stack(args, CONFIGS[name])
+        figures[name] = {"load_average_1min": [round(x, 2) for x in loads]}
+        for group, results, goal_q, goal in (("single", single, 0.5, 1.0), ("burst", burst, 0.95, 1.5)):
+            if not results:
+                continue
+            seen = [r["seen_s"] for r in results]
+            f = figures[name][group] = {
+                "n": len(results), "p50_s": round(pct(seen, 0.5), 3), "p95_s": round(pct(seen, 0.95), 3),
+                "max_s": round(max(seen), 3), "goal": f"p{int(goal_q * 100)} <= {goal} s", "met": pct(seen, goal_q) <= goal,
+                "median_parts_s": breakdown(results, times), "median_stages_s": stage_medians(results, times),
+                "verdicts": sorted({r["verdict"] for r in results}),
+                "polls_median": statistics.median(r["polls"] for r in results)}
+            print(f"  {group:6} n={f['n']:3}  p50 {f['p50_s']:.2f} s  p95 {f['p95_s']:.2f} s  max {f['max_s']:.2f} s  "
+                  f"({f['goal']}: {'met' if f['met'] else 'NOT met'})  median parts (s): {f['median_parts_s']}  "
+                  f"load {figures[name]['load_average_1min']}")
+            print(f"         grading stages (median s): {f['median_stages_s']}")
     print(json.dumps(figures))
     return 0
 

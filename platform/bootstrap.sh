@@ -92,9 +92,11 @@ nice -n 10 .venv/bin/python manage.py prepare_judge --backend emulator --shared-
 runtime_pid=$!
 
 # --- database, translations, content ----------------------------------------------------
+messages_pid=""
 if [ -d locale ]; then
-  say "compiling the translations"
-  .venv/bin/python manage.py compilemessages -v 0 --ignore=.venv --ignore=node_modules
+  say "compiling the translations (in the background: $logs/messages.log)"
+  .venv/bin/python manage.py compilemessages -v 0 --ignore=.venv --ignore=node_modules >"$logs/messages.log" 2>&1 &
+  messages_pid=$!
 fi
 if [ "${WARPDRILL_SKIP_DB_SETUP:-}" != 1 ]; then
   say "migrating the database"
@@ -110,6 +112,7 @@ if [ "${WARPDRILL_SKIP_DB_SETUP:-}" != 1 ]; then
 fi
 say "waiting for the front end"
 wait_for "$npm_pid" "the front-end build (npm)" "$logs/npm.log"
+if [ -n "$messages_pid" ]; then wait_for "$messages_pid" "compiling the translations" "$logs/messages.log"; fi
 if [ "${WARPDRILL_RUNTIME_IN_BACKGROUND:-}" = 1 ]; then
   say "set up; the emulator runtime is still building ($logs/runtime.log): the worker grades once it is done"
 else

@@ -31,6 +31,20 @@ def database_url_for_worker() -> str:
     raise RuntimeError(f"no worker URL for database engine {engine}")
 
 
+@pytest.fixture(autouse=True, scope="session")
+def judge_sandbox_from_settings():
+    """Core objects a test builds without a sandbox option (EmulatorBackend(), compile_cubin...) get
+    the sandbox the settings describe (WARPDRILL_BWRAP and the rest, as a worker would), through
+    sandbox.box.DEFAULT, the default of callers that name none."""
+    from grader.core.backends import registry
+    from grader.core.sandbox import box
+
+    previous = box.DEFAULT
+    box.DEFAULT = registry.configured_sandbox()
+    yield box.DEFAULT
+    box.DEFAULT = previous
+
+
 class WorkerProcess:
     """A `celery worker` child process; its output is kept for failure messages."""
 
@@ -83,7 +97,7 @@ def worker_env(**extra: str) -> dict[str, str]:
         {
             "DATABASE_URL": database_url_for_worker(),
             "WARPDRILL_TESTING": "1",
-            "WARPDRILL_BACKEND": settings.WARPDRILL_BACKEND,
+            "WARPDRILL_BACKEND": settings.WARPDRILL_JUDGE["BACKEND"],
             "CELERY_BROKER_URL": settings.CELERY_BROKER_URL,
             "PYTHONUNBUFFERED": "1",
         }

@@ -156,7 +156,7 @@ def judge(
             if build.resources is None and backend.wants_ptxas_report:
                 # Whether the grid fits at once depends on the registers: ptxas's report is needed
                 # before the cases, so it is made here, on this thread (see below why not on another).
-                build.resources = _PtxasReport.compute_now(source, package.kernel, target_cc)
+                build.resources = _PtxasReport.compute_now(source, package.kernel, target_cc, backend)
         gpu = _target_gpu(target_cc, target_gpu)
         registers = build.resources.registers if build.resources else None
         static = build.resources.shared_static_bytes if build.resources else None
@@ -175,7 +175,7 @@ def judge(
             if checking and refusals[check_index] is None else None
         # Backends without a ptxas report (the emulator) get one from nvcc, computed while the
         # test cases run: every submission shows its resources and occupancy, GPU or not.
-        report = _PtxasReport(source, package.kernel, target_cc) if build.resources is None and backend.wants_ptxas_report else None
+        report = _PtxasReport(source, package.kernel, target_cc, backend) if build.resources is None and backend.wants_ptxas_report else None
         result = JudgeResult(verdict=Verdict.ACCEPTED, compile=build.compile, backend=name)
         hung = None
         mapped: _Case | None = None  # the failing case whose write map is drawn (writemap_case)
@@ -385,21 +385,23 @@ def _add_diagnostics(result: JudgeResult, diagnostics: list[Diagnostic], test_na
 class _PtxasReport:
     """ptxas's resource report of the kernel, computed on a background thread (None when unavailable)."""
 
-    def __init__(self, source: str, spec: KernelSpec, cc: str):
+    def __init__(self, source: str, spec: KernelSpec, cc: str, backend=None):
         self._value = None
-        self._thread = threading.Thread(target=self._compute, args=(source, spec, cc), daemon=True)
+        self._thread = threading.Thread(target=self._compute, args=(source, spec, cc, backend), daemon=True)
         self._thread.start()
 
-    def _compute(self, source, spec, cc):
-        self._value = self.compute_now(source, spec, cc)
+    def _compute(self, source, spec, cc, backend):
+        self._value = self.compute_now(source, spec, cc, backend)
 
     @staticmethod
-    def compute_now(source: str, spec: KernelSpec, cc: str):
-        """The report, computed on the calling thread (None when unavailable)."""
+    def compute_now(source: str, spec: KernelSpec, cc: str, backend=None):
+        """The report, computed on the calling thread (None when unavailable); nvcc runs in the
+        `backend`'s sandbox, its result cached in the backend's cache root."""
         try:
             from .resources import ptxas_resources
 
-            value = ptxas_resources(source, spec, cc)
+            value = ptxas_resources(source, spec, cc, sandbox=getattr(backend, "sandbox", None),
+                                    cache_root=getattr(backend, "cache_root", None))
             return value if value.source else None
         except Exception as exc:  # nvcc missing or failing: the report is information, never a failure
             log.info("no ptxas resource report: %s", exc)

@@ -41,8 +41,8 @@ def gpu():
     from grader.core import sandbox
 
     mp = pytest.MonkeyPatch()
-    if not sandbox.bwrap_works():
-        mp.setenv(sandbox.UNSAFE_ENV, "1")
+    if not sandbox.box.DEFAULT.works():
+        mp.setattr(sandbox.box, "DEFAULT", sandbox.Sandbox(allow_unsafe=True))
     from grader.core.backends.gpu import GpuBackend
 
     backend = GpuBackend()

@@ -246,7 +246,7 @@ def test_racecheck_runs_only_on_kernels_with_shared_memory(static, dynamic, ran)
         seen.extend(str(t) for t in tools)
         return {}, ""
 
-    backend._sanitize = sanitize
+    backend.sanitizers._sanitize = sanitize
     build = fake_build("copy")
     build.handle.shared_static_bytes = static
     req = RunRequest(launch=LaunchConfig((1, 1, 1), (32, 1, 1), dynamic), time_limit_s=1.0, check=True,

@@ -166,7 +166,7 @@ def test_platform_faults_retries_and_verdicts_of_a_real_grading(client, token, s
     settings.CELERY_TASK_ALWAYS_EAGER = True
     from config.celery import app
     app.conf.task_always_eager = True
-    settings.WARPDRILL_BACKEND = "dummy"
+    settings.WARPDRILL_JUDGE = {**settings.WARPDRILL_JUDGE, "BACKEND": "dummy"}
     import_package(parse_package(tiny_package_files(**{"harness.py": "def generate(case, rng):\n    raise RuntimeError('x')\n"
                                                                     "def reference(inputs):\n    return {}\n"})))
     before = scrape()
@@ -189,15 +189,16 @@ def test_platform_faults_retries_and_verdicts_of_a_real_grading(client, token, s
 
 def test_a_box_killed_at_its_wall_clock_limit_is_counted(client, token, db, tmp_path):
     """A real sandboxed box that sleeps past its limit is killed by the watchdog and counted by reason."""
-    from grader.core import sandbox
+    from grader.core import sandbox  # noqa: F401
+    from tests.sandbox.run import run_box
 
     def kills():
         return value(samples(client.get("/metrics", HTTP_AUTHORIZATION=f"Bearer {token}").content.decode()),
                      "warpdrill_sandbox_kills_total", reason="time")
 
     before = kills()
-    ok = sandbox.run_sandboxed(["/bin/sh", "-c", "true"], tmp_path, 10.0)
+    ok = run_box(["/bin/sh", "-c", "true"], tmp_path, 10.0)
     assert not ok.timed_out and kills() == before
-    slept = sandbox.run_sandboxed(["/bin/sh", "-c", "sleep 30"], tmp_path, 0.5)
+    slept = run_box(["/bin/sh", "-c", "sleep 30"], tmp_path, 0.5)
     assert slept.timed_out
     assert kills() == before + 1

@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from .. import sandbox
+from ..sandbox import Limits, Sandbox
 from .. import messages as M
 from ..emulator import jobs, result_file, toolchain
 from ..emulator.rewrite import rewrite
@@ -137,9 +138,18 @@ class EmulatorBackend(Backend):
     supports_coresident_launch = True  # LaunchConfig.coresident: co-resident blocks, grid.sync() still a launch failure
     supports_writemap = True  # the writemap variant: every store of the kernel is recorded (src/writemap.cpp)
 
-    def __init__(self, cache_dir: str | Path | None = None, workers: int | None = None):
-        self.cache_dir = Path(cache_dir) if cache_dir else toolchain.default_cache_dir()
+    def __init__(self, cache_dir: str | Path | None = None, workers: int | None = None, *,
+                 cache_root: str | Path | None = None, cxx: str = toolchain.DEFAULT_CXX,
+                 sandbox: Sandbox | dict | None = None):
+        """`cache_dir`: where runtimes and binaries are kept (default: `cache_root`/emulator, the site's
+        cache folder, else toolchain.default_cache_dir()); `workers`: threads of one run (default: the
+        CPUs, at most 8); `cxx`: the C++ compiler (under /usr: the sandbox sees only /usr); `sandbox`:
+        how boxes are made (a Sandbox or its settings mapping; default Sandbox())."""
+        self.cache_dir = Path(cache_dir) if cache_dir else toolchain.default_cache_dir(cache_root)
+        self.cache_root = Path(cache_root) if cache_root else None
+        self.cxx = cxx
         self.workers = workers or max(1, min(os.cpu_count() or 1, 8))
+        self.sandbox = Sandbox.of(sandbox)
         self._runtimes: dict[str, toolchain.Runtime] = {}
 
     # ---- compile ----
@@ -152,7 +162,7 @@ class EmulatorBackend(Backend):
     def runtime(self, variant: str = "fast") -> toolchain.Runtime:
         """The runtime library for `variant`, built once per worker and cache directory."""
         if variant not in self._runtimes:
-            runtime = toolchain.build_runtime(self.cache_dir, variant)
+            runtime = toolchain.build_runtime(self.cache_dir, variant, self.cxx)
             self._build_pch(variant, runtime)
             self._runtimes[variant] = runtime
         return self._runtimes[variant]
@@ -164,16 +174,16 @@ class EmulatorBackend(Backend):
         be built, compiles parse the header as before and a warning is logged."""
         out = runtime.lib_dir / f"pch-{variant}"
         done = runtime.lib_dir / f".done-pch-{variant}"
-        if done.exists() or toolchain.missing_compiler():
+        if done.exists() or toolchain.missing_compiler(self.cxx):
             return
         with open(self.cache_dir / f"runtime-{runtime.hash}.lock", "w") as lock:
             fcntl.flock(lock, fcntl.LOCK_EX)
             if done.exists():
                 return
             with tempfile.TemporaryDirectory(prefix="wd-pch-") as tmp:
-                res = sandbox.run_sandboxed(
-                    toolchain.pch_argv(variant, "prelude.hpp.gch"), Path(tmp), COMPILE_TIME_LIMIT_S * 4,
-                    memory_bytes=4 << 30, ro_binds={str(toolchain.INCLUDE_DIR): toolchain.SANDBOX_INCLUDE})
+                res = self.sandbox.run(
+                    toolchain.pch_argv(variant, "prelude.hpp.gch", self.cxx), Path(tmp), Limits(COMPILE_TIME_LIMIT_S * 4, 4 << 30),
+                    ro_binds={str(toolchain.INCLUDE_DIR): toolchain.SANDBOX_INCLUDE})
                 gch = Path(tmp) / "prelude.hpp.gch"
                 if res.returncode != 0 or not gch.exists():
                     logger.warning("the emulator's precompiled prelude (%s) did not build: %s", variant,
@@ -208,13 +218,13 @@ class EmulatorBackend(Backend):
     def _build_variant(self, handle: EmulatorHandle, variant: str) -> tuple[bool, list[CompileMessage], str, bool]:
         runtime = self.runtime(variant)
         key = hashlib.sha256(
-            (handle.text + variant + repr(toolchain.compile_argv(variant, "k", "o")) + runtime.hash).encode()
+            (handle.text + variant + repr(toolchain.compile_argv(variant, "k", "o", self.cxx)) + runtime.hash).encode()
         ).hexdigest()[:32]
         final = self.cache_dir / "bin" / key / "kernel.bin"
         if final.exists():
             handle.binaries[variant] = final
             return True, [], "", True
-        missing = toolchain.missing_compiler()
+        missing = toolchain.missing_compiler(self.cxx)
         if missing:  # the runtime was built, then the compiler went away: the platform's fault
             raise PlatformError(missing)
         with tempfile.TemporaryDirectory(prefix="wd-cc-") as tmp:
@@ -258,9 +268,8 @@ class EmulatorBackend(Backend):
     def _compile_in_box(self, workdir: Path, variant: str, runtime: toolchain.Runtime, source: str = "kernel.cpp",
                         output: str = "kernel.bin") -> sandbox.SandboxResult:
         """g++ on workdir/`source` inside the sandbox, linked with the runtime, to workdir/`output`."""
-        return sandbox.run_sandboxed(
-            toolchain.compile_argv(variant, source, output), workdir, COMPILE_TIME_LIMIT_S,
-            memory_bytes=4 << 30,
+        return self.sandbox.run(
+            toolchain.compile_argv(variant, source, output, self.cxx), workdir, Limits(COMPILE_TIME_LIMIT_S, 4 << 30),
             ro_binds={str(toolchain.INCLUDE_DIR): toolchain.SANDBOX_INCLUDE, str(runtime.lib_dir): toolchain.SANDBOX_LIB},
         )
 
@@ -337,18 +346,17 @@ class EmulatorBackend(Backend):
                     writemap=variant == "writemap",
                 )
                 total = _input_bytes(request)
-                res = sandbox.run_sandboxed(
-                    [SANDBOX_BINARY, f"{sandbox.WORK_PATH}/job.txt"], workdir,
+                limits = Limits(
                     backstop_s(request.time_limit_s, variant),
-                    charged_limit_s=wall_limit_s(request.time_limit_s, variant),
+                    charged_s=wall_limit_s(request.time_limit_s, variant),
                     # ThreadSanitizer reserves terabytes of shadow address space: no AS limit there,
                     # the box's resident memory is watched instead (small kernels use ~0.1 GiB).
                     memory_bytes=resource.RLIM_INFINITY if variant == "tsan" else (2 << 30) + 3 * total,
-                    rss_bytes=rss_limit_bytes(total),
-                    ro_binds={str(handle.binaries[variant]): SANDBOX_BINARY},
-                    env=env, file_bytes=max(256 << 20, 2 * total), cpu_s=(request.time_limit_s + GRACE_S) * self.workers,
-                    disk_bytes=jobs.disk_allowance(outputs),
+                    rss_bytes=rss_limit_bytes(total), file_bytes=max(256 << 20, 2 * total),
+                    cpu_s=(request.time_limit_s + GRACE_S) * self.workers, disk_bytes=jobs.disk_allowance(outputs),
                 )
+                res = self.sandbox.run([SANDBOX_BINARY, f"{sandbox.WORK_PATH}/job.txt"], workdir, limits,
+                                       ro_binds={str(handle.binaries[variant]): SANDBOX_BINARY}, env=env)
                 if res.returncode == EXIT_RERUN_FIBERS and not fibers:
                     fibers = True
                     continue
@@ -464,8 +472,8 @@ class EmulatorBackend(Backend):
     def addr2line(self, binary: Path, pc: str, workdir: Path | None) -> int | None:
         tmp = Path(tempfile.mkdtemp(prefix="a2l-", dir=workdir))
         try:
-            res = sandbox.run_sandboxed(["/usr/bin/addr2line", "-i", "-e", SANDBOX_BINARY, pc], tmp, 20.0,
-                                        ro_binds={str(binary): SANDBOX_BINARY})
+            res = self.sandbox.run(["/usr/bin/addr2line", "-i", "-e", SANDBOX_BINARY, pc], tmp, Limits(20.0),
+                                   ro_binds={str(binary): SANDBOX_BINARY})
         finally:
             shutil.rmtree(tmp, ignore_errors=True)
         for raw in res.stdout.splitlines():
@@ -480,11 +488,11 @@ class EmulatorBackend(Backend):
 
     def check(self) -> list[str]:
         problems = []
-        if not Path(toolchain.CXX).exists():
-            problems.append(f"the emulator needs {toolchain.CXX}")
+        if not Path(self.cxx).exists():
+            problems.append(f"the emulator needs {self.cxx}")
         if not Path("/usr/include/boost/context/fiber.hpp").exists():
             problems.append("the emulator needs Boost.Context (Debian: libboost-context-dev)")
-        if not sandbox.bwrap_works() and os.environ.get(sandbox.UNSAFE_ENV) != "1":
+        if not self.sandbox.works() and not self.sandbox.allow_unsafe:
             problems.append("the emulator needs bubblewrap (/usr/bin/bwrap) able to create namespaces")
         return problems
 

@@ -33,7 +33,7 @@ from .ptxas import FunctionReport, find_entry, parse_ptxas
 STUDENT_FILE = "kernel.cu"  # the name the student's source carries in messages and line info
 CHECK_FILE = "warpdrill_check.cu"  # the name of the signature check appended to it
 LOG_CAP = 16 * 1024
-TIME_LIMIT_S = float(os.environ.get("WARPDRILL_NVCC_TIME_LIMIT", "30"))  # template and unroll bombs end here
+TIME_LIMIT_S = 30.0  # template and unroll bombs end here (the GPU backend's nvcc_time_limit_s option)
 MEMORY_BYTES = 4 << 30
 
 
@@ -168,21 +168,23 @@ def cap(text: str, limit: int = LOG_CAP) -> str:
     return data[:limit].decode("utf-8", "ignore") + f"\n[log truncated: {len(data) - limit} more bytes dropped]\n"
 
 
-def _run_nvcc(workdir: Path, arch: str, time_limit_s: float):
-    """Run nvcc on workdir/tu.cu inside the sandbox; returns the sandbox's result."""
+def _run_nvcc(workdir: Path, arch: str, time_limit_s: float, box=None):
+    """Run nvcc on workdir/tu.cu inside the sandbox `box` (a sandbox.Sandbox; None: the default);
+    returns the sandbox's result."""
     from .. import sandbox
 
     nvcc = nvcc_path()
     cuda_root = str(Path(nvcc).parent.parent)
     binds = {} if cuda_root.startswith("/usr/") else {cuda_root: cuda_root}
     argv = [nvcc, *flags(arch), "-o", f"{sandbox.WORK_PATH}/kernel.cubin", f"{sandbox.WORK_PATH}/tu.cu"]
-    return sandbox.run_sandboxed(argv, workdir, time_limit_s, MEMORY_BYTES, ro_binds=binds,
-                                 env={"TMPDIR": "/tmp"}, cpu_s=time_limit_s)
+    return sandbox.Sandbox.of(box).run(argv, workdir, sandbox.Limits(time_limit_s, MEMORY_BYTES, cpu_s=time_limit_s),
+                                       ro_binds=binds, env={"TMPDIR": "/tmp"})
 
 
 def compile_cubin(source: str, spec: KernelSpec, arch: str, *, cache: CompileCache | None = None,
-                  time_limit_s: float = TIME_LIMIT_S) -> CubinResult:
-    """Compile `source` for `arch` ("sm_90"). A compile error or timeout is a result.
+                  time_limit_s: float = TIME_LIMIT_S, sandbox=None) -> CubinResult:
+    """Compile `source` for `arch` ("sm_90") with nvcc in `sandbox` (a sandbox.Sandbox; None: the
+    default). A compile error or timeout is a result.
 
     Raises NvccUnavailableError when nvcc is missing and SandboxUnavailableError when the
     sandbox cannot run (both PlatformError).
@@ -199,7 +201,7 @@ def compile_cubin(source: str, spec: KernelSpec, arch: str, *, cache: CompileCac
     workdir = Path(tempfile.mkdtemp(prefix="warpdrill-nvcc-"))
     try:
         (workdir / "tu.cu").write_text(tu)
-        run = _run_nvcc(workdir, arch, time_limit_s)
+        run = _run_nvcc(workdir, arch, time_limit_s, sandbox)
         log = (run.stderr + run.stdout).strip()
         cubin_path = workdir / "kernel.cubin"
         cubin = cubin_path.read_bytes() if run.returncode == 0 and cubin_path.exists() else None

@@ -32,7 +32,7 @@ class Command(BaseCommand):
 
     def _prepare_emulator(self, judge_backend, shared) -> None:
         """Each variant's runtime, with a line per variant (the build takes ≈ 40 s on 2 cores the first time)."""
-        digest = toolchain.runtime_hash()
+        digest = toolchain.runtime_hash(judge_backend.cxx)
         if shared is not None:
             try:
                 if shared_cache.fetch(judge_backend.cache_dir, shared, digest, toolchain.VARIANTS):
