@@ -294,10 +294,17 @@ class EmulatorBackend(Backend):
                                       "shared_bytes": request.launch.shared_bytes},
                               message=M.LAUNCH_REFUSED(reason=problem))
             return RunOutcome(RunStatus.LAUNCH_ERROR, diagnostics=[diag], message=problem)
-        outcome = self._run_once(build, request, "fast", start_aligned=False)
-        if request.check and outcome.status is RunStatus.OK:
+        from ..emulator import prefetch  # the check's variants compile while the plain runs go
+
+        compiling = prefetch.start(self, handle) if request.check else []
+        try:
+            outcome = self._run_once(build, request, "fast", start_aligned=False)
             # Underflows only fault when buffers start at a page boundary.
-            under = self._run_once(build, request, "fast", start_aligned=True)
+            under = self._run_once(build, request, "fast", start_aligned=True) \
+                if request.check and outcome.status is RunStatus.OK else None
+        finally:
+            prefetch.wait(compiling)
+        if request.check and outcome.status is RunStatus.OK:
             if under.status is not RunStatus.OK:
                 return under
             from ..emulator import races  # the race checker is only needed in check mode
