@@ -149,6 +149,10 @@ class SentTasks(list):
         self.append(submission_id)
         self.calls.append((submission_id, priority, exam))
 
+    def with_exam(self) -> list[tuple[int, bool]]:
+        """(submission id, sent to the exam task?) of every send, in order."""
+        return [(pk, exam) for pk, _, exam in self.calls]
+
     def until_commit(self):
         """A context manager holding the on-commit callbacks of its block for `commit()`."""
         from contextlib import contextmanager
