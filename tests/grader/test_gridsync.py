@@ -42,5 +42,5 @@ def test_the_gpu_backend_refuses_an_ordinary_launch_of_a_grid_sync_kernel_withou
     out = backend.run(build, RunRequest(LaunchConfig((16, 1, 1), (128, 1, 1)), {"y": np.zeros(4, np.float32)}))
     assert out.status is RunStatus.FAULT
     (diag,) = out.diagnostics
-    assert diag.line == 7 and diag.message_template == M.RUNTIME_GRID_SYNC_NOT_COOPERATIVE
+    assert diag.line == 7 and diag.message.template == M.RUNTIME_GRID_SYNC_NOT_COOPERATIVE
     assert DIAGNOSTIC_VERDICT[diag.kind] is Verdict.RUNTIME_ERROR

@@ -169,9 +169,9 @@ class GpuBackend(Backend):
         arch = self.arch()
         result = self.compiler.compile(source, spec, arch)
         resources = resources_of(result)
-        for m in result.compile.messages:  # ours (the signature check, limits) get a template; the compiler's stay
-            if m.line is None and not m.message_template:
-                m.message_template, m.message_params = M.compile_message(m.message)
+        for m in result.compile.messages:  # ours (the signature check, limits) get a code; the compiler's stay
+            if m.line is None and not m.message.code:
+                m.message = M.compile_message(m.message)
         if not result.compile.ok:
             return Build(compile=result.compile, resources=None)
         handle = GpuHandle(source=source, spec=spec, cubin=np.frombuffer(result.cubin, dtype=np.uint8),
@@ -252,9 +252,8 @@ class GpuBackend(Backend):
         """grid.sync() in an ordinary launch, as the emulator reports it: the GPU traps at the call
         (CUDA_ERROR_LAUNCH_FAILED, a RUNTIME_ERROR). Decided from the source (gridsync.py) without
         running: the warm child ran such a kernel to completion on the H200."""
-        params = {"line": line}
         diag = Diagnostic(kind=DiagnosticKind.CUDA_ERROR, line=line, detail={"error": "CUDA_ERROR_LAUNCH_FAILED"},
-                          message_template=M.RUNTIME_GRID_SYNC_NOT_COOPERATIVE, message_params=params)
+                          message=M.RUNTIME_GRID_SYNC_NOT_COOPERATIVE(line=line))
         return RunOutcome(status=RunStatus.FAULT, diagnostics=[diag], message=diag.message)
 
     def _outcome(self, reply: dict, outputs: dict[str, np.ndarray], handle: GpuHandle, request: RunRequest) -> RunOutcome:
@@ -264,7 +263,7 @@ class GpuBackend(Backend):
         diagnostics = []
         if reply.get("log_dropped"):
             log_text += f"\n[printf output truncated: {reply['log_dropped']} more bytes dropped]"
-            diagnostics.append(Diagnostic(kind=DiagnosticKind.NOTE, message_template=M.PRINTF_TRUNCATED_GPU))
+            diagnostics.append(Diagnostic(kind=DiagnosticKind.NOTE, message=M.PRINTF_TRUNCATED_GPU()))
         common = dict(log=log_text, time_s=float(reply.get("time_s", 0.0)))
         if status == "ok":
             for arg in handle.spec.args:
@@ -278,20 +277,16 @@ class GpuBackend(Backend):
             err = classify(reply.get("error", "") or reply.get("message", ""))
             name = err.name if err else (reply.get("error") or "CUDA error")
             text = reply.get("message", "")
-            hint = err.hint if err else text
-            message = f"{name}: {text.split(': ', 1)[-1]}" if text else name
+            message = M.Message.verbatim(f"{name}: {text.split(': ', 1)[-1]}" if text else name)
             # The hint is one of ours (translated); an unknown error's text is the driver's own.
-            said = {"message_template": M.CUDA_ERROR,
-                    "message_params": {"error": name, "hint": M.text(err.hint) if err else text}}
+            said = M.CUDA_ERROR(error=name, hint=M.CUDA_HINT[err.name]() if err else text)
             if status == "launch_error":
                 launch = request.launch
-                diagnostics.append(Diagnostic(kind=DiagnosticKind.LAUNCH_ERROR, message=f"{name}: {hint}",
+                diagnostics.append(Diagnostic(kind=DiagnosticKind.LAUNCH_ERROR, message=said,
                                               detail={"cuda_error": name, "grid": list(launch.grid),
-                                                      "block": list(launch.block), "shared_bytes": launch.shared_bytes},
-                                              **said))
+                                                      "block": list(launch.block), "shared_bytes": launch.shared_bytes}))
                 return RunOutcome(status=RunStatus.LAUNCH_ERROR, diagnostics=diagnostics, message=message, **common)
-            diagnostics.append(Diagnostic(kind=DiagnosticKind.CUDA_ERROR, message=f"{name}: {hint}",
-                                          detail={"cuda_error": name}, **said))
+            diagnostics.append(Diagnostic(kind=DiagnosticKind.CUDA_ERROR, message=said, detail={"cuda_error": name}))
             return RunOutcome(status=RunStatus.FAULT, diagnostics=diagnostics, message=message, **common)
         return RunOutcome(status=RunStatus.INTERNAL, message=reply.get("message") or f"GPU child: {reply}", **common)
 
@@ -300,11 +295,9 @@ class GpuBackend(Backend):
     def _timeout(self, handle: GpuHandle, request: RunRequest, elapsed: float) -> RunOutcome:
         """The child was killed at the limit: a TIMEOUT, and only that. Whether the hang is a deadlock
         or a synchronisation error is the judge's question (judge.explain_hang asks the emulator)."""
-        stopped = M.text(M.TIME_LIMIT_STOPPED, limit=f"{request.time_limit_s:g}")
-        killed = M.render(stopped["template"], stopped["params"])
-        timeout = Diagnostic(kind=DiagnosticKind.TIMEOUT, detail={"limit_s": request.time_limit_s},
-                             message_template=stopped["template"], message_params=stopped["params"])
-        return RunOutcome(status=RunStatus.TIMEOUT, diagnostics=[timeout], time_s=elapsed, message=killed)
+        stopped = M.TIME_LIMIT_STOPPED(limit=f"{request.time_limit_s:g}")
+        timeout = Diagnostic(kind=DiagnosticKind.TIMEOUT, detail={"limit_s": request.time_limit_s}, message=stopped)
+        return RunOutcome(status=RunStatus.TIMEOUT, diagnostics=[timeout], time_s=elapsed, message=stopped)
 
     # ---- system checks ----
 

@@ -16,6 +16,7 @@ import subprocess
 from dataclasses import dataclass
 from pathlib import Path
 
+from .. import messages as M
 from ..errors import PlatformError
 from ..results import CompileMessage
 
@@ -220,7 +221,7 @@ def parse_messages(log: str, student_file: str = "kernel.cu") -> list[CompileMes
         elif sev == "error":
             msg = m["msg"]
             if "harness" in m["file"]:
-                msg = f"the kernel cannot be called with the expected arguments: {msg}"
+                msg = M.COMPILE_MESSAGE["harness_call"](compiler=msg)
             messages.append(CompileMessage(None, None, sev, msg))
     return messages
 

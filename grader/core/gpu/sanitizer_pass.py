@@ -114,8 +114,8 @@ class SanitizerPass:
                 return RunOutcome(status=RunStatus.INTERNAL, message=f"compute-sanitizer {tool}: {report.platform_error}")
             diagnostics += report.diagnostics
             if reply is None:
-                diagnostics.append(Diagnostic(kind=DiagnosticKind.NOTE, message_template=M.SANITIZER_UNFINISHED,
-                                              message_params={"tool": str(tool), "limit": f"{request.time_limit_s:g}"}))
+                diagnostics.append(Diagnostic(kind=DiagnosticKind.NOTE, message=M.SANITIZER_UNFINISHED(
+                    tool=str(tool), limit=f"{request.time_limit_s:g}")))
                 status = RunStatus.TIMEOUT
             elif reply.get("status") == "internal":
                 return RunOutcome(status=RunStatus.INTERNAL, message=f"{tool}: {reply.get('message')}")
