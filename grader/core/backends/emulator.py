@@ -144,7 +144,7 @@ class EmulatorBackend(Backend):
         """`cache_dir`: where runtimes and binaries are kept (default: `cache_root`/emulator, the site's
         cache folder, else toolchain.default_cache_dir()); `workers`: threads of one run (default: the
         CPUs, at most 8); `cxx`: the C++ compiler (under /usr: the sandbox sees only /usr); `sandbox`:
-        how boxes are made (a Sandbox or its settings mapping; default Sandbox())."""
+        how boxes are made (a Sandbox or its settings mapping; None: sandbox.box.DEFAULT)."""
         self.cache_dir = Path(cache_dir) if cache_dir else toolchain.default_cache_dir(cache_root)
         self.cache_root = Path(cache_root) if cache_root else None
         self.cxx = cxx
