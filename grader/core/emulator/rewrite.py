@@ -11,6 +11,8 @@ as plain C++17 against the emulator's runtime:
 - `return;` in the kernel's body becomes `return ::wd::wd_kernel_exit(__LINE__);`, so the
   scheduler knows where a thread left: lanes that skip a barrier and exit *after* it while their
   warp waits there are a divergent barrier, a tail guard `if (i >= n) return;` above it is not.
+- the target of a non-atomic read-modify-write of memory (`count[0] += 1`, `hist[b]++`) becomes
+  `::wd::wd_rmw(count[0])`, so that a plain run can lose updates as a GPU does (rmw.py).
 
 What is written into the student's code names only `wd` and `wd_` names, which the student may
 not use (RESERVED_NAME), so no macro of theirs can change it.
@@ -22,7 +24,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from . import declarations
+from . import declarations, rmw
 
 ALLOWED_INCLUDES = frozenset({
     "cuda_runtime.h", "cuda.h", "device_launch_parameters.h", "cuda_runtime_api.h",
@@ -539,6 +541,7 @@ def rewrite(source: str, kernel_name: str) -> Rewritten:
         problems.append(Problem(line, message))
     if not found_kernel and not problems:
         problems.append(Problem(1, f"no __global__ function named '{kernel_name}' was found"))
+    edits += rmw.rmw_edits(tokens)  # non-atomic read-modify-writes of memory (rmw.py)
     out = []
     pos = 0
     for s, e, new in sorted(edits):
