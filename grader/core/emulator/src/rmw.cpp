@@ -58,7 +58,8 @@ int fast_thread_id() {
 
 namespace detail {
 
-void rmw_point(const void* addr) {
+void rmw_point(const volatile void* vaddr) {
+  const void* addr = const_cast<const void*>(vaddr);
 #if defined(WD_TSAN) || defined(WD_WRITEMAP) || defined(WD_INITCHECK)
   (void)addr;
 #else
