@@ -6,8 +6,10 @@
 setup:
 	bash platform/bootstrap.sh
 
-dev: setup
-	@.venv/bin/python manage.py seed_demo --quiet
+# make dev leaves the emulator runtime building in the background (the worker waits for it) and
+# creates the demo users beside the bank's import; setup and test wait for everything.
+dev:
+	@WARPDRILL_RUNTIME_IN_BACKGROUND=1 WARPDRILL_SEED_DEMO=1 bash platform/bootstrap.sh
 	@echo "  Starting the site, a grading worker and the scheduler (the address and logins follow)..."
 	@WARPDRILL_PORT=$${PORT:-8000} .venv/bin/honcho start -f Procfile.dev
 

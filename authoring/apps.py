@@ -8,3 +8,6 @@ class AuthoringConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
     name = "authoring"
     verbose_name = _("Authoring")
+
+    def ready(self):
+        from . import progress  # noqa: F401  (its receivers keep ProblemStats equal to a recount)

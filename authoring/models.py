@@ -114,3 +114,76 @@ class RejudgeItem(models.Model):
     @property
     def changed(self) -> bool:
         return self.copy.status == Status.GRADED and self.copy.verdict != self.old_verdict
+
+
+# The verdicts a dashboard counts (INTERNAL_ERROR is never an attempt), each with its count column
+# in ProblemStats. A test checks that every such Verdict has one.
+COUNTED_VERDICTS = ("ACCEPTED", "WRONG_ANSWER", "COMPILE_ERROR", "RUNTIME_ERROR", "TIME_LIMIT", "DEADLOCK",
+                    "SYNC_ERROR", "MEMORY_ERROR")
+
+
+def verdict_column(verdict: str) -> str:
+    """ProblemStats' count column of a verdict: 'n_' + its name in lower case."""
+    return "n_" + verdict.lower()
+
+
+class ProblemStats(models.Model):
+    """One student's graded STUDENT submissions to one problem, summed (the dashboards read these
+    instead of counting submissions). Kept by authoring.progress on every change of a counted
+    submission (a verdict, a rejudge, a deletion), recomputed from that pair's rows, so it always
+    equals a recount; `manage.py rebuild_problem_stats` recomputes every pair. A course's dashboard
+    keeps the pairs of its students and its problems at read time, so enrolments and problem sets
+    may change freely."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+",
+                             verbose_name=_("student"))
+    problem = models.ForeignKey("problems.Problem", on_delete=models.CASCADE, related_name="+",
+                                verbose_name=_("problem"))
+    attempts = models.PositiveIntegerField(_("attempts"), default=0)
+    best_verdict = models.CharField(_("best verdict"), max_length=16, blank=True,
+                                    help_text=_("ACCEPTED once accepted, else the latest verdict."))
+    first_at = models.DateTimeField(_("first submitted at"), null=True)
+    last_at = models.DateTimeField(_("last submitted at"), null=True)
+    first_accepted_at = models.DateTimeField(_("first accepted at"), null=True)
+    n_accepted = models.PositiveIntegerField(default=0)
+    n_wrong_answer = models.PositiveIntegerField(default=0)
+    n_compile_error = models.PositiveIntegerField(default=0)
+    n_runtime_error = models.PositiveIntegerField(default=0)
+    n_time_limit = models.PositiveIntegerField(default=0)
+    n_deadlock = models.PositiveIntegerField(default=0)
+    n_sync_error = models.PositiveIntegerField(default=0)
+    n_memory_error = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        verbose_name = _("problem progress")
+        verbose_name_plural = _("problem progress")
+        constraints = [models.UniqueConstraint(fields=["user", "problem"], name="unique_stats_per_user_problem")]
+        indexes = [models.Index(fields=["problem", "user"], name="stats_problem_user")]
+
+
+class ProblemDay(models.Model):
+    """How many counted submissions one student made to one problem on one day (in the site's time
+    zone, settings.TIME_ZONE): the dashboards' submissions-per-day chart. Kept with ProblemStats."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    problem = models.ForeignKey("problems.Problem", on_delete=models.CASCADE, related_name="+")
+    day = models.DateField()
+    n = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["user", "problem", "day"], name="unique_day_per_user_problem")]
+
+
+class ProblemError(models.Model):
+    """How often one student's counted submissions to one problem failed with one compile error (its
+    first message, identifiers and numbers blanked) or one diagnostic (its first, with its line):
+    the dashboards' common-errors table. Kept with ProblemStats."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    problem = models.ForeignKey("problems.Problem", on_delete=models.CASCADE, related_name="+")
+    kind = models.CharField(max_length=12)  # "compile" or "diagnostic"
+    text = models.CharField(max_length=300)
+    n = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        indexes = [models.Index(fields=["user", "problem"], name="problem_error_pair")]

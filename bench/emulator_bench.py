@@ -4,11 +4,20 @@ Usage (from the repository root):
 
     python3 -m venv /tmp/numbavenv && /tmp/numbavenv/bin/pip install numba numpy   # once, throwaway
     PYTHONPATH=. .venv/bin/python bench/emulator_bench.py --numba-python /tmp/numbavenv/bin/python
+    PYTHONPATH=. .venv/bin/python bench/emulator_bench.py --part native --reps 5   # the loop-mode goal only
 
 Numba is NOT a project requirement: it runs in its own interpreter (--numba-python, or the
 NUMBA_PYTHON environment variable); without one the Numba column is skipped. Numba gets smaller
 problem sizes (its simulator runs every CUDA thread as a Python thread), so both are compared in
 elements per second. Run times exclude compilation. Prints a table; the last line is JSON.
+
+Barrier-free kernels (issue #17: within 5x of a plain C++ loop doing the same work on the same cores)
+run beside bench/native_loops.cpp, compiled with the emulator's flags, on the same job directory and
+worker count, the two alternating `--reps` times: the grid alone (`launch`, wall and process CPU
+seconds, from the result file) and the whole process (reading the inputs, writing the output). The
+emulator binary runs outside the sandbox there, so the sandbox's start is in neither. On a loaded
+machine the CPU seconds are the figure (the wall time is mostly waiting for a core); `uptime`'s load
+is printed beside them.
 """
 from __future__ import annotations
 
@@ -16,6 +25,7 @@ import argparse
 import json
 import os
 import resource
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -29,7 +39,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from grader.core.backends.base import ArgRole, ArgSpec, KernelSpec, LaunchConfig, RunRequest  # noqa: E402
 from grader.core.backends.emulator import EmulatorBackend  # noqa: E402
-from grader.core.emulator import jobs  # noqa: E402
+from grader.core.emulator import jobs, toolchain  # noqa: E402
 
 VECADD = """__global__ void vadd(const float* a, const float* b, float* c, int n) {
     int i = blockIdx.x * blockDim.x + threadIdx.x;
@@ -65,6 +75,17 @@ __global__ void matmul(const float* A, const float* B, float* C, int n) {
     C[row * n + col] = acc;
 }
 """
+
+# Barrier-free: one thread per output element, no shared memory (a loop per block in the emulator).
+MATMUL_NAIVE = """__global__ void matmul(const float* A, const float* B, float* C, int n) {
+    int row = blockIdx.y * blockDim.y + threadIdx.y, col = blockIdx.x * blockDim.x + threadIdx.x;
+    if (row >= n || col >= n) return;
+    float acc = 0.0f;
+    for (int k = 0; k < n; ++k) acc += A[row * n + k] * B[k * n + col];
+    C[row * n + col] = acc;
+}
+"""
+NATIVE_SOURCE = Path(__file__).resolve().parent / "native_loops.cpp"
 
 
 def _spec(name, *args):
@@ -190,11 +211,106 @@ def peak_memory_1024(backend: EmulatorBackend) -> int:
     return int(out.stdout.strip()) * 1024 if ok else -1
 
 
+def _load() -> float:
+    return os.getloadavg()[0]
+
+
+def _direct(argv: list[str]) -> tuple[float, float, subprocess.CompletedProcess]:
+    """Run `argv` outside the sandbox: (wall s, CPU s of the process and its threads, the process)."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    t = time.perf_counter()
+    proc = subprocess.run(argv, capture_output=True, text=True, check=True)
+    wall = time.perf_counter() - t
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    return wall, cpu, proc
+
+
+def native_cases():
+    """(name, kernel source, spec, launch, inputs, native kind, n, verify) of the barrier-free cases."""
+    n_add, n_mm = 1 << 24, 512
+    rng = np.random.default_rng(1)
+    a, b = rng.random(n_add, dtype=np.float32), rng.random(n_add, dtype=np.float32)
+    A, B = rng.random((n_mm, n_mm), dtype=np.float32), rng.random((n_mm, n_mm), dtype=np.float32)
+    io = (("a", "in", "float32"), ("b", "in", "float32"), ("c", "out", "float32"), ("n", "scalar", "int32"))
+    mm = (("A", "in", "float32"), ("B", "in", "float32"), ("C", "out", "float32"), ("n", "scalar", "int32"))
+    return [
+        ("vector_add_2^24", VECADD, _spec("vadd", *io), LaunchConfig((n_add // 256, 1, 1), (256, 1, 1)),
+         {"a": a, "b": b, "c": np.zeros(n_add, np.float32), "n": n_add}, "vector_add", n_add,
+         lambda c: np.array_equal(c, a + b)),
+        ("matmul_naive_512^3", MATMUL_NAIVE, _spec("matmul", *mm), LaunchConfig((n_mm // 16, n_mm // 16, 1), (16, 16, 1)),
+         {"A": A, "B": B, "C": np.zeros((n_mm, n_mm), np.float32), "n": n_mm}, "matmul_naive", n_mm,
+         lambda c: np.allclose(c.reshape(n_mm, n_mm), A @ B, rtol=1e-3)),
+    ]
+
+
+def native_comparison(backend: EmulatorBackend, reps: int) -> dict:
+    """The barrier-free kernels in loop mode beside the same loops in plain C++ (see the docstring)."""
+    out = {}
+    with tempfile.TemporaryDirectory(prefix="wd-native-") as tmp:
+        native = Path(tmp) / "native_loops"
+        subprocess.run([toolchain.CXX, *toolchain.COMMON_FLAGS, "-O2", str(NATIVE_SOURCE), "-o", str(native),
+                        "-lpthread"], check=True)
+        for name, src, kspec, launch, inputs, kind, n, verify in native_cases():
+            build = backend.compile(src, kspec)
+            if not build.compile.ok:
+                raise SystemExit(build.compile.log)
+            work = Path(tmp) / name
+            work.mkdir()
+            jobs.write_job(work, kspec, launch, inputs, fibers=build.handle.needs_fibers, workers=backend.workers,
+                           start_aligned=False, time_limit_s=60)
+            rows = {"emulator": [], "native": []}
+            ok = True
+            for _ in range(reps):
+                for who in ("emulator", "native"):
+                    argv = ([str(build.handle.binaries["fast"]), str(work / "job.txt")] if who == "emulator"
+                            else [str(native), kind, str(work), str(backend.workers), str(n)])
+                    (work / "a2.bin.out").unlink(missing_ok=True)
+                    wall, cpu, proc = _direct(argv)
+                    inner = (json.loads((work / "result.json").read_text()) if who == "emulator"
+                             else json.loads(proc.stdout.strip().splitlines()[-1]))
+                    ok &= inner.get("status", "ok") == "ok" and bool(verify(np.fromfile(work / "a2.bin.out", np.float32)))
+                    rows[who].append((inner["launch_s"], inner["launch_cpu_s"], wall, cpu, _load()))
+            backend.close(build)
+            med = {who: [statistics.median(r[k] for r in rows[who]) for k in range(5)] for who in rows}
+            e, nat = med["emulator"], med["native"]
+            out[name] = {
+                "mode": "fibers" if build.handle.needs_fibers else "loop", "reps": reps, "correct": bool(ok),
+                "emulator": dict(zip(("launch_s", "launch_cpu_s", "process_s", "process_cpu_s", "load"), map(_r, e))),
+                "native": dict(zip(("launch_s", "launch_cpu_s", "process_s", "process_cpu_s", "load"), map(_r, nat))),
+                "ratio_launch_cpu": _r(e[1] / max(nat[1], 1e-6), 2), "ratio_launch_wall": _r(e[0] / max(nat[0], 1e-6), 2),
+                "ratio_process_cpu": _r(e[3] / max(nat[3], 1e-6), 2), "goal_ratio": 5.0,
+            }
+    return out
+
+
+def _r(x: float, digits: int = 4) -> float:
+    return round(float(x), digits)
+
+
+def print_native(native: dict) -> None:
+    print(f"{'barrier-free case':20} {'mode':6} {'launch CPU s':>13} {'native':>8} {'ratio':>6} {'launch wall s':>14} "
+          f"{'native':>8} {'ratio':>6} {'process CPU s':>14} {'native':>8} {'ratio':>6} {'load':>5}")
+    for name, r in native.items():
+        e, n = r["emulator"], r["native"]
+        print(f"{name:20} {r['mode']:6} {e['launch_cpu_s']:13.4f} {n['launch_cpu_s']:8.4f} {r['ratio_launch_cpu']:6.2f} "
+              f"{e['launch_s']:14.4f} {n['launch_s']:8.4f} {r['ratio_launch_wall']:6.2f} {e['process_cpu_s']:14.4f} "
+              f"{n['process_cpu_s']:8.4f} {r['ratio_process_cpu']:6.2f} {e['load']:5.1f}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--numba-python", default=os.environ.get("NUMBA_PYTHON"))
+    parser.add_argument("--part", choices=("all", "native", "cases"), default="all",
+                        help="native: only the barrier-free kernels beside plain C++ loops; cases: all but those")
+    parser.add_argument("--reps", type=int, default=5, help="repetitions of the native comparison (medians)")
     args = parser.parse_args()
     backend = EmulatorBackend()
+    native = native_comparison(backend, args.reps) if args.part in ("all", "native") else {}
+    if args.part == "native":
+        print_native(native)
+        print(json.dumps({"native": native, "cpus": os.cpu_count(), "workers": backend.workers, "load": _r(_load(), 2)}))
+        return
     results = {}
     for name, src, kspec, launch, inputs, elements, budget, verify in cases():
         build = backend.compile(src, kspec)
@@ -215,13 +331,14 @@ def main() -> None:
         if name in rates:
             r["numba_elements_per_s"] = rates[name]
             r["speedup_vs_numba"] = round(r["elements_per_s"] / rates[name], 1)
-    summary = {"cases": results, "compile_s": round(compile_time(backend), 3),
+    summary = {"cases": results, "native": native, "compile_s": round(compile_time(backend), 3),
                "peak_rss_1024_thread_blocks_mib": round(peak_memory_1024(backend) / 2**20, 1),
                "cpus": os.cpu_count(), "workers": backend.workers}
     print(f"{'case':18} {'run s':>7} {'kernel s':>9} {'budget':>7} {'elem/s':>10} {'numba elem/s':>13} {'speedup':>8}")
     for name, r in results.items():
         print(f"{name:18} {r['run_s']:7.3f} {r['kernel_s']:9.3f} {r['budget_s']:7.1f} {r['elements_per_s']:10.3g} "
               f"{r.get('numba_elements_per_s', float('nan')):13.3g} {r.get('speedup_vs_numba', float('nan')):8}")
+    print_native(native)
     print(f"compile (typical submission): {summary['compile_s']} s; peak RSS, 1024-thread blocks: "
           f"{summary['peak_rss_1024_thread_blocks_mib']} MiB")
     print(json.dumps(summary))

@@ -12,7 +12,8 @@ attempt page, then --saves autosaves of one answer to the save URL the page give
 statement, exams.fastsave; --no-signed: the plain URL, the authenticated path). With --predraw (the default) the exam's
 variants are drawn ahead, as scheduling an exam queues them (exams.actions.predraw_exam), so Start
 only copies the stored draw; --no-predraw deletes them first, so every Start draws. Every answer
-sent is read back at the end (answers lost must be 0). Prints p50/p95/max and queries per request;
+sent is read back at the end (answers lost must be 0). Prints p50/p95/max wall time, queries and the web process's own CPU time per request (what a
+loaded machine does not inflate; the database server's work is not in it);
 the last line is JSON. On a shared machine run it several times and report the load average (printed).
 This measures a request's own cost; bench/exam_load.py measures a room of clients over HTTP.
 """
@@ -107,11 +108,14 @@ def main() -> int:
     queries: dict[str, list[int]] = {k: [] for k in ms}
     sent: dict = {}
 
+    cpu: dict[str, list[float]] = {k: [] for k in ms}
+
     def timed(kind, call):
         with CaptureQueriesContext(connection) as ctx:
-            t0 = time.perf_counter()
+            t0, c0 = time.perf_counter(), time.process_time()
             response = call()
             ms[kind].append((time.perf_counter() - t0) * 1000)
+            cpu[kind].append((time.process_time() - c0) * 1000)  # this process's CPU: what load does not inflate
         queries[kind].append(len(ctx.captured_queries))
         return response
 
@@ -140,13 +144,14 @@ def main() -> int:
     lost = sum(1 for (u, k, f), v in sent.items() if stored.get((u, k), {}).get(f) != v)
     result = {"students": args.students, "predraw": args.predraw, "signed_save": args.signed, "load_average": round(os.getloadavg()[0], 1),
               "predraw_ms": round(predraw_ms), "answers_sent": len(sent), "answers_lost": lost}
-    print(f"{'request':<14}{'n':>5}{'p50':>9}{'p95':>9}{'max':>9}{'queries':>9}")
+    print(f"{'request':<14}{'n':>5}{'p50':>9}{'p95':>9}{'max':>9}{'queries':>9}{'CPU p50':>9}")
     for kind, values in ms.items():
-        s = summary(values)
+        s, c = summary(values), summary(cpu[kind])
         q = max(queries[kind]) if queries[kind] else 0
         result[kind.replace(" ", "_") + "_ms"] = s
+        result[kind.replace(" ", "_") + "_cpu_ms"] = c
         result[kind.replace(" ", "_") + "_queries"] = q
-        print(f"{kind:<14}{s['n']:>5}{s['p50']:>7.1f}ms{s['p95']:>7.1f}ms{s['max']:>7.1f}ms{q:>9}")
+        print(f"{kind:<14}{s['n']:>5}{s['p50']:>7.1f}ms{s['p95']:>7.1f}ms{s['max']:>7.1f}ms{q:>9}{c['p50']:>7.1f}ms")
     print(f"answers lost {lost} of {len(sent)}; load average after {os.getloadavg()[0]:.1f}")
     cleanup()
     print(json.dumps(result))

@@ -24,7 +24,8 @@ them competing as equals. One warm-up submission is graded before the clock star
 
 Each student arrives during the first --ramp-s seconds, with a session cookie for pages and an API
 token: opens the problem list and a problem page, thinks, submits through the API, polls the API
-every --poll-s seconds (as the submission page polls) until the verdict, looks at their submission
+every --poll-s seconds until the verdict (a conditional GET with the last ETag, as the CLI does:
+a 304 costs no SQL; --no-poll-etag for plain GETs), looks at their submission
 list, and does it again (--submissions-per-student). With --poll-via page a student polls the submission
 page's live partial instead, as the browser does: a conditional GET with the last ETag, every 3 s
 while queued and every second while compiling or running (the partial's own intervals). Sources are the bank's solutions and, with
@@ -74,6 +75,8 @@ def parse_args():
     p.add_argument("--poll-s", type=float, default=1.0, help="how often a waiting student polls the API for the verdict")
     p.add_argument("--poll-via", choices=("api", "page"), default="api",
                    help="poll the API (every --poll-s) or the page's live partial (conditional GET, the page's intervals)")
+    p.add_argument("--poll-etag", action=argparse.BooleanOptionalAction, default=True,
+                   help="API polls revalidate with the last ETag, as the CLI does (--no-poll-etag: plain GETs)")
     p.add_argument("--web-workers", type=int, default=4, help="gunicorn sync workers")
     p.add_argument("--grading-concurrency", type=int, default=2, help="Celery worker processes")
     p.add_argument("--worker-nice", type=int, default=10,
@@ -96,14 +99,16 @@ def free_port() -> int:
 
 
 def stack_env(args, cache_dir: Path) -> dict[str, str]:
-    """Production settings (DEBUG off) on plain HTTP at 127.0.0.1, for every process of the stack."""
+    """Production settings (DEBUG off) on plain HTTP at 127.0.0.1, for every process of the stack. The
+    judge's cache (the emulator runtime, compiled objects) is `cache_dir`, or WARPDRILL_BENCH_CACHE_DIR
+    when set: runs one after another then build the runtime once."""
     env = {k: v for k, v in os.environ.items() if not k.startswith(("WARPDRILL_TEST", "PYTEST", "DJANGO_"))}
     env.update({
         "DJANGO_SETTINGS_MODULE": "config.settings", "DATABASE_URL": args.database_url,
         "CELERY_BROKER_URL": args.broker, "DEBUG": "false", "SECRET_KEY": secrets.token_urlsafe(64),
         "ALLOWED_HOSTS": "127.0.0.1,localhost", "SECURE_SSL_REDIRECT": "false", "SESSION_COOKIE_SECURE": "false",
         "CSRF_COOKIE_SECURE": "false", "SECURE_HSTS_SECONDS": "0", "WARPDRILL_BACKEND": "emulator",
-        "WARPDRILL_CACHE_DIR": str(cache_dir), "LOG_LEVEL": "WARNING", "PYTHONUNBUFFERED": "1",
+        "WARPDRILL_CACHE_DIR": os.environ.get("WARPDRILL_BENCH_CACHE_DIR") or str(cache_dir), "LOG_LEVEL": "WARNING", "PYTHONUNBUFFERED": "1",
         "WARPDRILL_DB_PASSWORDLESS": "true",  # the local test server trusts 127.0.0.1
     })
     return env
@@ -298,15 +303,24 @@ def header(head: bytes, name: str) -> str | None:
     return m[1].decode() if m else None
 
 
-async def poll_api(http: Http, pk: int, token: dict, args) -> str | None:
-    """Poll the API every --poll-s seconds until GRADED; the verdict (None: gave up at the deadline)."""
-    await asyncio.sleep(args.poll_s)
-    status, payload, _ = await http.request("poll", "GET", f"/api/v1/submissions/{pk}", token)
-    if status == 200:
-        data = json.loads(payload)
-        if data["status"] == "GRADED":
-            return data["verdict"]
-    return None
+class ApiPoller:
+    """Polls the API every --poll-s seconds until GRADED, as the CLI does (`warpdrill submit --watch`):
+    a conditional GET with the last ETag, answered 304 with no SQL while nothing changed
+    (grader.live). --no-poll-etag sends plain GETs (every poll a full, authenticated answer)."""
+
+    def __init__(self, token: dict, use_etag: bool = True):
+        self.token, self.use_etag, self.etag = token, use_etag, None
+
+    async def poll(self, http: Http, pk: int, token: dict, args) -> str | None:
+        await asyncio.sleep(args.poll_s)
+        headers = {**self.token, **({"If-None-Match": self.etag} if self.etag and self.use_etag else {})}
+        status, payload, head = await http.request("poll", "GET", f"/api/v1/submissions/{pk}", headers)
+        if status == 200:
+            self.etag = header(head, "ETag")
+            data = json.loads(payload)
+            if data["status"] == "GRADED":
+                return data["verdict"]
+        return None
 
 
 class PagePoller:
@@ -357,7 +371,7 @@ async def run_student(i: int, student: Student, args, http: Http, rng: random.Ra
             continue
         pk = json.loads(payload)["id"]
         rec.submitted[pk] = (time.monotonic(), chosen.verdict, student.username)
-        poll = PagePoller(page).poll if args.poll_via == "page" else poll_api
+        poll = PagePoller(page).poll if args.poll_via == "page" else ApiPoller(token, args.poll_etag).poll
         while time.monotonic() < verdict_deadline[0]:
             verdict = await poll(http, pk, token, args)
             if verdict is not None:
@@ -418,7 +432,7 @@ def main() -> int:
     manage(env, "migrate", "--no-input")
     manage(env, "import_problems", str(BANK))
     os.environ.update({k: env[k] for k in ("DJANGO_SETTINGS_MODULE", "DATABASE_URL", "CELERY_BROKER_URL", "DEBUG",
-                                           "SECRET_KEY", "ALLOWED_HOSTS")})
+                                           "SECRET_KEY", "ALLOWED_HOSTS", "WARPDRILL_DB_PASSWORDLESS")})
     sys.path.insert(0, str(ROOT))
     import django
 
@@ -528,7 +542,7 @@ def main() -> int:
                  "zero_lost": not lost},
         "config": {"web": web_kind, "grading_concurrency": args.grading_concurrency, "worker_nice": args.worker_nice,
                    "ramp_s": args.ramp_s, "submissions_per_student": args.submissions_per_student,
-                   "poll_via": args.poll_via,
+                   "poll_via": args.poll_via, "poll_etag": args.poll_etag,
                    "wrong_fraction": args.wrong_fraction, "think_s": args.think_s, "poll_s": args.poll_s,
                    "cpus": os.cpu_count(), "database": "postgresql", "broker": "redis"},
         "machine_load": {"before_1_5_15min": [round(x, 2) for x in background_load],

@@ -402,6 +402,10 @@ WARPDRILL_SUBMISSIONS_PER_MINUTE = env.int("WARPDRILL_SUBMISSIONS_PER_MINUTE", d
 WARPDRILL_SIGNUPS_PER_HOUR = env.int("WARPDRILL_SIGNUPS_PER_HOUR", default=5)
 # Sign-up asks for a course invite code and enrols the new account with it (a closed deployment).
 WARPDRILL_SIGNUP_REQUIRES_INVITE = env.bool("WARPDRILL_SIGNUP_REQUIRES_INVITE", default=False)
+# For this many seconds after it is sent, a submission's page polls its status every quarter of a
+# second, queued or not (grader.views.live_poll_interval): a trivial kernel is graded in well under a
+# second, and a 1 s poll made the student wait up to a second more. 0: the older intervals only.
+WARPDRILL_POLL_FAST_START_S = env.float("WARPDRILL_POLL_FAST_START_S", default=5.0)
 # A submission still QUEUED/RUNNING after this many seconds is re-queued by the sweeper.
 WARPDRILL_STUCK_AFTER_S = env.int("WARPDRILL_STUCK_AFTER_S", default=600)
 

@@ -85,9 +85,12 @@ def join(request, code: str):
 @login_required
 def course(request, code: str):
     """A course's page for its members: details, your role, what is open now."""
+    from problems.services import published_course_problems
+
     course, role = access.course_for(request.user, code)
     return render(request, "courses/course.html", {
         "course": course, "role": role, "items": services.open_items(course, request.user),
+        "problems": published_course_problems(course),
         "can_manage": access.can_manage(role),
         "instructors": course.memberships.filter(role=Role.INSTRUCTOR).select_related("user"),
     })

@@ -10,6 +10,7 @@ from django import forms
 from django.contrib.auth.decorators import login_required
 from django.http import FileResponse
 from django.shortcuts import get_object_or_404, render
+from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
 
 from exams.core.printing import Part
@@ -42,7 +43,10 @@ def _exam(request, pk: int) -> Exam:
 def print_page(request, pk: int):
     """The print form: which forms, how many, which language, sheets or keys."""
     exam = _exam(request, pk)
-    return render(request, "exams/print.html", {"exam": exam, "form": PrintRequestForm(initial={"count": 4})})
+    # The sheets' language starts as the page's: a Korean page offers Korean sheets first.
+    lang = "ko" if (get_language() or "en").startswith("ko") else "en"
+    form = PrintRequestForm(initial={"count": 4, "lang": lang})
+    return render(request, "exams/print.html", {"exam": exam, "form": form})
 
 
 @login_required

@@ -87,9 +87,21 @@ def template_preview(request, course_id: int, pk: int):
     for s in range(n):
         drawn = draw_exam(spec, f"preview-{template.pk}", f"sample-{s}", DbCatalogue(course), course.target_cc)
         rows = [_item_row(None, _Preview(i), la, True) for i in drawn.items]
+        for row in rows:
+            if row["kind"] == "kernel":
+                row["statement_html"] = _kernel_statement(row["kernel"], la)
         samples.append({"n": s + 1, "rows": rows})
     return render(request, "exams/preview.html", {"course": course, "template": template, "samples": samples,
                                                   "n": n, "yaml": dump_yaml(spec)})
+
+
+def _kernel_statement(kernel: dict, la: str):
+    """A drawn kernel item's statement, bound to its variant, in language `la` (empty when its version is gone)."""
+    from problems.markdown import render_statement
+    from problems.models import ProblemVersion
+
+    version = ProblemVersion.objects.filter(pk=kernel.get("version_id")).first()
+    return render_statement(version, la, kernel.get("variant") or {}) if version else ""
 
 
 class _Preview:

@@ -3,7 +3,9 @@ from __future__ import annotations
 
 import dataclasses
 import logging
+import os
 import threading
+import time
 from contextlib import contextmanager
 
 from celery import shared_task
@@ -13,9 +15,14 @@ from django.conf import settings
 from grader import actions
 from grader.core.backends.registry import backend_class, get_backend, hang_explainer
 from grader.core.errors import PlatformError
+from grader.core.input_cache import InputCache
 from grader.core.judge import LaunchChoice, judge
 from grader.harness_box import HarnessError, sandboxed_loader
 from grader.models import Purpose
+from grader.stages import TimedBackend as _TimedBackend
+from grader.stages import clock_now as _clock_now
+from grader.stages import stages as _stages
+from grader.stages import timed as _timed
 from ops import metrics
 
 log = logging.getLogger(__name__)
@@ -24,6 +31,15 @@ MAX_RETRIES = 3
 # A submission whose grading has started this many times without a verdict (workers killed under
 # it, hard time limits, re-deliveries) ends INTERNAL_ERROR instead of being tried forever.
 MAX_TRIES = 6
+# Each pool process keeps the inputs and expected outputs of the test cases it has judged, per
+# package version (grader/core/input_cache.py: they are seeded, so every submission gets the same).
+# WARPDRILL_INPUT_CACHE_MB=0 turns it off.
+INPUT_CACHE_MB = int(os.environ.get("WARPDRILL_INPUT_CACHE_MB", "128"))
+INPUTS = InputCache(INPUT_CACHE_MB << 20)
+# Live progress is written when the stage changes (compiling -> running -> checking) and, within
+# a stage, at most this often: a grading of 0.1 s shows "compiling" then its verdict, a long one
+# still shows "test k of n" advancing. Each write is a database UPDATE and a status push.
+PROGRESS_EVERY_S = float(os.environ.get("WARPDRILL_PROGRESS_EVERY_S", "0.25"))
 
 
 @shared_task(bind=True, acks_late=True, reject_on_worker_lost=True, max_retries=MAX_RETRIES)
@@ -31,7 +47,7 @@ def grade_submission(self, submission_id: int) -> str | None:
     """Grade one submission: claim it, run the judge, store the verdict (see _grade), with a heartbeat
     while it grades so that a dead worker's submission is re-queued within seconds
     (actions.requeue_dead_graders), not after the stuck sweeper's minutes."""
-    with _heartbeat(submission_id):
+    with _stages(submission_id), _heartbeat(submission_id):
         return _grade(self, submission_id)
 
 
@@ -40,7 +56,7 @@ def grade_exam_submission(self, submission_id: int) -> str | None:
     """Grade one exam submission: the same as grade_submission, on the `exam` queue (grader.routing),
     with a heartbeat while it grades so that a dead worker's submission is re-queued within seconds
     (actions.requeue_stale_exam_submissions)."""
-    with _heartbeat(submission_id):
+    with _stages(submission_id), _heartbeat(submission_id):
         return _grade(self, submission_id)
 
 
@@ -60,7 +76,8 @@ def _heartbeat(submission_id: int):
         finally:
             connection.close()
 
-    actions.beat_heart(submission_id)
+    with _timed("heartbeat"):
+        actions.beat_heart(submission_id)
     thread = threading.Thread(target=beat, name=f"heartbeat-{submission_id}", daemon=True)
     thread.start()
     try:
@@ -85,8 +102,12 @@ def _grade(self, submission_id: int) -> str | None:
     except Exception as exc:  # a worker that cannot load its backend must not leave the row QUEUED
         log.exception("submission %s: the judge backend cannot be loaded", submission_id)
         return _retry_or_give_up(self, submission_id, "the judge backend cannot be loaded on this worker", exc)
+    claiming = time.monotonic()
     with actions.grading_lock(submission_id) as lock_held:
         submission = actions.start_grading(submission_id, backend.name, lock_held=lock_held)
+        clock = _clock_now()
+        if clock is not None:
+            clock.add("claim", time.monotonic() - claiming)
         if submission is None:
             return None
         if submission.tries > MAX_TRIES:
@@ -96,7 +117,8 @@ def _grade(self, submission_id: int) -> str | None:
             result = _judge(submission, backend)
             # Storing is part of grading: a result the database refuses (a value it cannot hold) is a
             # fault to retry and then give up on, not an escape that leaves the row RUNNING.
-            actions.finish_grading(submission_id, result)
+            with _timed("save"):
+                actions.finish_grading(submission_id, result)
         except HarnessError as exc:
             # A course's harness.py failed: deterministic, so not retried. Its traceback is for the
             # problem's authors: it is kept only on their validation runs, never on a student's page.
@@ -135,24 +157,38 @@ def course_target_cc(submission) -> str:
 
 def _judge(submission, backend):
     """Run the judge on a claimed submission, reporting progress through the write path."""
-    package = submission.problem_version.package()
+    with _timed("package"):
+        package = submission.problem_version.package()
     if submission.problem_version.problem.course_id is not None:
         # Written by a course's staff in the browser: its harness.py runs in the sandbox.
         package = dataclasses.replace(package, harness_loader=sandboxed_loader)
+    if INPUT_CACHE_MB > 0:
+        package = dataclasses.replace(package, harness_loader=INPUTS.loader(package.harness_loader))
     choice = LaunchChoice(submission.launch_block, submission.launch_grid, submission.launch_shared_bytes)
     queued = ((submission.started_at - submission.queued_at).total_seconds()
               if submission.queued_at and submission.started_at else None)
     timer = metrics.StageTimer(backend.name, queued_seconds=queued)  # grading latency per stage, for /metrics
 
+    # start_grading stored COMPILING: the judge's first "compiling" report changes nothing shown.
+    shown = {"stage": "compiling", "at": time.monotonic()}
+    clock, cache_before = _clock_now(), (INPUTS.hits, INPUTS.misses)
+
     def progress(stage: str, done: int, total: int) -> None:
         timer.progress(stage)
-        actions.record_progress(submission.pk, stage, done, total)
+        now = time.monotonic()
+        if stage == shown["stage"] and now - shown["at"] < PROGRESS_EVERY_S:
+            return
+        shown.update(stage=stage, at=now)
+        with _timed("progress"):
+            actions.record_progress(submission.pk, stage, done, total)
+        if clock is not None:
+            clock.add("progress_writes", 1)
 
     try:
         return judge(
             package,
             submission.source,
-            backend,
+            _TimedBackend(backend),
             launch_choice=choice,
             seed_secret=settings.WARPDRILL_SEED_SECRET,
             progress=progress,
@@ -166,6 +202,9 @@ def _judge(submission, backend):
         )
     finally:
         timer.finish()
+        if clock is not None:  # generate() calls answered from the cache, and computed
+            clock.add("input_hits", INPUTS.hits - cache_before[0])
+            clock.add("input_misses", INPUTS.misses - cache_before[1])
 
 
 def _retry_or_give_up(task, submission_id: int, reason: str, exc: Exception) -> str:
@@ -207,19 +246,38 @@ def sweep_stuck_submissions() -> int:
 
 
 @worker_ready.connect
-def prepare_backend(sender=None, **kwargs) -> None:
+def prepare_backend(sender=None, **kwargs) -> threading.Thread | None:
     """Warm the judge backend when a worker starts, so the first submission does not wait for it.
 
     A backend whose warm state lives in the grading process (the gpu backend's children) is
     warmed here only when this process grades (solo and thread pools); a prefork worker warms it
     in each pool process instead (prepare_backend_in_pool_process).
+
+    A backend whose warm state is on disk (the emulator's runtime, shared by every process) is
+    warmed by a prefork worker's parent in a thread, which it returns: the pool processes take
+    submissions meanwhile, and each builds or waits for (under the runtime's lock) only the variant
+    its grading needs, so a fresh `make dev` grades its first submission after the plain variant's
+    build, not after all four (≈ 40 s of two cores).
     """
     try:
         pool = getattr(sender, "pool", None)
-        if backend_class().warm_per_process and pool is not None and "prefork" in type(pool).__module__:
-            return
+        prefork = pool is not None and "prefork" in type(pool).__module__
+        if backend_class().warm_per_process and prefork:
+            return None
+        if prefork:
+            thread = threading.Thread(target=_prepare_logged, name="prepare-backend", daemon=True)
+            thread.start()
+            return thread
         get_backend().prepare()
     except Exception:  # the task will report the platform fault with its retry; log it here too
+        log.exception("the judge backend could not be prepared")
+    return None
+
+
+def _prepare_logged() -> None:
+    try:
+        get_backend().prepare()
+    except Exception:
         log.exception("the judge backend could not be prepared")
 
 

@@ -147,19 +147,25 @@ FAST_POLL_FOR_S = 20  # a submission younger than this is polled every half seco
 
 
 def live_poll_interval(submission, now=None) -> str:
-    """How often the live partial is polled, as htmx's `every` wants it ("0.5s", "1s", "2s").
+    """How often the live partial is polled, as htmx's `every` wants it ("0.25s", "0.5s", "1s", "2s").
 
     A poll that finds nothing new is a 304 with no SQL (grader.live), so a young submission is
-    polled fast: a trivial kernel's verdict shows within half a second of being stored, not up to
-    three seconds later. Waiting in the queue is polled every second, an old grading every second,
-    and a graded one (only while its write map is being drawn) every two."""
+    polled fast: in its first WARPDRILL_POLL_FAST_START_S seconds (5) every quarter second whatever
+    its state, so that a trivial kernel's verdict (graded in about half a second, bench/dev_latency.py)
+    shows within a quarter second of being stored, where the first poll of a queued submission came
+    only after a second; then every half second while it is graded, until FAST_POLL_FOR_S. Waiting
+    in the queue is polled every second, an old grading every second, and a graded one (only while
+    its write map is being drawn) every two."""
+    from django.conf import settings
     from django.utils import timezone
 
     if submission.status == Status.GRADED:
         return "2s"
+    age = ((now or timezone.now()) - submission.created_at).total_seconds() if submission.created_at else 0
+    if age < settings.WARPDRILL_POLL_FAST_START_S:
+        return "0.25s"
     if submission.status in (Status.QUEUED, Status.RETRYING):
         return "1s"
-    age = ((now or timezone.now()) - submission.created_at).total_seconds() if submission.created_at else 0
     return "0.5s" if age < FAST_POLL_FOR_S else "1s"
 
 

@@ -107,6 +107,12 @@ def practice_variant(user, package: ProblemPackage) -> dict:
     return package.variants.draw(f"practice/{user.pk}", salt=package.slug)
 
 
+def published_course_problems(course) -> list[Problem]:
+    """The published problems of `course` that have a version (what its members may open), in the
+    problems' own order (topic, difficulty, slug). The bank's problems are not among them."""
+    return list(Problem.objects.filter(course=course, is_published=True, current_version__isnull=False))
+
+
 def resolve_package(path_or_slug: str) -> ProblemPackage:
     """A package from a folder path, a slug under problems/bank/, or a slug in the database.
 

@@ -262,7 +262,9 @@ COMPILE_MESSAGES = (
     gettext_noop("inline assembly (asm) is not allowed"),
     gettext_noop("__attribute__ is not allowed"),
     gettext_noop("attributes ([[...]]) are not allowed"),
-    gettext_noop("token pasting (##) is not allowed"),
+    gettext_noop("token pasting (##) is not allowed"),  # stored results only: pasting.py checks pastes now
+    gettext_noop("token pasting (##) here builds a name this check cannot follow: paste names and numbers "
+                 "written directly as the macro's arguments"),
     gettext_noop("the preprocessor directive #%(name)s is not allowed"),
     gettext_noop("#include of '%(header)s' is not allowed here (allowed: %(allowed)s)"),
     gettext_noop("extern declarations are not allowed (except `extern __shared__`)"),

@@ -38,12 +38,35 @@ function mount(host) {
   return view;
 }
 
+// An editor mounted off screen (the wrong solutions, far down the page) measures its lines before it
+// is ever drawn, and before the web font has loaded: its line numbers then sit beside the wrong lines
+// until it is scrolled. Measure each editor again when it comes into view and once the fonts are in.
+function remeasureWhenShown(views) {
+  if ("IntersectionObserver" in window) {
+    const observer = new IntersectionObserver((entries) => {
+      entries.forEach((entry) => {
+        const view = entry.isIntersecting && EditorView.findFromDOM(entry.target.querySelector(".cm-editor"));
+        if (view) view.requestMeasure();
+      });
+    });
+    views.forEach((view) => observer.observe(view.dom.parentElement));
+  }
+  if (document.fonts && document.fonts.ready) {
+    document.fonts.ready.then(() => views.forEach((view) => view.requestMeasure()));
+  }
+}
+
 function init() {
   window.warpdrillEditors = {};
+  const views = [];
   document.querySelectorAll(".code-editor[data-for]").forEach((host) => {
     const view = mount(host);
-    if (view) window.warpdrillEditors[host.dataset.for] = view;
+    if (view) {
+      window.warpdrillEditors[host.dataset.for] = view;
+      views.push(view);
+    }
   });
+  remeasureWhenShown(views);
 }
 
 if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", init);

@@ -15,7 +15,6 @@ OVERSIZED = {
                               "grader/core/sandbox/ with a Limits value (issue 14, section 3)",
     "grader/actions.py": "the one write path of submissions: every change of a row in one place, by design",
     "bench/load_test.py": "a standalone benchmark script (run by hand, not imported)",
-    "grader/core/emulator/rewrite.py": "the static checks and the rewrite in one pass; to be split (section 4)",
     "authoring/views.py": "every authoring page; to be split by page",
     "grader/core/messages.py": "the catalogue of message templates (data) and the legacy recognisers, which "
                                "go when messages become data (section 1)",

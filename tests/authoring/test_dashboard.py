@@ -8,7 +8,7 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone
 
-from authoring import actions, dashboard
+from authoring import actions, dashboard, progress
 from grader.core.results import CompileMessage, CompileResult, Diagnostic, JudgeResult
 from grader.core.verdicts import DiagnosticKind, Verdict
 from grader.models import Purpose, Status, Submission
@@ -21,6 +21,7 @@ def _graded(user, version, verdict, at, result=None, purpose=Purpose.STUDENT):
     s = Submission.objects.create(user=user, problem_version=version, source="x", status=Status.GRADED,
                                   verdict=verdict.value, result=result.to_dict(), purpose=purpose)
     Submission.objects.filter(pk=s.pk).update(created_at=at)
+    progress.refresh_pair(user.pk, version.problem_id)  # update() writes around the summary's signals
     return s
 
 
@@ -67,11 +68,13 @@ def test_the_dashboard_counts_students_stuck_and_time_to_first_accepted(publishe
 
     page = client_for("tara").get(reverse("authoring:dashboard", args=["PP-A"])).content.decode()
     assert 'id="verdict-chart"' in page and "<rect" in page and 'id="stuck-table"' in page and "bob" in page
+    # The page says what it counts: the course's problems and its sets' (not all practice on the bank).
+    assert 'id="dashboard-scope"' in page and "problems of its problem sets" in page
     csv = client_for("prof").get(reverse("authoring:dashboard", args=["PP-A"]) + "?csv=stuck")
     assert csv["Content-Type"].startswith("text/csv")
     assert csv.content.decode().splitlines() == ["student,problem,attempts", f"bob,{published.slug},5"]
     per_problem = client_for("prof").get(reverse("authoring:problem-dashboard", args=["PP-A", published.slug]))
-    assert per_problem.status_code == 200
+    assert per_problem.status_code == 200 and 'id="dashboard-scope"' not in per_problem.content.decode()
 
 
 def test_the_dashboard_is_counted_once_a_minute_and_counted_again_on_request(published, people, client_for):

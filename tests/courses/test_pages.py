@@ -229,3 +229,25 @@ def test_pages_in_korean(people, courses, as_user):
 def test_members_are_listed_instructors_first_then_tas_then_students(people, courses, as_user):
     html = text(as_user("prof").get("/courses/PP-A/manage/"))
     assert re.findall(r'<tr data-username="(\w+)">', html) == ["prof", "tara", "stu"]
+
+
+def test_the_course_page_lists_the_courses_published_problems_only(people, courses, as_user):
+    """A published problem of the course is linked from its page (not only through a problem set);
+    an unpublished one, another course's and the bank's are not."""
+    from problems.core.package import parse_package
+    from problems.models import Problem
+    from problems.services import import_package
+    from tests.packages import tiny_package_files
+
+    import_package(parse_package(tiny_package_files()))
+    bank = Problem.objects.get(slug="tiny-add")
+    for slug, course, published in (("ours", courses["A"], True), ("draft", courses["A"], False),
+                                    ("theirs", courses["B"], True)):
+        Problem.objects.create(slug=slug, title_en=f"Problem {slug}", topic=bank.topic, course=course,
+                               is_published=published, current_version=bank.current_version)
+    html = text(as_user("stu").get(f"/courses/{courses['A'].code}/"))
+    section = html.split('id="course-problem-list"', 1)[1].split("</section>", 1)[0]
+    assert 'href="/problems/ours/"' in section and "Problem ours" in section
+    assert "draft" not in section and "theirs" not in section and "tiny-add" not in section
+    empty = text(as_user("tom").get(f"/courses/{courses['B'].code}/"))
+    assert "Problem theirs" in empty

@@ -129,6 +129,8 @@ def test_template_form_shows_path_errors_and_saves(course, people, kernel_proble
     assert export["Content-Disposition"].endswith('.yaml"') and b"tiny-add" in export.content
     preview = c.get(reverse("exams:template_preview", args=[course.pk, t.pk]) + "?n=2").content.decode()
     assert 'id="sample-2"' in preview and "Correct answer" in preview
+    # A kernel item shows its statement (bound to the sample's variant), as the student's kernel page does.
+    assert preview.count('class="markdown kernel-statement"') == 2 and "Add two vectors" in preview
 
 
 def test_schedule_form(course, people, kernel_problem):

@@ -94,3 +94,14 @@ def test_a_bad_request_is_a_400_with_the_form(exam, people):
     url = reverse("exams:print_pdf", args=[exam.pk]) + "?set=forms&count=99&lang=en&part=questions"
     response = client_for(people["ivy"]).get(url)
     assert response.status_code == 400 and response["Content-Type"].startswith("text/html")
+
+
+def test_the_print_forms_language_starts_as_the_pages(exam, people):
+    """On a Korean page the sheets' language is Korean unless changed; on an English page, English."""
+    import re
+
+    url = reverse("exams:print", args=[exam.pk])
+    for accept, lang in (("ko", "ko"), ("en", "en")):
+        html = client_for(people["ivy"]).get(url, HTTP_ACCEPT_LANGUAGE=accept).content.decode()
+        select = re.search(r'<select name="lang".*?</select>', html, re.S)[0]
+        assert re.search(rf'<option value="{lang}"[^>]*selected', select), (accept, select)

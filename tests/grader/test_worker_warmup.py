@@ -34,7 +34,10 @@ def test_backend_is_warmed_where_it_grades(monkeypatch, backend, pool_type, in_p
     backend.prepared = 0
     monkeypatch.setattr(tasks, "backend_class", lambda: backend)
     monkeypatch.setattr(tasks, "get_backend", lambda: backend())
-    tasks.prepare_backend(sender=Consumer(pool_type))
+    thread = tasks.prepare_backend(sender=Consumer(pool_type))
+    if thread is not None:  # a shared backend under prefork: warmed in a thread while the pool grades
+        assert pool_type is TaskPool and not backend.warm_per_process
+        thread.join(10)
     assert backend.prepared == in_parent
     tasks.prepare_backend_in_pool_process()
     assert backend.prepared == in_parent + in_pool_process

@@ -84,6 +84,17 @@ def test_the_web_tier_is_gunicorn_behind_nginx(compose):
     assert re.search(r"location = /metrics \{ return 404; \}", conf), "metrics are not served through nginx"
 
 
+def test_nginx_holds_thousands_of_open_pages_per_worker_process(compose):
+    """platform/nginx-main.conf replaces the image's main file (1024 connections per worker process,
+    about 950 open pages: docs/scaling.md) and keeps its file limit at twice the connections."""
+    assert "./platform/nginx-main.conf:/etc/nginx/nginx.conf:ro" in compose["services"]["nginx"]["volumes"]
+    main = (ROOT / "platform" / "nginx-main.conf").read_text()
+    connections = int(re.search(r"worker_connections\s+(\d+);", main)[1])
+    assert connections >= 4096
+    assert int(re.search(r"worker_rlimit_nofile\s+(\d+);", main)[1]) >= 2 * connections
+    assert "include /etc/nginx/conf.d/*.conf;" in main and "keepalive_timeout  65;" in main
+
+
 def test_secrets_come_from_the_environment_with_no_default(compose):
     """Every secret is `${NAME:?message}` (compose stops when it is unset or empty); no literal password."""
     text = COMPOSE.read_text()

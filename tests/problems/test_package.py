@@ -88,3 +88,19 @@ def test_an_out_buffer_may_start_zeroed():
     yaml_text = PROBLEM_YAML.replace("role: out, dtype: float32}", "role: out, dtype: float32, init: zeros}")
     args = {a.name: a.init for a in parse_package(tiny_package_files(**{"problem.yaml": yaml_text})).kernel.args}
     assert args == {"a": ArgInit.POISON, "b": ArgInit.POISON, "c": ArgInit.ZEROS, "n": ArgInit.POISON}
+
+
+@pytest.mark.django_db
+def test_import_problems_quiet_prints_one_line_of_counts(tmp_path):
+    """`import_problems --quiet` (make dev's) says what it did in one line instead of a line per package."""
+    import io
+    from pathlib import Path
+
+    from django.core.management import call_command
+
+    (tmp_path / "vector-add-tail").symlink_to(Path(__file__).resolve().parents[2] / "problems" / "bank" / "vector-add-tail")
+    out = io.StringIO()
+    call_command("import_problems", str(tmp_path), "--quiet", stdout=out)
+    call_command("import_problems", str(tmp_path), "--quiet", stdout=out)
+    assert out.getvalue().splitlines() == [f"{tmp_path}: 1 created, 0 updated, 0 unchanged",
+                                           f"{tmp_path}: 0 created, 0 updated, 1 unchanged"]

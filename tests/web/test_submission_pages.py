@@ -15,19 +15,39 @@ def live_url(submission):
     return reverse("grader:submission-live", args=[submission.pk])
 
 
-def test_queued_submission_polls_every_second(problem, alice, alice_client, make_submission):
-    """While queued, the live region asks htmx for its partial every second (a poll that finds
-    nothing new is a 304 with no SQL, grader.live); a young submission being graded every half
-    second, an older one every second."""
+def test_a_new_submission_polls_every_quarter_second_then_by_its_state(problem, alice, alice_client, make_submission):
+    """For its first WARPDRILL_POLL_FAST_START_S seconds a submission's live region asks htmx for its
+    partial every quarter second, queued or not (a poll that finds nothing new is a 304 with no SQL,
+    grader.live); then every second while queued, every half second while graded, until it is old."""
+    from datetime import timedelta
+
+    from grader.views import FAST_POLL_FOR_S, live_poll_interval
+
     submission = make_submission(alice, problem)
     html = alice_client.get(submission.get_absolute_url()).content.decode()
     assert f'hx-get="{live_url(submission)}"' in html
-    assert 'hx-trigger="every 1s"' in html
+    assert 'hx-trigger="every 0.25s"' in html
     assert "Queued" in html and "build/htmx.min.js" in html
+    queued = Submission.objects.get(pk=submission.pk)
+    after = queued.created_at + timedelta(seconds=5.1)
+    assert live_poll_interval(queued, now=queued.created_at + timedelta(seconds=4.9)) == "0.25s"
+    assert live_poll_interval(queued, now=after) == "1s"
+    actions.start_grading(submission.pk, "dummy")
+    grading = Submission.objects.get(pk=submission.pk)
+    assert live_poll_interval(grading, now=after) == "0.5s"
+    assert live_poll_interval(grading, now=grading.created_at + timedelta(seconds=FAST_POLL_FOR_S + 1)) == "1s"
 
 
-def test_running_shows_test_k_of_n_with_progress_bar(problem, alice, alice_client, make_submission):
+def test_queued_submission_polls_every_second_without_the_fast_start(problem, alice, alice_client, make_submission,
+                                                                     settings):
+    settings.WARPDRILL_POLL_FAST_START_S = 0
+    submission = make_submission(alice, problem)
+    assert 'hx-trigger="every 1s"' in alice_client.get(submission.get_absolute_url()).content.decode()
+
+
+def test_running_shows_test_k_of_n_with_progress_bar(problem, alice, alice_client, make_submission, settings):
     """RUNNING shows which test runs and a progress bar of finished tests."""
+    settings.WARPDRILL_POLL_FAST_START_S = 0  # the intervals by state
     submission = make_submission(alice, problem)
     actions.start_grading(submission.pk, "dummy")
     actions.record_progress(submission.pk, "running", 1, 2)
@@ -44,8 +64,9 @@ def test_running_shows_test_k_of_n_with_progress_bar(problem, alice, alice_clien
     assert live_poll_interval(running, now=later) == "1s"  # a long grading: every second
 
 
-def test_compiling_and_retrying_states(problem, alice, alice_client, make_submission):
+def test_compiling_and_retrying_states(problem, alice, alice_client, make_submission, settings):
     """COMPILING says so; RETRYING says 'not graded, retrying' and keeps polling."""
+    settings.WARPDRILL_POLL_FAST_START_S = 0  # the intervals by state
     submission = make_submission(alice, problem)
     actions.start_grading(submission.pk, "dummy")
     assert "Compiling your kernel" in alice_client.get(live_url(submission)).content.decode()
@@ -189,4 +210,4 @@ def test_check_pass_says_what_it_checks_and_on_which_test(alice, alice_client, m
     assert "Checking for races and divergent barriers on test small…" in html
     assert "All 2 tests finished; one more run checks the kernel." in html
     assert "Running test" not in html and "2 of 2 tests finished" not in html
-    assert 'hx-trigger="every 0.5s"' in html
+    assert 'hx-trigger="every 0.25s"' in html  # just sent: the fast start

@@ -10,8 +10,9 @@ class Command(BaseCommand):
 
     def add_arguments(self, parser):
         parser.add_argument("root", nargs="?", default="problems/bank", help="folder holding package folders")
+        parser.add_argument("--quiet", action="store_true", help="one summary line instead of a line per package")
 
-    def handle(self, root, **options):
+    def handle(self, root, quiet=False, **options):
         outcomes = import_bank(root)
         if not outcomes:
             raise CommandError(f"no package folders (with problem.yaml) under {root}")
@@ -20,7 +21,11 @@ class Command(BaseCommand):
             if isinstance(outcome, PackageError):
                 failed += 1
                 self.stderr.write(self.style.ERROR(f"{getattr(outcome, 'folder', '?')}: {outcome}"))
-            else:
+            elif not quiet:
                 self.stdout.write(f"{outcome.slug}: v{outcome.version} {outcome.action}")
+        if quiet:
+            actions = [o.action for o in outcomes if not isinstance(o, PackageError)]
+            self.stdout.write(f"{root}: " + ", ".join(
+                f"{actions.count(a)} {a}" for a in ("created", "updated", "unchanged")))
         if failed:
             raise CommandError(f"{failed} package(s) failed to import")

@@ -136,6 +136,7 @@ int main(int argc, char** argv) {
   unsigned long long blocks = 1ULL * g_job.grid.x * g_job.grid.y * g_job.grid.z;
   int workers = static_cast<int>(std::min<unsigned long long>(blocks, static_cast<unsigned long long>(g_job.workers)));
   g_job.workers = workers < 1 ? 1 : workers;
+  double launch_start = now_s(), launch_cpu_start = process_cpu_s();
   if (g_job.workers == 1) {
     run_worker(0);
   } else {
@@ -143,5 +144,7 @@ int main(int argc, char** argv) {
     for (int w = 0; w < g_job.workers; ++w) pool.emplace_back(run_worker, w);
     for (auto& t : pool) t.join();
   }
+  g_launch_s = now_s() - launch_start;
+  g_launch_cpu_s = process_cpu_s() - launch_cpu_start;
   finish("ok", "", {});
 }

@@ -85,6 +85,10 @@ std::string json_str(const std::string& s);
 std::string ids_json(uint3 v);
 double now_s();
 extern double g_start_s;
+// The grid's run alone (main.cpp): wall and process CPU seconds from the first block to the last
+// worker's end, written to the result file as launch_s / launch_cpu_s (-1: the grid did not finish).
+extern double g_launch_s, g_launch_cpu_s;
+double process_cpu_s();
 // Time limits count CPU time, not wall-clock time: a worker starved by other work on the machine
 // must not turn a correct submission into TIME_LIMIT (the platform's fault, not the student's).
 // The process's CPU seconds are divided by the worker threads in use, so a kernel split over two

@@ -1,0 +1,175 @@
+"""Static checks on the student's source, before the emulator rewrites and compiles it.
+
+The tokens (tokens.py) are checked against a whitelist of includes and preprocessor directives and a
+blacklist of host escapes (FORBIDDEN_IDENTIFIERS, the runtime's reserved names, inline assembly, goto,
+digraphs, kernel launches); attributes, linkage and `__constant__` writes are checked by
+declarations.py. `check` returns every problem found; it never raises on bad code. The checks are
+defence in depth; the sandbox is the security boundary.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from . import declarations, pasting
+from .tokens import Token, directive_text, tokenize
+
+ALLOWED_INCLUDES = frozenset({
+    "cuda_runtime.h", "cuda.h", "device_launch_parameters.h", "cuda_runtime_api.h",
+    "cstdio", "stdio.h", "cstdint", "stdint.h", "cmath", "math.h", "cfloat", "float.h",
+    "climits", "limits.h", "cassert", "assert.h", "cooperative_groups.h", "cooperative_groups/reduce.h", "cstdlib",
+    "stdlib.h", "cuda_fp16.h", "curand_kernel.h",
+    "cstring", "string.h",
+})
+
+# Identifiers that reach the host (files, processes, the environment). A kernel never needs them.
+FORBIDDEN_IDENTIFIERS = frozenset({
+    "fopen", "freopen", "fdopen", "open", "openat", "creat", "remove", "rename", "unlink", "system",
+    "popen", "fork", "vfork", "clone", "execl", "execlp", "execle", "execv", "execvp", "execve",
+    "execvpe", "syscall", "dlopen", "dlsym", "mmap", "mprotect", "munmap", "socket", "connect",
+    "bind", "listen", "accept", "signal", "sigaction", "raise", "kill", "atexit", "at_quick_exit",
+    "getenv", "setenv", "putenv", "exit", "_exit", "_Exit", "abort", "quick_exit", "longjmp",
+    "setjmp", "ptrace", "chdir", "chmod", "fwrite", "fread", "fputs", "fgets", "fprintf", "fscanf",
+    "write", "read", "close", "pthread_create", "__builtin_frame_address", "__builtin_return_address",
+    "asm", "__asm__", "__asm", "goto", "_Pragma", "__builtin_trap_",
+    # Files without fopen, file-existence probes, and GCC builtins that redirect control flow.
+    "tmpfile", "tmpnam", "tempnam", "mkstemp", "fputc", "putc", "putw", "fputwc", "fputws",
+    "__has_include", "__has_include_next", "__builtin_longjmp", "__builtin_setjmp", "__builtin_apply",
+    "__builtin_apply_args", "__builtin_return", "__builtin_eh_return", "__builtin_unwind_init",
+})
+
+# The emulator's own names (namespace wd, the harness's wd_* functions, the WD_* macros): calling its
+# internals could write the result file directly, and a macro of that name could change what the
+# runtime's macros expand to (they name nothing else; see macros.py and tests/emulator/test_macros.py).
+RESERVED_NAME = re.compile(r"^(wd|wd_\w*|__warpdrill\w*)$", re.IGNORECASE)
+# Predefined macros that the code written into the student's file relies on (barrier sites, lines).
+BUILTIN_MACROS = frozenset({"__LINE__", "__COUNTER__", "__FILE__"})
+# Digraphs spell # and [[ without those characters; no kernel needs them.
+DIGRAPHS = ("%:", "<%", "%>", "<:", ":>")
+
+
+def _forbidden(name: str) -> bool:
+    """A forbidden name, also behind GCC's builtin spellings (__builtin_execve, __builtin___fprintf_chk)."""
+    if name in FORBIDDEN_IDENTIFIERS or RESERVED_NAME.match(name):
+        return True
+    if name.startswith("__builtin_"):
+        core = name[len("__builtin_"):]
+        core = core[:-4] if core.endswith("_chk") else core
+        return core in FORBIDDEN_IDENTIFIERS or core.lstrip("_") in FORBIDDEN_IDENTIFIERS
+    return False
+
+
+
+
+@dataclass
+class Problem:
+    """A static-check failure: reported as a COMPILE_ERROR message."""
+
+    line: int
+    message: str
+
+
+
+
+_INCLUDE = re.compile(r'^\s*#\s*include\s*([<"])([^>"]*)[>"]\s*(//.*|/\*.*\*/)?\s*$', re.DOTALL)
+_DIRECTIVE = re.compile(r"^\s*#\s*(\w*)")
+ALLOWED_DIRECTIVES = frozenset({"define", "undef", "if", "ifdef", "ifndef", "elif", "else", "endif",
+                                "pragma", "error", "warning", ""})
+
+
+
+def _check_directive(tok: Token, problems: list[Problem]) -> None:
+    text = directive_text(tok.text)
+    name = _DIRECTIVE.match(text).group(1)
+    if name == "include":
+        m = _INCLUDE.match(text)
+        header = m.group(2).strip() if m else text.strip()
+        if not m or header not in ALLOWED_INCLUDES:
+            allowed = ", ".join(sorted(ALLOWED_INCLUDES))
+            problems.append(Problem(tok.line, f"#include of '{header}' is not allowed here (allowed: {allowed})"))
+        return
+    if name not in ALLOWED_DIRECTIVES:
+        problems.append(Problem(tok.line, f"the preprocessor directive #{name} is not allowed"))
+        return
+    if name == "pragma" and re.search(r"\bdependency\b", text):
+        problems.append(Problem(tok.line, "#pragma GCC dependency is not allowed"))
+    # Macro bodies may not spell host escapes either (names built by pasting: pasting.py).
+    inner_tokens = tokenize(text[text.find("#") + 1:])
+    if name in ("define", "undef") and len(inner_tokens) > 1 and inner_tokens[1].text in BUILTIN_MACROS:
+        problems.append(Problem(tok.line, f"the predefined macro {inner_tokens[1].text} cannot be redefined"))
+    for k, inner in enumerate(inner_tokens):
+        if inner.text in ("__attribute__", "__attribute") or _cxx11_attribute_start(inner_tokens, k):
+            _check_attributes(inner_tokens, k, tok.line, problems)
+        if inner.kind == "ident" and _forbidden(inner.text):
+            problems.append(Problem(tok.line, _forbidden_message(inner.text)))
+        elif _digraph(inner_tokens, k):
+            problems.append(Problem(tok.line, _DIGRAPH_MESSAGE))
+
+
+_DIGRAPH_MESSAGE = "digraphs (%: <: :> <% %>) are not allowed: write # [ ] { }"
+
+
+def _digraph(tokens: list[Token], k: int) -> bool:
+    """Whether tokens[k] starts a digraph (two adjacent punctuators; `<::` is not one, as in C++11)."""
+    if k + 1 >= len(tokens) or tokens[k].kind != "punct" or tokens[k + 1].start != tokens[k].end:
+        return False
+    pair = tokens[k].text + tokens[k + 1].text
+    if pair == "<:" and k + 2 < len(tokens) and tokens[k + 2].text == ":" and tokens[k + 2].start == tokens[k + 1].end:
+        after = tokens[k + 3].text if k + 3 < len(tokens) and tokens[k + 3].start == tokens[k + 2].end else ""
+        return after in (":", ">")
+    return pair in DIGRAPHS
+
+
+def _cxx11_attribute_start(tokens: list[Token], k: int) -> bool:
+    """Whether tokens[k] opens a C++11 attribute list `[[`."""
+    return tokens[k].text == "[" and k + 1 < len(tokens) and tokens[k + 1].text == "["
+
+
+def _check_attributes(tokens: list[Token], k: int, line: int, problems: list[Problem]) -> None:
+    """A problem for each attribute of the list at tokens[k] that is not harmless (declarations.py)."""
+    if tokens[k].text == "[":
+        names, _ = declarations.cxx11_attributes(tokens, k)
+        spell = "[[%s]]"
+    else:
+        names, _ = declarations.gnu_attributes(tokens, k)
+        spell = "__attribute__((%s))"
+    for name in declarations.refused_attributes(names):
+        problems.append(Problem(line, declarations.ATTRIBUTE_MESSAGE % (spell % name)))
+
+
+def _forbidden_message(name: str) -> str:
+    if RESERVED_NAME.match(name):
+        return f"'{name}' is reserved for the emulator's runtime: choose another name"
+    if name in ("asm", "__asm__", "__asm"):
+        return "inline assembly (asm) is not allowed"
+    if name == "goto":
+        return "goto is not allowed"
+    return f"'{name}' is not available in kernels (no file, process or host access)"
+
+
+
+def check(tokens: list[Token]) -> list[Problem]:
+    """Every static problem of the source's `tokens` (tokens.tokenize), in source order, one per line and
+    message. Never raises on bad code."""
+    problems: list[Problem] = []
+    for i, tok in enumerate(tokens):
+        if tok.kind == "pp":
+            _check_directive(tok, problems)
+            continue
+        if tok.kind == "splice" or tok.text == "\\":
+            problems.append(Problem(tok.line, "a backslash at the end of a line (or outside a string) is only allowed in #define"))
+            continue
+        if _digraph(tokens, i):
+            problems.append(Problem(tok.line, _DIGRAPH_MESSAGE))
+        if _cxx11_attribute_start(tokens, i) or tok.text in ("__attribute__", "__attribute"):
+            _check_attributes(tokens, i, tok.line, problems)
+        if tok.kind == "ident" and _forbidden(tok.text):
+            problems.append(Problem(tok.line, _forbidden_message(tok.text)))
+        elif tok.text == "<" and i + 2 < len(tokens) and tokens[i + 1].text == "<" and tokens[i + 2].text == "<" \
+                and tokens[i + 1].start == tok.end and tokens[i + 2].start == tok.end + 1:
+            problems.append(Problem(tok.line, "kernel launches (<<<...>>>) are not allowed: the harness launches your kernel"))
+    for line, message in declarations.linkage_problems(tokens) + declarations.constant_write_problems(tokens):
+        problems.append(Problem(line, message))
+    pastes = pasting.check_pastes(tokens, lambda name: _forbidden_message(name) if _forbidden(name) else None)
+    problems.extend(Problem(line, message) for line, message in pastes.problems)
+    return problems
