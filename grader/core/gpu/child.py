@@ -33,15 +33,12 @@ import numpy as np
 
 from . import fence, protocol
 from .cuda_errors import classify, is_platform_fault
+from .gridreport import GridSyncReport
 
 LOG_CAP = 16 * 1024  # bytes of the kernel's printf output returned per job
 MAX_MODULES = 4  # cubins kept loaded (the test cases of one submission share one)
 DEFAULT_DYNAMIC_SHARED_BYTES = 48 * 1024  # above this a kernel needs the opt-in attribute
 POISON_BYTE = 0xFF  # OUT buffers start as NaN / -1, as in the emulator
-# The globals of gridsync.GPU_PRELUDE: where a grid.sync() check writes its line, and the flag that
-# lets the call through in the module launched cooperatively.
-GRID_REPORT = "__warpdrill_grid_sync_report"
-COOPERATIVE_FLAG = "__warpdrill_cooperative_launch"
 
 
 def _die_with_parent() -> None:
@@ -99,7 +96,7 @@ class CudaRunner:
         self.modules: dict[str, object] = {}
         self._cooperative: dict[tuple[str, str], tuple] = {}  # (cubin digest, entry) -> (CUmodule, CUfunction)
         self._fence_out = None  # 4 bytes the fence kernels write to (allocated on first use)
-        self._grid_report = None  # mapped host word: a trapped grid.sync() check's line (gridsync.py)
+        self.grid_report = GridSyncReport(drv)  # a trapped grid.sync() check's line (gridsync.py)
 
     def hello(self) -> dict:
         import pycuda
@@ -137,29 +134,10 @@ class CudaRunner:
             if len(self.modules) >= MAX_MODULES:
                 self.modules.pop(next(iter(self.modules)))  # PyCUDA unloads it when collected
             module = self.drv.module_from_buffer(cubin.tobytes())
-            try:
-                address, _ = module.get_global(GRID_REPORT)
-            except self.drv.Error:
-                address = None  # no grid.sync() in this source: no check compiled in
-            if address is not None:
-                self.drv.memcpy_htod(address, np.array([self._grid_report_address()], np.uint64))
+            self.grid_report.arm(module)
             self.modules[digest] = module
         return module.get_function(entry)
 
-    def _grid_report_address(self) -> int:
-        """The device address of the mapped host word a grid.sync() check writes its line to before it
-        traps: host memory, so it is read after the trap has killed the context."""
-        if self._grid_report is None:
-            self._grid_report = self.drv.pagelocked_zeros((1,), np.int32, mem_flags=self.drv.host_alloc_flags.DEVICEMAP)
-        return int(self._grid_report.base.get_device_pointer())
-
-    def _grid_sync_line(self) -> int:
-        """The line of the grid.sync() check that trapped in the last launch (0: none), then cleared."""
-        if self._grid_report is None:
-            return 0
-        line = int(self._grid_report[0])
-        self._grid_report[0] = 0
-        return line
 
     def run(self, job: dict, arrays: dict[str, np.ndarray]) -> tuple[dict, dict[str, np.ndarray], bool]:
         """(reply header, outputs, context still healthy)."""
@@ -195,7 +173,7 @@ class CudaRunner:
             self.context.synchronize()
         except drv.Error as exc:
             failure = self._failure(exc, "run", allocations, time.perf_counter() - started)
-            if line := self._grid_sync_line():
+            if line := self.grid_report.take_line():
                 failure[0]["grid_sync_line"] = line
             return failure
         elapsed = time.perf_counter() - started
@@ -253,13 +231,7 @@ class CudaRunner:
             _check(cu, err, "cuModuleLoadData")
             err, function = cu.cuModuleGetFunction(module, entry.encode())
             _check(cu, err, "cuModuleGetFunction")
-            # This module is launched cooperatively: its grid.sync() checks (gridsync.py) let the call through.
-            for name, value, dtype in ((GRID_REPORT, self._grid_report_address(), np.uint64),
-                                       (COOPERATIVE_FLAG, 1, np.int32)):
-                err, address, _ = cu.cuModuleGetGlobal(module, name.encode())
-                if err == cu.CUresult.CUDA_SUCCESS:
-                    word = np.array([value], dtype)
-                    _check(cu, cu.cuMemcpyHtoD(address, word.ctypes.data, word.nbytes)[0], "cuMemcpyHtoD")
+            self.grid_report.arm_cooperative(cu, module, _check)  # its grid.sync() checks let the call through
             found = self._cooperative[key] = (module, function)
         return found[1]
 
