@@ -249,7 +249,7 @@ def native_comparison(backend: EmulatorBackend, reps: int) -> dict:
     out = {}
     with tempfile.TemporaryDirectory(prefix="wd-native-") as tmp:
         native = Path(tmp) / "native_loops"
-        subprocess.run([toolchain.CXX, *toolchain.COMMON_FLAGS, "-O2", str(NATIVE_SOURCE), "-o", str(native),
+        subprocess.run([toolchain.DEFAULT_CXX, *toolchain.COMMON_FLAGS, "-O2", str(NATIVE_SOURCE), "-o", str(native),
                         "-lpthread"], check=True)
         for name, src, kspec, launch, inputs, kind, n, verify in native_cases():
             build = backend.compile(src, kspec)
@@ -282,6 +282,22 @@ def native_comparison(backend: EmulatorBackend, reps: int) -> dict:
                 "ratio_process_cpu": _r(e[3] / max(nat[3], 1e-6), 2), "goal_ratio": 5.0,
             }
     return out
+
+
+def _grid_alone(backend: EmulatorBackend, build, kspec, launch, inputs, reps: int) -> dict:
+    """Medians of the grid's own wall and CPU seconds (the result file's launch_s, launch_cpu_s), the
+    binary run outside the sandbox `reps` times, with the machine's load beside them."""
+    rows = []
+    with tempfile.TemporaryDirectory(prefix="wd-grid-") as tmp:
+        jobs.write_job(Path(tmp), kspec, launch, inputs, fibers=build.handle.needs_fibers, workers=backend.workers,
+                       start_aligned=False, time_limit_s=60)
+        for _ in range(reps):
+            _direct([str(build.handle.binaries["fast"]), str(Path(tmp) / "job.txt")])
+            r = json.loads((Path(tmp) / "result.json").read_text())
+            rows.append((r["launch_s"], r["launch_cpu_s"], _load()))
+    return {"mode": "fibers" if build.handle.needs_fibers else "loop",
+            "launch_s": _r(statistics.median(r[0] for r in rows), 3),
+            "launch_cpu_s": _r(statistics.median(r[1] for r in rows), 3), "load": _r(statistics.median(r[2] for r in rows), 1)}
 
 
 def _r(x: float, digits: int = 4) -> float:
@@ -323,9 +339,10 @@ def main() -> None:
             wall = time.perf_counter() - t
             ok &= out.status.value == "ok" and verify(out.outputs)
             best_wall, best_child = min(best_wall, wall), min(best_child, out.time_s)
+        grid = _grid_alone(backend, build, kspec, launch, inputs, args.reps)
         backend.close(build)
         results[name] = {"run_s": round(best_wall, 3), "kernel_s": round(best_child, 3), "budget_s": budget,
-                         "elements_per_s": elements / best_wall, "correct": bool(ok)}
+                         "elements_per_s": elements / best_wall, "correct": bool(ok), **grid}
     rates = numba_rates(args.numba_python)
     for name, r in results.items():
         if name in rates:
@@ -334,9 +351,11 @@ def main() -> None:
     summary = {"cases": results, "native": native, "compile_s": round(compile_time(backend), 3),
                "peak_rss_1024_thread_blocks_mib": round(peak_memory_1024(backend) / 2**20, 1),
                "cpus": os.cpu_count(), "workers": backend.workers}
-    print(f"{'case':18} {'run s':>7} {'kernel s':>9} {'budget':>7} {'elem/s':>10} {'numba elem/s':>13} {'speedup':>8}")
+    print(f"{'case':18} {'mode':6} {'run s':>7} {'kernel s':>9} {'grid s':>7} {'grid CPU s':>10} {'load':>5} {'budget':>7} "
+          f"{'elem/s':>10} {'numba elem/s':>13} {'speedup':>8}")
     for name, r in results.items():
-        print(f"{name:18} {r['run_s']:7.3f} {r['kernel_s']:9.3f} {r['budget_s']:7.1f} {r['elements_per_s']:10.3g} "
+        print(f"{name:18} {r['mode']:6} {r['run_s']:7.3f} {r['kernel_s']:9.3f} {r['launch_s']:7.3f} {r['launch_cpu_s']:10.3f} "
+              f"{r['load']:5.1f} {r['budget_s']:7.1f} {r['elements_per_s']:10.3g} "
               f"{r.get('numba_elements_per_s', float('nan')):13.3g} {r.get('speedup_vs_numba', float('nan')):8}")
     print_native(native)
     print(f"compile (typical submission): {summary['compile_s']} s; peak RSS, 1024-thread blocks: "

@@ -57,7 +57,7 @@ def compile_once(backend: EmulatorBackend, mode: str, tag: str) -> tuple[float, 
     runtime = backend.runtime("fast")
     with tempfile.TemporaryDirectory(prefix="wd-bench-cc-") as tmp:
         (Path(tmp) / "kernel.cpp").write_text(build.handle.text)
-        argv = sandbox._unsafe_argv(toolchain.compile_argv("fast", "kernel.cpp", "kernel.bin"), Path(tmp),
+        argv = sandbox.unsafe_argv(toolchain.compile_argv("fast", "kernel.cpp", "kernel.bin"), Path(tmp),
                                     {str(toolchain.INCLUDE_DIR): toolchain.SANDBOX_INCLUDE,
                                      str(runtime.lib_dir): toolchain.SANDBOX_LIB})
         cpu = _children_cpu()

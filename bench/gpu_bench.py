@@ -119,6 +119,9 @@ def main() -> int:
     parser.add_argument("--concurrency", type=int, default=0,
                         help="also measure N worker processes' worth of backends sharing the GPU (new sources)")
     args = parser.parse_args()
+    from bench.judge_settings import configure_judge
+
+    configure_judge()  # the sandbox and options a worker would get from the environment
     from grader.core import sandbox
     from grader.core.backends.gpu import GpuBackend
 
@@ -157,7 +160,7 @@ def main() -> int:
         settings[f"parallel_{args.concurrency}"] = parallel(subs, args.concurrency)
         print(f"# parallel: {json.dumps(settings[f'parallel_{args.concurrency}'])}", flush=True)
     result = {"date": time.strftime("%Y-%m-%d"), "device": info.get("device"), "cc": info.get("cc"),
-              "sandboxed": sandbox.bwrap_works(), "submissions_per_pass": len(subs), **settings,
+              "sandboxed": sandbox.box.DEFAULT.works(), "submissions_per_pass": len(subs), **settings,
               "p50_s": settings.get("new", {}).get("p50_s"), "p95_s": settings.get("new", {}).get("p95_s"),
               "gradings_per_minute_per_gpu": settings.get("new", {}).get("per_minute")}
     if args.json:

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import subprocess
 import sys
 import tempfile
@@ -171,14 +170,17 @@ def main() -> int:
     parser.add_argument("--json")
     parser.add_argument("--parts", default="plain_run,check_run,grid_sync,grid_sync_after_cooperative,sanitizer_children")
     args = parser.parse_args()
+    from bench.judge_settings import configure_judge
+
+    configure_judge()  # the sandbox and options a worker would get from the environment
     wanted = set(args.parts.split(","))
     summary: dict = {"started": time.strftime("%Y-%m-%d %H:%M:%S UTC", time.gmtime())}
-    summary["bwrap"] = sandbox.BWRAP
-    summary["bwrap_works"] = sandbox.bwrap_works()
-    summary["bwrap_probe"] = sandbox.probe()
+    summary["bwrap"] = sandbox.box.DEFAULT.bwrap
+    summary["bwrap_works"] = sandbox.box.DEFAULT.works()
+    summary["bwrap_probe"] = sandbox.box.DEFAULT.probe()
     if not summary["bwrap_works"]:
-        os.environ[sandbox.UNSAFE_ENV] = "1"
-    from grader.core import seccomp
+        sandbox.box.DEFAULT = sandbox.Sandbox(allow_unsafe=True)  # this probe's own process: unsafe mode
+    from grader.core.sandbox import seccomp
     from grader.core.backends.gpu import GpuBackend
     from grader.core.gpu.isolation import sandboxed
 

@@ -180,11 +180,17 @@ def make_backend(name: str):
             logs: list[tuple[str, str]] = []
             label = ""
 
-            def _sanitize(self, tools, job, arrays, limit_s):
-                results, error = super()._sanitize(tools, job, arrays, limit_s)
-                for tool, (_, text) in results.items():
-                    self.logs.append((f"{self.label}.{tool}.log", text))
-                return results, error
+            def __init__(self, **options):
+                super().__init__(**options)
+                sanitize = self.sanitizers._sanitize
+
+                def recording(tools, job, arrays, limit_s):
+                    results, error = sanitize(tools, job, arrays, limit_s)
+                    for tool, (_, text) in results.items():
+                        self.logs.append((f"{self.label}.{tool}.log", text))
+                    return results, error
+
+                self.sanitizers._sanitize = recording
 
         return RecordingGpuBackend()
     from grader.core.backends.emulator import EmulatorBackend
@@ -308,6 +314,9 @@ def main() -> int:
     parser.add_argument("--logs", help="write the raw sanitizer reports into this tar file (gpu)")
     parser.add_argument("--parts", default="bank,fidelity,recovery")
     args = parser.parse_args()
+    from bench.judge_settings import configure_judge
+
+    configure_judge()  # the sandbox and options a worker would get from the environment
     backend = make_backend(args.backend)
     parts = [p for p in args.parts.split(",") if not (p == "recovery" and args.backend != "gpu")]
     report = {"date": time.strftime("%Y-%m-%d"), "backend": args.backend, "host": platform.node(),

@@ -101,6 +101,9 @@ def main() -> int:
     parser.add_argument("--logs", help="copy the tools' raw logs into this folder")
     parser.add_argument("--json", help="also write the figures here")
     args = parser.parse_args()
+    from bench.judge_settings import configure_judge
+
+    configure_judge()  # the sandbox and options a worker would get from the environment
     logs = Path(args.logs) if args.logs else None
     result = {"date": time.strftime("%Y-%m-%d"), "long_lived": measure(args.jobs, args.rounds, logs),
               "fresh_per_check": measure(1, max(1, args.rounds // 5), logs)}

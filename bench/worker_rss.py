@@ -2,7 +2,7 @@
 """Resident memory of a grading process and its warm children over many gradings (issue 17: "a
 grading worker's RSS stays flat over 1,000 gradings").
 
-    python3 bench/worker_rss.py --backend emulator --gradings 1000 --sources 8 [--json out.json]
+    python3 bench/worker_rss.py --backend emulator --gradings 1000 --sources 8 [--problems a,b] [--json out.json]
 
 One backend in this process, as a Celery pool process holds one, judges `--sources` sources of
 problems/bank/ (solutions and wrong ones, spread over the bank, hanging ones left out) in turn
@@ -51,6 +51,7 @@ def main() -> int:
     parser.add_argument("--gradings", type=int, default=1000)
     parser.add_argument("--sources", type=int, default=8)
     parser.add_argument("--every", type=int, default=50)
+    parser.add_argument("--problems", default="", help="only these problems of the bank (comma-separated slugs)")
     parser.add_argument("--json")
     args = parser.parse_args()
 
@@ -60,7 +61,10 @@ def main() -> int:
     from problems.core.package import load_package
 
     subs = []
+    wanted = {x for x in args.problems.split(",") if x}
     for folder in sorted(p for p in (ROOT / "problems" / "bank").iterdir() if (p / "problem.yaml").exists()):
+        if wanted and folder.name not in wanted:
+            continue
         package = load_package(folder)
         subs.append((package, package.solution, "ACCEPTED"))
         subs += [(package, w.source, str(w.verdict)) for w in package.wrong

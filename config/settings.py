@@ -348,14 +348,53 @@ CELERY_BEAT_SCHEDULE = {
 }
 
 # --- Judge ----------------------------------------------------------------------------
-# Which backend grades: "emulator" (CPU, anywhere) or "gpu" (PyCUDA on a GPU worker).
-WARPDRILL_BACKEND = env("WARPDRILL_BACKEND", default="emulator")
 # True when GPU workers consume the "gpu" queue; grading tasks are then routed there.
 WARPDRILL_GPU_WORKERS = env.bool("WARPDRILL_GPU_WORKERS", default=False)
 # Compute capability used for resource reports and occupancy when no GPU is present.
 WARPDRILL_TARGET_CC = env("WARPDRILL_TARGET_CC", default="9.0")
 # Only for development machines without bubblewrap: run student code unsandboxed (logged loudly).
 WARPDRILL_ALLOW_UNSAFE_SANDBOX = env.bool("WARPDRILL_ALLOW_UNSAFE_SANDBOX", default=False)
+# Where built emulator runtimes and compile caches live (each backend in a folder of its own): the
+# site's var/cache. A test run keeps the checkout's var/cache: its entries are named by content hashes,
+# so sharing them is safe, and a fresh emulator runtime per run would cost minutes of compiling.
+WARPDRILL_CACHE_DIR = Path(env("WARPDRILL_CACHE_DIR", default=str((BASE_DIR / "var" if TESTING else VAR_DIR) / "cache")))
+# The judge, shaped like TASKS and CACHES: the backend that grades and the options handed to the
+# backends' constructors (grader/core/backends/registry.py; each takes the options it names, so
+# switching BACKEND alone is enough). The core reads no environment: every WARPDRILL_* variable of
+# the judge is read here, once.
+WARPDRILL_JUDGE = {
+    # "emulator" (CPU, anywhere), "gpu" (PyCUDA on a GPU worker), "dummy" (tests), or a dotted path.
+    "BACKEND": env("WARPDRILL_BACKEND", default="emulator"),
+    "OPTIONS": {
+        # The site's cache folder: the emulator keeps its runtimes and binaries in emulator/, the GPU
+        # backend and ptxas's resource reports their cubins in gpu/.
+        "cache_root": str(WARPDRILL_CACHE_DIR),
+        # How boxes are made (grader/core/sandbox/box.py Sandbox): bubblewrap (elsewhere only in fault
+        # tests), the unprivileged host uid a root worker starts it as, host folders to mask when they
+        # lie under /usr (the site's state and caches, and WARPDRILL_SANDBOX_HIDE's os.pathsep list),
+        # and unsafe mode.
+        "sandbox": {
+            "bwrap": env("WARPDRILL_BWRAP", default="/usr/bin/bwrap"),
+            "uid": env.int("WARPDRILL_SANDBOX_UID", default=65534),
+            "hide": [str(VAR_DIR), str(WARPDRILL_CACHE_DIR),
+                     *(p for p in env("WARPDRILL_SANDBOX_HIDE", default="").split(os.pathsep) if p)],
+            "allow_unsafe": WARPDRILL_ALLOW_UNSAFE_SANDBOX,
+        },
+        # The emulator's C++ compiler (under /usr: the sandbox sees only /usr; elsewhere in fault tests).
+        "cxx": env("WARPDRILL_CXX", default="/usr/bin/g++"),
+        # The GPU backend: sm_XX to compile for (empty: asked of the GPU), the sanitizer tools of a
+        # check run, a fresh child per submission ("submission") or a warm one per worker ("worker"),
+        # NVRTC or nvcc ("auto", "nvrtc", "nvcc"), seconds a child may take to start, jobs a sanitizer
+        # child serves before it is replaced, seconds an nvcc compile may take.
+        "arch": env("WARPDRILL_GPU_ARCH", default="") or None,
+        "checks": env("WARPDRILL_GPU_CHECKS", default="memcheck,racecheck,synccheck"),
+        "fresh_child_per_submission": env("WARPDRILL_GPU_CHILD_REUSE", default="worker") == "submission",
+        "compiler": env("WARPDRILL_GPU_COMPILER", default="auto"),
+        "start_timeout_s": env.float("WARPDRILL_GPU_START_TIMEOUT", default=60.0),
+        "sanitizer_jobs": env.int("WARPDRILL_GPU_SANITIZER_JOBS", default=100),
+        "nvcc_time_limit_s": env.float("WARPDRILL_NVCC_TIME_LIMIT", default=30.0),
+    },
+}
 # Mixed into hidden test seeds so that hidden inputs cannot be reproduced from the package.
 
 
@@ -391,8 +430,6 @@ WARPDRILL_SEED_SECRET = env("WARPDRILL_SEED_SECRET", default="") or _installatio
 # The problem packages folder that `manage.py backup` keeps (and `import_problems` reads): a site's
 # own folder, or (empty) the checkout's problems/bank.
 WARPDRILL_PACKAGES_DIR = env("WARPDRILL_PACKAGES_DIR", default="")
-# Where built emulator runtimes and compile caches live.
-WARPDRILL_CACHE_DIR = Path(env("WARPDRILL_CACHE_DIR", default=str(VAR_DIR / "cache")))
 # Limits on submissions.
 WARPDRILL_MAX_SOURCE_BYTES = env.int("WARPDRILL_MAX_SOURCE_BYTES", default=64 * 1024)
 # Lines of a submitted source: a kernel and its helpers fit in far fewer (docs/security.md).

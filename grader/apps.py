@@ -17,9 +17,10 @@ class GraderConfig(AppConfig):
         from .core.backends import registry
         from .models import Submission
 
-        # The core reads no settings: the default backend's name comes from here, read at each call
-        # (tests change settings.WARPDRILL_BACKEND and clear get_backend's cache).
-        registry.default_from(lambda: settings.WARPDRILL_BACKEND)
+        # The core reads no settings and no environment: the judge's configuration (the backend and
+        # every option its constructor takes) comes from here, read at each build (tests change
+        # settings.WARPDRILL_JUDGE and clear get_backend's cache).
+        registry.configure(lambda: settings.WARPDRILL_JUDGE)
 
         # Every save of a submission (the grader's, a rejudge's, the admin's) renews its polled state.
         def renew(sender, instance, **kwargs):

@@ -34,13 +34,14 @@ def grades_here() -> bool:
 
 def sandbox_messages() -> list[checks.CheckMessage]:
     """grader.E002: bubblewrap is missing or cannot create namespaces (W003: unsafe mode is on instead)."""
-    from grader.core import sandbox
+    from grader.core.backends import registry
 
-    reason = sandbox.probe(refresh=True)
+    box = registry.configured_sandbox()
+    reason = box.probe(refresh=True)
     if reason is None:
         return []
-    if os.environ.get(sandbox.UNSAFE_ENV) == "1":
-        return [checks.Warning(f"students' code runs WITHOUT a sandbox ({sandbox.UNSAFE_ENV}=1): {reason}",
+    if box.allow_unsafe:
+        return [checks.Warning(f"students' code runs WITHOUT a sandbox (WARPDRILL_ALLOW_UNSAFE_SANDBOX=1): {reason}",
                                hint="Development machines only.", id="grader.W003")]
     return [checks.Error(f"this machine cannot grade: {reason}",
                          hint="Install bubblewrap (Debian: bubblewrap) and allow user namespaces; workers refuse to "

@@ -2,7 +2,7 @@
 
 The bank's harnesses are reviewed code shipped with the platform and run in the judge's process
 (problems.core.package.ProblemPackage.load_harness). A course's harness.py is written by its staff
-in the browser: it runs here in a bubblewrap box (grader/core/sandbox.py: no network, no project, no
+in the browser: it runs here in a bubblewrap box (grader/core/sandbox/: no network, no project, no
 database, read-only system) with a time and memory limit, one short-lived child per test case.
 The child gets the case, the exact state of the judge's random generator (so the inputs are the
 ones the in-process harness would make) and the variant; it calls generate() and then reference()
@@ -22,6 +22,7 @@ from pathlib import Path
 import numpy as np
 
 from grader.core import sandbox
+from grader.core.backends import registry
 from grader.core.errors import PlatformError
 
 HARNESS_TIME_S = 30.0  # wall clock of one generate() + reference() call pair
@@ -141,9 +142,10 @@ def run_case(harness_source: str, case: dict, rng: np.random.Generator, variant:
         (work / "request.json").write_text(json.dumps({
             "case": case, "variant": variant, "site": site, "rng": rng.bit_generator.state}), encoding="utf-8")
         python = os.path.realpath(sys.executable)
-        result = sandbox.run_sandboxed([python, "-S", "-E", "-B", f"{sandbox.WORK_PATH}/runner.py"], work,
-                                       HARNESS_TIME_S, HARNESS_MEMORY_BYTES, ro_binds=binds,
-                                       env={"OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1"})
+        result = registry.configured_sandbox().run(
+            [python, "-S", "-E", "-B", f"{sandbox.WORK_PATH}/runner.py"], work,
+            sandbox.Limits(HARNESS_TIME_S, HARNESS_MEMORY_BYTES), ro_binds=binds,
+            env={"OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1"})
         error = work / "error.json"
         if error.exists():
             data = json.loads(error.read_text(encoding="utf-8"))

@@ -216,7 +216,7 @@ def _retry_or_give_up(task, submission_id: int, reason: str, exc: Exception) -> 
 
 def _give_up_or_mark_retrying(task, submission_id: int, reason: str) -> bool:
     """After the last retry store INTERNAL_ERROR and return True; else show 'not graded, retrying'."""
-    metrics.PLATFORM_FAULTS.labels(settings.WARPDRILL_BACKEND).inc()
+    metrics.PLATFORM_FAULTS.labels(settings.WARPDRILL_JUDGE["BACKEND"]).inc()
     if task.request.retries >= MAX_RETRIES:
         actions.give_up(submission_id, reason)
         return True

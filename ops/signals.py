@@ -44,7 +44,7 @@ def bind_grading_context(task_id=None, task=None, args=None, kwargs=None, **_):
         submission_id = (args or [None])[0] if args else (kwargs or {}).get("submission_id")
         from django.conf import settings
 
-        fields.update(submission_id=submission_id, backend=settings.WARPDRILL_BACKEND,
+        fields.update(submission_id=submission_id, backend=settings.WARPDRILL_JUDGE["BACKEND"],
                       exam_attempt_id=_exam_attempt_id(submission_id))
     _tokens[task_id] = logcontext.bind(**fields)
 

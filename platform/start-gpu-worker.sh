@@ -2,7 +2,9 @@
 # GPU worker: one Celery worker per visible GPU, each consuming queue "gpu" with
 # CUDA_VISIBLE_DEVICES set to its GPU, prefetch 1 and late acks (config/settings.py).
 # GPU_WORKER_CONCURRENCY pool processes per GPU (default 2, the best measured on an H200); each
-# holds its own warm children (a CUDA context, NVRTC, one child per sanitizer tool).
+# holds its own warm children (a CUDA context, NVRTC, one child per sanitizer tool). More is not
+# faster: 16 graded 89.7 per minute against 136-151 with 2 (docs/gpu-validation.md, "Issue 17"),
+# since their 64 CUDA contexts time-slice the GPU.
 # If any worker exits, the others are stopped and the script fails, so the container restarts.
 set -euo pipefail
 

@@ -31,6 +31,19 @@ def database_url_for_worker() -> str:
     raise RuntimeError(f"no worker URL for database engine {engine}")
 
 
+def _judge_sandbox_from_settings() -> None:
+    """Core objects a test builds without a sandbox option (EmulatorBackend(), compile_cubin...) get
+    the sandbox the settings describe (WARPDRILL_BWRAP and the rest, as a worker would), through
+    sandbox.box.DEFAULT, the default of callers that name none. Set when this file is imported, before
+    collection, so that the modules' skip conditions ask the same bubblewrap."""
+    from grader.core.sandbox import Sandbox, box
+
+    box.DEFAULT = Sandbox.of(settings.WARPDRILL_JUDGE["OPTIONS"]["sandbox"])
+
+
+_judge_sandbox_from_settings()
+
+
 class WorkerProcess:
     """A `celery worker` child process; its output is kept for failure messages."""
 
@@ -83,7 +96,7 @@ def worker_env(**extra: str) -> dict[str, str]:
         {
             "DATABASE_URL": database_url_for_worker(),
             "WARPDRILL_TESTING": "1",
-            "WARPDRILL_BACKEND": settings.WARPDRILL_BACKEND,
+            "WARPDRILL_BACKEND": settings.WARPDRILL_JUDGE["BACKEND"],
             "CELERY_BROKER_URL": settings.CELERY_BROKER_URL,
             "PYTHONUNBUFFERED": "1",
         }
@@ -135,6 +148,10 @@ class SentTasks(list):
     def record(self, submission_id: int, priority: int | None = None, exam: bool = False) -> None:
         self.append(submission_id)
         self.calls.append((submission_id, priority, exam))
+
+    def with_exam(self) -> list[tuple[int, bool]]:
+        """(submission id, sent to the exam task?) of every send, in order."""
+        return [(pk, exam) for pk, _, exam in self.calls]
 
     def until_commit(self):
         """A context manager holding the on-commit callbacks of its block for `commit()`."""

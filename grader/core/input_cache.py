@@ -17,6 +17,7 @@ Plain Python and numpy; nothing of Django's.
 """
 from __future__ import annotations
 
+import copy
 import dataclasses
 import json
 import threading
@@ -29,7 +30,9 @@ DEFAULT_MAX_BYTES = 128 << 20
 
 
 def _copy(values: dict) -> dict:
-    return {k: (v.copy() if isinstance(v, np.ndarray) else v) for k, v in values.items()}
+    """Arrays copied (writable), containers deep-copied, scalars as they are."""
+    return {k: (v.copy() if isinstance(v, np.ndarray) else copy.deepcopy(v) if isinstance(v, (list, dict, set))
+                else v) for k, v in values.items()}
 
 
 def _frozen(values: dict) -> dict:
@@ -38,6 +41,8 @@ def _frozen(values: dict) -> dict:
         if isinstance(v, np.ndarray):
             v = v.copy()
             v.flags.writeable = False
+        elif isinstance(v, (list, dict, set)):
+            v = copy.deepcopy(v)
         out[k] = v
     return out
 

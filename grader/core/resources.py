@@ -12,11 +12,11 @@ Imports nothing of PyCUDA's.
 from __future__ import annotations
 
 from .kernel import KernelSpec
-from .gpu.cache import CompileCache
+from .gpu.cache import CompileCache, default_cache_dir
 from .gpu.nvcc import CubinResult, arch_of, cc_of, compile_cubin
 from .results import Resources
 
-_default_cache: CompileCache | None = None
+_default_caches: dict[str, CompileCache] = {}  # per cache root: one per process
 
 
 def resources_of(result: CubinResult) -> Resources:
@@ -40,15 +40,16 @@ def resources_of(result: CubinResult) -> Resources:
     )
 
 
-def ptxas_resources(source: str, spec: KernelSpec, cc: str = "9.0", *, cache: CompileCache | None = None) -> Resources:
+def ptxas_resources(source: str, spec: KernelSpec, cc: str = "9.0", *, cache: CompileCache | None = None,
+                    sandbox=None, cache_root=None) -> Resources:
     """Registers/thread, static shared memory, stack frame, spills and barriers of `spec`'s kernel
-    compiled for compute capability `cc` ("9.0", "8.6", ...; nvcc 13 knows 7.5 and newer).
+    compiled for compute capability `cc` ("9.0", "8.6", ...; nvcc 13 knows 7.5 and newer), nvcc in
+    `sandbox` (a sandbox.Sandbox; None: the default), cached in `cache` (default: one per process in
+    `cache_root`/gpu, the site's cache folder).
 
     Returns an empty report (see resources_of) when the source does not compile with nvcc.
     Raises NvccUnavailableError (a PlatformError) without nvcc, ValueError for a malformed `cc`.
     """
-    global _default_cache
     if cache is None:
-        _default_cache = _default_cache or CompileCache()
-        cache = _default_cache
-    return resources_of(compile_cubin(source, spec, arch_of(cc), cache=cache))
+        cache = _default_caches.setdefault(str(cache_root), CompileCache(default_cache_dir(cache_root)))
+    return resources_of(compile_cubin(source, spec, arch_of(cc), cache=cache, sandbox=sandbox))

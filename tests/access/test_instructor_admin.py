@@ -147,7 +147,7 @@ def test_rejudged_submission_is_graded_again(canary, users, graded, settings, dj
     """After rejudge the queued task grades it once more and stores a fresh verdict (dummy backend)."""
     from grader.tasks import grade_submission
 
-    settings.WARPDRILL_BACKEND = "dummy"
+    settings.WARPDRILL_JUDGE = {**settings.WARPDRILL_JUDGE, "BACKEND": "dummy"}
     get_backend.cache_clear()
     try:
         sub = graded["wrong_on_hidden"]

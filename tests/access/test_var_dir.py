@@ -36,16 +36,20 @@ def test_default_is_var_in_the_checkout():
     assert settings_with({})["var"] == str((ROOT / "var").resolve())
 
 
-CACHE_PROBE = ("import json; from grader.core.emulator import toolchain; from grader.core.gpu import cache; "
-               "print(json.dumps({'emulator': str(toolchain.default_cache_dir()), 'gpu': str(cache.default_cache_dir()), "
-               "'django': __import__('sys').modules.get('django') is not None}))")
+CACHE_PROBE = ("import json, django; django.setup(); from grader.core.backends import registry; "
+               "from grader.core.gpu import cache; "
+               "root = registry.configuration()['OPTIONS']['cache_root']; "
+               "print(json.dumps({'emulator': str(registry.build_backend('emulator').cache_dir), "
+               "'gpu': str(cache.default_cache_dir(root))}))")
 
 
 def cache_dirs_with(env_extra: dict) -> dict:
-    """The judge core's compile-cache folders in a fresh process with `env_extra` (no Django settings)."""
+    """The judge's compile-cache folders in a fresh site process with `env_extra`: the emulator backend's
+    as the registry builds it from settings.WARPDRILL_JUDGE, and the GPU's under the same cache_root."""
     env = {k: v for k, v in os.environ.items()
-           if k not in ("WARPDRILL_CACHE_DIR", "WARPDRILL_VAR_DIR", "DJANGO_SETTINGS_MODULE")}
-    env.update(env_extra)
+           if k not in ("WARPDRILL_CACHE_DIR", "WARPDRILL_VAR_DIR", "WARPDRILL_TESTING", "WARPDRILL_TEST_RUN_ID",
+                        "DATABASE_URL", "CELERY_BROKER_URL", "REDIS_URL")}
+    env.update(DJANGO_SETTINGS_MODULE="config.settings", **env_extra)
     out = subprocess.run([sys.executable, "-c", CACHE_PROBE], cwd=ROOT, env=env, capture_output=True, text=True,
                          timeout=60)
     assert out.returncode == 0, out.stderr
@@ -54,19 +58,18 @@ def cache_dirs_with(env_extra: dict) -> dict:
 
 def test_compile_caches_follow_warpdrill_var_dir(tmp_path):
     """With WARPDRILL_VAR_DIR set, the emulator's and the GPU's compile caches are under its cache/ folder
-    (where settings put WARPDRILL_CACHE_DIR), and the core reads it without importing Django."""
+    (where settings put WARPDRILL_CACHE_DIR, handed to the backends as their cache_root option)."""
     where = tmp_path / "site-b"
     got = cache_dirs_with({"WARPDRILL_VAR_DIR": str(where)})
     assert got["emulator"] == str(where.resolve() / "cache" / "emulator")
     assert got["gpu"] == str(where.resolve() / "cache" / "gpu")
-    assert not got["django"]
     assert settings_with({"WARPDRILL_VAR_DIR": str(where)})["cache"] == str(where.resolve() / "cache")
 
 
 def test_warpdrill_cache_dir_wins_over_var_dir(tmp_path):
     """WARPDRILL_CACHE_DIR still names the compile caches' folder when WARPDRILL_VAR_DIR is set too."""
     got = cache_dirs_with({"WARPDRILL_VAR_DIR": str(tmp_path / "site-b"), "WARPDRILL_CACHE_DIR": str(tmp_path / "c")})
-    assert got == {"emulator": str(tmp_path / "c" / "emulator"), "gpu": str(tmp_path / "c" / "gpu"), "django": False}
+    assert got == {"emulator": str(tmp_path / "c" / "emulator"), "gpu": str(tmp_path / "c" / "gpu")}
 
 
 def test_compile_caches_default_to_the_checkout_without_either():

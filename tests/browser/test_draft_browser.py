@@ -37,7 +37,7 @@ def student(transactional_db, settings, django_user_model, monkeypatch):
     # Playwright's sync API runs an event loop in this thread; the live server's ORM calls are in its own thread.
     monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
     import_package(load_package(ROOT / "problems" / "bank" / SLUG))
-    settings.WARPDRILL_BACKEND = "dummy"
+    settings.WARPDRILL_JUDGE = {**settings.WARPDRILL_JUDGE, "BACKEND": "dummy"}
     get_backend.cache_clear()
     eager = app.conf.task_always_eager
     app.conf.task_always_eager = True

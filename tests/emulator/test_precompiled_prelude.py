@@ -7,7 +7,7 @@ from pathlib import Path
 
 import numpy as np
 
-from grader.core import sandbox
+from tests.sandbox.run import run_box
 from grader.core.emulator import toolchain
 
 from .conftest import spec
@@ -28,7 +28,7 @@ def test_the_prelude_is_precompiled_in_the_cache_and_used_by_the_sandboxed_compi
     assert backend.cache_dir in gch.parents  # the site's cache (var/), never a shared temp folder
     with tempfile.TemporaryDirectory() as tmp:
         (Path(tmp) / "k.cpp").write_text(KERNEL)
-        res = sandbox.run_sandboxed(_cc_step("fast"), Path(tmp), 60.0, memory_bytes=4 << 30,
+        res = run_box(_cc_step("fast"), Path(tmp), 60.0, memory_bytes=4 << 30,
                                     ro_binds={str(toolchain.INCLUDE_DIR): toolchain.SANDBOX_INCLUDE,
                                               str(runtime.lib_dir): toolchain.SANDBOX_LIB})
     assert res.returncode == 0, res.stderr

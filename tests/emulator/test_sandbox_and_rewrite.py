@@ -5,17 +5,18 @@ import numpy as np
 import pytest
 
 from grader.core import sandbox
+from tests.sandbox.run import run_box
 from grader.core.backends.base import RunStatus
 from grader.core.emulator.rewrite import rewrite
 
 from .conftest import spec
 
-pytestmark = pytest.mark.skipif(not sandbox.bwrap_works(), reason="bubblewrap cannot create namespaces here")
+pytestmark = pytest.mark.skipif(not sandbox.box.DEFAULT.works(), reason="bubblewrap cannot create namespaces here")
 
 
 def test_sandbox_hides_host_and_network(tmp_path):
     """Inside the sandbox there is no /etc, no project and no network interface but loopback."""
-    res = sandbox.run_sandboxed(["/bin/sh", "-c", "ls /etc; ls /work; cat /proc/net/dev | wc -l; echo done"], tmp_path, 10)
+    res = run_box(["/bin/sh", "-c", "ls /etc; ls /work; cat /proc/net/dev | wc -l; echo done"], tmp_path, 10)
     assert "done" in res.stdout
     assert "No such file" in res.stderr
     assert res.stdout.split()[-2] == "3"  # header lines + lo only
@@ -23,14 +24,14 @@ def test_sandbox_hides_host_and_network(tmp_path):
 
 def test_sandbox_kills_at_wall_clock_limit(tmp_path):
     """A command that sleeps past its limit is killed with its whole process group."""
-    res = sandbox.run_sandboxed(["/bin/sh", "-c", "sleep 30 & sleep 30"], tmp_path, 0.5)
+    res = run_box(["/bin/sh", "-c", "sleep 30 & sleep 30"], tmp_path, 0.5)
     assert res.timed_out
     assert res.time_s < 5
 
 
 def test_sandbox_caps_output(tmp_path):
     """Standard output is capped with a note of how much was dropped."""
-    res = sandbox.run_sandboxed(["/bin/sh", "-c", "head -c 200000 /dev/zero | tr '\\\\0' x"], tmp_path, 10)
+    res = run_box(["/bin/sh", "-c", "head -c 200000 /dev/zero | tr '\\\\0' x"], tmp_path, 10)
     assert len(res.stdout) < sandbox.OUTPUT_CAP + 200
     assert "output truncated" in res.stdout
 
@@ -127,23 +128,24 @@ def test_too_much_static_shared_memory_is_refused(backend):
 
 
 def test_unsafe_mode_runs_without_bwrap_only_when_allowed(backend, monkeypatch, tmp_path):
-    """Without bubblewrap the sandbox refuses (SandboxUnavailableError) unless WARPDRILL_ALLOW_UNSAFE_SANDBOX=1."""
+    """Without bubblewrap the sandbox refuses (SandboxUnavailableError) unless the backend's sandbox
+    allows unsafe mode (WARPDRILL_ALLOW_UNSAFE_SANDBOX=1 in the settings)."""
     from grader.core.backends.base import LaunchConfig, RunRequest
+    from grader.core.backends.emulator import EmulatorBackend
     from grader.core.errors import SandboxUnavailableError
 
-    monkeypatch.setattr(sandbox, "_probe_cache", False)
-    monkeypatch.delenv(sandbox.UNSAFE_ENV, raising=False)
+    missing = str(tmp_path / "no-bwrap")
     with pytest.raises(SandboxUnavailableError):
-        sandbox.run_sandboxed(["/bin/true"], tmp_path, 5)
-    monkeypatch.setenv(sandbox.UNSAFE_ENV, "1")
+        sandbox.Sandbox(bwrap=missing).run(["/bin/true"], tmp_path, sandbox.Limits(5))
+    unsafe = EmulatorBackend(cache_dir=backend.cache_dir, sandbox={"bwrap": missing, "allow_unsafe": True})
     src = "__global__ void k(int* out) { out[threadIdx.x] = threadIdx.x * 3; } // unsafe-mode test\n"
-    build = backend.compile(src, spec("k", ("out", "out", "int32")))
+    build = unsafe.compile(src, spec("k", ("out", "out", "int32")))
     try:
         assert build.compile.ok, build.compile.log
-        out = backend.run(build, RunRequest(LaunchConfig((1, 1, 1), (8, 1, 1)), {"out": np.zeros(8, np.int32)}))
+        out = unsafe.run(build, RunRequest(LaunchConfig((1, 1, 1), (8, 1, 1)), {"out": np.zeros(8, np.int32)}))
         assert out.outputs["out"].tolist() == [3 * i for i in range(8)]
     finally:
-        backend.close(build)
+        unsafe.close(build)
 
 
 def test_endless_barrier_loop_times_out(run):

@@ -175,11 +175,10 @@ def test_broken_toolchain_is_a_platform_fault_but_a_students_error_is_not(usr_co
     from grader.core.judge import judge
     from grader.core.verdicts import Verdict
 
-    monkeypatch.setattr(toolchain, "CXX", str(usr_compiler))
-    built = toolchain.default_cache_dir() / f"runtime-{toolchain.runtime_hash()}"
+    built = toolchain.default_cache_dir() / f"runtime-{toolchain.runtime_hash(str(usr_compiler))}"
     if (built / ".done-fast").exists():  # building it takes about 25 s on two cores
         shutil.copytree(built, tmp_path / built.name)
-    backend = EmulatorBackend(cache_dir=tmp_path, workers=1)
+    backend = EmulatorBackend(cache_dir=tmp_path, workers=1, cxx=str(usr_compiler))
     package = parse_package(tiny_package_files())
     wrong_signature = SOLUTION.replace("int n)", "int n, int extra)")
     result = judge(package, wrong_signature, backend)

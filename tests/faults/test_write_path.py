@@ -60,7 +60,7 @@ def eager_dummy(settings):
     """Tasks run in-process when sent, on the dummy backend (Celery retries run at once)."""
     from config.celery import app
 
-    settings.WARPDRILL_BACKEND = "dummy"
+    settings.WARPDRILL_JUDGE = {**settings.WARPDRILL_JUDGE, "BACKEND": "dummy"}
     get_backend.cache_clear()
     eager, propagate = app.conf.task_always_eager, app.conf.task_eager_propagates
     app.conf.task_always_eager, app.conf.task_eager_propagates = True, False

@@ -31,7 +31,7 @@ def test_a_link_error_on_the_gpu_path_names_the_function_and_the_calling_line(nv
     result = compile_cubin(LINK, MACRO_SPEC, "sm_90")
     assert not result.compile.ok
     errors = [m for m in result.compile.messages if m.severity == "error"]
-    assert [(m.line, m.message_params) for m in errors] == [(6, {"function": "helper"})]
+    assert [(m.line, m.message.params) for m in errors] == [(6, {"function": "helper"})]
     assert "Unresolved" not in " ".join(m.message for m in errors)
 
 
@@ -41,8 +41,8 @@ def gpu():
     from grader.core import sandbox
 
     mp = pytest.MonkeyPatch()
-    if not sandbox.bwrap_works():
-        mp.setenv(sandbox.UNSAFE_ENV, "1")
+    if not sandbox.box.DEFAULT.works():
+        mp.setattr(sandbox.box, "DEFAULT", sandbox.Sandbox(allow_unsafe=True))
     from grader.core.backends.gpu import GpuBackend
 
     backend = GpuBackend()

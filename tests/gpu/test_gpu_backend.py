@@ -32,8 +32,8 @@ def gpu():
     from grader.core import sandbox
 
     mp = pytest.MonkeyPatch()
-    if not sandbox.bwrap_works():
-        mp.setenv(sandbox.UNSAFE_ENV, "1")  # the H200 test machine has no bubblewrap
+    if not sandbox.box.DEFAULT.works():
+        mp.setattr(sandbox.box, "DEFAULT", sandbox.Sandbox(allow_unsafe=True))  # the H200 test machine has no bubblewrap
     from grader.core.backends.gpu import GpuBackend
 
     backend = GpuBackend()

@@ -19,8 +19,8 @@ def gpu():
     from grader.core import sandbox
 
     mp = pytest.MonkeyPatch()
-    if not sandbox.bwrap_works():
-        mp.setenv(sandbox.UNSAFE_ENV, "1")  # the H200 test machine has no bubblewrap
+    if not sandbox.box.DEFAULT.works():
+        mp.setattr(sandbox.box, "DEFAULT", sandbox.Sandbox(allow_unsafe=True))  # the H200 test machine has no bubblewrap
     from grader.core.backends.gpu import GpuBackend
 
     backend = GpuBackend()
@@ -133,7 +133,7 @@ def test_grid_sync_in_an_ordinary_launch_is_a_runtime_error_as_on_the_emulator(g
         assert out.status is RunStatus.FAULT, out.message
         (diag,) = out.diagnostics
         assert diag.line == 9 and diag.detail["error"] == "CUDA_ERROR_LAUNCH_FAILED"
-        assert diag.message_template == M.RUNTIME_GRID_SYNC_NOT_COOPERATIVE
+        assert diag.message.template == M.RUNTIME_GRID_SYNC_NOT_COOPERATIVE
 
 
 def test_a_grid_sync_no_thread_reaches_is_not_refused(gpu):

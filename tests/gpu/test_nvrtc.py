@@ -59,8 +59,8 @@ def test_a_kernel_compiles_with_nvrtc_in_the_sandboxed_compiler_child(backend):
     assert build.handle.cubin[:4].tobytes() == b"\x7fELF"
     assert build.resources.registers and build.resources.registers > 0 and build.resources.source == "ptxas"
     child = backend.pool.compiler
-    if sandbox.bwrap_works():
-        assert child.proc.args[0] == sandbox.BWRAP  # the child runs in bubblewrap
+    if sandbox.box.DEFAULT.works():
+        assert child.proc.args[0] == sandbox.box.DEFAULT.bwrap  # the child runs in bubblewrap
     jobs = child.jobs
     again = backend.compile(GOOD, SPEC)  # the compile cache answers; the child gets no job
     assert again.compile.cached and backend.pool.compiler.jobs == jobs
@@ -86,7 +86,7 @@ def test_a_wrong_signature_names_the_expected_declaration(backend, nvcc):
 
 
 def test_the_sandbox_hides_etc_passwd_from_both_compilers(backend, nvcc):
-    if not sandbox.bwrap_works():
+    if not sandbox.box.DEFAULT.works():
         pytest.skip("needs bubblewrap")
     build = backend.compile('#include "/etc/passwd"\n' + GOOD, SPEC)
     assert not build.compile.ok
@@ -97,7 +97,7 @@ def test_the_sandbox_hides_etc_passwd_from_both_compilers(backend, nvcc):
 def test_a_compile_past_the_limit_is_a_compile_error_and_the_child_is_replaced(backend):
     first = backend.pool.compiler
     first.wait_ready()
-    result = compile_with_nvrtc(MACRO_BOMB, SPEC, "sm_90", backend._nvrtc, version=backend._nvrtc_version(),
+    result = compile_with_nvrtc(MACRO_BOMB, SPEC, "sm_90", backend.compiler._nvrtc, version=backend.compiler._nvrtc_version(),
                                 time_limit_s=1.0)
     assert not result.compile.ok
     assert "longer than 1 s" in result.compile.messages[0].message

@@ -246,7 +246,7 @@ def test_racecheck_runs_only_on_kernels_with_shared_memory(static, dynamic, ran)
         seen.extend(str(t) for t in tools)
         return {}, ""
 
-    backend._sanitize = sanitize
+    backend.sanitizers._sanitize = sanitize
     build = fake_build("copy")
     build.handle.shared_static_bytes = static
     req = RunRequest(launch=LaunchConfig((1, 1, 1), (32, 1, 1), dynamic), time_limit_s=1.0, check=True,
@@ -314,7 +314,7 @@ def test_a_hang_under_a_sanitizer_is_killed_and_the_tool_gets_a_fresh_child(fake
     first = fake_backend.pool.children["racecheck"]
     out = fake_backend.run(fake_build("hang"), check_request(limit=0.3))
     assert out.status is RunStatus.TIMEOUT
-    assert any(d.message_params.get("tool") == "racecheck" for d in out.diagnostics)
+    assert any(d.message.params.get("tool") == "racecheck" for d in out.diagnostics)
     assert first.proc.poll() is not None
     assert fake_backend.run(fake_build("copy"), check_request()).status is RunStatus.OK
 

@@ -73,8 +73,8 @@ def test_a_trapped_grid_sync_check_is_the_emulators_runtime_error():
     out = backend._outcome(reply, {}, handle, request)
     assert out.status is RunStatus.FAULT
     (diag,) = out.diagnostics
-    assert diag.line == 7 and diag.message_template == M.RUNTIME_GRID_SYNC_NOT_COOPERATIVE
+    assert diag.line == 7 and diag.message.template == M.RUNTIME_GRID_SYNC_NOT_COOPERATIVE
     assert DIAGNOSTIC_VERDICT[diag.kind] is Verdict.RUNTIME_ERROR
     del reply["grid_sync_line"]
     other = backend._outcome(reply, {}, handle, request)
-    assert other.diagnostics[0].message_template == M.CUDA_ERROR
+    assert other.diagnostics[0].message.template == M.CUDA_ERROR

@@ -96,3 +96,13 @@ def test_a_judged_submission_gets_the_same_verdict_from_cached_inputs():
     for result in cached:
         assert result.verdict == plain.verdict
         assert [(t.name, t.verdict) for t in result.tests] == [(t.name, t.verdict) for t in plain.tests]
+
+
+def test_containers_from_the_harness_are_not_shared_between_gradings():
+    harness = COUNTING_HARNESS.replace('"n": n}', '"n": n, "extra": [1, 2]}')
+    cache = InputCache()
+    load = cache.loader()
+    first = load(_package(harness)).generate({"n": 8}, np.random.default_rng(3))
+    first["extra"].append(3)
+    second = load(_package(harness)).generate({"n": 8}, np.random.default_rng(3))
+    assert cache.hits == 1 and second["extra"] == [1, 2]

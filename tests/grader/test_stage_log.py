@@ -24,7 +24,7 @@ def test_a_grading_writes_one_line_with_its_stages(settings, tmp_path, monkeypat
     log_path = tmp_path / "stages.jsonl"
     monkeypatch.setenv("WARPDRILL_STAGE_LOG", str(log_path))
     settings.CELERY_TASK_ALWAYS_EAGER = True
-    settings.WARPDRILL_BACKEND = "dummy"
+    settings.WARPDRILL_JUDGE = {**settings.WARPDRILL_JUDGE, "BACKEND": "dummy"}
     app.conf.task_always_eager = True
     import_package(parse_package(tiny_package_files()))
     try:

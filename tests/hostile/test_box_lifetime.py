@@ -15,6 +15,7 @@ import pytest
 from celery.exceptions import SoftTimeLimitExceeded
 
 from grader.core import sandbox
+from tests.sandbox.run import run_box
 from grader.core.backends import emulator
 from grader.core.judge import judge
 from grader.core.verdicts import NOT_RUN, Verdict
@@ -25,7 +26,7 @@ from .test_hostile import CASES_DIR, PACKAGE, everything_said
 from .test_hostile import backend  # noqa: F401  (the shared module-scoped emulator backend)
 from .watch import descendants
 
-pytestmark = pytest.mark.skipif(not sandbox.bwrap_works(), reason=f"no sandbox here: {sandbox.probe()}")
+pytestmark = pytest.mark.skipif(not sandbox.box.DEFAULT.works(), reason=f"no sandbox here: {sandbox.box.DEFAULT.probe()}")
 
 
 @pytest.fixture(scope="module")
@@ -40,7 +41,7 @@ def _raise_soft_time_limit(signum, frame):
 @pytest.mark.parametrize("watchdogs", [{}, {"rss_bytes": 1 << 30, "disk_bytes": 1 << 20}],
                          ids=["plain", "with-watchdogs"])
 def test_soft_time_limit_while_reading_kills_every_process_of_the_box(progs, tmp_path, watchdogs):
-    """Celery's SoftTimeLimitExceeded, raised by its signal handler while run_sandboxed waits on a box
+    """Celery's SoftTimeLimitExceeded, raised by its signal handler while Sandbox.run waits on a box
     that ignores every signal and daemonised a grandchild, propagates, and by then no process of the
     box exists anywhere on the machine."""
     marker = f"stubborn-{uuid.uuid4().hex[:8]}"
@@ -52,7 +53,7 @@ def test_soft_time_limit_while_reading_kills_every_process_of_the_box(progs, tmp
     started = time.monotonic()
     try:
         with pytest.raises(SoftTimeLimitExceeded):
-            sandbox.run_sandboxed([f"{PROGS}/stubborn", marker], work, 60.0, ro_binds={str(progs): PROGS}, **watchdogs)
+            run_box([f"{PROGS}/stubborn", marker], work, 60.0, ro_binds={str(progs): PROGS}, **watchdogs)
     finally:
         signal.setitimer(signal.ITIMER_REAL, 0)
         signal.signal(signal.SIGALRM, previous)
@@ -67,14 +68,13 @@ def test_an_exception_in_unsafe_mode_kills_the_command_too(tmp_path, monkeypatch
     marker = f"300.{uuid.uuid4().int % 10**8:08d}"  # seconds to sleep: unique, so that each sleep is found
     work = tmp_path / "work"
     work.mkdir()
-    monkeypatch.setattr(sandbox, "bwrap_works", lambda: False)
-    monkeypatch.setenv(sandbox.UNSAFE_ENV, "1")
+    monkeypatch.setattr(sandbox.box, "DEFAULT", sandbox.Sandbox(bwrap="/nonexistent/bwrap", allow_unsafe=True))
     before = descendants()
     previous = signal.signal(signal.SIGALRM, _raise_soft_time_limit)
     signal.setitimer(signal.ITIMER_REAL, 1.0)
     try:
         with pytest.raises(SoftTimeLimitExceeded):
-            sandbox.run_sandboxed(["/bin/sh", "-c", f"sleep {marker} & sleep {marker}; : {marker}"], work, 60.0)
+            run_box(["/bin/sh", "-c", f"sleep {marker} & sleep {marker}; : {marker}"], work, 60.0)
     finally:
         signal.setitimer(signal.ITIMER_REAL, 0)
         signal.signal(signal.SIGALRM, previous)
@@ -84,7 +84,7 @@ def test_an_exception_in_unsafe_mode_kills_the_command_too(tmp_path, monkeypatch
 
 
 def test_every_box_has_a_resident_memory_watchdog():
-    """run_sandboxed gives a box without an explicit cap its address-space limit plus slack, or 4 GiB
+    """Sandbox.run gives a box without an explicit cap its address-space limit plus slack, or 4 GiB
     without one; the emulator caps every run, the race check's included."""
     import resource
 
@@ -100,7 +100,7 @@ def test_resident_memory_watchdog_applies_by_default(progs, tmp_path):
     work = tmp_path / "work"
     work.mkdir()
     cmd = f"for i in 1 2 3 4; do {PROGS}/alloc 200 20 & done; wait"
-    res = sandbox.run_sandboxed(["/bin/sh", "-c", cmd], work, 30.0, memory_bytes=256 << 20,
+    res = run_box(["/bin/sh", "-c", cmd], work, 30.0, memory_bytes=256 << 20,
                                 ro_binds={str(progs): PROGS})
     assert res.memory_exceeded and not res.timed_out, (res.stdout, res.stderr)
 

@@ -23,7 +23,7 @@ from .test_hostile import CORRECT, PACKAGE, everything_said
 from .test_hostile import backend  # noqa: F401  (the shared module-scoped emulator backend)
 from .watch import Watch
 
-pytestmark = pytest.mark.skipif(not sandbox.bwrap_works(), reason=f"no sandbox here: {sandbox.probe()}")
+pytestmark = pytest.mark.skipif(not sandbox.box.DEFAULT.works(), reason=f"no sandbox here: {sandbox.box.DEFAULT.probe()}")
 
 REPO = Path(__file__).resolve().parents[2]
 # 1 MiB files until the box is stopped; at most 4 GiB, so a missing cap fails instead of filling the disk.

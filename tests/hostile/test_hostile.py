@@ -37,7 +37,7 @@ from tests.packages import PROBLEM_YAML, SOLUTION, WRONG_SUB, tiny_package_files
 
 from .watch import Watch
 
-pytestmark = pytest.mark.skipif(not sandbox.bwrap_works(), reason=f"no sandbox here: {sandbox.probe()}")
+pytestmark = pytest.mark.skipif(not sandbox.box.DEFAULT.works(), reason=f"no sandbox here: {sandbox.box.DEFAULT.probe()}")
 
 CASES_DIR = Path(__file__).resolve().parent / "cases"
 REPO = Path(__file__).resolve().parents[2]

@@ -14,9 +14,11 @@ import subprocess
 
 import pytest
 
-from grader.core import sandbox, seccomp
+from grader.core import sandbox
+from tests.sandbox.run import run_box
+from grader.core.sandbox import seccomp
 
-pytestmark = pytest.mark.skipif(not sandbox.bwrap_works(), reason=f"no sandbox here: {sandbox.probe()}")
+pytestmark = pytest.mark.skipif(not sandbox.box.DEFAULT.works(), reason=f"no sandbox here: {sandbox.box.DEFAULT.probe()}")
 
 PROGS = "/opt/progs"
 AF_MAX = 46  # linux/socket.h: the families the kernel knows are 0 .. AF_MAX - 1
@@ -114,7 +116,7 @@ def probes(tmp_path_factory):
 def report(probes, tmp_path_factory) -> dict[str, str]:
     """{call: errno name or 'allowed'} as the probe saw them inside a box."""
     work = tmp_path_factory.mktemp("seccomp-work")
-    res = sandbox.run_sandboxed([f"{PROGS}/probe"], work, 30.0, ro_binds={str(probes): PROGS})
+    res = run_box([f"{PROGS}/probe"], work, 30.0, ro_binds={str(probes): PROGS})
     assert res.returncode == 0, res.stderr
     return dict(line.split(" ", 1) for line in res.stdout.splitlines())
 
@@ -138,7 +140,7 @@ def test_unix_sockets_still_work(report):
 
 def test_vsock_cannot_listen_from_the_box(probes, tmp_path):
     """The reported attack: socket(AF_VSOCK) is refused before any bind or listen."""
-    res = sandbox.run_sandboxed([f"{PROGS}/vsock"], tmp_path, 30.0, ro_binds={str(probes): PROGS})
+    res = run_box([f"{PROGS}/vsock"], tmp_path, 30.0, ro_binds={str(probes): PROGS})
     assert res.stdout.strip() == "socket EAFNOSUPPORT", res.stdout
 
 

@@ -68,7 +68,7 @@ class Watch:
     def __init__(self, repo: Path, canary_dir: Path, extra_markers: list[Path] | None = None):
         self.repo, self.canary_dir = repo, canary_dir
         self.markers = [canary_dir / MARKER, repo / MARKER, repo / "var" / MARKER, *(extra_markers or [])]
-        ids = sandbox.sandbox_ids()
+        ids = sandbox.box.DEFAULT.ids()
         self.sandbox_uid = ids[0] if ids else None
         self.before = self._state()
         self.processes = descendants()

@@ -67,7 +67,7 @@ def test_every_line_of_an_exam_grading_has_the_submission_attempt_and_backend(ex
     from exams import actions
     from grader.models import Submission
 
-    settings.WARPDRILL_BACKEND = "dummy"
+    settings.WARPDRILL_JUDGE = {**settings.WARPDRILL_JUDGE, "BACKEND": "dummy"}
     attempt = actions.start_attempt(exam, people["alice"])
     item = attempt.items.get(kind="kernel")
     app.conf.task_always_eager = True

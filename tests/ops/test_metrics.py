@@ -7,6 +7,7 @@ import pytest
 from prometheus_client.parser import text_string_to_metric_families
 
 from ops import metrics
+from tests.exams.conftest import course, exam, kernel_problem, people  # noqa: F401  (fixtures)
 
 
 def samples(text: str) -> dict[tuple[str, tuple], float]:
@@ -52,6 +53,25 @@ def test_the_scrape_has_queue_depth_exam_attempts_and_submissions_by_status(clie
     assert value(scrape, "warpdrill_queue_depth", queue="exam") == 7
     assert value(scrape, "warpdrill_queue_depth", queue="cpu") == 0
     assert value(scrape, "warpdrill_exam_attempts_in_progress") == 3
+
+
+def test_exam_attempts_in_progress_follow_real_attempts(client, token, exam, people):
+    """Two students start the exam (the gauge counts 2), one submits (1), the other's attempt is closed (0)."""
+    from exams import actions
+    from exams.models import AttemptState
+
+    def in_progress():
+        return value(samples(client.get("/metrics", HTTP_AUTHORIZATION=f"Bearer {token}").content.decode()),
+                     "warpdrill_exam_attempts_in_progress")
+
+    assert in_progress() == 0
+    alice = actions.start_attempt(exam, people["alice"], accept_honour_code=True)
+    bob = actions.start_attempt(exam, people["bob"], accept_honour_code=True)
+    assert in_progress() == 2
+    actions.submit_attempt(alice.pk, people["alice"])
+    assert in_progress() == 1
+    actions.close_attempt(bob.pk, AttemptState.CLOSED)
+    assert in_progress() == 0
 
 
 @pytest.mark.django_db(transaction=True)
@@ -146,7 +166,7 @@ def test_platform_faults_retries_and_verdicts_of_a_real_grading(client, token, s
     settings.CELERY_TASK_ALWAYS_EAGER = True
     from config.celery import app
     app.conf.task_always_eager = True
-    settings.WARPDRILL_BACKEND = "dummy"
+    settings.WARPDRILL_JUDGE = {**settings.WARPDRILL_JUDGE, "BACKEND": "dummy"}
     import_package(parse_package(tiny_package_files(**{"harness.py": "def generate(case, rng):\n    raise RuntimeError('x')\n"
                                                                     "def reference(inputs):\n    return {}\n"})))
     before = scrape()
@@ -169,15 +189,16 @@ def test_platform_faults_retries_and_verdicts_of_a_real_grading(client, token, s
 
 def test_a_box_killed_at_its_wall_clock_limit_is_counted(client, token, db, tmp_path):
     """A real sandboxed box that sleeps past its limit is killed by the watchdog and counted by reason."""
-    from grader.core import sandbox
+    from grader.core import sandbox  # noqa: F401
+    from tests.sandbox.run import run_box
 
     def kills():
         return value(samples(client.get("/metrics", HTTP_AUTHORIZATION=f"Bearer {token}").content.decode()),
                      "warpdrill_sandbox_kills_total", reason="time")
 
     before = kills()
-    ok = sandbox.run_sandboxed(["/bin/sh", "-c", "true"], tmp_path, 10.0)
+    ok = run_box(["/bin/sh", "-c", "true"], tmp_path, 10.0)
     assert not ok.timed_out and kills() == before
-    slept = sandbox.run_sandboxed(["/bin/sh", "-c", "sleep 30"], tmp_path, 0.5)
+    slept = run_box(["/bin/sh", "-c", "sleep 30"], tmp_path, 0.5)
     assert slept.timed_out
     assert kills() == before + 1

@@ -9,8 +9,9 @@ from __future__ import annotations
 import pytest
 
 from grader.core import sandbox
+from tests.sandbox.run import run_box
 
-pytestmark = pytest.mark.skipif(not sandbox.bwrap_works(), reason=f"no sandbox here: {sandbox.probe()}")
+pytestmark = pytest.mark.skipif(not sandbox.box.DEFAULT.works(), reason=f"no sandbox here: {sandbox.box.DEFAULT.probe()}")
 
 MIB = 1 << 20
 # Writes 1 MiB files, each well under the file-size limit: 256 MiB in all unless something stops it
@@ -25,7 +26,7 @@ def box(tmp_path):
     work.mkdir()
 
     def run(command: str, time_limit_s: float = 30.0, **kwargs):
-        return sandbox.run_sandboxed(["/bin/sh", "-c", command], work, time_limit_s, **kwargs)
+        return run_box(["/bin/sh", "-c", command], work, time_limit_s, **kwargs)
 
     run.work = work
     return run
@@ -42,7 +43,7 @@ def test_many_files_under_the_file_size_limit_are_stopped_at_the_disk_limit(box,
 
     fresh = tmp_path / "next"
     fresh.mkdir()
-    after = sandbox.run_sandboxed(["/bin/sh", "-c", "head -c 1048576 /dev/zero > f; echo ok"], fresh, 30.0,
+    after = run_box(["/bin/sh", "-c", "head -c 1048576 /dev/zero > f; echo ok"], fresh, 30.0,
                                   disk_bytes=16 * MIB)
     assert after.returncode == 0 and after.stdout == "ok\n" and not after.disk_exceeded
 
@@ -70,7 +71,6 @@ def test_what_the_worker_put_there_and_writes_under_the_cap_are_allowed(box):
 
 def test_unsafe_mode_keeps_the_disk_limit(box, monkeypatch):
     """Without bubblewrap (development only) the same watchdog still stops the writer."""
-    monkeypatch.setattr(sandbox, "bwrap_works", lambda: False)
-    monkeypatch.setenv(sandbox.UNSAFE_ENV, "1")
+    monkeypatch.setattr(sandbox.box, "DEFAULT", sandbox.Sandbox(bwrap="/nonexistent/bwrap", allow_unsafe=True))
     res = box(MANY_FILES, file_bytes=2 * MIB, disk_bytes=8 * MIB)
     assert not res.sandboxed and res.disk_exceeded and not res.timed_out, res

@@ -1,4 +1,4 @@
-"""The sandbox holds on its own: programs run through run_sandboxed directly, with no static checks.
+"""The sandbox holds on its own: programs run through Sandbox.run directly, with no static checks.
 
 Each test runs native code or a shell inside the box and checks from outside what it could not
 do: reach the network, read the project or the host, write outside its work folder, outgrow its
@@ -18,12 +18,13 @@ from pathlib import Path
 import pytest
 
 from grader.core import sandbox
+from tests.sandbox.run import run_box
 from grader.core.errors import SandboxUnavailableError
 from tests.hostile.watch import descendants
 
 from . import programs
 
-pytestmark = pytest.mark.skipif(not sandbox.bwrap_works(), reason=f"no sandbox here: {sandbox.probe()}")
+pytestmark = pytest.mark.skipif(not sandbox.box.DEFAULT.works(), reason=f"no sandbox here: {sandbox.box.DEFAULT.probe()}")
 
 REPO = Path(__file__).resolve().parents[2]
 PROGS = "/opt/progs"  # where the compiled programs appear inside the box
@@ -43,7 +44,7 @@ def box(tmp_path, progs):
     def run(command, time_limit_s=10.0, **kwargs):
         argv = ["/bin/sh", "-c", command] if isinstance(command, str) else command
         binds = {str(progs): PROGS, **kwargs.pop("ro_binds", {})}
-        return sandbox.run_sandboxed(argv, work, time_limit_s, ro_binds=binds, **kwargs)
+        return run_box(argv, work, time_limit_s, ro_binds=binds, **kwargs)
 
     run.work = work
     return run
@@ -71,7 +72,7 @@ def test_box_runs_unprivileged_without_capabilities(box):
     assert res.stdout.splitlines()[0] == "1000"
     assert "CapEff:\t0000000000000000" in res.stdout
     owner = (box.work / "mine").stat().st_uid
-    ids = sandbox.sandbox_ids()
+    ids = sandbox.box.DEFAULT.ids()
     assert owner == (ids[0] if ids else os.geteuid())
     if ids:
         assert owner != 0
@@ -81,8 +82,8 @@ NON_ROOT_WORKER = """
 import sys
 sys.path.insert(0, sys.argv[1])
 from grader.core import sandbox
-res = sandbox.run_sandboxed(["/bin/sh", "-c", "id -u; {progs}/forkbomb; grep CapEff /proc/self/status"],
-                            sys.argv[2], 10, processes=16, ro_binds={{sys.argv[3]: "{progs}"}})
+res = sandbox.Sandbox().run(["/bin/sh", "-c", "id -u; {progs}/forkbomb; grep CapEff /proc/self/status"],
+                           sys.argv[2], sandbox.Limits(10, processes=16), ro_binds={{sys.argv[3]: "{progs}"}})
 print(res.stdout)
 """
 
@@ -90,11 +91,11 @@ print(res.stdout)
 @pytest.mark.skipif(os.geteuid() != 0 or not os.path.exists("/usr/bin/python3"), reason="needs root to become another user")
 def test_a_worker_that_is_not_root_gets_the_same_box(tmp_path, progs):
     """As in the production image (a non-root worker user), the box starts unprivileged and NPROC still holds."""
-    uid = sandbox.sandbox_ids()[0]
+    uid = sandbox.box.DEFAULT.ids()[0]
     work = tmp_path / "work"
     work.mkdir()
     os.chown(work, uid, uid)
-    sandbox.prepare(work, {str(progs): PROGS})  # makes the folders reachable for that user
+    sandbox.box.DEFAULT.prepare(work, {str(progs): PROGS})  # makes the folders reachable for that user
     res = subprocess.run(["/usr/bin/python3", "-c", NON_ROOT_WORKER.format(progs=PROGS), str(REPO), str(work), str(progs)],
                          capture_output=True, text=True, timeout=60, user=uid, group=uid, extra_groups=[],
                          env={"PATH": "/usr/bin:/bin", "HOME": str(work)})
@@ -114,7 +115,7 @@ def test_no_nested_user_namespace_and_no_raising_limits(box):
 
 def test_seccomp_refuses_kernel_attack_surface(box):
     """ptrace, io_uring, bpf, perf events, userfaultfd, keyrings and unshare fail with EPERM; ordinary calls work."""
-    from grader.core import seccomp
+    from grader.core.sandbox import seccomp
 
     if seccomp.program() is None:
         pytest.skip("no seccomp filter for this architecture")
@@ -221,7 +222,7 @@ def test_masked_project_path_under_usr(box, monkeypatch):
     hidden.mkdir()
     try:
         (hidden / "settings.py").write_text("SECRET_KEY = 'CANARY-9b1'\n")
-        monkeypatch.setenv(sandbox.HIDE_ENV, str(hidden))
+        monkeypatch.setattr(sandbox.box, "DEFAULT", sandbox.Sandbox(hide=(str(hidden),)))
         res = box(f"ls -A {hidden}; cat {hidden}/settings.py; touch {hidden}/x && echo wrote; echo done")
     finally:
         for p in hidden.iterdir():
@@ -295,11 +296,11 @@ def test_limits_inside_the_box(box):
 
 def test_output_is_capped_with_a_note(box):
     """Both streams keep their first bytes and say how much was dropped; an endless writer is still stopped."""
-    res = box("head -c 100000 /dev/zero | tr '\\0' o; head -c 100000 /dev/zero | tr '\\0' e >&2", output_cap=1000)
+    res = box("head -c 100000 /dev/zero | tr '\\0' o; head -c 100000 /dev/zero | tr '\\0' e >&2", output_bytes=1000)
     assert res.truncated
     assert res.stdout.startswith("o" * 1000) and "[output truncated: 99000 more bytes dropped]" in res.stdout
     assert res.stderr.startswith("e" * 1000) and "[output truncated: 99000 more bytes dropped]" in res.stderr
-    endless = box("yes wd-flood", time_limit_s=1.0, output_cap=1000)
+    endless = box("yes wd-flood", time_limit_s=1.0, output_bytes=1000)
     assert endless.timed_out and endless.truncated and len(endless.stdout) < 1200
 
 
@@ -332,18 +333,18 @@ def test_worker_environment_is_not_visible(box, monkeypatch):
 # ---- refusing to run unsandboxed ----
 
 def test_missing_bubblewrap_refuses_unless_unsafe_mode(tmp_path, monkeypatch, caplog):
-    """Without bubblewrap the sandbox raises SandboxUnavailableError; WARPDRILL_ALLOW_UNSAFE_SANDBOX=1 runs, loudly."""
-    monkeypatch.setattr(sandbox, "BWRAP", str(tmp_path / "no-bwrap"))
-    monkeypatch.setattr(sandbox, "_probe_cache", None)
-    monkeypatch.delenv(sandbox.UNSAFE_ENV, raising=False)
+    """Without bubblewrap the sandbox raises SandboxUnavailableError; unsafe mode (allow_unsafe,
+    WARPDRILL_ALLOW_UNSAFE_SANDBOX=1) runs, loudly."""
+    missing = str(tmp_path / "no-bwrap")
+    monkeypatch.setattr(sandbox.box, "DEFAULT", sandbox.Sandbox(bwrap=missing))
     with pytest.raises(SandboxUnavailableError, match="not installed"):
-        sandbox.run_sandboxed(["/bin/true"], tmp_path, 5)
-    monkeypatch.setenv(sandbox.UNSAFE_ENV, "1")
+        run_box(["/bin/true"], tmp_path, 5)
+    monkeypatch.setattr(sandbox.box, "DEFAULT", sandbox.Sandbox(bwrap=missing, allow_unsafe=True))
     with caplog.at_level(logging.WARNING, logger="grader.core.sandbox"):
-        res = sandbox.run_sandboxed(["/bin/sh", "-c", "echo $PWD"], tmp_path, 5)
+        res = run_box(["/bin/sh", "-c", "echo $PWD"], tmp_path, 5)
     assert res.returncode == 0 and res.sandboxed is False
     assert "UNSAFE" in caplog.text
-    monkeypatch.setattr(sandbox, "_probe_cache", None)  # let later tests probe the real bubblewrap again
+    assert sandbox.Sandbox().works()  # the probe of the real bubblewrap is its own
 
 
 def test_a_box_that_cannot_be_set_up_is_a_platform_error(box, tmp_path):
@@ -354,10 +355,10 @@ def test_a_box_that_cannot_be_set_up_is_a_platform_error(box, tmp_path):
 
 def test_gpu_option_adds_only_device_nodes_and_sys(tmp_path, monkeypatch):
     """gpu=True binds the NVIDIA nodes and CUDA's /sys entries; without it the box has neither."""
-    monkeypatch.setattr(sandbox, "gpu_device_nodes", lambda: ["/dev/nvidia0", "/dev/nvidiactl", "/dev/nvidia-uvm"])
-    limits = sandbox.Limits(5, 5, 1 << 30, 1 << 20)
-    plain = sandbox.build_command(["/bin/true"], tmp_path, limits).argv
-    gpu = sandbox.build_command(["/bin/true"], tmp_path, limits, gpu=True).argv
+    monkeypatch.setattr(sandbox.command, "gpu_device_nodes", lambda: ["/dev/nvidia0", "/dev/nvidiactl", "/dev/nvidia-uvm"])
+    limits = sandbox.Limits(5, 1 << 30, 1 << 20, cpu_s=5)
+    plain = sandbox.box.DEFAULT.build_command(["/bin/true"], tmp_path, limits).argv
+    gpu = sandbox.box.DEFAULT.build_command(["/bin/true"], tmp_path, limits, gpu=True).argv
     assert not any("nvidia" in a or a.startswith("/sys") for a in plain)
     binds = [gpu[i + 1] for i, a in enumerate(gpu) if a == "--dev-bind"]
     assert binds == ["/dev/nvidia0", "/dev/nvidiactl", "/dev/nvidia-uvm"]
@@ -372,31 +373,37 @@ def test_gpu_box_runs_here_without_exposing_more(box):
     assert set(res.stdout.split()[:-1]) <= {"bus", "devices", "dev", "module"}
 
 
-def test_system_check_reports_unusable_bubblewrap(monkeypatch):
-    """grader.E002 when a grading process has no usable bubblewrap; grader.W003 when unsafe mode stands in."""
+def test_system_check_reports_unusable_bubblewrap(monkeypatch, settings, tmp_path):
+    """grader.E002 when a grading process has no usable bubblewrap (the configured one,
+    WARPDRILL_JUDGE's sandbox option); grader.W003 when unsafe mode stands in."""
     from grader import checks
 
+    def configure(**box):
+        options = {**settings.WARPDRILL_JUDGE["OPTIONS"], "sandbox": {**settings.WARPDRILL_JUDGE["OPTIONS"]["sandbox"], **box}}
+        settings.WARPDRILL_JUDGE = {**settings.WARPDRILL_JUDGE, "OPTIONS": options}
+
     monkeypatch.setattr(checks, "grades_here", lambda: True)
-    monkeypatch.setattr(sandbox, "probe", lambda refresh=False: "bubblewrap (/x) is not installed")
-    monkeypatch.delenv(sandbox.UNSAFE_ENV, raising=False)
+    configure(bwrap=str(tmp_path / "x"), allow_unsafe=False)
     messages = checks.check_sandbox(None)
     assert [m.id for m in messages] == ["grader.E002"] and "not installed" in messages[0].msg
-    monkeypatch.setenv(sandbox.UNSAFE_ENV, "1")
+    configure(allow_unsafe=True)
     assert [m.id for m in checks.check_sandbox(None)] == ["grader.W003"]
     monkeypatch.setattr(checks, "grades_here", lambda: False)
     assert checks.check_sandbox(None) == []
 
 
-def test_var_dir_under_usr_is_masked_too(monkeypatch):
-    """The site's state folder (WARPDRILL_VAR_DIR: its database and broker) is hidden like the project
-    when it lies under /usr."""
+def test_var_dir_under_usr_is_masked_too(settings):
+    """The site's state folder (WARPDRILL_VAR_DIR: its database and broker) and its caches are hidden
+    like the project when they lie under /usr: the settings hand them to the sandbox to mask."""
+    hide = settings.WARPDRILL_JUDGE["OPTIONS"]["sandbox"]["hide"]
+    assert str(settings.VAR_DIR) in hide and str(settings.WARPDRILL_CACHE_DIR) in hide
     base = Path("/usr/local/share")
     if not os.access(base, os.W_OK):
         pytest.skip("cannot create a folder under /usr here")
     state = base / f"wd-var-{uuid.uuid4().hex[:8]}"
     state.mkdir()
     try:
-        monkeypatch.setenv("WARPDRILL_VAR_DIR", str(state))
-        assert str(state) in sandbox.hidden_paths()
+        assert str(state) in sandbox.Sandbox(hide=(str(state),)).hidden_paths()
+        assert str(state) not in sandbox.Sandbox().hidden_paths()
     finally:
         state.rmdir()

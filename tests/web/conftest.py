@@ -127,7 +127,7 @@ def dummy_eager(settings):
     """Grade in-process with the dummy backend: tasks run eagerly when the transaction commits."""
     from config.celery import app
 
-    settings.WARPDRILL_BACKEND = "dummy"
+    settings.WARPDRILL_JUDGE = {**settings.WARPDRILL_JUDGE, "BACKEND": "dummy"}
     get_backend.cache_clear()
     eager = app.conf.task_always_eager
     app.conf.task_always_eager = True

@@ -22,7 +22,7 @@ from tests.writemap.test_verdict_page import emulator, judged  # noqa: F401 (fix
 def emulator_eager(settings):
     from config.celery import app
 
-    settings.WARPDRILL_BACKEND = "emulator"
+    settings.WARPDRILL_JUDGE = {**settings.WARPDRILL_JUDGE, "BACKEND": "emulator"}
     get_backend.cache_clear()
     eager = app.conf.task_always_eager
     app.conf.task_always_eager = True

@@ -77,6 +77,11 @@ class Backend(abc.ABC):
     """Base class of judge backends. Subclasses set the capability flags they have."""
 
     name: str = ""
+    # How this backend's boxes are made (a sandbox.Sandbox, set by constructors of backends that run
+    # code): the judge compiles ptxas's resource report in it too. None: the default Sandbox().
+    sandbox = None
+    # The site's cache folder (each backend keeps its files in a sub-folder); None: var/cache of the checkout.
+    cache_root = None
     supports_sanitizers: bool = False  # can run race/sync/memory checks
     supports_cooperative_launch: bool = False
     # LaunchConfig.coresident: runs an ordinary launch with every block resident at once (the emulator).

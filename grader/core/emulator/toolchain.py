@@ -16,6 +16,7 @@ import subprocess
 from dataclasses import dataclass
 from pathlib import Path
 
+from .. import messages as M
 from ..errors import PlatformError
 from ..results import CompileMessage
 
@@ -23,9 +24,10 @@ EMULATOR_DIR = Path(__file__).resolve().parent
 INCLUDE_DIR = EMULATOR_DIR / "include"
 SRC_DIR = EMULATOR_DIR / "src"
 REPO_ROOT = EMULATOR_DIR.parents[2]
-# WARPDRILL_CXX points elsewhere only in fault tests (a missing compiler is a platform fault).
-# It must lie under /usr: student code is compiled inside the sandbox, which sees only /usr.
-CXX = os.environ.get("WARPDRILL_CXX", "/usr/bin/g++")
+# The C++ compiler: the emulator backend's cxx option (WARPDRILL_CXX) names another only in fault
+# tests (a missing compiler is a platform fault). It must lie under /usr: student code is compiled
+# inside the sandbox, which sees only /usr.
+DEFAULT_CXX = "/usr/bin/g++"
 
 # Inside the sandbox: where our headers and the runtime library appear.
 SANDBOX_INCLUDE = "/wd/include"
@@ -59,28 +61,23 @@ VARIANTS = {
 LOG_CAP = 16 * 1024
 
 
-def default_cache_dir() -> Path:
-    """$WARPDRILL_CACHE_DIR/emulator, else $WARPDRILL_VAR_DIR/cache/emulator, else var/cache/emulator under
-    the repository root: the folders config/settings.py gives WARPDRILL_CACHE_DIR, read from the
-    environment here (the core does not import Django), so a site moved by WARPDRILL_VAR_DIR takes its
-    compile cache with it."""
-    cache = os.environ.get("WARPDRILL_CACHE_DIR")
-    if cache:
-        return Path(cache) / "emulator"
-    var = os.environ.get("WARPDRILL_VAR_DIR")
-    return (Path(var).resolve() if var else REPO_ROOT / "var") / "cache" / "emulator"
+def default_cache_dir(cache_root: str | Path | None = None) -> Path:
+    """`cache_root`/emulator (the site's cache folder: config/settings.py's WARPDRILL_CACHE_DIR, handed
+    to the backends as their cache_root option, so a site moved by WARPDRILL_VAR_DIR takes its compile
+    cache with it), else var/cache/emulator under the repository root."""
+    return (Path(cache_root) if cache_root else REPO_ROOT / "var" / "cache") / "emulator"
 
 
-def _compiler_version() -> str:
+def _compiler_version(cxx: str) -> str:
     try:
-        return subprocess.run([CXX, "--version"], capture_output=True, text=True, check=True).stdout.splitlines()[0]
+        return subprocess.run([cxx, "--version"], capture_output=True, text=True, check=True).stdout.splitlines()[0]
     except (OSError, subprocess.CalledProcessError, IndexError) as exc:
-        raise PlatformError(f"the C++ compiler ({CXX}) is not available: {exc}") from exc
+        raise PlatformError(f"the C++ compiler ({cxx}) is not available: {exc}") from exc
 
 
-def runtime_hash() -> str:
-    """A hash of everything the runtime library and student builds depend on."""
-    h = hashlib.sha256(_compiler_version().encode())
+def runtime_hash(cxx: str = DEFAULT_CXX) -> str:
+    """A hash of everything the runtime library and student builds depend on (`cxx`: the compiler)."""
+    h = hashlib.sha256(_compiler_version(cxx).encode())
     for path in sorted(list(SRC_DIR.rglob("*")) + list(INCLUDE_DIR.rglob("*"))):
         if path.is_file():
             h.update(str(path.relative_to(EMULATOR_DIR)).encode())
@@ -97,9 +94,10 @@ class Runtime:
     lib_dir: Path
 
 
-def build_runtime(cache_dir: Path, variant: str = "fast") -> Runtime:
-    """Build (or reuse) the runtime library for `variant`. Raises PlatformError if it does not compile."""
-    digest = runtime_hash()
+def build_runtime(cache_dir: Path, variant: str = "fast", cxx: str = DEFAULT_CXX) -> Runtime:
+    """Build (or reuse) the runtime library for `variant` with the compiler `cxx`. Raises PlatformError
+    if it does not compile."""
+    digest = runtime_hash(cxx)
     lib_dir = cache_dir / f"runtime-{digest}"
     done = lib_dir / f".done-{variant}"
     if done.exists():
@@ -117,7 +115,7 @@ def build_runtime(cache_dir: Path, variant: str = "fast") -> Runtime:
             # plus the happens-before annotations the runtime makes explicitly.
             opt = ["-O2"] + {"tsan": ["-DWD_TSAN=1"], "writemap": ["-DWD_WRITEMAP=1"],
                              "initcheck": ["-DWD_INITCHECK=1"]}.get(variant, [])
-            cmd = [CXX, *COMMON_FLAGS, *opt, "-I", str(INCLUDE_DIR), "-I", str(INCLUDE_DIR / "warpdrill"),
+            cmd = [cxx, *COMMON_FLAGS, *opt, "-I", str(INCLUDE_DIR), "-I", str(INCLUDE_DIR / "warpdrill"),
                    "-c", str(src), "-o", str(obj)]
             procs.append(subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True))
             objects.append(str(obj))
@@ -138,14 +136,14 @@ PROBE_SOURCE = ('extern "C" void wd_user_setup(void* const*) {}\n'
                 'extern "C" void wd_user_thread() {}\n')
 
 
-def missing_compiler() -> str | None:
-    """Why the C++ compiler cannot be started on this worker (user-safe), or None when it is there.
+def missing_compiler(cxx: str = DEFAULT_CXX) -> str | None:
+    """Why the C++ compiler `cxx` cannot be started on this worker (user-safe), or None when it is there.
 
-    Only checks that CXX is an executable file: a compiler whose own parts are gone (cc1plus, as,
+    Only checks that `cxx` is an executable file: a compiler whose own parts are gone (cc1plus, as,
     ld, a library) is found by compiling PROBE_SOURCE instead.
     """
-    if not (os.path.isfile(CXX) and os.access(CXX, os.X_OK)):
-        return f"the C++ compiler ({CXX}) is not available on this worker"
+    if not (os.path.isfile(cxx) and os.access(cxx, os.X_OK)):
+        return f"the C++ compiler ({cxx}) is not available on this worker"
     return None
 
 
@@ -170,15 +168,15 @@ def pch_dir(variant: str) -> str:
     return f"{SANDBOX_LIB}/pch-{variant}"
 
 
-def _cc_flags(variant: str) -> list[str]:
-    return [CXX, *COMMON_FLAGS, *VARIANTS[variant]["opt"], "-I", pch_dir(variant), "-I", SANDBOX_INCLUDE]
+def _cc_flags(variant: str, cxx: str) -> list[str]:
+    return [cxx, *COMMON_FLAGS, *VARIANTS[variant]["opt"], "-I", pch_dir(variant), "-I", SANDBOX_INCLUDE]
 
 
-def pch_argv(variant: str, output_name: str) -> list[str]:
+def pch_argv(variant: str, output_name: str, cxx: str = DEFAULT_CXX) -> list[str]:
     """The command that precompiles the prelude for `variant` (paths inside the sandbox, with the
     same flags as compile_argv, so the .gch is valid for the student's compile): parsing the
     prelude's ~23,000 preprocessed lines is most of a submission's compile."""
-    return [*_cc_flags(variant), "-x", "c++-header", f"{SANDBOX_INCLUDE}/{PRELUDE}", "-o", output_name]
+    return [*_cc_flags(variant, cxx), "-x", "c++-header", f"{SANDBOX_INCLUDE}/{PRELUDE}", "-o", output_name]
 
 
 # gold links a submission in about a third of the CPU time of the default bfd linker (0.06 s
@@ -186,7 +184,7 @@ def pch_argv(variant: str, output_name: str) -> list[str]:
 LINKER = ["-fuse-ld=gold"] if os.path.exists("/usr/bin/ld.gold") else []
 
 
-def compile_argv(variant: str, source_name: str, output_name: str) -> list[str]:
+def compile_argv(variant: str, source_name: str, output_name: str, cxx: str = DEFAULT_CXX) -> list[str]:
     """The command that builds a student's binary, with paths as seen inside the sandbox.
 
     Three steps in one shell: g++ compiles the student's translation unit to an object (the prelude
@@ -199,9 +197,9 @@ def compile_argv(variant: str, source_name: str, output_name: str) -> list[str]:
     """
     flags = VARIANTS[variant]
     obj = f"{output_name}.o"
-    cc = [*_cc_flags(variant), "-include", PRELUDE, "-x", "c++", "-c", source_name, "-o", obj]
+    cc = [*_cc_flags(variant, cxx), "-include", PRELUDE, "-x", "c++", "-c", source_name, "-o", obj]
     localize = [OBJCOPY, *(f"--keep-global-symbol={name}" for name in ENTRY_POINTS), obj]
-    link = [CXX, "-no-pie", *LINKER, *flags["link"], obj, f"{SANDBOX_LIB}/libwdrt-{variant}.a", "-Wl,-Bstatic",
+    link = [cxx, "-no-pie", *LINKER, *flags["link"], obj, f"{SANDBOX_LIB}/libwdrt-{variant}.a", "-Wl,-Bstatic",
             "-lboost_context", "-Wl,-Bdynamic", "-lpthread", "-o", output_name]
     script = " && ".join(" ".join(shlex.quote(a) for a in step) for step in (cc, localize, link))
     return ["/bin/sh", "-c", script]
@@ -223,7 +221,7 @@ def parse_messages(log: str, student_file: str = "kernel.cu") -> list[CompileMes
         elif sev == "error":
             msg = m["msg"]
             if "harness" in m["file"]:
-                msg = f"the kernel cannot be called with the expected arguments: {msg}"
+                msg = M.COMPILE_MESSAGE["harness_call"](compiler=msg)
             messages.append(CompileMessage(None, None, sev, msg))
     return messages
 

@@ -32,15 +32,12 @@ REPO_ROOT = Path(__file__).resolve().parents[3]
 CACHE_DIR_MODE = 0o700
 
 
-def default_cache_dir() -> Path:
-    """$WARPDRILL_CACHE_DIR/gpu, else $WARPDRILL_VAR_DIR/cache/gpu, else var/cache/gpu under the
-    repository root: the site's own var/ (as config/settings.py and the emulator's cache), never a
-    machine-wide temporary folder that other users could read or plant entries in."""
-    cache = os.environ.get("WARPDRILL_CACHE_DIR")
-    if cache:
-        return Path(cache) / "gpu"
-    var = os.environ.get("WARPDRILL_VAR_DIR")
-    return (Path(var).resolve() if var else REPO_ROOT / "var") / "cache" / "gpu"
+def default_cache_dir(cache_root: str | Path | None = None) -> Path:
+    """`cache_root`/gpu (the site's cache folder: config/settings.py's WARPDRILL_CACHE_DIR, handed to
+    the backends as their cache_root option), else var/cache/gpu under the repository root: the
+    site's own var/, never a machine-wide temporary folder that other users could read or plant
+    entries in."""
+    return (Path(cache_root) if cache_root else REPO_ROOT / "var" / "cache") / "gpu"
 
 
 class CompileCache:

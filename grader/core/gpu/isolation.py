@@ -3,7 +3,7 @@ bubblewrap box, `gpu=True` for the GPU's device nodes and /sys entries), or (dev
 without bubblewrap) directly, when WARPDRILL_ALLOW_UNSAFE_SANDBOX=1.
 
 grader.core.sandbox runs a command to completion; these children live on between jobs, so their
-command line comes from sandbox.build_command and they are started by pool.Child, with the same
+command line comes from Sandbox.build_command and they are started by pool.Child, with the same
 layers as every other box: namespaces, no network, the sandbox user (as root), read-only /usr,
 no /etc, no project, rlimits set by prlimit and the seccomp filter. What a CUDA process needs
 besides: the /dev/nvidia* nodes and /sys (gpu=True), the dynamic loader's cache
@@ -23,8 +23,8 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
-from .. import sandbox, seccomp
-from ..errors import SandboxUnavailableError
+from .. import sandbox
+from ..sandbox import seccomp
 
 PACKAGE_DIR = Path(__file__).resolve().parent  # grader/core/gpu
 PROJECT_ROOT = PACKAGE_DIR.parent.parent.parent
@@ -57,14 +57,10 @@ class Launch:
     pass_fds: tuple[int, ...] = ()  # the seccomp filter; the starter closes them once started
 
 
-def sandboxed() -> bool:
-    """True when children run in bubblewrap; raises when neither bubblewrap nor unsafe mode is there."""
-    if sandbox.bwrap_works():
-        return True
-    if os.environ.get(sandbox.UNSAFE_ENV) == "1":
-        return False
-    raise SandboxUnavailableError(
-        f"bubblewrap cannot run on this GPU worker; set {sandbox.UNSAFE_ENV}=1 only on a trusted test machine")
+def sandboxed(box: sandbox.Sandbox | None = None) -> bool:
+    """True when children run in bubblewrap (`box`, default Sandbox()); raises SandboxUnavailableError
+    when neither bubblewrap nor unsafe mode is there."""
+    return sandbox.Sandbox.of(box).sandboxed()
 
 
 def compute_sanitizer() -> str | None:
@@ -112,13 +108,15 @@ def _library_dirs() -> list[str]:
 
 
 def child_launch(workdir: Path, child_args: list[str], prefix: list[str] | None = None, *,
-                 gpu: bool = True) -> Launch:
+                 gpu: bool = True, box: sandbox.Sandbox | None = None) -> Launch:
     """How to start `python -m grader.core.gpu.child CHILD_ARGS`, behind `prefix` (compute-sanitizer).
 
     `child_args` and `prefix` name the work folder as "{box}"; it is replaced by the path the
     child sees. `gpu=False` (the compiler child) gives the box no GPU device nodes and an
-    address-space limit. Raises SandboxUnavailableError (see sandboxed()).
+    address-space limit. `box` is the worker's sandbox (default Sandbox()). Raises
+    SandboxUnavailableError (see sandboxed()).
     """
+    box_config = sandbox.Sandbox.of(box)
     python = sys.executable  # not resolved: a virtual environment is found from this path
     env = {"PATH": "/usr/local/cuda/bin:/usr/bin:/bin", "HOME": "/tmp", "LANG": "C.UTF-8",
            "PYTHONDONTWRITEBYTECODE": "1", "PYTHONUNBUFFERED": "1",
@@ -126,7 +124,7 @@ def child_launch(workdir: Path, child_args: list[str], prefix: list[str] | None 
            "CUDA_CACHE_DISABLE": "1"}
     env.update({k: os.environ[k] for k in PASSED_ENV if k in os.environ})
     extra_path = [p for p in os.environ.get("PYTHONPATH", "").split(os.pathsep) if p]
-    if not sandboxed():
+    if not box_config.sandboxed():
         box = str(workdir)
         env["PYTHONPATH"] = os.pathsep.join([str(PROJECT_ROOT), *extra_path])
         argv = [*(prefix or []), python, "-m", CHILD_MODULE, *child_args]
@@ -141,11 +139,11 @@ def child_launch(workdir: Path, child_args: list[str], prefix: list[str] | None 
         str(PACKAGE_DIR): f"{code}/core/gpu",
     })
     env["PYTHONPATH"] = os.pathsep.join([CODE_PATH, *extra_path])
-    limits = sandbox.Limits(time_s=0.0, cpu_s=None, memory_bytes=None if gpu else COMPILER_MEMORY_BYTES,
+    limits = sandbox.Limits(time_s=0.0, cpu_s=sandbox.UNLIMITED, memory_bytes=None if gpu else COMPILER_MEMORY_BYTES,
                             file_bytes=CHILD_FILE_BYTES, processes=CHILD_PROCESSES,
                             open_files=CHILD_OPEN_FILES, tmp_bytes=CHILD_TMP_BYTES)
-    sandbox.prepare(workdir, binds)
+    box_config.prepare(workdir, binds)
     argv = [a.replace("{box}", box) for a in [*(prefix or []), python, "-m", CHILD_MODULE, *child_args]]
     filter_fd = seccomp.program_fd()
-    command = sandbox.build_command(argv, workdir, limits, ro_binds=binds, env=env, gpu=gpu, seccomp_fd=filter_fd)
+    command = box_config.build_command(argv, workdir, limits, ro_binds=binds, env=env, gpu=gpu, seccomp_fd=filter_fd)
     return Launch(command.argv, {}, "/", box, command.user, command.group, command.pass_fds)

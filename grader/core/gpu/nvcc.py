@@ -34,7 +34,7 @@ STUDENT_FILE = "kernel.cu"  # the name the student's source carries in messages 
 CHECK_FILE = "warpdrill_check.cu"  # the name of the signature check appended to it
 PRELUDE_FILE = "warpdrill_prelude.cu"  # the name of the grid.sync() check put before it (gridsync.py)
 LOG_CAP = 16 * 1024
-TIME_LIMIT_S = float(os.environ.get("WARPDRILL_NVCC_TIME_LIMIT", "30"))  # template and unroll bombs end here
+TIME_LIMIT_S = 30.0  # template and unroll bombs end here (the GPU backend's nvcc_time_limit_s option)
 MEMORY_BYTES = 4 << 30
 
 
@@ -141,8 +141,6 @@ _GCC_MESSAGE = re.compile(
     r"^(?P<file>[^\s:][^:]*):(?P<line>\d+):(?:\d+:)? (?P<sev>fatal error|error|warning|note): (?P<msg>.*)$")
 _CONSTANT_STORE = re.compile(r"(?P<file>[^\s()]+)\((?P<line>\d+)\): Warning: Cannot store to pointer that points to "
                              r"constant memory space")
-CONSTANT_STORE_MESSAGE = ("kernels can only read __constant__ memory: this line writes to it (nvcc: Cannot store to "
-                          "pointer that points to constant memory space; on the GPU the store faults)")
 _PTXAS = re.compile(r"^ptxas (?P<sev>error|fatal|warning)\s*: (?P<msg>.*)$")
 
 
@@ -156,8 +154,9 @@ def parse_messages(log: str, spec: KernelSpec) -> list[CompileMessage]:
             text = m.group("msg").strip()
             in_student = os.path.basename(m.group("file")) == STUDENT_FILE
             if os.path.basename(m.group("file")) == CHECK_FILE and severity == "error":
-                wanted = f"the kernel must be declared at file scope as __global__ void {spec.name}({spec.signature()})"
-                text = wanted if "static assertion" in text else f"{wanted} (compiler: {text})"
+                wanted = f"__global__ void {spec.name}({spec.signature()})"
+                text = M.COMPILE_MESSAGE["signature"](signature=wanted) if "static assertion" in text \
+                    else M.COMPILE_MESSAGE["signature_compiler"](signature=wanted, compiler=text)
             messages.append(CompileMessage(int(m.group("line")) if in_student else None, None, severity, text))
         elif m := _PTXAS.match(raw.strip()):
             severity = "warning" if m.group("sev") == "warning" else "error"
@@ -172,21 +171,23 @@ def cap(text: str, limit: int = LOG_CAP) -> str:
     return data[:limit].decode("utf-8", "ignore") + f"\n[log truncated: {len(data) - limit} more bytes dropped]\n"
 
 
-def _run_nvcc(workdir: Path, arch: str, time_limit_s: float):
-    """Run nvcc on workdir/tu.cu inside the sandbox; returns the sandbox's result."""
+def _run_nvcc(workdir: Path, arch: str, time_limit_s: float, box=None):
+    """Run nvcc on workdir/tu.cu inside the sandbox `box` (a sandbox.Sandbox; None: the default);
+    returns the sandbox's result."""
     from .. import sandbox
 
     nvcc = nvcc_path()
     cuda_root = str(Path(nvcc).parent.parent)
     binds = {} if cuda_root.startswith("/usr/") else {cuda_root: cuda_root}
     argv = [nvcc, *flags(arch), "-o", f"{sandbox.WORK_PATH}/kernel.cubin", f"{sandbox.WORK_PATH}/tu.cu"]
-    return sandbox.run_sandboxed(argv, workdir, time_limit_s, MEMORY_BYTES, ro_binds=binds,
-                                 env={"TMPDIR": "/tmp"}, cpu_s=time_limit_s)
+    return sandbox.Sandbox.of(box).run(argv, workdir, sandbox.Limits(time_limit_s, MEMORY_BYTES, cpu_s=time_limit_s),
+                                       ro_binds=binds, env={"TMPDIR": "/tmp"})
 
 
 def compile_cubin(source: str, spec: KernelSpec, arch: str, *, cache: CompileCache | None = None,
-                  time_limit_s: float = TIME_LIMIT_S) -> CubinResult:
-    """Compile `source` for `arch` ("sm_90"). A compile error or timeout is a result.
+                  time_limit_s: float = TIME_LIMIT_S, sandbox=None) -> CubinResult:
+    """Compile `source` for `arch` ("sm_90") with nvcc in `sandbox` (a sandbox.Sandbox; None: the
+    default). A compile error or timeout is a result.
 
     Raises NvccUnavailableError when nvcc is missing and SandboxUnavailableError when the
     sandbox cannot run (both PlatformError).
@@ -203,7 +204,7 @@ def compile_cubin(source: str, spec: KernelSpec, arch: str, *, cache: CompileCac
     workdir = Path(tempfile.mkdtemp(prefix="warpdrill-nvcc-"))
     try:
         (workdir / "tu.cu").write_text(tu)
-        run = _run_nvcc(workdir, arch, time_limit_s)
+        run = _run_nvcc(workdir, arch, time_limit_s, sandbox)
         log = (run.stderr + run.stdout).strip()
         cubin_path = workdir / "kernel.cubin"
         cubin = cubin_path.read_bytes() if run.returncode == 0 and cubin_path.exists() else None
@@ -211,8 +212,7 @@ def compile_cubin(source: str, spec: KernelSpec, arch: str, *, cache: CompileCac
         shutil.rmtree(workdir, ignore_errors=True)
     elapsed = round(time.monotonic() - started, 4)
     if run.timed_out:
-        msg = (f"Compilation took longer than {time_limit_s:g} s and was stopped "
-               "(a huge template instantiation or #pragma unroll?).")
+        msg = M.COMPILE_TIME_LIMIT(limit=f"{time_limit_s:g}")
         return CubinResult(CompileResult(ok=False, messages=[CompileMessage(None, None, "error", msg)],
                                          log=cap(log + "\n" + msg), time_s=elapsed), arch)
     meta = _meta(log, cubin is not None, spec, source)
@@ -230,14 +230,13 @@ def _meta(log: str, built: bool, spec: KernelSpec, source: str = "") -> dict:
     unresolved = undefined_references(log, source, (), unplaced=(spec.name,)) if source else []
     if unresolved:
         messages = [m for m in messages if "Unresolved extern function" not in m.message]
-        messages += [CompileMessage(line, None, "error", text, *M.compile_message(text)) for line, text in unresolved]
+        messages += [CompileMessage(line, None, "error", message) for line, message in unresolved]
     # nvcc refuses a write to a scalar __constant__ but only warns for an element or member (the
     # store then faults on the GPU: CUDA_ERROR_LAUNCH_FAILED on the H200): refuse it too, as the
     # emulator does (emulator/declarations.py).
     for m in _CONSTANT_STORE.finditer(log):
         line = int(m.group("line")) if os.path.basename(m.group("file")) == STUDENT_FILE else None
-        messages.append(CompileMessage(line, None, "error", CONSTANT_STORE_MESSAGE,
-                                       *M.compile_message(CONSTANT_STORE_MESSAGE)))
+        messages.append(CompileMessage(line, None, "error", M.COMPILE_MESSAGE["constant_store"]()))
         built = False
     functions = parse_ptxas(log)
     entry = None
@@ -246,12 +245,11 @@ def _meta(log: str, built: bool, spec: KernelSpec, source: str = "") -> dict:
         if len(entries) == 1:
             entry = entries[0].symbol
         else:
-            why = (f"'{spec.name}' is not a __global__ kernel (found no kernel of that name)" if not entries
-                   else f"more than one kernel is named '{spec.name}'")
+            why = M.COMPILE_MESSAGE["kernel_twice" if entries else "not_a_kernel"](name=spec.name)
             messages.append(CompileMessage(None, None, "error", why))
             built = False
     if not built and not any(m.severity == "error" for m in messages):
-        messages.append(CompileMessage(None, None, "error", "nvcc failed without an error message (see the log)"))
+        messages.append(CompileMessage(None, None, "error", M.COMPILE_MESSAGE["nvcc_silent"]()))
     return {
         "ok": built,
         "messages": [m.to_dict() for m in messages],
@@ -262,7 +260,8 @@ def _meta(log: str, built: bool, spec: KernelSpec, source: str = "") -> dict:
 
 
 def _from_meta(meta: dict, cubin: bytes | None, arch: str) -> CubinResult:
-    compile_result = CompileResult(ok=bool(meta["ok"]), messages=[CompileMessage(**m) for m in meta["messages"]],
+    compile_result = CompileResult(ok=bool(meta["ok"]),
+                                   messages=[CompileMessage.from_dict(m) for m in meta["messages"]],
                                    log=meta["log"])
     functions = {k: FunctionReport(**v) for k, v in meta.get("functions", {}).items()}
     return CubinResult(compile=compile_result, arch=arch, cubin=cubin if meta["ok"] else None,

@@ -32,10 +32,13 @@ from .sanitizer import Tool, count_records, cut_job, drop_fences, print_limit, t
 
 log = logging.getLogger(__name__)
 
-START_TIMEOUT_S = float(os.environ.get("WARPDRILL_GPU_START_TIMEOUT", "60"))
+# How long a child may take to say it is ready (a CUDA context, NVRTC loaded): the default of the
+# GPU backend's start_timeout_s option.
+START_TIMEOUT_S = 60.0
 # Jobs a sanitizer child serves before it is replaced: bounds its log, its print limit
-# (sanitizer.tool_options) and whatever the tool accumulates. Starting one costs 0.5-1.4 s.
-SANITIZER_JOBS = int(os.environ.get("WARPDRILL_GPU_SANITIZER_JOBS", "100"))
+# (sanitizer.tool_options) and whatever the tool accumulates. Starting one costs 0.5-1.4 s. The
+# default of the GPU backend's sanitizer_jobs option.
+SANITIZER_JOBS = 100
 # How long a job's fence may take to appear in the log after the child answered (it is
 # normally there already). Past it, the child is finished and its whole log read instead.
 FENCE_WAIT_S = 3.0
@@ -51,8 +54,11 @@ class Child:
     """One child process and its channels. Not thread-safe; one job at a time."""
 
     def __init__(self, tool: Tool | None = None, *, fake: bool = False, compiler: bool = False,
-                 jobs: int = SANITIZER_JOBS):
+                 jobs: int = SANITIZER_JOBS, box=None, start_timeout_s: float = START_TIMEOUT_S):
+        """`box`: the worker's sandbox.Sandbox (None: the default); `start_timeout_s`: how long
+        wait_ready waits for the child's hello by default."""
         self.tool = tool
+        self.start_timeout_s = start_timeout_s
         self.compiler = compiler
         kind = "compiler" if compiler else (tool or "main")
         self.workdir = Path(tempfile.mkdtemp(prefix=f"warpdrill-gpu-{kind}-"))
@@ -79,7 +85,7 @@ class Child:
             prefix = [sanitizer, *tool_options(tool, "{box}/sanitizer.log", jobs)]
         self._stderr = open(self.workdir / "stderr.txt", "w+b")
         try:
-            launch = child_launch(self.workdir, args, prefix, gpu=not compiler)
+            launch = child_launch(self.workdir, args, prefix, gpu=not compiler, box=box)
             try:
                 self.proc = subprocess.Popen(
                     launch.argv, stdin=subprocess.PIPE, stdout=self._stderr, stderr=self._stderr,
@@ -109,10 +115,13 @@ class Child:
 
     # ---- lifecycle ----
 
-    def wait_ready(self, timeout_s: float = START_TIMEOUT_S) -> dict:
-        """The child's hello (device name, compute capability). Raises ChildStartError."""
+    def wait_ready(self, timeout_s: float | None = None) -> dict:
+        """The child's hello (device name, compute capability), waited for up to `timeout_s` seconds
+        (default: the child's start_timeout_s). Raises ChildStartError."""
         if self.info is not None:
             return self.info
+        if timeout_s is None:
+            timeout_s = self.start_timeout_s
         try:
             header, _ = protocol.read_frame_by(self.result_fd, time.monotonic() + timeout_s, self.alive)
         except (protocol.ProtocolError, EOFError, OSError) as exc:
@@ -239,11 +248,17 @@ class ChildPool:
     """Warm children of one worker: a main child for runs, a compiler child, one child per sanitizer tool."""
 
     def __init__(self, factory: Callable[[Tool | None], Child] | None = None,
-                 compiler_factory: Callable[[], Child] | None = None, sanitizer_jobs: int = SANITIZER_JOBS):
+                 compiler_factory: Callable[[], Child] | None = None, sanitizer_jobs: int = SANITIZER_JOBS,
+                 *, sandbox=None, start_timeout_s: float = START_TIMEOUT_S):
+        """`factory(tool)` and `compiler_factory()` start children (default: Child in `sandbox`, a
+        sandbox.Sandbox or None for the default, each waited for up to `start_timeout_s` seconds);
+        a sanitizer child serves `sanitizer_jobs` jobs before it is replaced."""
         self.sanitizer_jobs = max(1, sanitizer_jobs)
         # By default a sanitizer child's print limit is sized for the jobs it will serve here.
-        self._factory = factory or (lambda tool: Child(tool, jobs=self.sanitizer_jobs))
-        self._compiler_factory = compiler_factory or (lambda: Child(compiler=True))
+        self._factory = factory or (lambda tool: Child(tool, jobs=self.sanitizer_jobs, box=sandbox,
+                                                       start_timeout_s=start_timeout_s))
+        self._compiler_factory = compiler_factory or (lambda: Child(compiler=True, box=sandbox,
+                                                                    start_timeout_s=start_timeout_s))
         self.children: dict[str, Child] = {}  # by slot: "main", "compiler", or a tool's name
 
     @property
