@@ -721,6 +721,10 @@ def _register() -> None:
 _register()
 
 
+# The codes the emulator's runtime may write in its result file (grader/core/emulator/jobs.py runtime_said).
+RUNTIME_CODES = frozenset(CODES[t] for t in (*RUNTIME_MESSAGES, *RUNTIME_GROUPS, *WORDS.values(), AND))
+
+
 def templates() -> list[str]:
     """Every template of the catalogue, once each (for the catalogue test)."""
     return list(dict.fromkeys(CATALOGUE.values()))

@@ -143,7 +143,7 @@ class EmulatorBackend(Backend):
         """`cache_dir`: where runtimes and binaries are kept (default: `cache_root`/emulator, the site's
         cache folder, else toolchain.default_cache_dir()); `workers`: threads of one run (default: the
         CPUs, at most 8); `cxx`: the C++ compiler (under /usr: the sandbox sees only /usr); `sandbox`:
-        how boxes are made (a Sandbox or its settings mapping; default Sandbox())."""
+        how boxes are made (a Sandbox or its settings mapping; None: sandbox.box.DEFAULT)."""
         self.cache_dir = Path(cache_dir) if cache_dir else toolchain.default_cache_dir(cache_root)
         self.cache_root = Path(cache_root) if cache_root else None
         self.cxx = cxx
@@ -447,12 +447,13 @@ class EmulatorBackend(Backend):
             return RunOutcome(RunStatus.FAULT, log=log, time_s=result["time_s"], message=diag.message, diagnostics=[diag])
         status = STATUS[result["status"]]
         diags = jobs.diagnostics_from(result, request.test_name)
-        for d in diags:  # the runtime writes English; name its messages so the site can translate them
-            d.message = M.runtime_message(d.message)
+        for d in diags:  # a message the runtime wrote as English only: recognised (scheduler, barriers, warps)
+            if not d.message.code:
+                d.message = M.runtime_message(d.message)
         # The run's message is its fatal diagnostic's (the same words, one Message).
         said = next((d.message for d in diags if d.message == result["message"]), None)
         outcome = RunOutcome(status, diagnostics=diags, log=log, time_s=result["time_s"],
-                             message=said or M.runtime_message(result["message"]))
+                             message=said or (M.runtime_message(result["message"]) if result["message"] else ""))
         if status is RunStatus.OK:
             try:
                 outcome.outputs = jobs.read_outputs(workdir, outputs)

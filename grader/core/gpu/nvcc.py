@@ -172,7 +172,7 @@ def cap(text: str, limit: int = LOG_CAP) -> str:
 
 
 def _run_nvcc(workdir: Path, arch: str, time_limit_s: float, box=None):
-    """Run nvcc on workdir/tu.cu inside the sandbox `box` (a sandbox.Sandbox; None: the default);
+    """Run nvcc on workdir/tu.cu inside the sandbox `box` (a sandbox.Sandbox; None: sandbox.box.DEFAULT);
     returns the sandbox's result."""
     from .. import sandbox
 
