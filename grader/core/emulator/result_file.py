@@ -188,8 +188,30 @@ def _diagnostic(d, bounds: Bounds) -> dict:
         if not isinstance(params, dict) or len(params) > MAX_DETAIL_KEYS:
             raise ResultFileError(f"a diagnostic's params must be an object of at most {MAX_DETAIL_KEYS} keys")
         out["code"] = _string(d["code"], "a diagnostic's code")
-        out["params"] = _json_value(params, "a diagnostic's params", bounds)
+        out["params"] = _params(params, "a diagnostic's params")
     return out
+
+
+def _params(value, what: str):
+    """A message's parameters: strings (capped), integers and nested messages ({"code", "params"}) or
+    lists of them; keys are not read for meaning (a "thread" here is text, not ids)."""
+    if isinstance(value, bool) or value is None:
+        raise ResultFileError(f"{what}: not a string, number or message")
+    if isinstance(value, int):
+        if abs(value) >= 1 << 63:
+            raise ResultFileError(f"{what}: integer out of range")
+        return value
+    if isinstance(value, str):
+        return _string(value, what)
+    if isinstance(value, list):
+        if len(value) > MAX_LIST:
+            raise ResultFileError(f"{what}: a list longer than {MAX_LIST}")
+        return [_params(v, what) for v in value]
+    if isinstance(value, dict):
+        if len(value) > MAX_DETAIL_KEYS:
+            raise ResultFileError(f"{what}: an object of more than {MAX_DETAIL_KEYS} keys")
+        return {_string(k, what): _params(v, what) for k, v in value.items()}
+    raise ResultFileError(f"{what}: not a string, number or message")
 
 
 def _detail_value(key: str, value, bounds: Bounds):

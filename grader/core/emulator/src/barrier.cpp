@@ -49,6 +49,15 @@ void check_skipped_barrier(Block& b, int barrier_line) {
                 " reached it while lanes " + mask_hex(skipped) + " (e.g. thread " + tid_str(skipper->tid) +
                 ") skipped it and exited. Undefined by the Programming Guide's rule (the condition around a barrier "
                 "must be the same for the whole block); completes on sm_70+ because exited threads are not waited for.";
+    d.code = "RUNTIME_SKIPPED_BARRIER_NOTE";
+    d.params_json = JsonObject()
+                        .add("line", line)
+                        .add("warp", static_cast<long long>(w0 / 32))
+                        .add("block", tid_str(b.bid))
+                        .add("arrived", mask_hex(arrived))
+                        .add("skipped", mask_hex(skipped))
+                        .add("thread", tid_str(skipper->tid))
+                        .str();
     d.line = line;
     d.block = b.bid;
     d.thread = example->tid;

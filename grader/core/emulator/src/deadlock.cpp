@@ -94,6 +94,13 @@ std::string tid_str(uint3 v) {
   d.kind = "timeout";
   d.message = "The kernel ran past the time limit of " + std::to_string(static_cast<int>(g_job.time_limit_s + 0.5)) +
               " s; thread " + tid_str(tid) + " of block " + tid_str(bid) + " was looping on line " + std::to_string(line) + ".";
+  d.code = "RUNTIME_TIMEOUT";
+  d.params_json = JsonObject()
+                      .add("limit", static_cast<long long>(g_job.time_limit_s + 0.5))
+                      .add("thread", tid_str(tid))
+                      .add("block", tid_str(bid))
+                      .add("line", line)
+                      .str();
   d.line = line;
   d.block = bid;
   d.thread = tid;
