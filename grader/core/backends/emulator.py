@@ -44,10 +44,11 @@ SANDBOX_BINARY = "/opt/kernel.bin"
 COMPILE_TIME_LIMIT_S = 30.0
 EXIT_RERUN_FIBERS = 3  # the fast path met a wait: rerun with fibers (src/runtime.hpp)
 GRACE_S = 2.0  # CPU seconds a run may use past its limit per worker thread (RLIMIT_CPU's backstop)
-# The child checks its own limit in CPU time, but a kernel that sleeps or blocks uses no CPU, so the
-# wall clock counts too: the sandbox stops a run once its wall time, less the time its threads waited
-# for a CPU that other work on the machine held (they were runnable, not sleeping), passes the limit
-# plus a small grace. A starved but correct run is not the student's fault; a sleeping one is.
+# The child checks its own limit in CPU time (its deadlock detector too, always within the limit), and
+# the sandbox charges the same clock: it stops a run once the box's CPU seconds per worker pass the
+# limit plus a small grace, so a verdict does not depend on the machine's load. A kernel that sleeps
+# or blocks uses no CPU and ends at the backstop: TIME_LIMIT when it slept, a platform fault (retried,
+# never an attempt) when its threads were waiting for a CPU that other work held.
 WALL_GRACE_S = 1.0
 WALL_GRACE_FRACTION = 0.25
 # Whatever the waits, no run outlives this factor of its limit (plus GRACE_S) in plain wall time.
@@ -58,8 +59,8 @@ TSAN_WALL_FACTOR = 3.0
 
 
 def wall_limit_s(time_limit_s: float, variant: str = "fast") -> float:
-    """Seconds of wall time, less the box's waits for a CPU, that one run of a test with a `time_limit_s`
-    limit may take: the limit plus max(WALL_GRACE_S, WALL_GRACE_FRACTION of it); TSAN_WALL_FACTOR times that
+    """Charged seconds (the box's CPU seconds per worker thread) that one run of a test with a
+    `time_limit_s` limit may take: the limit plus max(WALL_GRACE_S, WALL_GRACE_FRACTION of it); TSAN_WALL_FACTOR times that
     for the race check."""
     wall = time_limit_s + max(WALL_GRACE_S, WALL_GRACE_FRACTION * time_limit_s)
     return wall * TSAN_WALL_FACTOR if variant == "tsan" else wall
@@ -343,18 +344,19 @@ class EmulatorBackend(Backend):
         fibers = handle.needs_fibers or force_fibers or request.launch.coresident  # co-resident blocks are fibers
         runroot = build.workdir or Path(tempfile.mkdtemp(prefix="wd-emu-"))
         workdir = Path(tempfile.mkdtemp(prefix="run-", dir=runroot))
+        workers = 1 if handle.serial or variant == "tsan" else self.workers
         try:
             while True:
                 outputs = jobs.write_job(
                     workdir, handle.spec, request.launch, request.inputs, fibers=fibers,
-                    workers=1 if handle.serial or variant == "tsan" else self.workers,
+                    workers=workers,
                     start_aligned=start_aligned, vector_aligned=handle.vector_loads, time_limit_s=request.time_limit_s,
                     writemap=variant == "writemap",
                 )
                 total = _input_bytes(request)
                 limits = Limits(
                     backstop_s(request.time_limit_s, variant),
-                    charged_s=wall_limit_s(request.time_limit_s, variant),
+                    charged_s=wall_limit_s(request.time_limit_s, variant), charged_threads=workers,
                     # ThreadSanitizer reserves terabytes of shadow address space: no AS limit there,
                     # the box's resident memory is watched instead (small kernels use ~0.1 GiB).
                     memory_bytes=resource.RLIM_INFINITY if variant == "tsan" else (2 << 30) + 3 * total,
@@ -411,6 +413,11 @@ class EmulatorBackend(Backend):
             # finish writing it (student code may have written one), so it is not believed.
             result = None
         if result is None:
+            if res.timed_out and res.starved:
+                # Stopped at the backstop before it had its CPU seconds: the machine was overloaded.
+                return RunOutcome(RunStatus.INTERNAL, log=log, time_s=res.time_s,
+                                  message=f"the machine was too busy: test {request.test_name or '?'} got too little "
+                                          f"CPU time in {res.time_s:.1f} s of wall time")
             if res.timed_out:
                 diag = Diagnostic(DiagnosticKind.TIMEOUT, test=request.test_name or None,
                                   message=M.TIME_LIMIT(limit=f"{request.time_limit_s:g}"))
