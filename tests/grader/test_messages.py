@@ -251,6 +251,9 @@ def test_gpu_fault_and_sanitizer_findings_have_templates():
     ("__global__ void k(int* out) {\n    volatile int go = 1;\n    while (go) { }\n}", 32, "RUNTIME_TIMEOUT",
      {"line": 3, "limit": 1}),
     (RUNTIME_CASES["skipped barrier"][0], 256, "RUNTIME_SKIPPED_BARRIER_NOTE", {"line": 9, "warp": 0}),
+    (RUNTIME_CASES["two barriers"][0], 64, "RUNTIME_DIVERGENT_BARRIERS_SPLIT", {"line": 4, "other_line": 6}),
+    (RUNTIME_CASES["deadlock"][0], 32, "RUNTIME_DEADLOCK_PROVEN", {}),
+    (RUNTIME_CASES["warp mask"][0], 32, "RUNTIME_WARP_EXITED", {"line": 3}),
 ])
 def test_the_runtime_writes_its_messages_as_codes(source, threads, code, params, emulator, monkeypatch):
     """A fault, a time limit and the skipped-barrier note come from the runtime as a code and parameters

@@ -144,6 +144,15 @@ def read_outputs(workdir: Path, outputs: dict) -> dict[str, np.ndarray]:
     return result
 
 
+def _codes(value) -> set[str]:
+    """Every code of a message and of the messages nested in its parameters (lists included)."""
+    if isinstance(value, list):
+        return set().union(*(_codes(v) for v in value))
+    if isinstance(value, M.Message):
+        return {value.code}.union(*(_codes(v) for v in value.params.values()))
+    return set()
+
+
 def runtime_said(d: dict) -> M.Message:
     """The message of one diagnostic of the result file: its "code" and "params" (the runtime's
     JsonObject) when they name a message of the runtime's, else its English "message" as the runtime
@@ -154,7 +163,7 @@ def runtime_said(d: dict) -> M.Message:
     if isinstance(code, str) and isinstance(params, dict) and code in M.RUNTIME_CODES:
         try:
             said = M.Message.from_dict({"code": code, "params": params})
-            if all(v.code in M.RUNTIME_CODES for v in said.params.values() if isinstance(v, M.Message)):
+            if _codes(said) <= M.RUNTIME_CODES:
                 return said
         except (KeyError, ValueError, TypeError):
             pass
