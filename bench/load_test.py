@@ -77,7 +77,7 @@ def parse_args():
                    help="poll the API (every --poll-s) or the page's live partial (conditional GET, the page's intervals)")
     p.add_argument("--poll-etag", action=argparse.BooleanOptionalAction, default=False,
                    help="API polls revalidate with the last ETag, as the CLI does (default: plain GETs, as "
-                        "measured before; in its one run so far, 2026-12-02, the warm-up's poller never saw "
+                        "measured before; in both runs so far, 2026-12-02, the warm-up's poller never saw "
                         "its verdict: see the README)")
     p.add_argument("--web-workers", type=int, default=4, help="gunicorn sync workers")
     p.add_argument("--grading-concurrency", type=int, default=2, help="Celery worker processes")

@@ -25,7 +25,6 @@ import numpy as np
 
 from .. import messages as M
 from ..errors import PlatformError
-from ..gridsync import grid_sync_line
 from ..gpu import protocol
 from ..gpu.cache import CompileCache, default_cache_dir
 from ..gpu.cuda_errors import classify
@@ -62,7 +61,6 @@ class GpuHandle:
     compiler: str = "nvcc"  # "nvrtc" or "nvcc": which compiler made the cubin
     shared_static_bytes: int | None = None  # ptxas's static __shared__ bytes (None: unknown)
     faults_located: bool = False  # memcheck already ran after a fault of this build
-    grid_sync_line: int | None = None  # the first grid.sync() call (gridsync.py): needs a cooperative launch
 
 
 DEFAULT_CHECKS = (Tool.MEMCHECK, Tool.RACECHECK, Tool.SYNCCHECK)
@@ -173,8 +171,7 @@ class GpuBackend(Backend):
             return Build(compile=result.compile, resources=None)
         handle = GpuHandle(source=source, spec=spec, cubin=np.frombuffer(result.cubin, dtype=np.uint8),
                            entry=result.entry, compiler=result.compiler,
-                           shared_static_bytes=resources.shared_static_bytes if resources.source else None,
-                           grid_sync_line=grid_sync_line(source))
+                           shared_static_bytes=resources.shared_static_bytes if resources.source else None)
         return Build(compile=result.compile, resources=resources, handle=handle)
 
     def close(self, build: Build) -> None:
@@ -209,8 +206,6 @@ class GpuBackend(Backend):
 
     def run(self, build: Build, request: RunRequest) -> RunOutcome:
         handle: GpuHandle = build.handle
-        if handle.grid_sync_line and not request.launch.cooperative:
-            return self._grid_sync_not_cooperative(handle.grid_sync_line)
         job, arrays = self._job(handle, request)
         if request.check:
             return self.sanitizers.check(handle, request, job, arrays)
@@ -238,20 +233,21 @@ class GpuBackend(Backend):
             if not child.alive() or reply.get("sticky") or outcome.status is RunStatus.INTERNAL:
                 self.pool.retire_main()
             if (outcome.status is RunStatus.FAULT and self.memcheck_on_fault and not handle.faults_located
-                    and reply.get("error") in FAULTS_WORTH_MEMCHECK and compute_sanitizer()):
+                    and not reply.get("grid_sync_line") and reply.get("error") in FAULTS_WORTH_MEMCHECK
+                    and compute_sanitizer()):
                 handle.faults_located = True  # once per submission: every later case faults the same way
                 outcome.diagnostics += self.sanitizers.where_it_faulted(handle, request, job, arrays)
             return outcome
         raise AssertionError("unreachable")
 
     @staticmethod
-    def _grid_sync_not_cooperative(line: int) -> RunOutcome:
-        """grid.sync() in an ordinary launch, as the emulator reports it: the GPU traps at the call
-        (CUDA_ERROR_LAUNCH_FAILED, a RUNTIME_ERROR). Decided from the source (gridsync.py) without
-        running: the warm child ran such a kernel to completion on the H200."""
+    def _grid_sync_not_cooperative(line: int, **common) -> RunOutcome:
+        """grid.sync() reached in an ordinary launch, as the emulator reports it: the GPU build's
+        check at the call (gridsync.instrument) trapped (CUDA_ERROR_LAUNCH_FAILED, a RUNTIME_ERROR)
+        after the child's mapped word got the call's line."""
         diag = Diagnostic(kind=DiagnosticKind.CUDA_ERROR, line=line, detail={"error": "CUDA_ERROR_LAUNCH_FAILED"},
                           message=M.RUNTIME_GRID_SYNC_NOT_COOPERATIVE(line=line))
-        return RunOutcome(status=RunStatus.FAULT, diagnostics=[diag], message=diag.message)
+        return RunOutcome(status=RunStatus.FAULT, diagnostics=[diag], message=diag.message, **common)
 
     def _outcome(self, reply: dict, outputs: dict[str, np.ndarray], handle: GpuHandle, request: RunRequest) -> RunOutcome:
         """Turn the child's reply into a RunOutcome, checking the outputs it sent."""
@@ -262,6 +258,8 @@ class GpuBackend(Backend):
             log_text += f"\n[printf output truncated: {reply['log_dropped']} more bytes dropped]"
             diagnostics.append(Diagnostic(kind=DiagnosticKind.NOTE, message=M.PRINTF_TRUNCATED_GPU()))
         common = dict(log=log_text, time_s=float(reply.get("time_s", 0.0)))
+        if status == "fault" and reply.get("grid_sync_line"):
+            return self._grid_sync_not_cooperative(int(reply["grid_sync_line"]), **common)
         if status == "ok":
             for arg in handle.spec.args:
                 if arg.role in (ArgRole.OUT, ArgRole.INOUT):

@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..kernel import KernelSpec
-from .. import messages as M
+from .. import gridsync, messages as M
 from ..errors import PlatformError
 from ..linkerrors import undefined_references
 from ..macros import shielded
@@ -32,6 +32,7 @@ from .ptxas import FunctionReport, find_entry, parse_ptxas
 
 STUDENT_FILE = "kernel.cu"  # the name the student's source carries in messages and line info
 CHECK_FILE = "warpdrill_check.cu"  # the name of the signature check appended to it
+PRELUDE_FILE = "warpdrill_prelude.cu"  # the name of the grid.sync() check put before it (gridsync.py)
 LOG_CAP = 16 * 1024
 TIME_LIMIT_S = 30.0  # template and unroll bombs end here (the GPU backend's nvcc_time_limit_s option)
 MEMORY_BYTES = 4 << 30
@@ -124,10 +125,13 @@ def signature_check(spec: KernelSpec) -> str:
 
 
 def translation_unit(source: str, spec: KernelSpec) -> str:
-    """What nvcc compiles: the student's lines as kernel.cu, then the signature check."""
+    """What nvcc compiles: the student's lines as kernel.cu, then the signature check. A file that
+    calls grid.sync() gets its runtime check first (gridsync.GPU_PRELUDE) and at every call."""
     if not source.endswith("\n"):
         source += "\n"
-    return f'#line 1 "{STUDENT_FILE}"\n{source}#line 1 "{CHECK_FILE}"\n{signature_check(spec)}'
+    checked = gridsync.instrument(source)
+    prelude = f'#line 1 "{PRELUDE_FILE}"\n{gridsync.GPU_PRELUDE}' if checked is not None else ""
+    return f'{prelude}#line 1 "{STUDENT_FILE}"\n{checked or source}#line 1 "{CHECK_FILE}"\n{signature_check(spec)}'
 
 
 _MESSAGE = re.compile(

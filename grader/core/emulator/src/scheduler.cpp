@@ -28,6 +28,7 @@ void set_thread_ctx(const Thread& t, long quantum) {
 
 void run_block_fast(uint3 bid, unsigned n) {
   const dim3 bd = g_job.block;
+  t_fast_stack_top = static_cast<const char*>(__builtin_frame_address(0));
   unsigned i = 0;
   for (unsigned z = 0; z < bd.z; ++z)
     for (unsigned y = 0; y < bd.y; ++y)
