@@ -5,9 +5,9 @@ errors and diagnostics by wording) rows.
 The dashboards (authoring.dashboard) read these rows instead of counting a course's submissions:
 500 students and 50,000 submissions are at most one row per (student, problem). A row is never
 incremented: whenever a submission that is or was counted changes (graded by finish_grading,
-cleared by a rejudge, given a rejudge's verdict, deleted), its pair is recomputed from that pair's
-own submissions in the same transaction (`refresh_pair`: one indexed read of a few rows and one
-upsert, in a savepoint). On PostgreSQL a transaction-level advisory lock per pair serialises two
+cleared by a rejudge, given a rejudge's verdict), its pair is recomputed from that pair's own
+submissions in the same transaction (`refresh_pair`: one indexed read of a few rows and one
+upsert, in a savepoint); after deletions, which come in bulk, once per pair after the commit. On PostgreSQL a transaction-level advisory lock per pair serialises two
 gradings of the same pair: the second reads after the first has committed (READ COMMITTED reads
 anew per statement), so neither can leave an older sum. So the table equals a recount by
 construction; `rebuild()` (the migration and `manage.py rebuild_problem_stats`) recomputes every
@@ -19,6 +19,7 @@ INTERNAL_ERROR (a platform fault is never an attempt).
 from __future__ import annotations
 
 import logging
+import threading
 import zlib
 from collections import Counter
 from itertools import groupby
@@ -163,12 +164,43 @@ def rebuild(Submission=None, Stats=None, Day=None, Error=None, batch: int = 2000
     return pairs
 
 
+_VERSION_PROBLEM: dict[int, int] = {}  # a version never moves to another problem
+_pending = threading.local()  # pairs whose deletions wait for the commit, per thread
+
+
 def _pair_of(submission) -> tuple[int, int] | None:
     from problems.models import ProblemVersion
 
-    problem_id = ProblemVersion.objects.filter(pk=submission.problem_version_id).values_list(
-        "problem_id", flat=True).first()
-    return None if problem_id is None else (submission.user_id, problem_id)
+    problem_id = _VERSION_PROBLEM.get(submission.problem_version_id)
+    if problem_id is None:
+        problem_id = ProblemVersion.objects.filter(pk=submission.problem_version_id).values_list(
+            "problem_id", flat=True).first()
+        if problem_id is None:
+            return None
+        _VERSION_PROBLEM[submission.problem_version_id] = problem_id
+    return submission.user_id, problem_id
+
+
+def _refresh_after_commit(pair) -> None:
+    """Deletions come in bulk (a user, a course's data): each pair is recomputed once, after the
+    commit, and not at all for a user who is gone (their rows went with them)."""
+    pairs = getattr(_pending, "pairs", None)
+    if pairs is None:
+        pairs = _pending.pairs = set()
+    pairs.add(pair)
+    transaction.on_commit(_flush)
+
+
+def _flush() -> None:
+    from django.contrib.auth import get_user_model
+
+    pairs, _pending.pairs = getattr(_pending, "pairs", set()), set()
+    if not pairs:
+        return  # an earlier callback of the same commit took them
+    alive = set(get_user_model().objects.filter(pk__in={u for u, _ in pairs}).values_list("pk", flat=True))
+    for pair in sorted(pairs):
+        if pair[0] in alive:
+            _refresh(pair)
 
 
 def _refresh(pair) -> None:
@@ -201,4 +233,4 @@ def submission_deleted(sender, instance, **kwargs):
     if instance.purpose == Purpose.STUDENT and instance.status == Status.GRADED:
         pair = _pair_of(instance)
         if pair is not None:
-            _refresh(pair)
+            _refresh_after_commit(pair)

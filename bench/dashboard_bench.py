@@ -5,6 +5,7 @@ Usage (from the repository root):
     .venv/bin/python bench/dashboard_bench.py                         # a throw-away SQLite database
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/wd_dash .venv/bin/python bench/dashboard_bench.py
     .venv/bin/python bench/dashboard_bench.py --students 50 --submissions 5000 --runs 10   # a quick check
+    DATABASE_URL=... .venv/bin/python bench/dashboard_bench.py --reuse    # time again what a run filled
 
 It fills a fresh database (its own WARPDRILL_VAR_DIR under /tmp; with DATABASE_URL that database,
 migrated and then filled) with the problem bank, one course with --students students and its
@@ -37,6 +38,8 @@ def main() -> None:
     parser.add_argument("--submissions", type=int, default=50_000)
     parser.add_argument("--runs", type=int, default=30)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--reuse", action="store_true",
+                        help="time the pages of the course an earlier run filled (DATABASE_URL), without filling again")
     args = parser.parse_args()
 
     if "DATABASE_URL" not in os.environ:
@@ -50,7 +53,8 @@ def main() -> None:
 
     settings.ALLOWED_HOSTS = ["*"]
     call_command("migrate", verbosity=0)
-    fill(args)
+    if not args.reuse:
+        fill(args)
     report(args)
 
 

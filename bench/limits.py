@@ -129,8 +129,11 @@ def wait_status(admin_url: str, db_name: str, pk: int, timeout: float) -> str:
     deadline = time.monotonic() + timeout
     url = admin_url.rsplit("/", 1)[0] + "/" + db_name
     while True:
-        with psycopg.connect(url, autocommit=True) as conn:
-            status, verdict = conn.execute("SELECT status, verdict FROM grader_submission WHERE id = %s", (pk,)).fetchone()
+        try:
+            with psycopg.connect(url, autocommit=True) as conn:
+                status, verdict = conn.execute("SELECT status, verdict FROM grader_submission WHERE id = %s", (pk,)).fetchone()
+        except psycopg.OperationalError:  # a shared server's passing refusal (its lock table full, seen here)
+            status, verdict = "UNKNOWN", ""
         if status == "GRADED" or time.monotonic() > deadline:
             return f"{status} {verdict or ''}".strip()
         time.sleep(1)
@@ -192,7 +195,7 @@ def main() -> int:
     result: dict = {"machine": {"cores": os.cpu_count(), "load_avg_1m_before": round(background_load[0], 1)},
                     "web_workers": args.web_workers, "grading_concurrency": args.grading_concurrency}
     try:
-        lt.wait_for(lambda: " ready." in worker.output(), 180, "the Celery worker")
+        lt.wait_for(lambda: " ready." in worker.output(), 900, "the Celery worker (it builds the emulator runtime when the cache has none)")
         lt.wait_for(lambda: get(f"http://127.0.0.1:{port}/healthz")[0] == 200, 120, "gunicorn")
         # Every web worker serves pages (the kernel's accept() spreads them) and one kernel is graded.
         with ThreadPoolExecutor(8) as pool:

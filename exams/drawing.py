@@ -154,6 +154,16 @@ def current_items(exam, facts: StartFacts) -> list[dict] | None:
     return items
 
 
+def forget_closed(now=None) -> int:
+    """Delete the stored draws of exams whose window has closed (a started student's draw is their
+    attempt's items by then; a Start in an accommodation's later window draws again, the same
+    items). Returns how many."""
+    from django.utils import timezone
+
+    deleted, _ = ExamDraw.objects.filter(exam__closes_at__lt=now or timezone.now()).delete()
+    return deleted
+
+
 def enqueue_predraw(exam) -> None:
     """Queue predraw_exam for the exam once the current transaction commits. A broker that is down
     loses nothing: Start draws whatever is not stored."""

@@ -7,8 +7,12 @@ from .print_tasks import print_exam  # noqa: F401  (registered with the worker: 
 
 @shared_task
 def close_expired_attempts() -> int:
-    """Close and grade every attempt past its deadline."""
-    return actions.close_expired()
+    """Close and grade every attempt past its deadline; drop the draws of closed exams."""
+    from .drawing import forget_closed
+
+    closed = actions.close_expired()
+    forget_closed()
+    return closed
 
 
 @shared_task

@@ -255,6 +255,7 @@ def kernel_item(request, pk: int, number: int):
         "exam": exam, "attempt": attempt, "item": item, "kernel": k, "problem": version.problem,
         "statement": render_statement(version, lang(), variant),
         "launch": package.launch, "source": source if source else package.starter, "error": error,
+        "starter": package.starter,  # the page asks before a submission of the unchanged starter
         "submissions": subs, "feedback": feedback, "show_verdict": feedback in (Feedback.VERDICT, Feedback.FULL),
         "clock_query": clock.poll_query(request, exam.pk, attempt.pk),
         "server_now": timezone.now(),  # the clock counts from the server's time (an empty one read NaN:NaN:NaN)

@@ -128,7 +128,7 @@ def validate_submission(problem, source: str, choice: LaunchChoice | None, versi
                 build_launch(*exprs, test.params, **package.launch.options())
             except LaunchConfigError as exc:
                 # An expression's error is a message template: the reader gets it in their language.
-                reason = (M.render(exc.message_template, exc.message_params, _)
+                reason = (exc.message.render(_)
                           if isinstance(exc, LaunchExpressionError) else str(exc))
                 raise LaunchConfigError(_("Launch configuration: %(error)s") % {"error": reason}) from None
 

@@ -4,24 +4,20 @@
 test cases keep only their name, verdict and time (TestResult.public_dict), and diagnostics
 found on hidden cases lose their kind-specific details (addresses, indices, sizes).
 
-The judge's messages carry `message` (English) and `message_template` + `message_params`
-(grader/core/messages.py). The page passes `translate=gettext` and reads every message in the
-request's language; the API keeps `message` in English (stable for scripts) and passes the template
-and parameters on, so a client can render them itself. A result stored before templates existed
-has none: its English `message` is shown.
+The judge's messages are messages.Message values (a code and its parameters), made into text here,
+at the edge (`edge`): the page passes `translate=gettext` and reads every message in the request's
+language; the API keeps `message` in English (stable for scripts) and passes the template and
+parameters on, so a client can render them itself. A result stored before templates existed has
+only English text: it is shown as it is.
 """
 from __future__ import annotations
 
-import re
-
 from django.urls import reverse
-from django.utils.translation import gettext as _
 from rest_framework import serializers
 
 from grader.core import messages as M
-from grader.core.messages import PUBLIC_NOTES, render
 from grader.core.judge import LaunchChoice
-from grader.core.results import JudgeResult
+from grader.core.results import Diagnostic, JudgeResult, stored_message
 
 from .models import Submission
 
@@ -63,31 +59,72 @@ class SubmissionCreateSerializer(serializers.Serializer):
                             shared_bytes=launch.get("shared_bytes", "").strip())
 
 
-def _hidden_diagnostic_message(kind: str) -> str:
-    """What a student reads about a finding on a hidden test: its kind only (no line, sizes or indices)."""
+PUBLIC_NOTE_CODES = {t.code for t in M.PUBLIC_NOTES}
+
+
+def _hidden_diagnostic_message(kind: str, translate) -> M.Message:
+    """What a student reads about a finding on a hidden test: its kind only (no line, sizes or indices).
+    The kind's label is in the language of `translate` (English without)."""
+    from django.utils import translation
+
     from problems.templatetags.warpdrill import DIAGNOSTIC_LABELS
 
     label = DIAGNOSTIC_LABELS.get(kind, kind)
-    return _(M.HIDDEN_DIAGNOSTIC) % {"kind": label}
+    if translate is None:
+        with translation.override("en"):
+            label = str(label)
+    return M.HIDDEN_DIAGNOSTIC(kind=M.Message.verbatim(str(label)))
+
+
+def edge(message: M.Message, translate=None) -> dict:
+    """The message as the pages and the API show it: "message", its text in the language of `translate`
+    (gettext; English without, or when the translation does not fit the parameters), "message_template"
+    (its English template, "" for text we cannot name) and "message_params" (nested messages as
+    {"template", "params"})."""
+    text = str(message)
+    if translate is not None:
+        try:
+            text = message.render(translate)
+        except (KeyError, ValueError, TypeError):
+            pass
+    return {"message": text, "message_template": message.template,
+            "message_params": M.legacy_params(message.params) if message.code else {}}
 
 
 def localized(item: dict, translate) -> dict:
-    """`item` (a dict with message, message_template, message_params) with its message in the
-    language of `translate`; unchanged without a translator or a template, or when the translation
-    does not fit the parameters (then the English message stays)."""
-    template = item.get("message_template")
-    if translate is None or not template:
-        return item
-    try:
-        item["message"] = render(template, item.get("message_params") or {}, translate)
-    except (KeyError, ValueError, TypeError):
-        pass
+    """`item` (a result part's dict: Diagnostic/TestResult/CompileMessage.to_dict, or a stored one of the
+    older form) with its message at the edge (see `edge`); unchanged when it has no message."""
+    if "message" in item:
+        item.update(edge(stored_message(item), translate))
     return item
 
 
-def _without_template(item: dict) -> dict:
-    item.update(message_template="", message_params={})
-    return item
+def _quotes(summary: M.Message, hidden: M.Message) -> bool:
+    """True when `summary` quotes the message `hidden` as one of its parameters."""
+    return any(isinstance(value, M.Message) and value.to_dict() == hidden.to_dict() for value in summary.params.values())
+
+
+def _without_hidden(summary: M.Message, hidden: Diagnostic, public_lines: set, translate) -> M.Message:
+    """`summary` with the quoted diagnostic `hidden` (found on a hidden test) replaced by its kind, and the
+    summary's line dropped unless a sample test's diagnostic shows that line. A summary we cannot name
+    (stored before templates) that quotes it becomes the hidden test's plain summary."""
+    if not summary.code:
+        return M.SUMMARY_HIDDEN_TEST(test=(hidden.test or "").removesuffix(" (check)"))
+    params = {key: _hidden_diagnostic_message(str(hidden.kind), translate)
+              if isinstance(value, M.Message) and value.to_dict() == hidden.message.to_dict() else value
+              for key, value in summary.params.items()}
+    template = CATALOGUE_WITHOUT_LINE.get(summary.code)
+    if template is not None and hidden.line is not None and params.get("line") == hidden.line \
+            and hidden.line not in public_lines:
+        params.pop("line")
+        return template(**params)
+    return M.Message(summary.code, params)
+
+
+# A summary that adds "(line N)" after its reason, and the same without it.
+CATALOGUE_WITHOUT_LINE = {M.SUMMARY_TEST_AT_LINE.code: M.SUMMARY_TEST, M.SUMMARY_CHECK_AT_LINE.code: M.SUMMARY_CHECK,
+                          M.SUMMARY_CHECK_AT_LINE_OLD.code: M.SUMMARY_CHECK_OLD,
+                          M.SUMMARY_PASSED_WITH_LINE.code: M.SUMMARY_PASSED_WITH}
 
 
 def public_result(result: JudgeResult | None, full: bool, translate=None) -> dict:
@@ -96,38 +133,32 @@ def public_result(result: JudgeResult | None, full: bool, translate=None) -> dic
     For students, a diagnostic found on a hidden test keeps its kind and test name; its message,
     line, thread ids and details (which carry indices and sizes) are dropped or replaced, and it is
     dropped when a sample test already shows the same kind. The line goes too: the student's code
-    chooses where it fails, so a line on a hidden test can spell out the hidden inputs. A summary message quoting a
-    hidden test's diagnostic is replaced the same way (and loses its template and parameters).
-    With `translate` (gettext), messages with a template are rendered in the active language.
+    chooses where it fails, so a line on a hidden test can spell out the hidden inputs. The summary's
+    parameter that quotes such a diagnostic is replaced the same way (and its line, unless a sample
+    test shows that line): the summary is a messages.Message, so this is a change of its parameters.
+    With `translate` (gettext), messages are rendered in the active language; English without.
     """
     if result is None:
         return {"tests": [], "diagnostics": [], "compile": None, "resources": None, "message": "",
                 "message_template": "", "message_params": {}, "verdict": "", "backend": "", "device": ""}
     hidden = {t.name for t in result.tests if not t.sample}
-    summary = localized({"message": result.message, "message_template": result.message_template,
-                         "message_params": result.message_params}, translate)
-    diagnostics, shown, shown_kinds, message = [], set(), set(), summary["message"]
-    items = [localized(d.to_dict(), translate) for d in result.diagnostics]
+    summary = result.message
     # A note that says nothing of its test's data (printf truncation) is shown as it is, hidden test or not.
-    on_hidden = [not full and d.get("message_template") not in PUBLIC_NOTES
-                 and (d.get("test") or "").removesuffix(" (check)") in hidden for d in items]
-    for item, is_hidden in sorted(zip(items, on_hidden), key=lambda pair: pair[1]):  # samples first
+    on_hidden = [not full and d.message.code not in PUBLIC_NOTE_CODES
+                 and (d.test or "").removesuffix(" (check)") in hidden for d in result.diagnostics]
+    public_lines = {d.line for d, is_hidden in zip(result.diagnostics, on_hidden) if not is_hidden}
+    diagnostics, shown_kinds = [], set()
+    for d, is_hidden in sorted(zip(result.diagnostics, on_hidden), key=lambda pair: pair[1]):  # samples first
+        item = d.to_dict()
         if is_hidden:
-            if item["message"] and item["message"] in message:
-                replacement = _hidden_diagnostic_message(item["kind"])
-                message = message.replace(item["message"], replacement)
-                if item["line"] is not None and item["line"] not in {line for _kind, line in shown}:
-                    # The summary's "(line N)" after it goes too, unless a sample test shows that line.
-                    message = re.sub(re.escape(replacement) + r"\s*\([^()]*?\b" + str(int(item["line"])) + r"\b[^()]*\)",
-                                     lambda _m: replacement, message, count=1)
-                _without_template(summary)  # its parameters quote the hidden diagnostic
-            if item["kind"] in shown_kinds:
+            if d.message and (_quotes(summary, d.message) if summary.code else d.message in summary):
+                summary = _without_hidden(summary, d, public_lines, translate)
+            if d.kind in shown_kinds:
                 continue
-            _without_template(item).update(message=_hidden_diagnostic_message(item["kind"]), line=None, block=None,
-                                           thread=None, detail={})
-        shown.add((item["kind"], item["line"]))
-        shown_kinds.add(item["kind"])
-        diagnostics.append(item)
+            item.update(message=_hidden_diagnostic_message(str(d.kind), translate).to_dict(), line=None, block=None,
+                        thread=None, detail={})
+        shown_kinds.add(d.kind)
+        diagnostics.append(localized(item, translate))
     compile_result = result.compile.to_dict() if result.compile else None
     if compile_result:
         compile_result["messages"] = [localized(m, translate) for m in compile_result["messages"]]
@@ -137,9 +168,7 @@ def public_result(result: JudgeResult | None, full: bool, translate=None) -> dic
         "diagnostics": diagnostics,
         "compile": compile_result,
         "resources": result.resources.to_dict() if result.resources else None,
-        "message": message,
-        "message_template": summary["message_template"],
-        "message_params": summary["message_params"],
+        **edge(summary, translate),
         "backend": result.backend,  # what graded it: "emulator" or "gpu"
         "device": result.device,  # the GPU's name on the gpu backend ("" on the emulator)
     }

@@ -11,6 +11,7 @@ from contextlib import contextmanager
 from celery import shared_task
 from celery.signals import worker_process_init, worker_ready
 from django.conf import settings
+from django.db import InterfaceError, OperationalError
 
 from grader import actions
 from grader.core.backends.registry import backend_class, get_backend, hang_explainer
@@ -47,8 +48,7 @@ def grade_submission(self, submission_id: int) -> str | None:
     """Grade one submission: claim it, run the judge, store the verdict (see _grade), with a heartbeat
     while it grades so that a dead worker's submission is re-queued within seconds
     (actions.requeue_dead_graders), not after the stuck sweeper's minutes."""
-    with _stages(submission_id), _heartbeat(submission_id):
-        return _grade(self, submission_id)
+    return _grade_or_retry_later(self, submission_id)
 
 
 @shared_task(bind=True, acks_late=True, reject_on_worker_lost=True, max_retries=MAX_RETRIES)
@@ -56,8 +56,23 @@ def grade_exam_submission(self, submission_id: int) -> str | None:
     """Grade one exam submission: the same as grade_submission, on the `exam` queue (grader.routing),
     with a heartbeat while it grades so that a dead worker's submission is re-queued within seconds
     (actions.requeue_stale_exam_submissions)."""
-    with _stages(submission_id), _heartbeat(submission_id):
-        return _grade(self, submission_id)
+    return _grade_or_retry_later(self, submission_id)
+
+
+def _grade_or_retry_later(self, submission_id: int) -> str | None:
+    """_grade with its heartbeat, and the message sent again with backoff (1, 2, 4 ... s, at most a
+    minute) when the database refuses or drops the connection (full at max_connections, restarting):
+    nothing could be stored then, and without a retry the submission waited QUEUED for the stuck
+    sweep, WARPDRILL_STUCK_AFTER_S later (measured: 635 s, docs/scaling.md "What fails first")."""
+    try:
+        with _stages(submission_id), _heartbeat(submission_id):
+            return _grade(self, submission_id)
+    except (OperationalError, InterfaceError) as exc:
+        from django.db import connection
+
+        connection.close()  # a broken connection must not be reused by the retry
+        log.warning("submission %s: the database refused or dropped the connection (%s); retrying", submission_id, exc)
+        raise self.retry(exc=exc, countdown=min(2 ** self.request.retries, 60))
 
 
 @contextmanager

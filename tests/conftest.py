@@ -31,18 +31,17 @@ def database_url_for_worker() -> str:
     raise RuntimeError(f"no worker URL for database engine {engine}")
 
 
-@pytest.fixture(autouse=True, scope="session")
-def judge_sandbox_from_settings():
+def _judge_sandbox_from_settings() -> None:
     """Core objects a test builds without a sandbox option (EmulatorBackend(), compile_cubin...) get
     the sandbox the settings describe (WARPDRILL_BWRAP and the rest, as a worker would), through
-    sandbox.box.DEFAULT, the default of callers that name none."""
-    from grader.core.backends import registry
-    from grader.core.sandbox import box
+    sandbox.box.DEFAULT, the default of callers that name none. Set when this file is imported, before
+    collection, so that the modules' skip conditions ask the same bubblewrap."""
+    from grader.core.sandbox import Sandbox, box
 
-    previous = box.DEFAULT
-    box.DEFAULT = registry.configured_sandbox()
-    yield box.DEFAULT
-    box.DEFAULT = previous
+    box.DEFAULT = Sandbox.of(settings.WARPDRILL_JUDGE["OPTIONS"]["sandbox"])
+
+
+_judge_sandbox_from_settings()
 
 
 class WorkerProcess:
@@ -149,6 +148,10 @@ class SentTasks(list):
     def record(self, submission_id: int, priority: int | None = None, exam: bool = False) -> None:
         self.append(submission_id)
         self.calls.append((submission_id, priority, exam))
+
+    def with_exam(self) -> list[tuple[int, bool]]:
+        """(submission id, sent to the exam task?) of every send, in order."""
+        return [(pk, exam) for pk, _, exam in self.calls]
 
     def until_commit(self):
         """A context manager holding the on-commit callbacks of its block for `commit()`."""

@@ -63,7 +63,7 @@ def explain(backend, build, request: RunRequest, outcome: RunOutcome, gpu, regis
               "blocks": launch.blocks}
     rerun.diagnostics.insert(0, Diagnostic(
         DiagnosticKind.DIVERGENT_BARRIER, line=line, block=deadlock.block, thread=deadlock.thread,
-        test=request.test_name or None, message_template=M.CO_RESIDENT_SPIN, message_params=params,
+        test=request.test_name or None, message=M.CO_RESIDENT_SPIN(**params),
         detail={"shape": "co_residency", "coresident_blocks": fit, "blocks": launch.blocks, "spin_line": line,
                 "waiting": deadlock.detail.get("waiting"), "spinning": deadlock.detail.get("spinning")}))
     return rerun, resident

@@ -1,10 +1,15 @@
-"""Where a kernel file calls a cooperative-groups grid barrier (`grid.sync()`), found in its text.
+"""grid.sync() in a kernel file: where it is called, and the GPU build's runtime check of it.
 
 `cg::this_grid().sync()` (or `grid.sync()` / `cg::sync(grid)` on a `grid_group`) needs a cooperative
 launch: in an ordinary one the GPU traps at the call (CUDA_ERROR_LAUNCH_FAILED, measured on the H200
-with nvcc and cuLaunchKernel). The emulator's runtime reports the call when a thread reaches it; the
-GPU backend refuses an ordinary launch of a kernel whose file calls it (gpu.py), because its warm
-child ran such a kernel to completion on the H200 (docs/gpu-validation.md, 2026-12-02).
+with nvcc and cuLaunchKernel). The emulator's runtime reports the call when a thread reaches it. On
+the GPU, cooperative_groups' own check cannot be trusted: once a warm child has launched a cubin
+cooperatively, its later ordinary launches pass grid.sync() (docs/gpu-validation.md, 2026-12-02). So
+the GPU build checks each call itself, when a thread reaches it (`instrument`): GPU_PRELUDE's
+`__warpdrill_grid_sync_check(line)` traps unless the module is the one the child launches
+cooperatively (`__warpdrill_cooperative_launch`, set to 1 by the child in that module only), after
+writing the call's line into host memory the child reads after the trap (child.py). A call that no
+thread reaches is no longer refused.
 """
 from __future__ import annotations
 
@@ -35,3 +40,68 @@ def grid_sync_line(source: str) -> int | None:
         patterns += [rf"\b{re.escape(name)}\s*\.\s*sync\s*\(", rf"\bsync\s*\(\s*{re.escape(name)}\s*\)"]
     found = [m.start() for p in patterns for m in re.finditer(p, text)]
     return text.count("\n", 0, min(found)) + 1 if found else None
+
+
+# Written before the student's lines (nvcc.translation_unit), so no macro of theirs can change it.
+GPU_PRELUDE = """\
+__device__ int* __warpdrill_grid_sync_report;  /* mapped host memory: the line of the call (child.py) */
+__device__ int __warpdrill_cooperative_launch;  /* 1 in the module the child launches cooperatively */
+static __device__ __forceinline__ void __warpdrill_grid_sync_check(int line) {
+  if (!__warpdrill_cooperative_launch) {
+    int* report = __warpdrill_grid_sync_report;
+    if (report) { atomicCAS(report, 0, line); __threadfence_system(); }
+    __trap();
+  }
+}
+"""
+_QUALIFIERS = re.compile(r"(?:\b\w+\s*::\s*)+$")
+
+
+def _close(text: str, open_at: int) -> int | None:
+    """Index of the `)` closing the `(` at open_at in blanked text, or None."""
+    depth = 0
+    for k in range(open_at, len(text)):
+        if text[k] == "(":
+            depth += 1
+        elif text[k] == ")":
+            depth -= 1
+            if depth == 0:
+                return k
+    return None
+
+
+def instrument(source: str) -> str | None:
+    """`source` with every grid barrier call C (as grid_sync_line finds them) made
+    `(__warpdrill_grid_sync_check(LINE), C)`, or None when it calls none. Lines are kept.
+
+    A call reached through a member (`obj.grid.sync()`) is left as it is (cooperative_groups' own
+    check, unreliable in a warm child, then decides).
+    """
+    text = _NOISE.sub(_blank, source)
+    names = {m.group("name") for m in _GRID_VAR.finditer(text)} | {m.group("name") for m in _DECLARED.finditer(text)}
+    patterns = [r"this_grid\s*\(\s*\)\s*\.\s*sync\s*\("]
+    for name in sorted(names):
+        patterns += [rf"\b{re.escape(name)}\s*\.\s*sync\s*\(", rf"\bsync\s*\(\s*{re.escape(name)}\s*\)"]
+    calls = []
+    for p in patterns:
+        for m in re.finditer(p, text):
+            start = m.start()
+            q = _QUALIFIERS.search(text, 0, start)
+            if q and q.end() == start:
+                start = q.start()
+            before = text[:start].rstrip()
+            if before.endswith((".", "->")):
+                continue
+            end = _close(text, m.end() - 1 if text[m.end() - 1] == "(" else text.index("(", m.start()))
+            if end is not None:
+                calls.append((start, end + 1))
+    if not calls:
+        return None
+    out, pos = [], 0
+    for start, end in sorted(set(calls)):
+        if start < pos:
+            continue  # inside a call already wrapped
+        line = text.count("\n", 0, start) + 1
+        out += [source[pos:start], f"(__warpdrill_grid_sync_check({line}), ", source[start:end], ")"]
+        pos = end
+    return "".join(out) + source[pos:]

@@ -76,17 +76,16 @@ def launch_expressions(package: ProblemPackage, source: str, choice: LaunchChoic
     return (fields["block"] or t.block, fields["grid"] or t.grid, fields["shared_bytes"] or t.shared_bytes)
 
 
-def _fail(verdict: Verdict, template: str, params: dict, backend: str,
+def _fail(verdict: Verdict, message: M.Message, backend: str,
           compile_result: CompileResult | None = None) -> JudgeResult:
-    return JudgeResult(verdict=verdict, compile=compile_result, backend=backend, message_template=template,
-                       message_params=params)
+    return JudgeResult(verdict=verdict, compile=compile_result, backend=backend, message=message)
 
 
-def _refused(template: str, params: dict, backend: str) -> JudgeResult:
+def _refused(message: M.Message, backend: str) -> JudgeResult:
     """COMPILE_ERROR before compiling: the reason is the summary and the one compile message. The log
     stays empty: no compiler ran, and a log is shown as it is (it would be English on every page)."""
-    message = CompileMessage(None, None, "error", "", message_template=template, message_params=params)
-    return _fail(Verdict.COMPILE_ERROR, template, params, backend, CompileResult(ok=False, messages=[message]))
+    compile_message = CompileMessage(None, None, "error", message)
+    return _fail(Verdict.COMPILE_ERROR, message, backend, CompileResult(ok=False, messages=[compile_message]))
 
 
 def judge(
@@ -127,7 +126,7 @@ def judge(
     name = backend.name
     refusal = static_check_reason(source, max_source_bytes)
     if refusal:
-        return _refused(*refusal, name)
+        return _refused(refusal, name)
 
     exprs = launch_expressions(package, source, launch_choice)
     launches: list[LaunchConfig] = []
@@ -135,9 +134,9 @@ def judge(
         for test in package.tests:
             launches.append(build_launch(*exprs, test.params, **package.launch.options()))
     except LaunchExpressionError as exc:
-        return _refused(M.INVALID_LAUNCH, {"error": M.text(exc.message_template, **exc.message_params)}, name)
-    except LaunchConfigError as exc:  # raised elsewhere without a template: quoted as its English text
-        return _refused(M.INVALID_LAUNCH, {"error": str(exc)}, name)
+        return _refused(M.INVALID_LAUNCH(error=exc.message), name)
+    except LaunchConfigError as exc:  # raised elsewhere without a message: quoted as its English text
+        return _refused(M.INVALID_LAUNCH(error=str(exc)), name)
 
     progress("compiling", 0, len(package.tests))
     build = backend.compile(source, package.kernel)
@@ -145,8 +144,8 @@ def judge(
         if not build.compile.ok:
             first = next((m for m in build.compile.messages if m.severity == "error"), None)
             if first and first.line:
-                return _fail(Verdict.COMPILE_ERROR, M.COMPILATION_FAILED_AT, {"line": first.line}, name, build.compile)
-            return _fail(Verdict.COMPILE_ERROR, M.COMPILATION_FAILED, {}, name, build.compile)
+                return _fail(Verdict.COMPILE_ERROR, M.COMPILATION_FAILED_AT(line=first.line), name, build.compile)
+            return _fail(Verdict.COMPILE_ERROR, M.COMPILATION_FAILED(), name, build.compile)
         checking = bool(run_checks and package.checks and backend.supports_sanitizers)
         check_test = package.smallest_test()
         check_index = package.tests.index(check_test)
@@ -215,8 +214,7 @@ def judge(
             build.resources = report.wait()
         result.resources = _resources(build, launches[0], target_cc)
         result.verdict = submission_verdict(result.tests, result.diagnostics)
-        result.message_template, result.message_params = submission_summary(result)
-        result.message = M.render(result.message_template, result.message_params) if result.message_template else ""
+        result.message = submission_summary(result)
         result.device = backend.device_name()
         return result
     finally:
@@ -239,12 +237,12 @@ class _Case:
 
     test: TestCaseSpec
     launch: LaunchConfig
-    refused: str | None  # why CUDA would refuse the launch (launch.launch_problem's words), or None
+    refused: M.Message | None  # why CUDA would refuse the launch (launch.launch_problem's), or None
     inputs: dict | None
     expected: dict[str, np.ndarray] | None
 
 
-def _prepare_case(package: ProblemPackage, harness, test: TestCaseSpec, launch: LaunchConfig, refused: str | None,
+def _prepare_case(package: ProblemPackage, harness, test: TestCaseSpec, launch: LaunchConfig, refused: M.Message | None,
                   secret: str) -> _Case:
     """The case's inputs (seeded) and the reference's outputs for them. Raises PlatformError when the
     harness gives the wrong set of outputs."""
@@ -267,15 +265,12 @@ def _run_case(package, backend, build: Build, case: _Case, result: JudgeResult, 
     test, launch = case.test, case.launch
     refused = case.refused
     if refused:
-        reason = M.launch_reason(refused)
-        template, params = (reason["template"], reason["params"]) if isinstance(reason, dict) else ("", {})
         diag = Diagnostic(kind=DiagnosticKind.LAUNCH_ERROR, message=refused, test=test.name,
                           detail={"grid": list(launch.grid), "block": list(launch.block),
-                                  "shared_bytes": launch.shared_bytes},
-                          message_template=template, message_params=params)
+                                  "shared_bytes": launch.shared_bytes})
         _add_diagnostics(result, [diag], test.name)
         return TestResult(name=test.name, sample=test.sample, verdict=Verdict.RUNTIME_ERROR, message=refused,
-                          params=dict(test.params), message_template=template, message_params=params), None
+                          params=dict(test.params)), None
     request = RunRequest(launch=launch, inputs=case.inputs, time_limit_s=package.time_limit_s, test_name=test.name)
     outcome = backend.run(build, request)
     if outcome.status is RunStatus.INTERNAL:
@@ -287,12 +282,10 @@ def _run_case(package, backend, build: Build, case: _Case, result: JudgeResult, 
             raise PlatformError(outcome.message or f"backend failed on test {test.name}")
     outcome = explain_hang(outcome, explainer, source, package.kernel, request)
     verdict, message, mismatch = case_verdict(outcome, case.expected, package.atol, package.rtol)
-    template, params = case_message(message, outcome, mismatch)
     _add_diagnostics(result, outcome.diagnostics, test.name)
-    return TestResult(name=test.name, sample=test.sample, verdict=verdict, message=message, mismatch=mismatch,
-                      time_s=round(outcome.time_s or time.monotonic() - started, 4), params=dict(test.params),
-                      output_log=outcome.log, message_template=template, message_params=params,
-                      time_limit_s=package.time_limit_s), resident
+    return TestResult(name=test.name, sample=test.sample, verdict=verdict, message=case_message(message, outcome),
+                      mismatch=mismatch, time_s=round(outcome.time_s or time.monotonic() - started, 4),
+                      params=dict(test.params), output_log=outcome.log, time_limit_s=package.time_limit_s), resident
 
 
 # What an explainer may find on a case that hung and that explains the hang.
@@ -311,16 +304,15 @@ def explain_hang(outcome: RunOutcome, explainer: HangExplainer | None, source: s
     proof = explainer.explain(source, spec, request)
     if proof is None:
         return outcome
-    stopped = M.text(M.TIME_LIMIT_STOPPED, limit=f"{request.time_limit_s:g}")
+    stopped = M.TIME_LIMIT_STOPPED(limit=f"{request.time_limit_s:g}")
     if proof.status is RunStatus.DEADLOCK:
-        note = Diagnostic(kind=DiagnosticKind.NOTE, message_template=M.GPU_DEADLOCK_PROVEN,
-                          message_params={"killed": stopped})
+        note = Diagnostic(kind=DiagnosticKind.NOTE, message=M.GPU_DEADLOCK_PROVEN(killed=stopped))
         return RunOutcome(status=RunStatus.DEADLOCK, diagnostics=[*proof.diagnostics, note], time_s=outcome.time_s,
                           message=proof.message or "deadlock", log=proof.log)
     found = [d for d in proof.diagnostics if d.kind in SYNC_FINDINGS]
     if not found:
         return outcome
-    note = Diagnostic(kind=DiagnosticKind.NOTE, message_template=M.GPU_SYNC_FOUND, message_params={"killed": stopped})
+    note = Diagnostic(kind=DiagnosticKind.NOTE, message=M.GPU_SYNC_FOUND(killed=stopped))
     return RunOutcome(status=RunStatus.TIMEOUT, diagnostics=[*outcome.diagnostics, *found, note],
                       time_s=outcome.time_s, message=outcome.message)
 
@@ -367,7 +359,7 @@ def _writemap_run(package: ProblemPackage, backend: Backend, build: Build, case:
 def _not_run(test: TestCaseSpec, hung: TestResult) -> TestResult:
     """The row of a test case not run because `hung` (an earlier case) hung: it names that case."""
     return TestResult(name=test.name, sample=test.sample, verdict=NOT_RUN, params=dict(test.params),
-                      message_template=M.NOT_RUN_AFTER[str(hung.verdict)], message_params={"test": hung.name})
+                      message=M.NOT_RUN_AFTER[str(hung.verdict)](test=hung.name))
 
 
 def _add_diagnostics(result: JudgeResult, diagnostics: list[Diagnostic], test_name: str) -> None:

@@ -4,7 +4,7 @@ A problem (or a student, where the problem allows it) gives the block and grid a
 arithmetic expressions such as ``"16, 16"`` and ``"ceil_div(w, 16), ceil_div(h, 16)"``.
 They are parsed with `ast` and evaluated over integers only: no attribute access, no calls
 but the few functions below, so a hostile expression cannot run code. An expression that cannot
-be evaluated raises LaunchExpressionError, whose message is a template of grader/core/messages.py.
+be evaluated raises LaunchExpressionError, whose `message` is a messages.Message.
 """
 from __future__ import annotations
 
@@ -25,13 +25,12 @@ MAX_GRID_DIM = (2**31 - 1, 65535, 65535)
 
 
 class LaunchExpressionError(LaunchConfigError):
-    """A launch expression cannot be evaluated. Its text is the English of `message_template` with
-    `message_params` (grader/core/messages.py), so the site can show it in the reader's language."""
+    """A launch expression cannot be evaluated. `message` is the messages.Message that says why (its
+    str, the exception's text, is the English), so the site can show it in the reader's language."""
 
-    def __init__(self, template: str, **params):
-        super().__init__(M.render(template, params))
-        self.message_template = template  # a template of grader/core/messages.py
-        self.message_params = params  # its parameters (a nested message for a field's error)
+    def __init__(self, template: M.Template, **params):
+        self.message = template(**params)  # a nested message for a field's error
+        super().__init__(str(self.message))
 
 
 def _ceil_div(a: int, b: int) -> int:
@@ -98,8 +97,8 @@ def evaluate_dims(expression: str, names: dict[str, int], what: str) -> tuple[in
     `what` names the field in error messages ("block", "grid"). Raises LaunchExpressionError
     (LAUNCH_FIELD_ERROR: the field, and a nested message that says what is expected).
     """
-    def error(template: str, **params) -> LaunchExpressionError:
-        return LaunchExpressionError(M.LAUNCH_FIELD_ERROR, field=what, error=M.text(template, **params))
+    def error(template: M.Template, **params) -> LaunchExpressionError:
+        return LaunchExpressionError(M.LAUNCH_FIELD_ERROR, field=what, error=template(**params))
 
     text = str(expression).strip()
     if not text:
@@ -116,7 +115,7 @@ def evaluate_dims(expression: str, names: dict[str, int], what: str) -> tuple[in
     try:
         values = [_eval(e, names) for e in elements]
     except LaunchExpressionError as exc:
-        raise error(exc.message_template, **exc.message_params) from None
+        raise LaunchExpressionError(M.LAUNCH_FIELD_ERROR, field=what, error=exc.message) from None
     while len(values) < 3:
         values.append(1)
     return tuple(values)  # type: ignore[return-value]
@@ -140,8 +139,8 @@ def build_launch(block: str, grid: str, shared_bytes: str | int, names: dict[str
                         cooperative=cooperative)
 
 
-def launch_problem(launch: LaunchConfig, cc: str | None = None) -> str | None:
-    """Why CUDA would refuse this launch, in CUDA's words, or None when it is valid.
+def launch_problem(launch: LaunchConfig, cc: str | None = None) -> M.Message | None:
+    """Why CUDA would refuse this launch, in CUDA's words (a message of M.LAUNCH_REASON), or None when it is valid.
 
     Limits are those of every compute capability from 3.0 on: 1024 threads per block, block
     dimensions (1024, 1024, 64), grid dimensions (2^31-1, 65535, 65535); dynamic shared memory
@@ -152,42 +151,34 @@ def launch_problem(launch: LaunchConfig, cc: str | None = None) -> str | None:
     """
     if min(launch.block) < 1 or min(launch.grid) < 1:
         grid, block = ",".join(map(str, launch.grid)), ",".join(map(str, launch.block))
-        return (f"cudaErrorInvalidConfiguration: a grid or block dimension is zero or negative "
-                f"(grid ({grid}), block ({block}))")
+        return M.LAUNCH_REASON["zero_dimension"](grid=grid, block=block)
     if launch.threads_per_block > MAX_THREADS_PER_BLOCK:
-        return (
-            f"cudaErrorInvalidConfiguration: {launch.threads_per_block} threads per block "
-            f"(the limit is {MAX_THREADS_PER_BLOCK})"
-        )
+        return M.LAUNCH_REASON["threads_per_block"](threads=launch.threads_per_block, limit=MAX_THREADS_PER_BLOCK)
     for axis, value, limit in zip("xyz", launch.block, MAX_BLOCK_DIM):
         if value > limit:
-            return f"cudaErrorInvalidConfiguration: blockDim.{axis} = {value} exceeds {limit}"
+            return M.LAUNCH_REASON["block_dimension"](axis=axis, value=value, limit=limit)
     for axis, value, limit in zip("xyz", launch.grid, MAX_GRID_DIM):
         if value > limit:
-            return f"cudaErrorInvalidConfiguration: gridDim.{axis} = {value} exceeds {limit}"
+            return M.LAUNCH_REASON["grid_dimension"](axis=axis, value=value, limit=limit)
     if launch.shared_bytes < 0:
-        return "cudaErrorInvalidValue: negative dynamic shared memory size"
+        return M.LAUNCH_REASON["negative_shared"]()
     opt_in = max(launch.max_dynamic_shared_bytes, DEFAULT_DYNAMIC_SHARED_BYTES)
     if launch.shared_bytes > DEFAULT_DYNAMIC_SHARED_BYTES and cc is not None:
         from problems.core.gpus import capability  # plain data, imported late: problems imports this module
 
         per_block = capability(cc).smem_per_block_optin
         if launch.shared_bytes > per_block:
-            return (f"cudaErrorInvalidValue: {launch.shared_bytes} bytes of dynamic shared memory exceed "
-                    f"{per_block}, the most a block may have on compute capability {capability(cc).cc}")
+            return M.LAUNCH_REASON["shared_over_cc"](bytes=launch.shared_bytes, limit=per_block, cc=capability(cc).cc)
     if launch.shared_bytes > opt_in:
         if opt_in > DEFAULT_DYNAMIC_SHARED_BYTES:
-            return (f"cudaErrorInvalidValue: {launch.shared_bytes} bytes of dynamic shared memory exceed "
-                    f"{opt_in}, the kernel's cudaFuncAttributeMaxDynamicSharedMemorySize")
-        return (
-            f"cudaErrorInvalidValue: {launch.shared_bytes} bytes of dynamic shared memory "
-            f"exceed {opt_in} without the cudaFuncAttributeMaxDynamicSharedMemorySize opt-in"
-        )
+            return M.LAUNCH_REASON["shared_over_attribute"](bytes=launch.shared_bytes, limit=opt_in)
+        return M.LAUNCH_REASON["shared_no_opt_in"](bytes=launch.shared_bytes, limit=opt_in)
     return None
 
 
-def cooperative_launch_problem(launch: LaunchConfig, gpu, registers: int | None, shared_static_bytes: int | None) -> str | None:
-    """Why a cooperative launch cannot run on `gpu` (problems.core.gpus.GPU), in CUDA's words, or None.
+def cooperative_launch_problem(launch: LaunchConfig, gpu, registers: int | None,
+                               shared_static_bytes: int | None) -> M.Message | None:
+    """Why a cooperative launch cannot run on `gpu` (problems.core.gpus.GPU), in CUDA's words (a message), or None.
 
     Every block of a cooperative launch must be resident at once: at most the occupancy model's
     blocks per SM (threads, registers per thread, static + dynamic shared memory per block) times
@@ -204,8 +195,8 @@ def cooperative_launch_problem(launch: LaunchConfig, gpu, registers: int | None,
     fit = result.blocks_per_sm * gpu.sm_count
     if launch.blocks <= fit:
         return None
-    return (f"cudaErrorCooperativeLaunchTooLarge: a cooperative launch of {launch.blocks} blocks does not fit on "
-            f"the {gpu.name} at once: {result.blocks_per_sm} blocks per SM x {gpu.sm_count} SMs = {fit}")
+    return M.LAUNCH_REASON["cooperative_too_large"](blocks=launch.blocks, gpu=gpu.name, per_sm=result.blocks_per_sm,
+                                                    sms=gpu.sm_count, fit=fit)
 
 
 # One line at a time: a pattern whose leading \s* may cross newlines is tried at every line start and

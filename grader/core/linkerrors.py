@@ -10,8 +10,7 @@ from __future__ import annotations
 
 import re
 
-UNDEFINED_MESSAGE = ("undefined reference to '%s': it is declared but never defined (define it in this file: the "
-                     "judge compiles your file alone, without separate compilation)")
+from . import messages as M
 
 # ld: "/box/kernel.cpp:12: undefined reference to `helper(float)'" or, without debug lines, just the reference.
 _LD = re.compile(r"(?:(?P<file>[^\s:]+):(?P<line>\d+): )?undefined reference to [`'‘](?P<symbol>[^'’]+)['’]")
@@ -48,8 +47,9 @@ def use_line(source: str, name: str) -> int | None:
 
 
 def undefined_references(log: str, source: str, student_files: tuple[str, ...],
-                         unplaced: tuple[str, ...] = ()) -> list[tuple[int | None, str]]:
-    """(line, message) for each distinct missing function in a linker or ptxas `log`.
+                         unplaced: tuple[str, ...] = ()) -> list[tuple[int | None, M.Message]]:
+    """(line, message) for each distinct missing function in a linker or ptxas `log`
+    (M.COMPILE_MESSAGE["undefined_reference"]).
 
     `student_files`: basenames that are the student's file in the tool's locations (their line
     numbers are the student's); `source`: the student's code, to find the calling line otherwise.
@@ -69,5 +69,6 @@ def undefined_references(log: str, source: str, student_files: tuple[str, ...],
             line = int(groups["line"])
         if symbol not in found or (found[symbol] is None and line is not None):
             found[symbol] = line
-    return [(line if line is not None else use_line(source, _name(symbol)), UNDEFINED_MESSAGE % _display(symbol))
+    return [(line if line is not None else use_line(source, _name(symbol)),
+             M.COMPILE_MESSAGE["undefined_reference"](function=_display(symbol)))
             for symbol, line in found.items()]

@@ -1,15 +1,19 @@
-"""Every sentence the judge says to a student, as a template with named parameters.
+"""Every sentence the judge says to a student: a `Message`, a code of the catalogue below with parameters.
 
-The core is plain Python, so it never translates. A message the judge writes is stored three
-ways: `message` (the English text, what old results and the API show), `message_template` (one of
-the constants below, the msgid of the Korean catalogue) and `message_params` (its parameters:
-line numbers, sizes, thread ids, CUDA error names, exactly as they are). The Django side renders
-`gettext(template) % params` in the reader's language through `render(..., translate=gettext)`.
+A producer (the judge, the backends, the launch checks, the rewriter, the nvcc wrapper) makes a
+`Message(code, params)`; results carry it and store it as ``{"code": ..., "params": {...}}``. Text is
+made only at the edge: `Message.render(translate)` looks the code up in this catalogue, translates the
+English template (the msgid of the Korean catalogue, locale/ko) and fills in the parameters (line
+numbers, sizes, thread ids, CUDA error names, exactly as they are). A Message is also a `str`, its
+English text, so logs, the API's English `message` and `in` tests read it as it is.
 
-A parameter may itself be a message, ``{"template": ..., "params": {...}}``, or a list of them
-(joined with "; "): the summary quotes a diagnostic, a deadlock lists groups of threads, an access
-is a translated word. Templates of text that other modules write (the emulator's C++ runtime,
-nvcc's signature check, the launch refusals) are recognised from their English with `recognise`.
+The catalogue is this module's upper-case constants: each is a `Template` (its English, a str) whose
+code is its name ("SOURCE_TOO_LARGE"), or in a dict of them the dict's name and the key
+("RUNTIME_FAULT.assert"). Calling a template makes the message: ``M.SOURCE_TOO_LARGE(kib=64)``. A
+parameter may itself be a Message, or a list of them (joined with "; "): the summary quotes a
+diagnostic, a deadlock lists groups of threads, an access is a translated word. Text we cannot name (a
+compiler's own words, results stored before templates) is `Message.verbatim(text)`: code "", shown as
+it is. Codes are stored: a code is never renamed or removed, its English may be reworded.
 
 `gettext_noop` marks a template for extraction and returns it unchanged. It is a plain function
 of this module (no Django here) that bears the name makemessages already extracts (Django's
@@ -35,9 +39,146 @@ def _identity(text: str) -> str:
     return text
 
 
-def text(template: str, **params: Any) -> dict:
-    """A message as a parameter of another message."""
-    return {"template": template, "params": params}
+VERBATIM = ""  # the code of text we cannot name: its one parameter "text" is shown as it is
+
+
+class Template(str):
+    """The English of one catalogue entry (the msgid of its translations); `code` names it."""
+
+    code = VERBATIM
+
+    def __call__(self, **params: Any) -> Message:
+        """The message of this template with `params` (KeyError when one the template writes is missing)."""
+        return Message(self.code, params)
+
+
+CATALOGUE: dict[str, Template] = {}  # code -> template; filled from the constants at the end of this module
+CODES: dict[str, str] = {}  # English template -> code (its first constant): reads results stored with templates
+
+
+class Message(str):
+    """A code of the catalogue and its parameters; as a str, its English text.
+
+    `params` values are strings, numbers, Messages or lists of them. Raises KeyError for an unknown code
+    or a parameter the template writes but `params` lacks."""
+
+    code: str
+    params: dict[str, Any]
+
+    def __new__(cls, code: str, params: dict[str, Any] | None = None) -> Message:
+        params = dict(params or {})
+        self = super().__new__(cls, _fill(code, params, _identity))
+        self.code, self.params = code, params
+        return self
+
+    @classmethod
+    def verbatim(cls, text: str) -> Message:
+        """Text we cannot name, shown as it is in every language."""
+        return cls(VERBATIM, {"text": str(text)})
+
+    @property
+    def template(self) -> str:
+        """The English template ("" for verbatim text)."""
+        return CATALOGUE[self.code] if self.code else ""
+
+    def render(self, translate: Callable[[str], str] = _identity) -> str:
+        """The text in the language of `translate` (gettext), nested messages too; English without."""
+        return _fill(self.code, self.params, translate)
+
+    def names_param(self, name: str) -> bool:
+        """True when the text writes parameter `name` (e.g. "line"), itself or in a nested message: a
+        summary then need not add that value again."""
+        if self.code and f"%({name})s" in self.template:
+            return True
+        return any(isinstance(v, Message) and v.names_param(name)
+                   for value in self.params.values() for v in (value if isinstance(value, list) else [value]))
+
+    def to_dict(self) -> dict:
+        """{"code": ..., "params": {...}}, nested messages as the same form (JSON)."""
+        return {"code": self.code, "params": {key: _dump(value) for key, value in self.params.items()}}
+
+    @classmethod
+    def from_dict(cls, d: dict) -> Message:
+        """The message of `to_dict`'s form, or of the form stored before codes: {"message": English,
+        "template": ..., "params": ...} (a template no longer in the catalogue gives its English verbatim)."""
+        if "code" in d:
+            return cls(d["code"], {key: _load(value) for key, value in (d.get("params") or {}).items()})
+        return from_legacy(d.get("message") or "", d.get("template") or "", d.get("params"))
+
+    def __reduce__(self):
+        return Message, (self.code, self.params)
+
+    def __repr__(self) -> str:
+        return f"Message({self.code!r}, {self.params!r})"
+
+
+def _fill(code: str, params: dict, translate: Callable[[str], str]) -> str:
+    if code == VERBATIM:
+        return str(params.get("text", ""))
+    return translate(CATALOGUE[code]) % {key: _render_value(value, translate) for key, value in params.items()}
+
+
+def _dump(value: Any) -> Any:
+    if isinstance(value, Message):
+        return value.to_dict()
+    if isinstance(value, list):
+        return [_dump(v) for v in value]
+    return value
+
+
+def _load(value: Any) -> Any:
+    if isinstance(value, dict) and ("code" in value or "template" in value):
+        return Message.from_dict(value)
+    if isinstance(value, list):
+        return [_load(v) for v in value]
+    return value
+
+
+def from_legacy(message: str, template: str = "", params: dict | None = None) -> Message:
+    """The Message of a result stored before codes: English `message`, `template` and `params` (nested
+    messages as {"template", "params"}). A template the catalogue no longer has gives `message` verbatim
+    (rendered from the old template when `message` is empty)."""
+    params = {key: _load(value) for key, value in (params or {}).items()}
+    code = CODES.get(template) if template else None
+    if code is not None:
+        try:
+            return Message(code, params)
+        except (KeyError, ValueError, TypeError):
+            pass
+    if not message and template:
+        try:
+            message = template % {key: _render_value(value, _identity) for key, value in params.items()}
+        except (KeyError, ValueError, TypeError):
+            message = template
+    return Message.verbatim(message)
+
+
+def as_message(value: Message | str | None) -> Message:
+    """`value` as a Message: a plain str (text we cannot name) becomes verbatim."""
+    if isinstance(value, Message):
+        return value
+    return Message.verbatim(value or "")
+
+
+def legacy_params(params: dict) -> dict:
+    """`params` in the form the API has always shown: nested messages as {"template", "params"}. Give it
+    the params of a message with a code (verbatim text has none to show: its template is "")."""
+    def form(value):
+        if isinstance(value, Message):
+            return {"template": value.template, "params": legacy_params(value.params)} if value.code else str(value)
+        if isinstance(value, list):
+            return [form(v) for v in value]
+        return value
+    return {key: form(value) for key, value in params.items()}
+
+
+def _code_of(template: str) -> str:
+    return getattr(template, "code", "") or CODES[template]
+
+
+def text(template: str, **params: Any) -> Message:
+    """The message of `template` (a constant of this module) with `params`."""
+    return Message(_code_of(template), params)
 
 
 def render(template: str, params: dict | None = None, translate: Callable[[str], str] = _identity) -> str:
@@ -47,6 +188,8 @@ def render(template: str, params: dict | None = None, translate: Callable[[str],
 
 
 def _render_value(value: Any, translate: Callable[[str], str]) -> Any:
+    if isinstance(value, Message):
+        return value.render(translate)
     if isinstance(value, dict) and "template" in value:
         return render(value["template"], value.get("params") or {}, translate)
     if isinstance(value, list):
@@ -54,20 +197,16 @@ def _render_value(value: Any, translate: Callable[[str], str]) -> Any:
     return value
 
 
-def names_param(template: str, params: dict | None, name: str) -> bool:
-    """True when the message `template` % `params` writes parameter `name` (e.g. "line"), itself or in a
-    nested message: a summary then need not add that value again."""
-    if f"%({name})s" in template:
-        return True
-    for value in (params or {}).values():
-        for nested in value if isinstance(value, list) else [value]:
-            if isinstance(nested, dict) and "template" in nested \
-                    and names_param(nested["template"], nested.get("params"), name):
-                return True
-    return False
+def and_list(items: list) -> Any:
+    """`items` (at least one) as "a and b and c" in English, "a, b, c" in Korean: a nested message (one
+    item: the item as it is)."""
+    found = items[0]
+    for item in items[1:]:
+        found = AND(before=found, after=item)
+    return found
 
 
-def check_name(kind: str) -> dict:
+def check_name(kind: str) -> Message:
     """The pass of the check stage that finds diagnostics of `kind`, as a translatable message."""
     return text(CHECK_NAMES.get(str(kind), CHECK_PASS))
 
@@ -111,6 +250,10 @@ def recognise(message: str, templates: Iterable[str]) -> tuple[str, dict] | None
 
 
 # ---- words inside messages ----
+
+# Two items of a list of numbers ("lines 5 and 7"); a longer list nests it ("5 and 7 and 9"). Korean
+# writes the list with commas ("5, 7").
+AND = gettext_noop("%(before)s and %(after)s")
 
 WORDS = {
     "read": gettext_noop("read"),
@@ -217,22 +360,28 @@ LAUNCH_NOT_ALLOWED = gettext_noop("only integers, sizes, + - * / %% << >>, paren
 # ---- launches refused as CUDA would (grader/core/launch.py writes these) ----
 
 LAUNCH_REFUSED = gettext_noop("The launch was refused: %(reason)s.")
-LAUNCH_REASONS = (
-    gettext_noop("cudaErrorInvalidConfiguration: a grid or block dimension is zero or negative "
+LAUNCH_REASON = {
+    "zero_dimension": gettext_noop("cudaErrorInvalidConfiguration: a grid or block dimension is zero or negative "
                  "(grid (%(grid)s), block (%(block)s))"),
-    gettext_noop("cudaErrorInvalidConfiguration: %(threads)s threads per block (the limit is %(limit)s)"),
-    gettext_noop("cudaErrorInvalidConfiguration: blockDim.%(axis)s = %(value)s exceeds %(limit)s"),
-    gettext_noop("cudaErrorInvalidConfiguration: gridDim.%(axis)s = %(value)s exceeds %(limit)s"),
-    gettext_noop("cudaErrorInvalidValue: negative dynamic shared memory size"),
-    gettext_noop("cudaErrorInvalidValue: %(bytes)s bytes of dynamic shared memory exceed %(limit)s without the "
+    "threads_per_block": gettext_noop(
+        "cudaErrorInvalidConfiguration: %(threads)s threads per block (the limit is %(limit)s)"),
+    "block_dimension": gettext_noop("cudaErrorInvalidConfiguration: blockDim.%(axis)s = %(value)s exceeds %(limit)s"),
+    "grid_dimension": gettext_noop("cudaErrorInvalidConfiguration: gridDim.%(axis)s = %(value)s exceeds %(limit)s"),
+    "negative_shared": gettext_noop("cudaErrorInvalidValue: negative dynamic shared memory size"),
+    "shared_no_opt_in": gettext_noop(
+        "cudaErrorInvalidValue: %(bytes)s bytes of dynamic shared memory exceed %(limit)s without the "
        "cudaFuncAttributeMaxDynamicSharedMemorySize opt-in"),
-    gettext_noop("cudaErrorInvalidValue: %(bytes)s bytes of dynamic shared memory exceed %(limit)s, the kernel's "
+    "shared_over_attribute": gettext_noop(
+        "cudaErrorInvalidValue: %(bytes)s bytes of dynamic shared memory exceed %(limit)s, the kernel's "
                  "cudaFuncAttributeMaxDynamicSharedMemorySize"),
-    gettext_noop("cudaErrorInvalidValue: %(bytes)s bytes of dynamic shared memory exceed %(limit)s, the most a block "
+    "shared_over_cc": gettext_noop(
+        "cudaErrorInvalidValue: %(bytes)s bytes of dynamic shared memory exceed %(limit)s, the most a block "
                  "may have on compute capability %(cc)s"),
-    gettext_noop("cudaErrorCooperativeLaunchTooLarge: a cooperative launch of %(blocks)s blocks does not fit on the "
+    "cooperative_too_large": gettext_noop(
+        "cudaErrorCooperativeLaunchTooLarge: a cooperative launch of %(blocks)s blocks does not fit on the "
                  "%(gpu)s at once: %(per_sm)s blocks per SM x %(sms)s SMs = %(fit)s"),
-)
+}
+LAUNCH_REASONS = tuple(LAUNCH_REASON.values())
 
 # ---- validate_problem: warnings for a package's author ----
 
@@ -247,56 +396,68 @@ COMPILE_DISK_LIMIT = gettext_noop("the compiler wrote more than %(limit)s of fil
 COMPILE_FAILED_SEE_LOG = gettext_noop("compilation failed (see the log)")
 COMPILE_TIME_LIMIT = gettext_noop("Compilation took longer than %(limit)s s and was stopped "
                         "(a huge template instantiation or #pragma unroll?).")
-COMPILE_MESSAGES = (
+COMPILE_MESSAGE = {
     # grader/core/gpu/nvcc.py: the signature check compiled after the student's code
-    gettext_noop("the kernel must be declared at file scope as %(signature)s"),
-    gettext_noop("the kernel must be declared at file scope as %(signature)s (compiler: %(compiler)s)"),
-    gettext_noop("'%(name)s' is not a __global__ kernel (found no kernel of that name)"),
-    gettext_noop("more than one kernel is named '%(name)s'"),
-    gettext_noop("nvcc failed without an error message (see the log)"),
+    "signature": gettext_noop("the kernel must be declared at file scope as %(signature)s"),
+    "signature_compiler": gettext_noop(
+        "the kernel must be declared at file scope as %(signature)s (compiler: %(compiler)s)"),
+    "not_a_kernel": gettext_noop("'%(name)s' is not a __global__ kernel (found no kernel of that name)"),
+    "kernel_twice": gettext_noop("more than one kernel is named '%(name)s'"),
+    "nvcc_silent": gettext_noop("nvcc failed without an error message (see the log)"),
     # grader/core/emulator/toolchain.py: the harness could not call the kernel
-    gettext_noop("the kernel cannot be called with the expected arguments: %(compiler)s"),
+    "harness_call": gettext_noop("the kernel cannot be called with the expected arguments: %(compiler)s"),
     # grader/core/emulator/rewrite.py: what the emulator refuses before compiling
-    gettext_noop("no __global__ function named '%(name)s' was found"),
-    gettext_noop("kernel launches (<<<...>>>) are not allowed: the harness launches your kernel"),
-    gettext_noop("inline assembly (asm) is not allowed"),
-    gettext_noop("__attribute__ is not allowed"),
-    gettext_noop("attributes ([[...]]) are not allowed"),
-    gettext_noop("token pasting (##) is not allowed"),  # stored results only: pasting.py checks pastes now
-    gettext_noop("token pasting (##) here builds a name this check cannot follow: paste names and numbers "
-                 "written directly as the macro's arguments"),
-    gettext_noop("the preprocessor directive #%(name)s is not allowed"),
-    gettext_noop("#include of '%(header)s' is not allowed here (allowed: %(allowed)s)"),
-    gettext_noop("extern declarations are not allowed (except `extern __shared__`)"),
-    gettext_noop("file-scope __shared__ variables are not supported: declare the array inside the kernel"),
-    gettext_noop("__shared__ variable '%(name)s' cannot have an initializer (CUDA forbids it)"),
-    gettext_noop("cannot understand this __shared__ declaration; write it as `__shared__ float name[SIZE];`"),
-    gettext_noop("'%(name)s' is reserved for the emulator's runtime: choose another name"),
-    gettext_noop("'%(name)s' is not available in kernels (no file, process or host access)"),
-    gettext_noop("goto is not allowed"),
-    gettext_noop("#pragma GCC dependency is not allowed"),
-    gettext_noop("a backslash at the end of a line (or outside a string) is only allowed in #define"),
-    gettext_noop("digraphs (%%: <: :> <%% %%>) are not allowed: write # [ ] { }"),
-    gettext_noop("the predefined macro %(name)s cannot be redefined"),
+    "no_kernel": gettext_noop("no __global__ function named '%(name)s' was found"),
+    "launch_in_kernel": gettext_noop("kernel launches (<<<...>>>) are not allowed: the harness launches your kernel"),
+    "asm": gettext_noop("inline assembly (asm) is not allowed"),
+    "attribute": gettext_noop("__attribute__ is not allowed"),
+    "attribute_brackets": gettext_noop("attributes ([[...]]) are not allowed"),
+    # stored results only: pasting.py checks pastes now
+    "token_pasting": gettext_noop("token pasting (##) is not allowed"),
+    "token_pasting_unfollowed": gettext_noop(
+        "token pasting (##) here builds a name this check cannot follow: paste names and numbers "
+        "written directly as the macro's arguments"),
+    "directive": gettext_noop("the preprocessor directive #%(name)s is not allowed"),
+    "include": gettext_noop("#include of '%(header)s' is not allowed here (allowed: %(allowed)s)"),
+    "extern": gettext_noop("extern declarations are not allowed (except `extern __shared__`)"),
+    "file_scope_shared": gettext_noop(
+        "file-scope __shared__ variables are not supported: declare the array inside the kernel"),
+    "shared_initializer": gettext_noop("__shared__ variable '%(name)s' cannot have an initializer (CUDA forbids it)"),
+    "shared_declaration": gettext_noop(
+        "cannot understand this __shared__ declaration; write it as `__shared__ float name[SIZE];`"),
+    "reserved_name": gettext_noop("'%(name)s' is reserved for the emulator's runtime: choose another name"),
+    "host_function": gettext_noop("'%(name)s' is not available in kernels (no file, process or host access)"),
+    "goto": gettext_noop("goto is not allowed"),
+    "pragma_dependency": gettext_noop("#pragma GCC dependency is not allowed"),
+    "backslash": gettext_noop("a backslash at the end of a line (or outside a string) is only allowed in #define"),
+    "digraphs": gettext_noop("digraphs (%%: <: :> <%% %%>) are not allowed: write # [ ] { }"),
+    "predefined_macro": gettext_noop("the predefined macro %(name)s cannot be redefined"),
     # grader/core/backends/emulator.py: ptxas's limit on static shared memory
-    gettext_noop("ptxas error: Entry function '%(kernel)s' uses too much shared data (%(hex)s bytes, 0xc000 max): its "
+    "too_much_shared": gettext_noop(
+        "ptxas error: Entry function '%(kernel)s' uses too much shared data (%(hex)s bytes, 0xc000 max): its "
                  "static __shared__ arrays need %(bytes)s bytes, more than the 49152 bytes (48 KiB) a block may declare"),
     # grader/core/gpu/nvcc.py: a store nvcc only warns about
-    gettext_noop("kernels can only read __constant__ memory: this line writes to it (nvcc: Cannot store to pointer "
+    "constant_store": gettext_noop(
+        "kernels can only read __constant__ memory: this line writes to it (nvcc: Cannot store to pointer "
                  "that points to constant memory space; on the GPU the store faults)"),
     # grader/core/linkerrors.py: a declared function that is never defined (both backends)
-    gettext_noop("undefined reference to '%(function)s': it is declared but never defined (define it in this file: the "
+    "undefined_reference": gettext_noop(
+        "undefined reference to '%(function)s': it is declared but never defined (define it in this file: the "
                  "judge compiles your file alone, without separate compilation)"),
     # grader/core/emulator/declarations.py: linkage, attributes, __constant__ writes
-    gettext_noop("%(attribute)s is not allowed (harmless attributes such as always_inline, noinline, unused and "
+    "attribute_named": gettext_noop(
+        "%(attribute)s is not allowed (harmless attributes such as always_inline, noinline, unused and "
                  "aligned are)"),
-    gettext_noop('extern declarations are not allowed (except `extern __shared__`, and `extern "C"` on functions)'),
-    gettext_noop("extern declarations are not allowed: '%(name)s' is declared extern \"C\" but not defined in this "
+    "extern_c": gettext_noop('extern declarations are not allowed (except `extern __shared__`, and `extern "C"` on functions)'),
+    "extern_c_undefined": gettext_noop(
+        "extern declarations are not allowed: '%(name)s' is declared extern \"C\" but not defined in this "
                  "file (define it here, or drop extern \"C\")"),
-    gettext_noop("expression must be a modifiable lvalue: '%(name)s' is __constant__ memory, which kernels can only "
+    "constant_write": gettext_noop(
+        "expression must be a modifiable lvalue: '%(name)s' is __constant__ memory, which kernels can only "
                  "read (nvcc refuses this write)"),
-    COMPILE_TIME_LIMIT,
-)
+    "time_limit": COMPILE_TIME_LIMIT,
+}
+COMPILE_MESSAGES = tuple(COMPILE_MESSAGE.values())
 
 # ---- running: limits ----
 
@@ -399,27 +560,33 @@ CO_RESIDENT_SPIN = gettext_noop(
     "%(sms)s SMs). This launch has %(blocks)s blocks, so it completes there. Use a cooperative launch with grid.sync(), "
     "or end the kernel and launch another.")
 # One group of threads in a deadlock report: where they wait or spin.
-RUNTIME_GROUPS = (
-    gettext_noop("1 thread %(thread)s waits at the barrier on line %(line)s"),
-    gettext_noop("%(count)s threads (e.g. %(thread)s) wait at the barrier on line %(line)s"),
-    gettext_noop("1 thread %(thread)s waits at the warp operation on line %(line)s"),
-    gettext_noop("%(count)s threads (e.g. %(thread)s) wait at the warp operation on line %(line)s"),
-    gettext_noop("1 thread %(thread)s spins in the loop on line %(line)s"),
-    gettext_noop("%(count)s threads (e.g. %(thread)s) spin in the loop on line %(line)s"),
-)
+RUNTIME_GROUP = {
+    "wait_barrier_one": gettext_noop("1 thread %(thread)s waits at the barrier on line %(line)s"),
+    "wait_barrier": gettext_noop("%(count)s threads (e.g. %(thread)s) wait at the barrier on line %(line)s"),
+    "wait_warp_one": gettext_noop("1 thread %(thread)s waits at the warp operation on line %(line)s"),
+    "wait_warp": gettext_noop("%(count)s threads (e.g. %(thread)s) wait at the warp operation on line %(line)s"),
+    "spin_one": gettext_noop("1 thread %(thread)s spins in the loop on line %(line)s"),
+    "spin": gettext_noop("%(count)s threads (e.g. %(thread)s) spin in the loop on line %(line)s"),
+}
+RUNTIME_GROUPS = tuple(RUNTIME_GROUP.values())
 # What the runtime's fault handler says (the kind comes with it; `access` is read or write).
-RUNTIME_FAULTS = (
-    gettext_noop("stack overflow (a thread used more than its 64 KiB stack: deep recursion or a huge local array)"),
-    gettext_noop("illegal address: %(access)s of extern __shared__ '%(array)s' but the launch gave 0 bytes of dynamic shared "
+RUNTIME_FAULT = {
+    "stack_overflow": gettext_noop(
+        "stack overflow (a thread used more than its 64 KiB stack: deep recursion or a huge local array)"),
+    "no_dynamic_shared": gettext_noop(
+        "illegal address: %(access)s of extern __shared__ '%(array)s' but the launch gave 0 bytes of dynamic shared "
        "memory"),
-    gettext_noop("out-of-bounds %(access)s of global buffer '%(array)s' at index %(index)s (valid indices are 0 to %(last)s)"),
-    gettext_noop("out-of-bounds %(access)s of shared array '%(array)s' at index %(index)s (valid indices are 0 to %(last)s)"),
-    gettext_noop("illegal address: %(access)s through a null pointer (address %(address)s)"),
-    gettext_noop("illegal address: %(access)s at %(address)s, outside every buffer and shared array"),
-    gettext_noop("integer division by zero (on a GPU the result would be undefined, not a trap)"),
-    gettext_noop("device-side assert triggered (cudaErrorAssert)"),
-    gettext_noop("trap or illegal instruction (cudaErrorIllegalInstruction)"),
-)
+    "global_out_of_bounds": gettext_noop(
+        "out-of-bounds %(access)s of global buffer '%(array)s' at index %(index)s (valid indices are 0 to %(last)s)"),
+    "shared_out_of_bounds": gettext_noop(
+        "out-of-bounds %(access)s of shared array '%(array)s' at index %(index)s (valid indices are 0 to %(last)s)"),
+    "null_pointer": gettext_noop("illegal address: %(access)s through a null pointer (address %(address)s)"),
+    "wild_address": gettext_noop("illegal address: %(access)s at %(address)s, outside every buffer and shared array"),
+    "division_by_zero": gettext_noop("integer division by zero (on a GPU the result would be undefined, not a trap)"),
+    "assert": gettext_noop("device-side assert triggered (cudaErrorAssert)"),
+    "trap": gettext_noop("trap or illegal instruction (cudaErrorIllegalInstruction)"),
+}
+RUNTIME_FAULTS = tuple(RUNTIME_FAULT.values())
 RUNTIME_MESSAGES = (RUNTIME_TIMEOUT, RUNTIME_SKIPPED_BARRIER_NOTE, RUNTIME_SKIPPED_BARRIER,
                     RUNTIME_DIVERGENT_BARRIER_PASSED_SPLIT, RUNTIME_DIVERGENT_BARRIER_PASSED,
                     RUNTIME_DIVERGENT_BARRIER_PASSED_WARPS, RUNTIME_DIVERGENT_BARRIERS_SPLIT, RUNTIME_DIVERGENT_BARRIERS,
@@ -492,46 +659,87 @@ WARP_SYNC_ERROR = gettext_noop("Warp synchronisation error: %(sanitizer)s")
 DIVERGENT_BARRIER_WARP = gettext_noop("Divergent barrier: threads of one warp reached __syncthreads() on different paths.")
 DIVERGENT_BARRIER_BLOCK = gettext_noop("Divergent barrier: threads of one block reached __syncthreads() on different paths.")
 # The hints of grader/core/gpu/cuda_errors.py, one per CUresult the child can meet (a test keeps them equal).
-CUDA_HINTS = (
-    gettext_noop("A thread read or wrote memory outside every allocation (check your index bounds)."),
-    gettext_noop("A thread accessed memory at an address not aligned to the access size."),
-    gettext_noop("The kernel stopped with an exception (a trap, or a fault the GPU could not attribute)."),
-    gettext_noop("An assert() in the kernel failed."),
-    gettext_noop("The kernel executed an illegal instruction."),
-    gettext_noop("A thread overflowed its call stack (deep or unbounded recursion?)."),
-    gettext_noop("The kernel jumped to an invalid program counter."),
-    gettext_noop("An instruction was used on memory of the wrong address space."),
-    gettext_noop("The kernel ran past the driver's watchdog."),
-    gettext_noop("The block needs more registers (or other resources) than one SM has for it: use fewer threads per block or "
+CUDA_HINT = {
+    "CUDA_ERROR_ILLEGAL_ADDRESS": gettext_noop(
+        "A thread read or wrote memory outside every allocation (check your index bounds)."),
+    "CUDA_ERROR_MISALIGNED_ADDRESS": gettext_noop(
+        "A thread accessed memory at an address not aligned to the access size."),
+    "CUDA_ERROR_LAUNCH_FAILED": gettext_noop(
+        "The kernel stopped with an exception (a trap, or a fault the GPU could not attribute)."),
+    "CUDA_ERROR_ASSERT": gettext_noop("An assert() in the kernel failed."),
+    "CUDA_ERROR_ILLEGAL_INSTRUCTION": gettext_noop("The kernel executed an illegal instruction."),
+    "CUDA_ERROR_HARDWARE_STACK_ERROR": gettext_noop(
+        "A thread overflowed its call stack (deep or unbounded recursion?)."),
+    "CUDA_ERROR_INVALID_PC": gettext_noop("The kernel jumped to an invalid program counter."),
+    "CUDA_ERROR_INVALID_ADDRESS_SPACE": gettext_noop("An instruction was used on memory of the wrong address space."),
+    "CUDA_ERROR_LAUNCH_TIMEOUT": gettext_noop("The kernel ran past the driver's watchdog."),
+    "CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES": gettext_noop(
+        "The block needs more registers (or other resources) than one SM has for it: use fewer threads per block or "
        "fewer registers."),
-    gettext_noop("The launch was refused: a grid/block dimension or the dynamic shared memory size is out of range."),
-    gettext_noop("More blocks than can be resident at once for a cooperative launch."),
-    gettext_noop("The launch needs more memory than the GPU has (local memory per thread x threads?)."),
-    gettext_noop("The kernel uses a feature this GPU does not support."),
-)
+    "CUDA_ERROR_INVALID_VALUE": gettext_noop(
+        "The launch was refused: a grid/block dimension or the dynamic shared memory size is out of range."),
+    "CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE": gettext_noop(
+        "More blocks than can be resident at once for a cooperative launch."),
+    "CUDA_ERROR_OUT_OF_MEMORY": gettext_noop(
+        "The launch needs more memory than the GPU has (local memory per thread x threads?)."),
+    "CUDA_ERROR_NOT_SUPPORTED": gettext_noop("The kernel uses a feature this GPU does not support."),
+}
+CUDA_HINTS = tuple(CUDA_HINT.values())
+
+
+def _register() -> None:
+    """Make every upper-case constant of this module (str, or dict of str) a Template with its code, in
+    CATALOGUE and CODES; tuples of them hold the Templates too."""
+    by_text: dict[str, Template] = {}
+    for name, value in list(globals().items()):
+        if not name.isupper() or name.startswith("_") or name in ("CATALOGUE", "CODES", "VERBATIM"):
+            continue
+        if isinstance(value, str):
+            entries = {name: value}
+        elif isinstance(value, dict) and all(isinstance(v, str) for v in value.values()):
+            entries = {f"{name}.{key}": v for key, v in value.items()}
+        else:
+            continue
+        made = {}
+        for code, english in entries.items():
+            template = Template(english)
+            template.code = code
+            CATALOGUE[code] = template
+            CODES.setdefault(english, code)
+            by_text.setdefault(english, template)
+            made[code] = template
+        if isinstance(value, str):
+            globals()[name] = made[name]
+        else:
+            for key in value:
+                value[key] = made[f"{name}.{key}"]
+    for name, value in list(globals().items()):
+        if name.isupper() and isinstance(value, tuple):
+            globals()[name] = tuple(by_text.get(v, v) if isinstance(v, str) else v for v in value)
+
+
+_register()
+
+
+# The codes the emulator's runtime may write in its result file (grader/core/emulator/jobs.py runtime_said).
+RUNTIME_CODES = frozenset(CODES[t] for t in (*RUNTIME_MESSAGES, *RUNTIME_GROUPS, *WORDS.values(), AND))
 
 
 def templates() -> list[str]:
-    """Every template of this module (for the catalogue test): constants, tuples and dicts of them."""
-    found: list[str] = []
-    for name, value in globals().items():
-        if not name.isupper():
-            continue
-        values = value.values() if isinstance(value, dict) else value if isinstance(value, tuple) else (value,)
-        found += [v for v in values if isinstance(v, str) and v not in found]
-    return found
+    """Every template of the catalogue, once each (for the catalogue test)."""
+    return list(dict.fromkeys(CATALOGUE.values()))
 
 
-# ---- helpers the backends share ----
+# ---- text the emulator's C++ runtime and the compilers' checks still write in English ----
 
-def runtime_message(message: str) -> tuple[str, dict] | None:
-    """(template, params) of a message the emulator's runtime wrote, or None when it is not one of ours.
+def runtime_message(message: str) -> Message:
+    """The message of text the emulator's runtime wrote (verbatim when it is not one of ours).
 
     The access of a fault and the groups of a deadlock become nested, translatable messages.
     """
     found = recognise(message, RUNTIME_MESSAGES)
     if found is None:
-        return None
+        return Message.verbatim(message)
     template, params = found
     if "access" in params:
         params["access"] = word(params["access"])
@@ -541,21 +749,15 @@ def runtime_message(message: str) -> tuple[str, dict] | None:
             for part in params[key].split("; "):
                 group = recognise(part, RUNTIME_GROUPS)
                 if group is None:
-                    return None
+                    return Message.verbatim(message)
                 groups.append(text(group[0], **group[1]))
             params[key] = groups
     if template in (RUNTIME_DIVERGENT_BARRIERS, RUNTIME_DIVERGENT_BARRIERS_SPLIT):
-        params["lines"] = params["lines"].replace(" and ", ", ")
-    return template, params
+        params["lines"] = and_list(params["lines"].split(" and "))
+    return text(template, **params)
 
 
-def launch_reason(reason: str) -> Any:
-    """A launch refusal of grader/core/launch.py as a nested message (the text itself when unknown)."""
-    found = recognise(reason, LAUNCH_REASONS)
-    return text(found[0], **found[1]) if found else reason
-
-
-def compile_message(message: str) -> tuple[str, dict]:
-    """(template, params) of a compile-stage message we wrote; ("", {}) for the compiler's own words."""
-    return recognise(message, (COMPILE_TOO_LONG, COMPILE_FAILED_SEE_LOG, COMPILE_DISK_LIMIT, *COMPILE_MESSAGES)) \
-        or ("", {})
+def compile_message(message: str) -> Message:
+    """The message of a compile-stage text we wrote; the compiler's own words verbatim."""
+    found = recognise(message, (COMPILE_TOO_LONG, COMPILE_FAILED_SEE_LOG, COMPILE_DISK_LIMIT, *COMPILE_MESSAGES))
+    return text(found[0], **found[1]) if found else Message.verbatim(message)

@@ -44,7 +44,7 @@ def ptxas_resources(source: str, spec: KernelSpec, cc: str = "9.0", *, cache: Co
                     sandbox=None, cache_root=None) -> Resources:
     """Registers/thread, static shared memory, stack frame, spills and barriers of `spec`'s kernel
     compiled for compute capability `cc` ("9.0", "8.6", ...; nvcc 13 knows 7.5 and newer), nvcc in
-    `sandbox` (a sandbox.Sandbox; None: the default), cached in `cache` (default: one per process in
+    `sandbox` (a sandbox.Sandbox; None: sandbox.box.DEFAULT), cached in `cache` (default: one per process in
     `cache_root`/gpu, the site's cache folder).
 
     Returns an empty report (see resources_of) when the source does not compile with nvcc.

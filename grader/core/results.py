@@ -8,18 +8,36 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from .messages import render
+from .messages import Message, as_message, from_legacy
 from .verdicts import NOT_RUN, DiagnosticKind, NotRun, Verdict
 
-# Every message below is stored twice: `message`, the English text (all that results stored before
-# templates existed have), and `message_template` + `message_params` (grader/core/messages.py), from
-# which the site renders it in the reader's language. An empty template means "show `message`".
+# Every message below is a messages.Message (a code and its parameters; as a str, its English), stored
+# as {"code", "params"}. A plain str given to a constructor is text we cannot name (Message.verbatim).
+# Results stored before codes have `message` (English), `message_template` and `message_params`:
+# from_dict reads both forms (stored_message).
 
 
-def _rendered(obj) -> None:
-    """Fill `message` from the template when only the template was given."""
-    if obj.message_template and not obj.message:
-        obj.message = render(obj.message_template, obj.message_params)
+class _MessageField:
+    """A dataclass field that holds a Message: a str given or set (text we cannot name) becomes verbatim."""
+
+    def __set_name__(self, owner, name):
+        self._name = "_" + name
+
+    def __get__(self, obj, owner=None):
+        if obj is None:
+            return Message.verbatim("")  # the field's default
+        return getattr(obj, self._name)
+
+    def __set__(self, obj, value):
+        setattr(obj, self._name, as_message(value))
+
+
+def stored_message(d: dict) -> Message:
+    """The message of a stored dict: {"message": {"code", "params"}}, or the older three fields."""
+    message = d.get("message")
+    if isinstance(message, dict):
+        return Message.from_dict(message)
+    return from_legacy(message or "", d.get("message_template") or "", d.get("message_params"))
 
 
 @dataclass
@@ -27,30 +45,29 @@ class Diagnostic:
     """One finding about the student's code, located in the student's source."""
 
     kind: DiagnosticKind  # what was found
-    message: str = ""  # one or two sentences a student can act on (English; rendered from the template when empty)
+    message: Message = _MessageField()  # one or two sentences a student can act on
     line: int | None = None  # 1-based line in the student's source, when known
     block: tuple[int, int, int] | None = None  # blockIdx of (one of) the threads involved
     thread: tuple[int, int, int] | None = None  # threadIdx of (one of) the threads involved
     test: str | None = None  # name of the test case it was found on
     detail: dict[str, Any] = field(default_factory=dict)  # kind-specific: other line, threads, address
-    message_template: str = ""  # the message's template in grader/core/messages.py ("" for text we cannot name)
-    message_params: dict[str, Any] = field(default_factory=dict)  # its parameters (nested messages allowed)
     # True when the check pass found it (the smallest test run again under racecheck/synccheck/memcheck,
     # or the emulator's race pass), not a test run: that test's row does not show it.
     check: bool = False
 
-    def __post_init__(self):
-        _rendered(self)
-
     def to_dict(self) -> dict:
         d = asdict(self)
         d["kind"] = str(self.kind)
+        d["message"] = self.message.to_dict()
         return d
 
     @classmethod
     def from_dict(cls, d: dict) -> Diagnostic:
         d = dict(d)
         d["kind"] = DiagnosticKind(d["kind"])
+        d["message"] = stored_message(d)
+        d.pop("message_template", None)
+        d.pop("message_params", None)
         for key in ("block", "thread"):
             if d.get(key) is not None:
                 d[key] = tuple(d[key])
@@ -64,15 +81,15 @@ class CompileMessage:
     line: int | None  # 1-based line in the student's source; None when it is in our code
     column: int | None
     severity: str  # "error" | "warning" | "note"
-    message: str  # the compiler's words, or ours in English
-    message_template: str = ""  # for messages we write: the template in grader/core/messages.py
-    message_params: dict[str, Any] = field(default_factory=dict)  # its parameters
-
-    def __post_init__(self):
-        _rendered(self)
+    message: Message = _MessageField()  # ours, or the compiler's words (verbatim)
 
     def to_dict(self) -> dict:
-        return asdict(self)
+        return {"line": self.line, "column": self.column, "severity": self.severity,
+                "message": self.message.to_dict()}
+
+    @classmethod
+    def from_dict(cls, d: dict) -> CompileMessage:
+        return cls(d.get("line"), d.get("column"), d.get("severity", "error"), stored_message(d))
 
 
 @dataclass
@@ -98,7 +115,7 @@ class CompileResult:
     def from_dict(cls, d: dict) -> CompileResult:
         return cls(
             ok=d["ok"],
-            messages=[CompileMessage(**m) for m in d.get("messages", [])],
+            messages=[CompileMessage.from_dict(m) for m in d.get("messages", [])],
             log=d.get("log", ""),
             time_s=d.get("time_s", 0.0),
             cached=d.get("cached", False),
@@ -131,18 +148,13 @@ class TestResult:
     sample: bool  # sample cases show their details; hidden ones show only the verdict
     verdict: Verdict | NotRun  # NOT_RUN: skipped after an earlier case hung (its message says which)
     time_s: float = 0.0  # wall-clock seconds of the run (excluding compilation)
-    message: str = ""  # short explanation for a failure
+    message: Message = _MessageField()  # short explanation for a failure
     mismatch: Mismatch | None = None
     params: dict[str, Any] = field(default_factory=dict)  # the case's sizes, e.g. {"n": 1025}
     output_log: str = ""  # the kernel's printf output, capped
-    message_template: str = ""  # the message's template in grader/core/messages.py ("" for text we cannot name)
-    message_params: dict[str, Any] = field(default_factory=dict)  # its parameters
     # The wall-clock limit of the run, seconds (None when it did not run, and in older results). A
     # TIME_LIMIT row shows "> limit": its time_s includes stopping the run and is no measure of the kernel.
     time_limit_s: float | None = None
-
-    def __post_init__(self):
-        _rendered(self)
 
     def to_dict(self) -> dict:
         return {
@@ -150,12 +162,10 @@ class TestResult:
             "sample": self.sample,
             "verdict": str(self.verdict),
             "time_s": self.time_s,
-            "message": self.message,
+            "message": self.message.to_dict(),
             "mismatch": self.mismatch.to_dict() if self.mismatch else None,
             "params": self.params,
             "output_log": self.output_log,
-            "message_template": self.message_template,
-            "message_params": self.message_params,
             "time_limit_s": self.time_limit_s,
         }
 
@@ -166,12 +176,10 @@ class TestResult:
             sample=d["sample"],
             verdict=NOT_RUN if d["verdict"] == NOT_RUN else Verdict(d["verdict"]),
             time_s=d.get("time_s", 0.0),
-            message=d.get("message", ""),
+            message=stored_message(d),
             mismatch=Mismatch(**d["mismatch"]) if d.get("mismatch") else None,
             params=d.get("params", {}),
             output_log=d.get("output_log", ""),
-            message_template=d.get("message_template", ""),
-            message_params=d.get("message_params", {}),
             time_limit_s=d.get("time_limit_s"),
         )
 
@@ -188,8 +196,7 @@ class TestResult:
         if self.verdict is Verdict.TIME_LIMIT:
             public["time_limit_s"] = self.time_limit_s
         if self.verdict is NOT_RUN:
-            public.update(message=self.message, message_template=self.message_template,
-                          message_params=self.message_params)
+            public["message"] = self.message.to_dict()
         return public
 
 
@@ -243,14 +250,9 @@ class JudgeResult:
     resources: Resources | None = None
     backend: str = ""  # "emulator" | "gpu" | "dummy"
     device: str = ""  # the GPU that ran the kernel ("NVIDIA H200"); "" on the emulator or when unknown
-    message: str = ""  # a summary sentence (and for INTERNAL_ERROR, what broke)
-    message_template: str = ""  # the summary's template in grader/core/messages.py ("" for text we cannot name)
-    message_params: dict[str, Any] = field(default_factory=dict)  # its parameters (the quoted diagnostic nested)
+    message: Message = _MessageField()  # the summary (the quoted diagnostic nested), or what broke
     # Write maps of one failing test's outputs (grader.core.writemap.encode's dicts; at most one test).
     writemaps: list[dict] = field(default_factory=list)
-
-    def __post_init__(self):
-        _rendered(self)
 
     def to_dict(self) -> dict:
         return {
@@ -261,9 +263,7 @@ class JudgeResult:
             "resources": self.resources.to_dict() if self.resources else None,
             "backend": self.backend,
             "device": self.device,
-            "message": self.message,
-            "message_template": self.message_template,
-            "message_params": self.message_params,
+            "message": self.message.to_dict(),
             **({"writemaps": self.writemaps} if self.writemaps else {}),  # absent when none (older results)
         }
 
@@ -278,7 +278,38 @@ class JudgeResult:
             backend=d.get("backend", ""),
             device=d.get("device", ""),
             writemaps=list(d.get("writemaps") or []),
-            message=d.get("message", ""),
-            message_template=d.get("message_template", ""),
-            message_params=d.get("message_params", {}),
+            message=stored_message(d),
         )
+
+
+# ---- stored results: the form before messages had codes, and back ----
+
+def _message_parts(d: dict) -> list[dict]:
+    """The dicts of a stored result (JudgeResult or playground result) that carry a message: the result
+    itself, its tests, diagnostics and compile messages."""
+    parts = [d, *(d.get("tests") or []), *(d.get("diagnostics") or [])]
+    return parts + list(((d.get("compile") or {}).get("messages")) or [])
+
+
+def upgrade_stored(d: dict, *, top: bool = True) -> dict:
+    """`d`, a stored result dict, with every message in the form of Message.to_dict (the older three
+    fields, message, message_template and message_params, read and dropped). Changed in place; returned.
+    `top`: the dict's own "message" is one of ours (False for a playground result, whose message is text)."""
+    for part in _message_parts(d)[0 if top else 1:]:
+        if "message" in part and not isinstance(part["message"], dict) or "message_template" in part:
+            part["message"] = stored_message(part).to_dict()
+        part.pop("message_template", None)
+        part.pop("message_params", None)
+    return d
+
+
+def downgrade_stored(d: dict, *, top: bool = True) -> dict:
+    """The inverse of upgrade_stored: each message as its English, template and parameters."""
+    from .messages import legacy_params
+
+    for part in _message_parts(d)[0 if top else 1:]:
+        if isinstance(part.get("message"), dict):
+            message = stored_message(part)
+            part.update(message=str(message), message_template=message.template,
+                        message_params=legacy_params(message.params) if message.code else {})
+    return d

@@ -11,20 +11,20 @@ from . import messages as M
 DEFAULT_MAX_SOURCE_BYTES = 64 * 1024
 
 
-def static_check_reason(source: str, max_bytes: int = DEFAULT_MAX_SOURCE_BYTES) -> tuple[str, dict] | None:
-    """Why the source is refused before compiling, as (template, params) of messages.py, or None.
+def static_check_reason(source: str, max_bytes: int = DEFAULT_MAX_SOURCE_BYTES) -> M.Message | None:
+    """Why the source is refused before compiling, as a messages.Message, or None.
 
     `max_bytes` is the largest source accepted, in bytes of its UTF-8 encoding."""
     if not source.strip():
-        return M.SOURCE_EMPTY, {}
+        return M.SOURCE_EMPTY()
     if len(source.encode("utf-8", "replace")) > max_bytes:
-        return M.SOURCE_TOO_LARGE, {"kib": max_bytes // 1024}
+        return M.SOURCE_TOO_LARGE(kib=max_bytes // 1024)
     if "\0" in source:
-        return M.SOURCE_NUL, {}
+        return M.SOURCE_NUL()
     return None
 
 
 def static_check(source: str, max_bytes: int = DEFAULT_MAX_SOURCE_BYTES) -> str | None:
     """Why the source is refused before compiling (English), or None (see static_check_reason)."""
     reason = static_check_reason(source, max_bytes)
-    return M.render(*reason) if reason else None
+    return str(reason) if reason else None

@@ -131,7 +131,7 @@ def case_verdict(outcome, expected: dict, atol: float, rtol: float):
     if verdict is Verdict.SYNC_ERROR:
         message = next(d.message for d in outcome.diagnostics if DIAGNOSTIC_VERDICT.get(d.kind) is verdict)
     elif mismatch:
-        message = M.render(*mismatch_message(mismatch))
+        message = mismatch_message(mismatch)
     return verdict, message, mismatch
 
 

@@ -163,7 +163,7 @@ def run_playground(request: PlaygroundRequest, backend: Backend, *, target_cc: s
     name = backend.name
     refusal = static_check_reason(request.source, max_source_bytes)
     if refusal:
-        message = CompileMessage(None, None, "error", "", message_template=refusal[0], message_params=refusal[1])
+        message = CompileMessage(None, None, "error", refusal)
         return PlaygroundResult("compile_error", CompileResult(ok=False, messages=[message]), backend=name)
     spec = kernel_spec(request.kernel, request.args)
     inputs = {a.name: initial_value(a) for a in request.args}

@@ -272,9 +272,8 @@ def parse_launch(grid: str, block: str, shared_bytes: str, args=()) -> LaunchCon
     try:
         launch = build_launch(block or "1", grid or "1", shared_bytes or "0", launch_names(args))
     except LaunchExpressionError as exc:
-        field = f"launch.{exc.message_params.get('field', 'grid')}"
-        raise PlaygroundSpecError(field, E_LAUNCH, reason={"template": exc.message_template,
-                                                           "params": exc.message_params}) from None
+        field = f"launch.{exc.message.params.get('field', 'grid')}"
+        raise PlaygroundSpecError(field, E_LAUNCH, reason=exc.message) from None
     if not 0 <= launch.shared_bytes <= MAX_SHARED_BYTES:
         raise PlaygroundSpecError("launch.shared_bytes", E_SHARED, bytes=launch.shared_bytes, max=MAX_SHARED_BYTES)
     refused = launch_problem(launch)

@@ -144,6 +144,24 @@
     });
   });
 
+  // A kernel submission uses an attempt: ask first when it is the last one, or when the kernel is
+  // still the starter code. Capture phase on the document, so that a "no" stops the post before the
+  // editor's own submit handler (which disables the button) runs.
+  const kernelForm = document.getElementById("submit-form");
+  if (kernelForm && kernelForm.dataset.attemptsLeft) {
+    const starterEl = document.getElementById("kernel-starter");
+    const starter = starterEl ? JSON.parse(starterEl.textContent) : null;
+    document.addEventListener("submit", (event) => {
+      if (event.target !== kernelForm) return;
+      const f = kernelForm.dataset;
+      const source = (kernelForm.querySelector("textarea[name=source]") || {}).value || "";
+      const last = Number(f.attemptsLeft) === 1;
+      const unchanged = starter !== null && source.trim() === starter.trim();
+      const text = last && unchanged ? f.textConfirmLastStarter : last ? f.textConfirmLast : unchanged ? f.textConfirmStarter : "";
+      if (text && !window.confirm(text)) { event.preventDefault(); event.stopImmediatePropagation(); }
+    }, true);
+  }
+
   // Resync the clock (an extension by staff shows here) and notice a close by the server.
   setInterval(() => {
     fetch(d.stateUrl, { credentials: "same-origin" }).then((r) => r.json()).then((s) => {

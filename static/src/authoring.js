@@ -38,22 +38,30 @@ function mount(host) {
   return view;
 }
 
-// An editor mounted off screen (the wrong solutions, far down the page) measures its lines before it
-// is ever drawn, and before the web font has loaded: its line numbers then sit beside the wrong lines
-// until it is scrolled. Measure each editor again when it comes into view and once the fonts are in.
-function remeasureWhenShown(views) {
-  if ("IntersectionObserver" in window) {
-    const observer = new IntersectionObserver((entries) => {
-      entries.forEach((entry) => {
-        const view = entry.isIntersecting && EditorView.findFromDOM(entry.target.querySelector(".cm-editor"));
-        if (view) view.requestMeasure();
-      });
-    });
-    views.forEach((view) => observer.observe(view.dom.parentElement));
+// CodeMirror measures an editor's lines only while the editor is inside the window; until then it
+// lays the gutter out with its built-in estimate of 14 px a line. The problem editor's code fields
+// are below the statements, outside the window when the page opens, and their lines are 22.4 px
+// (16 px x line-height 1.4): the line numbers ran 14 px apart beside 22.4 px lines ("12" beside
+// line 8, clipped) until each editor was scrolled to, and in any full-page capture or print.
+// So measure each editor where it stands: shift it into the window for one synchronous
+// measurement (no paint happens in between), then put it back. Again once the fonts are in.
+function measureInPlace(view) {
+  const rect = view.dom.getBoundingClientRect();
+  const outside = rect.bottom <= 0 || rect.top >= window.innerHeight;
+  if (outside) view.dom.style.transform = `translateY(${-rect.top}px)`;
+  try {
+    view.measure();
+  } finally {
+    if (outside) view.dom.style.transform = "";
   }
+}
+
+function measureAll(views) {
+  views.forEach(measureInPlace);
   if (document.fonts && document.fonts.ready) {
-    document.fonts.ready.then(() => views.forEach((view) => view.requestMeasure()));
+    document.fonts.ready.then(() => views.forEach(measureInPlace));
   }
+  window.addEventListener("load", () => views.forEach(measureInPlace), { once: true });
 }
 
 function init() {
@@ -66,7 +74,7 @@ function init() {
       views.push(view);
     }
   });
-  remeasureWhenShown(views);
+  measureAll(views);
 }
 
 if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", init);

@@ -100,7 +100,8 @@ def test_every_counted_verdict_has_its_column():
     assert all(verdict_column(v) in names for v in COUNTED_VERDICTS)
 
 
-def test_the_summary_equals_a_recount_after_gradings_rejudges_and_deletions(problem, bank_problem, people):
+def test_the_summary_equals_a_recount_after_gradings_rejudges_and_deletions(problem, bank_problem, people,
+                                                                            django_capture_on_commit_callbacks):
     stu, tara = people["stu"], people["tara"]
     bob = User.objects.create_user("bob")
     v1, v2 = problem.versions.get(), bank_problem.current_version
@@ -129,13 +130,17 @@ def test_the_summary_equals_a_recount_after_gradings_rejudges_and_deletions(prob
     check()
     assert stored()[(stu.pk, problem.pk)]["n_accepted"] == 1
 
-    # Deletions: one submission, then a pair's last one, then a whole user.
-    subs[3].delete()
+    # Deletions (each pair recomputed once the deletion commits): one submission, then a pair's
+    # last one, then a whole user.
+    with django_capture_on_commit_callbacks(execute=True):
+        subs[3].delete()
     check()
-    subs[4].delete()
+    with django_capture_on_commit_callbacks(execute=True):
+        subs[4].delete()
     check()
     assert (stu.pk, bank_problem.pk) not in stored()
-    bob.delete()
+    with django_capture_on_commit_callbacks(execute=True):
+        bob.delete()
     check()
     assert len(stored()) == 1
 

@@ -160,7 +160,7 @@ def test_half_warp_barrier_skipped_then_a_read_is_a_note_and_the_race(run):
     notes = [d for d in out.diagnostics if d.kind.value == "note" and d.detail.get("rule") == "skipped_then_exited"]
     assert [d.line for d in notes] == [14]
     assert notes[0].detail["arrived_lanes"] == "0x0000ffff" and notes[0].detail["skipped_lanes"] == "0xffff0000"
-    assert "sm_70+" in notes[0].message and notes[0].message_template
+    assert "sm_70+" in notes[0].message and notes[0].message.template
     races = [d for d in out.diagnostics if d.kind.value == "race"]
     assert [(d.line, d.detail.get("other_line")) for d in races] == [(15, 12)]
 
@@ -243,7 +243,8 @@ def test_the_named_divergent_barrier_is_a_translatable_message(run):
     from grader.core import messages as M
 
     message = _divergent(_block_sum(run, HALF_WARP_BARRIER_BEFORE_CORRECT, 256))[0].message
-    template, params = M.runtime_message(message)
+    found = M.runtime_message(message)
+    template, params = found.template, found.params
     # Lanes 0-15 of warp 0 wait at line 8 while lanes 16-31 are at line 12: a warp split between two
     # barriers, so the message adds that sm_70+ hangs on it (docs/synchronization.md, row 8).
     assert template == M.RUNTIME_DIVERGENT_BARRIER_PASSED_SPLIT
@@ -252,4 +253,4 @@ def test_the_named_divergent_barrier_is_a_translatable_message(run):
     warps = ("Divergent __syncthreads() on line 8: in block (0,0,0) threads such as (0,0,0) wait at it while threads "
              "such as (128,0,0) went past it to the barrier on line 12. Every thread reaches the barrier on line 12, "
              "only some reach the one on line 8: the condition around a barrier must be the same for the whole block.")
-    assert M.runtime_message(warps)[0] == M.RUNTIME_DIVERGENT_BARRIER_PASSED_WARPS
+    assert M.runtime_message(warps).template == M.RUNTIME_DIVERGENT_BARRIER_PASSED_WARPS

@@ -48,7 +48,7 @@ def test_early_return_and_skip_then_exit_agree(run):
     assert a.diagnostics == []
     notes = [d for d in b.diagnostics if d.detail.get("rule") == "skipped_then_exited"]
     assert [d.line for d in notes] == [6]
-    assert notes[0].message_template == M.RUNTIME_SKIPPED_BARRIER_NOTE
+    assert notes[0].message.template == M.RUNTIME_SKIPPED_BARRIER_NOTE
     assert notes[0].detail["skipped_lanes"] == "0xffff0000"
     assert list(a.outputs["out"][:48]) == list(b.outputs["out"][:48]) == list(range(47, -1, -1))
 
@@ -75,7 +75,7 @@ def test_warp_split_between_two_barriers_says_sm70_hangs(run):
     assert {d.line, d.detail["other_line"]} == {6, 8}
     assert d.detail["split_warp"] == 0
     assert "on sm_70+ this hangs" in d.message
-    assert d.message_template == M.RUNTIME_DIVERGENT_BARRIERS_SPLIT
+    assert d.message.template == M.RUNTIME_DIVERGENT_BARRIERS_SPLIT
 
 
 def test_whole_warps_at_two_barriers_are_divergent_without_the_hang_sentence(run):
@@ -97,7 +97,7 @@ def test_whole_warps_at_two_barriers_are_divergent_without_the_hang_sentence(run
     assert len(found) == 1
     assert found[0].detail["split_warp"] == -1
     assert "hangs" not in found[0].message
-    assert found[0].message_template == M.RUNTIME_DIVERGENT_BARRIERS
+    assert found[0].message.template == M.RUNTIME_DIVERGENT_BARRIERS
 
 
 def test_same_value_stores_to_one_word_are_a_note_not_a_race(run):

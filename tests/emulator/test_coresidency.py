@@ -33,7 +33,7 @@ def test_spin_barrier_that_fits_is_a_sync_error_naming_the_resident_blocks(backe
     result = judge(case.package(), case.source, backend, run_checks=False)
     assert result.verdict is Verdict.SYNC_ERROR, result.message
     found = [d for d in result.diagnostics if d.detail.get("shape") == "co_residency"]
-    assert len(found) == 1 and found[0].message_template == M.CO_RESIDENT_SPIN
+    assert len(found) == 1 and found[0].message.template == M.CO_RESIDENT_SPIN
     assert found[0].detail["coresident_blocks"] == 1056 and found[0].detail["blocks"] == 8
     assert "relies on co-resident blocks, which CUDA does not promise; it hangs when the grid exceeds 1056 blocks " \
            "for this GPU" in found[0].message

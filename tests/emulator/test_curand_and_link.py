@@ -108,7 +108,7 @@ def test_a_link_error_names_the_missing_function_and_the_calling_line(backend):
     assert [(m.line, m.severity) for m in build.compile.messages] == [(6, "error")]
     message = build.compile.messages[0]
     assert "undefined reference to 'helper(float)'" in message.message and "never defined" in message.message
-    assert message.message_template and message.message_params == {"function": "helper(float)"}
+    assert message.message.template and message.message.params == {"function": "helper(float)"}
 
 
 def test_a_kernel_declared_but_not_defined_names_its_declaration(backend):

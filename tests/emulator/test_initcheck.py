@@ -48,7 +48,7 @@ def test_block_sum_without_zeroing_names_the_accumulator_and_its_line(run):
     d = found[0]
     assert (d.line, d.detail["array"], d.detail["index"], d.detail["space"]) == (4, "total", 0, "shared")
     assert d.check and d.block == (0, 0, 0)
-    assert d.message_template == M.SHARED_UNINITIALIZED_READ
+    assert d.message.template == M.SHARED_UNINITIALIZED_READ
     assert d.message.startswith("Shared `total[0]` read before any thread wrote it, line 4")
 
 

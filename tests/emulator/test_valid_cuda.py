@@ -177,6 +177,6 @@ def test_static_shared_memory_past_48_kib_is_ptxas_compile_error(backend):
         [message] = build.compile.messages
         assert message.line == 7
         assert "uses too much shared data (0xc004 bytes, 0xc000 max)" in message.message
-        assert message.message_params == {"kernel": "scale", "hex": "0xc004", "bytes": "49156"}
+        assert message.message.params == {"kernel": "scale", "hex": "0xc004", "bytes": 49156}
     finally:
         backend.close(build)

@@ -16,14 +16,6 @@ pytestmark = pytest.mark.django_db
 SOURCE = "__global__ void add(const float* a, const float* b, float* c, int n) { }\n"
 
 
-@pytest.fixture
-def sent(monkeypatch):
-    """Record the grading tasks sent (the queue itself is tested in tests/integration)."""
-    calls = []
-    monkeypatch.setattr(grader_actions, "_send", lambda pk, priority=None, exam=False: calls.append((pk, exam)))
-    return calls
-
-
 def kernel(attempt):
     return attempt.items.get(kind="kernel")
 
@@ -40,18 +32,18 @@ def test_exam_task_routes_to_exam_queue():
     assert route_task("grader.tasks.grade_submission", (1,), {}, {})["queue"] in ("cpu", "gpu")
 
 
-def test_submit_kernel_links_item_pins_version_and_uses_exam_task(exam, people, sent, django_capture_on_commit_callbacks):
+def test_submit_kernel_links_item_pins_version_and_uses_exam_task(exam, people, sent_tasks, django_capture_on_commit_callbacks):
     a = actions.start_attempt(exam, people["alice"])
     item = kernel(a)
     with django_capture_on_commit_callbacks(execute=True):
         sub = actions.submit_kernel(item, people["alice"], SOURCE)
     assert sub.exam_item_id == item.pk and sub.problem_version_id == item.data["kernel"]["version_id"]
-    assert sent == [(sub.pk, True)]
+    assert sent_tasks.with_exam() == [(sub.pk, True)]
     item.refresh_from_db()
     assert item.answer == {"source": SOURCE}
 
 
-def test_attempt_points_and_internal_error_costs_nothing(exam, people, sent):
+def test_attempt_points_and_internal_error_costs_nothing(exam, people, sent_tasks):
     """WA, INTERNAL_ERROR, ACCEPTED: the accepted one is the 2nd counted attempt (7 of [10, 7, 5])."""
     a = actions.start_attempt(exam, people["alice"])
     item = kernel(a)
@@ -67,7 +59,7 @@ def test_attempt_points_and_internal_error_costs_nothing(exam, people, sent):
     assert item.points == 7.0 and item.status == "correct"
 
 
-def test_no_attempts_left(exam, people, sent):
+def test_no_attempts_left(exam, people, sent_tasks):
     a = actions.start_attempt(exam, people["alice"])
     item = kernel(a)
     for _ in range(3):
@@ -76,7 +68,7 @@ def test_no_attempts_left(exam, people, sent):
         actions.submit_kernel(item, people["alice"], SOURCE)
 
 
-def test_in_flight_submission_holds_its_attempt(exam, people, sent):
+def test_in_flight_submission_holds_its_attempt(exam, people, sent_tasks):
     a = actions.start_attempt(exam, people["alice"])
     item = kernel(a)
     grade(actions.submit_kernel(item, people["alice"], SOURCE), Verdict.WRONG_ANSWER)
@@ -86,14 +78,14 @@ def test_in_flight_submission_holds_its_attempt(exam, people, sent):
         actions.submit_kernel(item, people["alice"], SOURCE)
 
 
-def test_no_kernel_after_deadline(exam, people, sent):
+def test_no_kernel_after_deadline(exam, people, sent_tasks):
     a = actions.start_attempt(exam, people["alice"])
     with pytest.raises(ExamError, match="Time is up"):
         actions.submit_kernel(kernel(a), people["alice"], SOURCE, now=a.deadline + timedelta(seconds=1))
     assert not Submission.objects.exists()
 
 
-def test_verdict_after_the_end_rescores_the_attempt(exam, people, sent, django_capture_on_commit_callbacks):
+def test_verdict_after_the_end_rescores_the_attempt(exam, people, sent_tasks, django_capture_on_commit_callbacks):
     """A submission still grading when the exam is submitted counts once its verdict arrives (partial credit)."""
     a = actions.start_attempt(exam, people["alice"])
     sub = actions.submit_kernel(kernel(a), people["alice"], SOURCE)
@@ -105,7 +97,7 @@ def test_verdict_after_the_end_rescores_the_attempt(exam, people, sent, django_c
     assert kernel(a).points == 5.0 and a.total == 5.0
 
 
-def test_stale_heartbeat_requeues_exam_submission_within_seconds(exam, people, sent, django_capture_on_commit_callbacks):
+def test_stale_heartbeat_requeues_exam_submission_within_seconds(exam, people, sent_tasks, django_capture_on_commit_callbacks):
     """A RUNNING exam submission whose heartbeat is 11 s old goes back to the exam queue; a fresh one does not;
     a practice submission is left to the slow sweeper."""
     from django.utils import timezone
@@ -118,10 +110,10 @@ def test_stale_heartbeat_requeues_exam_submission_within_seconds(exam, people, s
     with django_capture_on_commit_callbacks(execute=True):
         assert grader_actions.requeue_stale_exam_submissions(now=now + timedelta(seconds=11)) == [sub.pk]
     assert Submission.objects.get(pk=sub.pk).status == Status.QUEUED
-    assert sent[-1] == (sub.pk, True)
+    assert sent_tasks.with_exam()[-1] == (sub.pk, True)
 
 
-def test_waiting_exam_submissions_are_sent_again_only_when_the_queue_stalls(exam, people, sent,
+def test_waiting_exam_submissions_are_sent_again_only_when_the_queue_stalls(exam, people, sent_tasks,
                                                                            django_capture_on_commit_callbacks):
     """A submission queued 2 minutes ago is left alone while others start grading (a long queue), and sent
     again once nothing has started for a minute (its message was lost with a dead worker)."""

@@ -97,3 +97,12 @@ def test_a_draw_whose_kernel_version_is_no_longer_current_is_not_used(exam, peop
     attempt = actions.start_attempt(exam, people["alice"])
     kernel = next(i for i in attempt.items.all() if i.kind == "kernel")
     assert kernel.data["kernel"]["version_id"] == new.pk
+
+
+def test_the_draws_of_a_closed_exam_are_dropped(exam, people):
+    from datetime import timedelta
+
+    drawing.predraw_exam(exam.pk)
+    assert drawing.forget_closed(exam.closes_at - timedelta(seconds=1)) == 0
+    assert drawing.forget_closed(exam.closes_at + timedelta(seconds=1)) == 2
+    assert not ExamDraw.objects.filter(exam=exam).exists()

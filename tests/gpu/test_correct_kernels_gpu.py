@@ -31,7 +31,7 @@ def test_a_link_error_on_the_gpu_path_names_the_function_and_the_calling_line(nv
     result = compile_cubin(LINK, MACRO_SPEC, "sm_90")
     assert not result.compile.ok
     errors = [m for m in result.compile.messages if m.severity == "error"]
-    assert [(m.line, m.message_params) for m in errors] == [(6, {"function": "helper"})]
+    assert [(m.line, m.message.params) for m in errors] == [(6, {"function": "helper"})]
     assert "Unresolved" not in " ".join(m.message for m in errors)
 
 

@@ -117,10 +117,30 @@ def test_a_cooperative_grid_too_large_for_the_gpu_is_refused_with_cudas_error(gp
 
 
 def test_grid_sync_in_an_ordinary_launch_is_a_runtime_error_as_on_the_emulator(gpu):
-    """grid.sync() launched the ordinary way: CUDA_ERROR_LAUNCH_FAILED at the call's line (the H200 traps
-    with nvcc + cuLaunchKernel; the warm child once ran it to completion, so it is refused from the source)."""
+    """grid.sync() reached in an ordinary launch: CUDA_ERROR_LAUNCH_FAILED at the call's line, decided when
+    a thread reaches it (gridsync.instrument's check traps), also in a warm child that has just launched the
+    same cubin cooperatively (where cooperative_groups' own check let the call through), and again after
+    another cooperative launch."""
+    from grader.core import messages as M
+
     n = 16
-    out = run(gpu, GRID_SYNC, COPY, LaunchConfig((n, 1, 1), (128, 1, 1)),
-              {"x": np.arange(n, dtype=np.float32), "y": np.empty(2 * n, np.float32), "n": n})
-    assert out.status is RunStatus.FAULT
-    assert out.diagnostics[0].line == 9 and out.diagnostics[0].detail["error"] == "CUDA_ERROR_LAUNCH_FAILED"
+    inputs = {"x": np.arange(n, dtype=np.float32), "y": np.empty(2 * n, np.float32), "n": n}
+    for cooperative in (False, True, False, True, False):
+        out = run(gpu, GRID_SYNC, COPY, LaunchConfig((n, 1, 1), (128, 1, 1), cooperative=cooperative), dict(inputs))
+        if cooperative:
+            assert out.status is RunStatus.OK, out.message
+            continue
+        assert out.status is RunStatus.FAULT, out.message
+        (diag,) = out.diagnostics
+        assert diag.line == 9 and diag.detail["error"] == "CUDA_ERROR_LAUNCH_FAILED"
+        assert diag.message.template == M.RUNTIME_GRID_SYNC_NOT_COOPERATIVE
+
+
+def test_a_grid_sync_no_thread_reaches_is_not_refused(gpu):
+    """The check is at run time: an ordinary launch whose threads never reach grid.sync() runs and is right."""
+    source = GRID_SYNC.replace("    grid.sync();", "    if (n < 0) grid.sync();")
+    n = 16
+    x = np.arange(n, dtype=np.float32)
+    out = run(gpu, source, COPY, LaunchConfig((n, 1, 1), (128, 1, 1)), {"x": x, "y": np.empty(2 * n, np.float32), "n": n})
+    assert out.status is RunStatus.OK, out.message
+    assert np.array_equal(out.outputs["y"][:n], 2 * x)

@@ -314,7 +314,7 @@ def test_a_hang_under_a_sanitizer_is_killed_and_the_tool_gets_a_fresh_child(fake
     first = fake_backend.pool.children["racecheck"]
     out = fake_backend.run(fake_build("hang"), check_request(limit=0.3))
     assert out.status is RunStatus.TIMEOUT
-    assert any(d.message_params.get("tool") == "racecheck" for d in out.diagnostics)
+    assert any(d.message.params.get("tool") == "racecheck" for d in out.diagnostics)
     assert first.proc.poll() is not None
     assert fake_backend.run(fake_build("copy"), check_request()).status is RunStatus.OK
 

@@ -1,5 +1,6 @@
-"""grid.sync() found in the source (grader/core/gridsync.py) and the GPU backend's refusal of it in an
-ordinary launch: RUNTIME_ERROR, as the emulator and the H200 (a trap) give."""
+"""grid.sync() found in the source (grader/core/gridsync.py), the GPU build's check at every call, and the
+GPU backend's RUNTIME_ERROR when a thread reaches one in an ordinary launch, as the emulator and the
+H200 (a trap) give. The check itself runs on the GPU: tests/gpu/test_launch_options_gpu.py."""
 from __future__ import annotations
 
 import numpy as np
@@ -7,7 +8,8 @@ import numpy as np
 from grader.core import messages as M
 from grader.core.backends.base import ArgRole, ArgSpec, Build, KernelSpec, LaunchConfig, RunRequest, RunStatus
 from grader.core.backends.gpu import GpuBackend, GpuHandle
-from grader.core.gridsync import grid_sync_line
+from grader.core.gpu.nvcc import translation_unit
+from grader.core.gridsync import GPU_PRELUDE, grid_sync_line, instrument
 from grader.core.results import CompileResult
 from grader.core.verdicts import DIAGNOSTIC_VERDICT, Verdict
 
@@ -33,14 +35,46 @@ def test_other_groups_comments_and_rank_queries_are_not_grid_syncs():
     assert grid_sync_line(source) is None
 
 
-def test_the_gpu_backend_refuses_an_ordinary_launch_of_a_grid_sync_kernel_without_running_it():
-    """No child is asked: the outcome is the emulator's CUDA_ERROR_LAUNCH_FAILED at the call's line."""
-    backend = GpuBackend.__new__(GpuBackend)  # no pool: run() must answer before it needs one
+def test_the_gpu_build_checks_every_grid_sync_call_where_it_stands():
+    """Each call is wrapped in the prelude's check with its own line; lines are kept; a block's sync, a
+    member's grid and a file without grid.sync() are left alone (no prelude either)."""
+    source = """#include <cooperative_groups.h>
+namespace cg = cooperative_groups;
+__global__ void k(float* y) {
+  cg::grid_group grid = cg::this_grid();   // grid.sync() in a comment
+  y[0] = 1; grid.sync();
+  if (y[0]) cg::sync(grid); else cooperative_groups::this_grid().sync();
+  cg::this_thread_block().sync();
+}"""
+    out = instrument(source)
+    assert out.count("\n") == source.count("\n")
+    lines = out.splitlines()
+    assert lines[3] == source.splitlines()[3]
+    assert lines[4] == "  y[0] = 1; (__warpdrill_grid_sync_check(5), grid.sync());"
+    assert lines[5] == ("  if (y[0]) (__warpdrill_grid_sync_check(6), cg::sync(grid)); "
+                        "else (__warpdrill_grid_sync_check(6), cooperative_groups::this_grid().sync());")
+    assert lines[6] == "  cg::this_thread_block().sync();"
+    assert instrument("__global__ void k(float* y) { y[0] = 1; }") is None
     spec = KernelSpec("k", (ArgSpec("y", ArgRole.OUT, "float32"),))
-    handle = GpuHandle(source="", spec=spec, cubin=np.zeros(1, np.uint8), entry="k", grid_sync_line=7)
-    build = Build(compile=CompileResult(ok=True), handle=handle)
-    out = backend.run(build, RunRequest(LaunchConfig((16, 1, 1), (128, 1, 1)), {"y": np.zeros(4, np.float32)}))
+    tu = translation_unit(source, spec)
+    assert GPU_PRELUDE in tu and tu.index(GPU_PRELUDE) < tu.index('#line 1 "kernel.cu"')
+    assert GPU_PRELUDE not in translation_unit("__global__ void k(float* y) { y[0] = 1; }", spec)
+
+
+def test_a_trapped_grid_sync_check_is_the_emulators_runtime_error():
+    """The child's reply names the line its mapped word got: the outcome is CUDA_ERROR_LAUNCH_FAILED at
+    that line, RUNTIME_ERROR, with the emulator's message; a fault without it stays a CUDA error."""
+    backend = GpuBackend.__new__(GpuBackend)
+    spec = KernelSpec("k", (ArgSpec("y", ArgRole.OUT, "float32"),))
+    handle = GpuHandle(source="", spec=spec, cubin=np.zeros(1, np.uint8), entry="k")
+    request = RunRequest(LaunchConfig((16, 1, 1), (128, 1, 1)), {"y": np.zeros(4, np.float32)})
+    reply = {"status": "fault", "error": "CUDA_ERROR_LAUNCH_FAILED", "message": "unspecified launch failure",
+             "sticky": True, "grid_sync_line": 7}
+    out = backend._outcome(reply, {}, handle, request)
     assert out.status is RunStatus.FAULT
     (diag,) = out.diagnostics
-    assert diag.line == 7 and diag.message_template == M.RUNTIME_GRID_SYNC_NOT_COOPERATIVE
+    assert diag.line == 7 and diag.message.template == M.RUNTIME_GRID_SYNC_NOT_COOPERATIVE
     assert DIAGNOSTIC_VERDICT[diag.kind] is Verdict.RUNTIME_ERROR
+    del reply["grid_sync_line"]
+    other = backend._outcome(reply, {}, handle, request)
+    assert other.diagnostics[0].message.template == M.CUDA_ERROR

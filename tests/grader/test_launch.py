@@ -98,11 +98,11 @@ def test_expression_errors_are_templates_rendered_in_both_languages(block, grid,
     with pytest.raises(LaunchExpressionError) as caught:
         build_launch(block, grid, "0", {"n": 5})
     assert str(caught.value) == english
-    assert caught.value.message_template == M.LAUNCH_FIELD_ERROR
+    assert caught.value.message.template == M.LAUNCH_FIELD_ERROR
     catalogue = Path(__file__).resolve().parents[2] / "locale" / "ko" / "LC_MESSAGES" / "django.mo"
     with catalogue.open("rb") as f:
         ko = gettext.GNUTranslations(f).gettext
-    assert M.render(caught.value.message_template, caught.value.message_params, ko) == korean
+    assert caught.value.message.render(ko) == korean
 
 
 def test_launch_comment_line_is_the_line_the_parser_reads():

@@ -36,7 +36,8 @@ def test_every_template_has_a_korean_translation_with_its_parameters(template, k
     assert korean.get(template), f"no Korean translation in {CATALOGUE.name}: {template!r}"
     names = sorted(set(PARAM.findall(template)))
     assert sorted(set(PARAM.findall(korean[template]))) == names
-    if re.search(r"[A-Za-z]{3}", PARAM.sub("", template)):  # words, not only parameters and punctuation
+    # Words, not only parameters and punctuation (a list of two items is written with a comma in Korean).
+    if re.search(r"[A-Za-z]{3}", PARAM.sub("", template)) and template != M.AND:
         assert re.search(r"[가-힣]", korean[template])
     M.render(template, {name: "X" for name in names}, lambda s: korean.get(s, s))
 
@@ -49,31 +50,57 @@ def test_templates_found_by_the_module_scan():
 
 
 def test_cuda_hints_are_the_gpu_tables_hints():
-    """The translated hints are exactly those of grader/core/gpu/cuda_errors.py."""
-    assert set(M.CUDA_HINTS) == {e.hint for e in cuda_errors.ERRORS}
+    """The translated hints are exactly those of grader/core/gpu/cuda_errors.py, under their error's name."""
+    assert M.CUDA_HINT == {e.name: e.hint for e in cuda_errors.ERRORS}
 
 
 def test_nested_messages_render_in_the_given_language():
     """A parameter that is a message is translated too; lists are joined with '; '."""
-    nested = M.text(M.TIME_LIMIT_STOPPED, limit="2")
+    nested = M.TIME_LIMIT_STOPPED(limit="2")
     table = {M.SUMMARY_PASSED_WITH: "[%(passed)s|%(total)s] %(diagnostic)s", M.TIME_LIMIT_STOPPED: "T%(limit)s"}
-    assert M.render(M.SUMMARY_PASSED_WITH, {"passed": 0, "total": 1, "diagnostic": nested},
-                    lambda s: table.get(s, s)) == "[0|1] T2"
-    assert M.render("%(x)s", {"x": [M.text("a"), M.text("b")]}) == "a; b"
+    summary = M.SUMMARY_PASSED_WITH(passed=0, total=1, diagnostic=nested)
+    assert summary.render(lambda s: table.get(s, s)) == "[0|1] T2"
+    words = M.RUNTIME_DEADLOCK_PROVEN(block="(0,0,0)", waiting=[M.WORDS["read"](), M.WORDS["write"]()])
+    assert words == "Deadlock in block (0,0,0): read; write, and no other thread can ever arrive there."
+    assert M.and_list([5, 7, 9]).render(lambda s: {M.AND: "%(before)s, %(after)s"}.get(s, s)) == "5, 7, 9"
+    assert M.and_list([5, 7, 9]) == "5 and 7 and 9"
 
 
 def test_diagnostic_renders_english_and_round_trips():
-    """A Diagnostic built from a template gets its English message; to_dict/from_dict keep the template;
-    an old stored dict without the fields still loads."""
-    d = Diagnostic(DiagnosticKind.TIMEOUT, message_template=M.TIME_LIMIT, message_params={"limit": "2"})
+    """A Diagnostic carries one Message, stored as its code and parameters; its str is the English.
+    Dicts stored before codes (English, template and parameters, or English only) still load."""
+    d = Diagnostic(DiagnosticKind.TIMEOUT, message=M.TIME_LIMIT(limit="2"))
     assert d.message == "The kernel ran past the time limit of 2 s."
-    assert Diagnostic.from_dict(d.to_dict()) == d
+    assert d.to_dict()["message"] == {"code": "TIME_LIMIT", "params": {"limit": "2"}}
+    again = Diagnostic.from_dict(d.to_dict())
+    assert again == d and again.message.code == "TIME_LIMIT" and again.message.params == {"limit": "2"}
     old = {"kind": "race", "message": "old words", "line": 3, "block": None, "thread": None, "test": None,
            "detail": {}}
     loaded = Diagnostic.from_dict(old)
-    assert loaded.message == "old words" and loaded.message_template == ""
+    assert loaded.message == "old words" and loaded.message.code == ""
+    templated = dict(old, message="Test a: time limit", message_template=M.SUMMARY_TEST,
+                     message_params={"test": "a", "reason": {"template": M.OUTCOME_TIME_LIMIT, "params": {}}})
+    loaded = Diagnostic.from_dict(templated)
+    assert loaded.message.code == "SUMMARY_TEST" and loaded.message.params["reason"].code == "OUTCOME_TIME_LIMIT"
+    assert loaded.message == "Test a: time limit"
+    gone = dict(old, message="Words of a template since reworded", message_template="Words of %(x)s", message_params={})
+    assert Diagnostic.from_dict(gone).message == "Words of a template since reworded"
     result = JudgeResult.from_dict({"verdict": "ACCEPTED", "message": "All 1 test cases passed."})
-    assert result.verdict is Verdict.ACCEPTED and result.message_template == ""
+    assert result.verdict is Verdict.ACCEPTED and result.message.code == ""
+
+
+def test_every_code_names_its_template_and_messages_survive_pickling():
+    """Codes are the constants' names (or dict name and key); a Message pickles as its code and parameters."""
+    import pickle
+
+    assert M.CATALOGUE["SOURCE_TOO_LARGE"] == M.SOURCE_TOO_LARGE and M.SOURCE_TOO_LARGE.code == "SOURCE_TOO_LARGE"
+    assert M.RUNTIME_FAULT["assert"].code == "RUNTIME_FAULT.assert" and M.RUNTIME_FAULTS[7] == M.RUNTIME_FAULT["assert"]
+    message = M.SUMMARY_TEST(test="a", reason=M.RUNTIME_FAULT["assert"]())
+    again = pickle.loads(pickle.dumps(message))
+    assert again.code == "SUMMARY_TEST" and again.params["reason"].code == "RUNTIME_FAULT.assert"
+    assert M.Message.from_dict(message.to_dict()).to_dict() == message.to_dict()
+    with pytest.raises(KeyError):
+        M.SOURCE_TOO_LARGE()  # a parameter the template writes is missing
 
 
 @pytest.mark.parametrize("launch", [
@@ -86,8 +113,8 @@ def test_diagnostic_renders_english_and_round_trips():
 ])
 def test_launch_refusals_are_recognised(launch):
     """Every refusal grader/core/launch.py writes has a template."""
-    reason = M.launch_reason(launch_problem(launch))
-    assert isinstance(reason, dict) and M.render(reason["template"], reason["params"]) == launch_problem(launch)
+    reason = launch_problem(launch)
+    assert reason.code.startswith("LAUNCH_REASON.") and reason.render() == reason
 
 
 def test_signature_check_message_is_recognised():
@@ -95,10 +122,10 @@ def test_signature_check_message_is_recognised():
     spec = KernelSpec("add", (ArgSpec("c", ArgRole.OUT, "float32"), ArgSpec("n", ArgRole.SCALAR, "int32")))
     log = f'{nvcc.CHECK_FILE}(14): error: static assertion failed with "the kernel must be declared ..."'
     [message] = nvcc.parse_messages(log, spec)
-    template, params = M.compile_message(message.message)
-    assert template == M.COMPILE_MESSAGES[0]
-    assert params == {"signature": "__global__ void add(float* c, int n)"}
-    assert M.compile_message("expected ';' before 'if'") == ("", {})  # the compiler's words stay
+    assert message.message.template == M.COMPILE_MESSAGES[0]
+    assert message.message.params == {"signature": "__global__ void add(float* c, int n)"}
+    assert message.message == "the kernel must be declared at file scope as __global__ void add(float* c, int n)"
+    assert M.compile_message("expected ';' before 'if'").code == ""  # the compiler's words stay
 
 
 def test_emulator_static_check_messages_are_recognised():
@@ -110,8 +137,8 @@ def test_emulator_static_check_messages_are_recognised():
     problems = rewrite(source, "k").problems
     assert len(problems) >= 4
     for p in problems:
-        template, params = M.compile_message(p.message)
-        assert template in M.COMPILE_MESSAGES and M.render(template, params) == p.message
+        found = M.compile_message(p.message)
+        assert found.template in M.COMPILE_MESSAGES and found == p.message
 
 
 # ---- the emulator's runtime texts, from real runs ----
@@ -180,10 +207,7 @@ def test_emulator_runtime_messages_have_templates(case, emulator):
     found = [d for d in outcome.diagnostics if d.kind is kind]
     assert found, outcome
     for d in found:
-        assert d.message_template in M.RUNTIME_MESSAGES, d.message
-        if d.message_template not in (M.RUNTIME_DIVERGENT_BARRIERS, M.RUNTIME_DIVERGENT_BARRIERS_SPLIT):
-            # their line list is written "5, 7" there
-            assert M.render(d.message_template, d.message_params) == d.message
+        assert d.message.template in M.RUNTIME_MESSAGES, d.message
 
 
 # ---- the GPU backend's texts, without a GPU ----
@@ -201,17 +225,46 @@ def test_gpu_fault_and_sanitizer_findings_have_templates():
     finally:
         backend.shutdown()
     [fault] = outcome.diagnostics
-    assert fault.message_template == M.CUDA_ERROR and fault.message.startswith("CUDA_ERROR_ILLEGAL_ADDRESS: A thread")
+    assert fault.message.template == M.CUDA_ERROR and fault.message.startswith("CUDA_ERROR_ILLEGAL_ADDRESS: A thread")
 
     memcheck = ("========= Invalid __global__ write of size 4 bytes\n"
                 "=========     at k(float *)+0x90 in /box/kernel.cu:7\n"
                 "=========     by thread (31,0,0) in block (4,0,0)\n"
                 "=========     Address 0x7f00 is 4 bytes after the nearest allocation at 0x7e00 of size 256 bytes\n")
     [oob] = parse_report(Tool.MEMCHECK, memcheck).diagnostics
-    assert oob.message_template == M.OUT_OF_BOUNDS_NEAR
+    assert oob.message.template == M.OUT_OF_BOUNDS_NEAR
     assert oob.message == "Out-of-bounds __global__ write of 4 bytes: 4 bytes after a 256-byte buffer."
     racecheck = ("========= Error: Race reported between Write access at 0x1f0 in /box/kernel.cu:12:k(float *)\n"
                  "=========     and Read access at 0x200 in /box/kernel.cu:14:k(float *) [4 hazards]\n")
     [race] = parse_report(Tool.RACECHECK, racecheck).diagnostics
-    assert race.message_template == M.SHARED_RACE_LINES
+    assert race.message.template == M.SHARED_RACE_LINES
     assert race.message == "Shared-memory race: a write (line 12) and a read (line 14) are not ordered by a barrier."
+
+
+@pytest.mark.parametrize("source, threads, code, params", [
+    ("__global__ void k(int* out) {\n    out[threadIdx.x + 64] = 1;\n}", 64, "RUNTIME_FAULT.global_out_of_bounds",
+     {"array": "out", "index": 64, "last": 63}),
+    ("__global__ void k(int* out) {\n    int* p = 0;\n    out[0] = p[threadIdx.x];\n}", 64, "RUNTIME_FAULT.null_pointer",
+     {}),
+    ("__global__ void k(int* out) {\n    volatile int zero = 0;\n    out[threadIdx.x] = 7 / zero;\n}", 64,
+     "RUNTIME_FAULT.division_by_zero", {}),
+    ("__global__ void k(int* out) {\n    volatile int go = 1;\n    while (go) { }\n}", 32, "RUNTIME_TIMEOUT",
+     {"line": 3, "limit": 1}),
+    (RUNTIME_CASES["skipped barrier"][0], 256, "RUNTIME_SKIPPED_BARRIER_NOTE", {"line": 9, "warp": 0}),
+    (RUNTIME_CASES["two barriers"][0], 64, "RUNTIME_DIVERGENT_BARRIERS_SPLIT", {"line": 4, "other_line": 6}),
+    (RUNTIME_CASES["deadlock"][0], 32, "RUNTIME_DEADLOCK_PROVEN", {}),
+    (RUNTIME_CASES["warp mask"][0], 32, "RUNTIME_WARP_EXITED", {"line": 3}),
+])
+def test_the_runtime_writes_its_messages_as_codes(source, threads, code, params, emulator, monkeypatch):
+    """A fault, a time limit and the skipped-barrier note come from the runtime as a code and parameters
+    (numbers as numbers), not as English the backend recognises; their English is the catalogue's."""
+    monkeypatch.setattr(M, "runtime_message", lambda text: pytest.fail(f"recognised from English: {text}"))
+    build = emulator.compile(source, ONE_ARG)
+    try:
+        assert build.compile.ok, build.compile.log
+        outcome = emulator.run(build, RunRequest(LaunchConfig((1, 1, 1), (threads, 1, 1)),
+                                                 {"out": np.zeros(threads, np.int32)}, time_limit_s=1.0))
+    finally:
+        emulator.close(build)
+    [found] = [d for d in outcome.diagnostics if d.message.code == code]
+    assert params.items() <= found.message.params.items()

@@ -102,7 +102,7 @@ def test_summary_names_the_first_failing_test_and_its_reason_without_the_count(j
     """A wrong answer on the first sample: the summary is that test and its first mismatch; no count."""
     result = judged("subtracts")
     assert result.verdict is Verdict.WRONG_ANSWER
-    assert result.message_template == M.SUMMARY_TEST
+    assert result.message.template == M.SUMMARY_TEST
     assert re.fullmatch(r"Test small: c\[0\]: expected \S+, got \S+ \(allowed \S+, off by \S+; 5 elements differ\)",
                         result.message)
     assert "passed" not in result.message
@@ -112,7 +112,7 @@ def test_summary_quotes_the_diagnostic_without_repeating_its_line(judged):
     """A time limit: the summary is the test that hung and the runtime's finding, which names the line
     itself: no '(line 3)' after it."""
     result = judged("hang")
-    assert result.message_template == M.SUMMARY_TEST and "line" not in result.message_params
+    assert result.message.template == M.SUMMARY_TEST and "line" not in result.message.params
     assert result.message.startswith("Test small: The kernel ran past the time limit of 1 s; thread (0,0,0)")
     assert result.message.endswith("looping on line 3.")
 
@@ -123,15 +123,16 @@ def test_summary_adds_the_line_when_the_reason_does_not_name_it():
     from grader.core.results import Diagnostic
     from grader.core.verdicts import DiagnosticKind
 
-    plain = Diagnostic(DiagnosticKind.STACK_OVERFLOW, line=7, test="small", message_template=M.STACK_OVERFLOW)
+    plain = Diagnostic(DiagnosticKind.STACK_OVERFLOW, line=7, test="small", message=M.STACK_OVERFLOW())
     result = JudgeResult(verdict=Verdict.RUNTIME_ERROR, diagnostics=[plain])
-    assert submission_summary(result) == (M.SUMMARY_TEST_AT_LINE, {"test": "small", "line": 7,
-                                                          "reason": M.text(M.STACK_OVERFLOW)})
+    summary = submission_summary(result)
+    assert summary.code == "SUMMARY_TEST_AT_LINE"
+    assert summary.params == {"test": "small", "line": 7, "reason": M.STACK_OVERFLOW()}
     # A nested message that names the line counts too (a CUDA error name before the runtime's message).
-    nested = M.text(M.RUNTIME_TIMEOUT, limit=1, thread="(0,0,0)", block="(0,0,0)", line=7)
-    prefixed = Diagnostic(DiagnosticKind.TIMEOUT, line=7, test="small", message_template=M.ERROR_PREFIXED,
-                          message_params={"error": "cudaErrorLaunchTimeout", "message": nested})
-    assert submission_summary(JudgeResult(verdict=Verdict.TIME_LIMIT, diagnostics=[prefixed]))[0] == M.SUMMARY_TEST
+    nested = M.RUNTIME_TIMEOUT(limit=1, thread="(0,0,0)", block="(0,0,0)", line=7)
+    prefixed = Diagnostic(DiagnosticKind.TIMEOUT, line=7, test="small",
+                          message=M.ERROR_PREFIXED(error="cudaErrorLaunchTimeout", message=nested))
+    assert submission_summary(JudgeResult(verdict=Verdict.TIME_LIMIT, diagnostics=[prefixed])).template == M.SUMMARY_TEST
 
 
 def test_summary_line_in_korean_once(judged, three_tests, alice, alice_client, make_submission):
@@ -188,7 +189,7 @@ def test_time_limit_on_a_hidden_test_says_what_is_hidden(emulator, three_tests, 
 def test_accepted_has_no_summary(judged):
     """All tests pass: the count above says it all."""
     result = judged("solution")
-    assert result.verdict is Verdict.ACCEPTED and result.message == "" and result.message_template == ""
+    assert result.verdict is Verdict.ACCEPTED and result.message == "" and result.message.code == ""
 
 
 def test_page_states_the_count_once_in_both_languages(judged, three_tests, alice, alice_client, make_submission):
@@ -218,14 +219,13 @@ def test_cases_after_a_hang_are_listed_as_not_run(judged, kernel, verdict, why):
     assert [(t.name, t.verdict) for t in result.tests] == [("small", verdict), ("tail", NOT_RUN), ("mid", NOT_RUN)]
     for t in result.tests[1:]:
         assert t.message == f"Skipped because test small {why}." and t.time_s == 0.0
-        assert t.message_template == M.NOT_RUN_AFTER[verdict.value]
+        assert t.message.template == M.NOT_RUN_AFTER[verdict.value]
     assert result.tests[2].params == {"n": 300}  # a sample keeps its sizes
     again = JudgeResult.from_dict(result.to_dict())  # stored as JSON
     assert again.tests[1].verdict is NOT_RUN and again.to_dict() == result.to_dict()
     hidden = result.tests[1].public_dict()  # a hidden row keeps why it was skipped, nothing else
     assert hidden == {"name": "tail", "sample": False, "verdict": "NOT_RUN", "time_s": None,
-                      "message": f"Skipped because test small {why}.",
-                      "message_template": M.NOT_RUN_AFTER[verdict.value], "message_params": {"test": "small"}}
+                      "message": M.NOT_RUN_AFTER[verdict.value](test="small").to_dict()}
 
 
 def test_not_run_rows_on_the_page_in_both_languages(judged, three_tests, alice, alice_client, make_submission):
@@ -255,7 +255,7 @@ def test_sync_error_row_gives_the_finding_and_keeps_the_mismatch_as_data(judged)
     for t in result.tests:
         assert t.verdict is Verdict.SYNC_ERROR
         # The split-warp wording adds "on sm_70+ this hangs..." (docs/synchronization.md).
-        assert t.message_template in (M.RUNTIME_DIVERGENT_BARRIERS, M.RUNTIME_DIVERGENT_BARRIERS_SPLIT)
+        assert t.message.template in (M.RUNTIME_DIVERGENT_BARRIERS, M.RUNTIME_DIVERGENT_BARRIERS_SPLIT)
         assert t.message.startswith("Divergent __syncthreads()")
         assert t.mismatch is not None and t.mismatch.output == "c"
     assert result.message.startswith("Test small: Divergent __syncthreads()")
@@ -361,7 +361,7 @@ def test_race_found_only_by_the_check_is_marked_and_summarised(checked):
     assert [t.verdict for t in result.tests] == [Verdict.ACCEPTED] * 3
     race = next(d for d in result.diagnostics if str(d.kind) == "race")
     assert race.check and race.test == "small" and race.line == 5
-    assert result.message_template == M.SUMMARY_CHECK and "line" not in result.message_params
+    assert result.message.template == M.SUMMARY_CHECK and "line" not in result.message.params
     assert result.message.startswith("The race check (a separate run of test small) found: Data race "
                                      "(read-after-write) on shared memory s[0]: line 5 (read) and line 4 (write)")
     assert result.message.endswith("The verdict comes from this finding; the rows below are the plain test runs.")
@@ -440,7 +440,7 @@ def test_one_differing_element_reads_singular_at_float32_precision(three_tests, 
     kernel = HEAD + "    if (i < n) c[i] = i == 2 ? a[i] * 3.0f : a[i] + b[i];\n}\n"
     result = judge(PACKAGE, kernel, emulator, run_checks=False)
     small = result.tests[0]
-    assert small.message_template == M.MISMATCH_ONE_TOLERANCE and small.mismatch.count == 1
+    assert small.message.template == M.MISMATCH_ONE_TOLERANCE and small.mismatch.count == 1
     assert small.message.endswith("; 1 element differs)") and "element(s)" not in small.message
     for value in (small.mismatch.expected, small.mismatch.got):
         assert str(np.float32(value)) == value and len(value.replace("-", "").replace(".", "")) <= 9
@@ -484,7 +484,7 @@ def _with_note(judged, template: str) -> JudgeResult:
     from grader.core.verdicts import DiagnosticKind
 
     result = JudgeResult.from_dict(judged("solution").to_dict())
-    result.diagnostics.append(Diagnostic(DiagnosticKind.NOTE, test="tail", message_template=template))
+    result.diagnostics.append(Diagnostic(DiagnosticKind.NOTE, test="tail", message=template()))
     return result
 
 

@@ -49,6 +49,9 @@ def test_docker_compose_accepts_the_file_and_resolves_it(tmp_path):
     assert services["web"]["depends_on"]["migrate"]["condition"] == "service_completed_successfully"
     assert services["web"]["environment"]["SECRET_KEY"] == "test-secret_key"  # interpolated from the env file
     assert all(service.get("healthcheck", {}).get("test") for service in services.values())
+    for name in ("worker-cpu", "worker-exam", "worker-gpu"):  # bubblewrap inside the container (compose's note)
+        assert {"seccomp=unconfined", "apparmor=unconfined", "systempaths=unconfined"} <= set(services[name]["security_opt"])
+        assert "SYS_ADMIN" in services[name]["cap_add"]
     assert set(services) == {"postgres", "redis", "migrate", "web", "nginx", "worker-cpu", "worker-exam", "worker-gpu", "beat"}
 
 

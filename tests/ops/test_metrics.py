@@ -7,6 +7,7 @@ import pytest
 from prometheus_client.parser import text_string_to_metric_families
 
 from ops import metrics
+from tests.exams.conftest import course, exam, kernel_problem, people  # noqa: F401  (fixtures)
 
 
 def samples(text: str) -> dict[tuple[str, tuple], float]:
@@ -52,6 +53,25 @@ def test_the_scrape_has_queue_depth_exam_attempts_and_submissions_by_status(clie
     assert value(scrape, "warpdrill_queue_depth", queue="exam") == 7
     assert value(scrape, "warpdrill_queue_depth", queue="cpu") == 0
     assert value(scrape, "warpdrill_exam_attempts_in_progress") == 3
+
+
+def test_exam_attempts_in_progress_follow_real_attempts(client, token, exam, people):
+    """Two students start the exam (the gauge counts 2), one submits (1), the other's attempt is closed (0)."""
+    from exams import actions
+    from exams.models import AttemptState
+
+    def in_progress():
+        return value(samples(client.get("/metrics", HTTP_AUTHORIZATION=f"Bearer {token}").content.decode()),
+                     "warpdrill_exam_attempts_in_progress")
+
+    assert in_progress() == 0
+    alice = actions.start_attempt(exam, people["alice"], accept_honour_code=True)
+    bob = actions.start_attempt(exam, people["bob"], accept_honour_code=True)
+    assert in_progress() == 2
+    actions.submit_attempt(alice.pk, people["alice"])
+    assert in_progress() == 1
+    actions.close_attempt(bob.pk, AttemptState.CLOSED)
+    assert in_progress() == 0
 
 
 @pytest.mark.django_db(transaction=True)

@@ -6,6 +6,7 @@ from django.contrib.auth.models import User
 from django.test import override_settings
 from rest_framework.test import APIClient
 
+from grader.core import messages as M
 from grader.models import Status, Submission
 
 from .conftest import HIDDEN_MARKER, SOURCE, graded_result
@@ -213,7 +214,8 @@ def test_hidden_diagnostics_are_generalised_and_deduplicated(problem, alice, ali
         Diagnostic(kind=DiagnosticKind.RACE, message=f"race {HIDDEN_MARKER}", line=2, block=(9, 0, 0),
                    thread=(1, 0, 0), test="tail (check)"),
     ]
-    result.message = f"1/2 test cases passed. {hidden_message} (line 3)"
+    # The summary quotes the hidden finding as a parameter (a sample shows line 3, so the line stays).
+    result.message = M.SUMMARY_PASSED_WITH_LINE(passed=1, total=2, diagnostic=result.diagnostics[0].message, line=3)
     submission = make_submission(alice, problem, result)
     response = alice_api.get(f"/api/v1/submissions/{submission.pk}")
     assert HIDDEN_MARKER not in response.content.decode()
@@ -223,3 +225,10 @@ def test_hidden_diagnostics_are_generalised_and_deduplicated(problem, alice, ali
     assert body["diagnostics"][0]["message"] == "out-of-bounds read at index 5"
     assert body["diagnostics"][1]["block"] is None and "hidden test" in body["diagnostics"][1]["message"]
     assert "hidden test" in body["message"] and body["message"].endswith("(line 3)")
+    assert body["message"].startswith("1/2 test cases passed. Out of bounds on a hidden test")
+    # A summary stored as plain English (before messages had codes) that quotes it gives way to the
+    # hidden test's own summary: its words cannot be taken apart.
+    result.message = f"1/2 test cases passed. {hidden_message} (line 3)"
+    old = make_submission(alice, problem, result)
+    body = alice_api.get(f"/api/v1/submissions/{old.pk}").json()
+    assert HIDDEN_MARKER not in str(body) and body["message"].startswith("Test tail failed (a hidden test")

@@ -57,7 +57,7 @@ def test_emulator_out_of_bounds_shown_in_korean(problem, alice, alice_client, ma
     quotes it read in Korean, with the buffer name, index and line as the runtime gave them."""
     result = judge(problem.current_version.package(), SOURCE, emulator, run_checks=False)
     diag = result.diagnostics[0]
-    assert diag.kind == "out_of_bounds" and diag.message_template in M.RUNTIME_FAULTS
+    assert diag.kind == "out_of_bounds" and diag.message.template in M.RUNTIME_FAULTS
     submission = make_submission(alice, problem, JudgeResult.from_dict(result.to_dict()))  # through the stored JSON
 
     page = _page(alice_client, submission, how)

@@ -78,7 +78,7 @@ class Backend(abc.ABC):
 
     name: str = ""
     # How this backend's boxes are made (a sandbox.Sandbox, set by constructors of backends that run
-    # code): the judge compiles ptxas's resource report in it too. None: the default Sandbox().
+    # code): the judge compiles ptxas's resource report in it too. None: sandbox.box.DEFAULT.
     sandbox = None
     # The site's cache folder (each backend keeps its files in a sub-folder); None: var/cache of the checkout.
     cache_root = None

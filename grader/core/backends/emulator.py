@@ -44,10 +44,11 @@ SANDBOX_BINARY = "/opt/kernel.bin"
 COMPILE_TIME_LIMIT_S = 30.0
 EXIT_RERUN_FIBERS = 3  # the fast path met a wait: rerun with fibers (src/runtime.hpp)
 GRACE_S = 2.0  # CPU seconds a run may use past its limit per worker thread (RLIMIT_CPU's backstop)
-# The child checks its own limit in CPU time, but a kernel that sleeps or blocks uses no CPU, so the
-# wall clock counts too: the sandbox stops a run once its wall time, less the time its threads waited
-# for a CPU that other work on the machine held (they were runnable, not sleeping), passes the limit
-# plus a small grace. A starved but correct run is not the student's fault; a sleeping one is.
+# The child checks its own limit in CPU time (its deadlock detector too, always within the limit), and
+# the sandbox charges the same clock: it stops a run once the box's CPU seconds per worker pass the
+# limit plus a small grace, so a verdict does not depend on the machine's load. A kernel that sleeps
+# or blocks uses no CPU and ends at the backstop: TIME_LIMIT when it slept, a platform fault (retried,
+# never an attempt) when its threads were waiting for a CPU that other work held.
 WALL_GRACE_S = 1.0
 WALL_GRACE_FRACTION = 0.25
 # Whatever the waits, no run outlives this factor of its limit (plus GRACE_S) in plain wall time.
@@ -58,8 +59,8 @@ TSAN_WALL_FACTOR = 3.0
 
 
 def wall_limit_s(time_limit_s: float, variant: str = "fast") -> float:
-    """Seconds of wall time, less the box's waits for a CPU, that one run of a test with a `time_limit_s`
-    limit may take: the limit plus max(WALL_GRACE_S, WALL_GRACE_FRACTION of it); TSAN_WALL_FACTOR times that
+    """Charged seconds (the box's CPU seconds per worker thread) that one run of a test with a
+    `time_limit_s` limit may take: the limit plus max(WALL_GRACE_S, WALL_GRACE_FRACTION of it); TSAN_WALL_FACTOR times that
     for the race check."""
     wall = time_limit_s + max(WALL_GRACE_S, WALL_GRACE_FRACTION * time_limit_s)
     return wall * TSAN_WALL_FACTOR if variant == "tsan" else wall
@@ -111,9 +112,8 @@ def static_shared_problem(binary: bytes, other_kernel_sites: set[int], kernel: s
             crossing = sites[site][1]
     if crossing is None:
         return None
-    text = (f"ptxas error: Entry function '{kernel}' uses too much shared data ({total:#x} bytes, 0xc000 max): its "
-            f"static __shared__ arrays need {total} bytes, more than the 49152 bytes (48 KiB) a block may declare")
-    return CompileMessage(crossing, None, "error", text, *M.compile_message(text))
+    return CompileMessage(crossing, None, "error",
+                          M.COMPILE_MESSAGE["too_much_shared"](kernel=kernel, hex=f"{total:#x}", bytes=total))
 
 
 @dataclass
@@ -144,7 +144,7 @@ class EmulatorBackend(Backend):
         """`cache_dir`: where runtimes and binaries are kept (default: `cache_root`/emulator, the site's
         cache folder, else toolchain.default_cache_dir()); `workers`: threads of one run (default: the
         CPUs, at most 8); `cxx`: the C++ compiler (under /usr: the sandbox sees only /usr); `sandbox`:
-        how boxes are made (a Sandbox or its settings mapping; default Sandbox())."""
+        how boxes are made (a Sandbox or its settings mapping; None: sandbox.box.DEFAULT)."""
         self.cache_dir = Path(cache_dir) if cache_dir else toolchain.default_cache_dir(cache_root)
         self.cache_root = Path(cache_root) if cache_root else None
         self.cxx = cxx
@@ -199,7 +199,7 @@ class EmulatorBackend(Backend):
         start = time.monotonic()
         rewritten = rewrite(source, spec.name)
         if rewritten.problems:
-            messages = [CompileMessage(p.line, None, "error", p.message, *M.compile_message(p.message))
+            messages = [CompileMessage(p.line, None, "error", M.compile_message(p.message))
                         for p in rewritten.problems]
             log = "\n".join(f"{STUDENT_FILE}:{p.line}: error: {p.message}" for p in rewritten.problems)
             return Build(compile=CompileResult(ok=False, messages=messages, log=log, time_s=time.monotonic() - start))
@@ -233,10 +233,10 @@ class EmulatorBackend(Backend):
             res = self._compile_in_box(tmpdir, variant, runtime)
             log = toolchain.clean_log(res.stderr + res.stdout)
             if res.timed_out:
-                return False, [CompileMessage(None, None, "error", "", M.COMPILE_TOO_LONG)], log, False
+                return False, [CompileMessage(None, None, "error", M.COMPILE_TOO_LONG())], log, False
             if res.disk_exceeded:
                 limit = f"{sandbox.DEFAULT_DISK_BYTES >> 20} MiB"
-                return False, [CompileMessage(None, None, "error", "", M.COMPILE_DISK_LIMIT, {"limit": limit})], log, False
+                return False, [CompileMessage(None, None, "error", M.COMPILE_DISK_LIMIT(limit=limit))], log, False
             if res.returncode != 0 or not (tmpdir / "kernel.bin").exists():
                 messages = toolchain.parse_messages(res.stderr)
                 messages += self._link_messages(handle, res.stderr + res.stdout)
@@ -244,10 +244,10 @@ class EmulatorBackend(Backend):
                     raise PlatformError("the C++ compiler on this worker cannot build a trivial program; "
                                         "its toolchain is incomplete")
                 if not messages:
-                    messages = [CompileMessage(None, None, "error", "", M.COMPILE_FAILED_SEE_LOG)]
+                    messages = [CompileMessage(None, None, "error", M.COMPILE_FAILED_SEE_LOG())]
                 for m in messages:
                     if m.line is None:  # a line of ours (the harness): a message we wrote, the compiler's inside
-                        m.message_template, m.message_params = M.compile_message(m.message)
+                        m.message = M.compile_message(m.message)
                 return False, messages, log, False
             final.parent.mkdir(parents=True, exist_ok=True)
             staging = final.parent / f".kernel.bin.{os.getpid()}"
@@ -263,7 +263,7 @@ class EmulatorBackend(Backend):
         (linkerrors.py). The harness's call of an undefined kernel names the kernel's declaration."""
         student = handle.text.split("\n", 1)[1].split(HARNESS_LINE, 1)[0]
         found = undefined_references(log, student, ("kernel.cpp", STUDENT_FILE), unplaced=(handle.spec.name,))
-        return [CompileMessage(line, None, "error", text, *M.compile_message(text)) for line, text in found]
+        return [CompileMessage(line, None, "error", message) for line, message in found]
 
     def _compile_in_box(self, workdir: Path, variant: str, runtime: toolchain.Runtime, source: str = "kernel.cpp",
                         output: str = "kernel.bin") -> sandbox.SandboxResult:
@@ -293,12 +293,19 @@ class EmulatorBackend(Backend):
             diag = Diagnostic(DiagnosticKind.LAUNCH_ERROR, test=request.test_name or None,
                               detail={"grid": list(request.launch.grid), "block": list(request.launch.block),
                                       "shared_bytes": request.launch.shared_bytes},
-                              message_template=M.LAUNCH_REFUSED, message_params={"reason": M.launch_reason(problem)})
+                              message=M.LAUNCH_REFUSED(reason=problem))
             return RunOutcome(RunStatus.LAUNCH_ERROR, diagnostics=[diag], message=problem)
-        outcome = self._run_once(build, request, "fast", start_aligned=False)
-        if request.check and outcome.status is RunStatus.OK:
+        from ..emulator import prefetch  # the check's variants compile while the plain runs go
+
+        compiling = prefetch.start(self, handle) if request.check else []
+        try:
+            outcome = self._run_once(build, request, "fast", start_aligned=False)
             # Underflows only fault when buffers start at a page boundary.
-            under = self._run_once(build, request, "fast", start_aligned=True)
+            under = self._run_once(build, request, "fast", start_aligned=True) \
+                if request.check and outcome.status is RunStatus.OK else None
+        finally:
+            prefetch.wait(compiling)
+        if request.check and outcome.status is RunStatus.OK:
             if under.status is not RunStatus.OK:
                 return under
             from ..emulator import races  # the race checker is only needed in check mode
@@ -337,18 +344,19 @@ class EmulatorBackend(Backend):
         fibers = handle.needs_fibers or force_fibers or request.launch.coresident  # co-resident blocks are fibers
         runroot = build.workdir or Path(tempfile.mkdtemp(prefix="wd-emu-"))
         workdir = Path(tempfile.mkdtemp(prefix="run-", dir=runroot))
+        workers = 1 if handle.serial or variant == "tsan" else self.workers
         try:
             while True:
                 outputs = jobs.write_job(
                     workdir, handle.spec, request.launch, request.inputs, fibers=fibers,
-                    workers=1 if handle.serial or variant == "tsan" else self.workers,
+                    workers=workers,
                     start_aligned=start_aligned, vector_aligned=handle.vector_loads, time_limit_s=request.time_limit_s,
                     writemap=variant == "writemap",
                 )
                 total = _input_bytes(request)
                 limits = Limits(
                     backstop_s(request.time_limit_s, variant),
-                    charged_s=wall_limit_s(request.time_limit_s, variant),
+                    charged_s=wall_limit_s(request.time_limit_s, variant), charged_threads=workers,
                     # ThreadSanitizer reserves terabytes of shadow address space: no AS limit there,
                     # the box's resident memory is watched instead (small kernels use ~0.1 GiB).
                     memory_bytes=resource.RLIM_INFINITY if variant == "tsan" else (2 << 30) + 3 * total,
@@ -379,14 +387,14 @@ class EmulatorBackend(Backend):
         log = _read_capped(workdir / "printf.log")
         if res.disk_exceeded:
             # Killed by the sandbox's disk watchdog: whatever result file is there is not believed.
-            diag = Diagnostic(DiagnosticKind.CUDA_ERROR, test=request.test_name or None, message_template=M.DISK_LIMIT,
-                              message_params={"mib": jobs.disk_allowance(outputs) >> 20})
+            diag = Diagnostic(DiagnosticKind.CUDA_ERROR, test=request.test_name or None,
+                              message=M.DISK_LIMIT(mib=jobs.disk_allowance(outputs) >> 20))
             return RunOutcome(RunStatus.FAULT, log=log, time_s=res.time_s, message=diag.message, diagnostics=[diag])
         if res.memory_exceeded:
             # Killed by the sandbox's resident-memory watchdog: the result file is not believed.
             mib = rss_limit_bytes(_input_bytes(request)) >> 20
-            diag = Diagnostic(DiagnosticKind.CUDA_ERROR, test=request.test_name or None, message_template=M.MEMORY_LIMIT,
-                              message_params={"mib": mib})
+            diag = Diagnostic(DiagnosticKind.CUDA_ERROR, test=request.test_name or None,
+                              message=M.MEMORY_LIMIT(mib=mib))
             return RunOutcome(RunStatus.FAULT, log=log, time_s=res.time_s, message=diag.message, diagnostics=[diag])
         bounds = result_file.Bounds(build.handle.source_lines, tuple(request.launch.grid), tuple(request.launch.block),
                                     res.time_s)
@@ -398,33 +406,38 @@ class EmulatorBackend(Backend):
             else:
                 # Only code in the run's own process could have written it: the student's runtime error.
                 diag = Diagnostic(DiagnosticKind.CUDA_ERROR, test=request.test_name or None,
-                                  message_template=M.RESULT_FILE_INVALID, message_params={"reason": str(exc)})
+                                  message=M.RESULT_FILE_INVALID(reason=str(exc)))
                 return RunOutcome(RunStatus.FAULT, log=log, time_s=res.time_s, message=diag.message, diagnostics=[diag])
         if res.timed_out and result is not None and result.get("status") != "timeout":
             # The binary never ended by itself: whatever result file is there, its own code did not
             # finish writing it (student code may have written one), so it is not believed.
             result = None
         if result is None:
+            if res.timed_out and res.starved:
+                # Stopped at the backstop before it had its CPU seconds: the machine was overloaded.
+                return RunOutcome(RunStatus.INTERNAL, log=log, time_s=res.time_s,
+                                  message=f"the machine was too busy: test {request.test_name or '?'} got too little "
+                                          f"CPU time in {res.time_s:.1f} s of wall time")
             if res.timed_out:
-                diag = Diagnostic(DiagnosticKind.TIMEOUT, test=request.test_name or None, message_template=M.TIME_LIMIT,
-                                  message_params={"limit": f"{request.time_limit_s:g}"})
-                return RunOutcome(RunStatus.TIMEOUT, diagnostics=[diag], log=log, time_s=res.time_s, message="time limit")
+                diag = Diagnostic(DiagnosticKind.TIMEOUT, test=request.test_name or None,
+                                  message=M.TIME_LIMIT(limit=f"{request.time_limit_s:g}"))
+                return RunOutcome(RunStatus.TIMEOUT, diagnostics=[diag], log=log, time_s=res.time_s,
+                                  message=M.OUTCOME_TIME_LIMIT())
             if res.returncode in (-9, 137):
                 # Killed by the kernel's rlimits: memory or CPU time.
                 return RunOutcome(RunStatus.TIMEOUT, log=log, time_s=res.time_s,
-                                  message="the run was killed (CPU time or memory limit)",
+                                  message=M.OUTCOME_KILLED(),
                                   diagnostics=[Diagnostic(DiagnosticKind.TIMEOUT, test=request.test_name or None,
-                                                          message_template=M.KILLED_CPU_OR_MEMORY)])
+                                                          message=M.KILLED_CPU_OR_MEMORY())])
             killed = _signal_of(res.returncode)
             if killed in (signal.SIGXCPU, signal.SIGXFSZ) or killed in FAULT_SIGNALS:
                 # The box's rlimits or the student's own code (which shares the process) ended it
                 # before the runtime could report: the student's fault, not the platform's.
-                what = {signal.SIGXCPU: M.text(M.KILLED_BY["cpu"]), signal.SIGXFSZ: M.text(M.KILLED_BY["file"])}.get(
-                    killed, M.text(M.KILLED_BY["signal"], signal=killed.name))
+                what = {signal.SIGXCPU: M.KILLED_BY["cpu"](), signal.SIGXFSZ: M.KILLED_BY["file"]()}.get(
+                    killed) or M.KILLED_BY["signal"](signal=killed.name)
                 status = RunStatus.TIMEOUT if killed is signal.SIGXCPU else RunStatus.FAULT
                 kind = DiagnosticKind.TIMEOUT if killed is signal.SIGXCPU else DiagnosticKind.CUDA_ERROR
-                diag = Diagnostic(kind, test=request.test_name or None, message_template=M.KILLED_BEFORE_REPORT,
-                                  message_params={"what": what})
+                diag = Diagnostic(kind, test=request.test_name or None, message=M.KILLED_BEFORE_REPORT(what=what))
                 return RunOutcome(status, log=log, time_s=res.time_s, message=diag.message, diagnostics=[diag])
             # The run ended by itself without a result. Its process was shared with the student's code,
             # which can end it (or remove the file) at will: the student's runtime error, never the
@@ -432,39 +445,43 @@ class EmulatorBackend(Backend):
             logger.warning("emulator run ended with status %s and no result; stderr: %s", res.returncode,
                            escape_untrusted(res.stderr[-1000:]))
             diag = Diagnostic(DiagnosticKind.CUDA_ERROR, test=request.test_name or None,
-                              message_template=M.RUN_ENDED_WITHOUT_RESULT, message_params={"status": res.returncode})
+                              message=M.RUN_ENDED_WITHOUT_RESULT(status=res.returncode))
             return RunOutcome(RunStatus.FAULT, log=log, time_s=res.time_s, message=diag.message, diagnostics=[diag])
         if result["status"] == "internal":
             # The runtime could not map its own memory: in a process the student's code shared, so theirs.
             diag = Diagnostic(DiagnosticKind.CUDA_ERROR, test=request.test_name or None,
-                              message_template=M.RUNTIME_OUT_OF_MEMORY, message_params={"what": result["message"]})
+                              message=M.RUNTIME_OUT_OF_MEMORY(what=result["message"]))
             return RunOutcome(RunStatus.FAULT, log=log, time_s=result["time_s"], message=diag.message, diagnostics=[diag])
         status = STATUS[result["status"]]
         diags = jobs.diagnostics_from(result, request.test_name)
-        for d in diags:  # the runtime writes English; name its messages so the site can translate them
-            d.message_template, d.message_params = M.runtime_message(d.message) or ("", {})
-        outcome = RunOutcome(status, diagnostics=diags, log=log, time_s=result["time_s"], message=result["message"])
+        for d in diags:  # a message the runtime wrote as English only: recognised (scheduler, barriers, warps)
+            if not d.message.code:
+                d.message = M.runtime_message(d.message)
+        # The run's message is its fatal diagnostic's (the same words, one Message).
+        said = next((d.message for d in diags if d.message == result["message"]), None)
+        outcome = RunOutcome(status, diagnostics=diags, log=log, time_s=result["time_s"],
+                             message=said or (M.runtime_message(result["message"]) if result["message"] else ""))
         if status is RunStatus.OK:
             try:
                 outcome.outputs = jobs.read_outputs(workdir, outputs)
             except jobs.OutputFileError as exc:
                 # The runtime writes every output before it reports ok: code in its process ended it first.
                 diag = Diagnostic(DiagnosticKind.CUDA_ERROR, test=request.test_name or None,
-                                  message_template=M.OUTPUT_FILE_INVALID, message_params={"name": str(exc)})
+                                  message=M.OUTPUT_FILE_INVALID(name=str(exc)))
                 return RunOutcome(RunStatus.FAULT, log=log, time_s=res.time_s, message=diag.message, diagnostics=[diag])
         elif status is RunStatus.FAULT and result.get("fault"):
             self._locate_fault(build, outcome, result["fault"])
         if "output truncated" in log[-100:]:
             outcome.diagnostics.append(Diagnostic(DiagnosticKind.NOTE, test=request.test_name or None,
-                                                  message_template=M.PRINTF_TRUNCATED))
+                                                  message=M.PRINTF_TRUNCATED()))
         return outcome
 
     def _locate_fault(self, build: Build, outcome: RunOutcome, fault: dict) -> None:
         """Map the faulting PC to the student's line with addr2line (inside the sandbox)."""
         handle: EmulatorHandle = build.handle
         line = self.addr2line(handle.binaries["fast"], fault.get("pc", "0"), build.workdir)
-        prefix = "cudaErrorIllegalAddress: " if fault.get("signal") in ("SIGSEGV", "SIGBUS") else ""
-        outcome.message = prefix + outcome.message
+        if fault.get("signal") in ("SIGSEGV", "SIGBUS"):
+            outcome.message = M.ERROR_PREFIXED(error="cudaErrorIllegalAddress", message=outcome.message)
         for d in outcome.diagnostics:
             if d.line is None and line:
                 d.line = line  # shown beside the message; the message itself stays line-free

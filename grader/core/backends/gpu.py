@@ -25,7 +25,6 @@ import numpy as np
 
 from .. import messages as M
 from ..errors import PlatformError
-from ..gridsync import grid_sync_line
 from ..gpu import protocol
 from ..gpu.cache import CompileCache, default_cache_dir
 from ..gpu.cuda_errors import classify
@@ -62,7 +61,6 @@ class GpuHandle:
     compiler: str = "nvcc"  # "nvrtc" or "nvcc": which compiler made the cubin
     shared_static_bytes: int | None = None  # ptxas's static __shared__ bytes (None: unknown)
     faults_located: bool = False  # memcheck already ran after a fault of this build
-    grid_sync_line: int | None = None  # the first grid.sync() call (gridsync.py): needs a cooperative launch
 
 
 DEFAULT_CHECKS = (Tool.MEMCHECK, Tool.RACECHECK, Tool.SYNCCHECK)
@@ -169,15 +167,14 @@ class GpuBackend(Backend):
         arch = self.arch()
         result = self.compiler.compile(source, spec, arch)
         resources = resources_of(result)
-        for m in result.compile.messages:  # ours (the signature check, limits) get a template; the compiler's stay
-            if m.line is None and not m.message_template:
-                m.message_template, m.message_params = M.compile_message(m.message)
+        for m in result.compile.messages:  # ours (the signature check, limits) get a code; the compiler's stay
+            if m.line is None and not m.message.code:
+                m.message = M.compile_message(m.message)
         if not result.compile.ok:
             return Build(compile=result.compile, resources=None)
         handle = GpuHandle(source=source, spec=spec, cubin=np.frombuffer(result.cubin, dtype=np.uint8),
                            entry=result.entry, compiler=result.compiler,
-                           shared_static_bytes=resources.shared_static_bytes if resources.source else None,
-                           grid_sync_line=grid_sync_line(source))
+                           shared_static_bytes=resources.shared_static_bytes if resources.source else None)
         return Build(compile=result.compile, resources=resources, handle=handle)
 
     def close(self, build: Build) -> None:
@@ -212,8 +209,6 @@ class GpuBackend(Backend):
 
     def run(self, build: Build, request: RunRequest) -> RunOutcome:
         handle: GpuHandle = build.handle
-        if handle.grid_sync_line and not request.launch.cooperative:
-            return self._grid_sync_not_cooperative(handle.grid_sync_line)
         job, arrays = self._job(handle, request)
         if request.check:
             return self.sanitizers.check(handle, request, job, arrays)
@@ -241,21 +236,21 @@ class GpuBackend(Backend):
             if not child.alive() or reply.get("sticky") or outcome.status is RunStatus.INTERNAL:
                 self.pool.retire_main()
             if (outcome.status is RunStatus.FAULT and self.memcheck_on_fault and not handle.faults_located
-                    and reply.get("error") in FAULTS_WORTH_MEMCHECK and compute_sanitizer()):
+                    and not reply.get("grid_sync_line") and reply.get("error") in FAULTS_WORTH_MEMCHECK
+                    and compute_sanitizer()):
                 handle.faults_located = True  # once per submission: every later case faults the same way
                 outcome.diagnostics += self.sanitizers.where_it_faulted(handle, request, job, arrays)
             return outcome
         raise AssertionError("unreachable")
 
     @staticmethod
-    def _grid_sync_not_cooperative(line: int) -> RunOutcome:
-        """grid.sync() in an ordinary launch, as the emulator reports it: the GPU traps at the call
-        (CUDA_ERROR_LAUNCH_FAILED, a RUNTIME_ERROR). Decided from the source (gridsync.py) without
-        running: the warm child ran such a kernel to completion on the H200."""
-        params = {"line": line}
+    def _grid_sync_not_cooperative(line: int, **common) -> RunOutcome:
+        """grid.sync() reached in an ordinary launch, as the emulator reports it: the GPU build's
+        check at the call (gridsync.instrument) trapped (CUDA_ERROR_LAUNCH_FAILED, a RUNTIME_ERROR)
+        after the child's mapped word got the call's line."""
         diag = Diagnostic(kind=DiagnosticKind.CUDA_ERROR, line=line, detail={"error": "CUDA_ERROR_LAUNCH_FAILED"},
-                          message_template=M.RUNTIME_GRID_SYNC_NOT_COOPERATIVE, message_params=params)
-        return RunOutcome(status=RunStatus.FAULT, diagnostics=[diag], message=diag.message)
+                          message=M.RUNTIME_GRID_SYNC_NOT_COOPERATIVE(line=line))
+        return RunOutcome(status=RunStatus.FAULT, diagnostics=[diag], message=diag.message, **common)
 
     def _outcome(self, reply: dict, outputs: dict[str, np.ndarray], handle: GpuHandle, request: RunRequest) -> RunOutcome:
         """Turn the child's reply into a RunOutcome, checking the outputs it sent."""
@@ -264,8 +259,10 @@ class GpuBackend(Backend):
         diagnostics = []
         if reply.get("log_dropped"):
             log_text += f"\n[printf output truncated: {reply['log_dropped']} more bytes dropped]"
-            diagnostics.append(Diagnostic(kind=DiagnosticKind.NOTE, message_template=M.PRINTF_TRUNCATED_GPU))
+            diagnostics.append(Diagnostic(kind=DiagnosticKind.NOTE, message=M.PRINTF_TRUNCATED_GPU()))
         common = dict(log=log_text, time_s=float(reply.get("time_s", 0.0)))
+        if status == "fault" and reply.get("grid_sync_line"):
+            return self._grid_sync_not_cooperative(int(reply["grid_sync_line"]), **common)
         if status == "ok":
             for arg in handle.spec.args:
                 if arg.role in (ArgRole.OUT, ArgRole.INOUT):
@@ -278,20 +275,16 @@ class GpuBackend(Backend):
             err = classify(reply.get("error", "") or reply.get("message", ""))
             name = err.name if err else (reply.get("error") or "CUDA error")
             text = reply.get("message", "")
-            hint = err.hint if err else text
-            message = f"{name}: {text.split(': ', 1)[-1]}" if text else name
+            message = M.Message.verbatim(f"{name}: {text.split(': ', 1)[-1]}" if text else name)
             # The hint is one of ours (translated); an unknown error's text is the driver's own.
-            said = {"message_template": M.CUDA_ERROR,
-                    "message_params": {"error": name, "hint": M.text(err.hint) if err else text}}
+            said = M.CUDA_ERROR(error=name, hint=M.CUDA_HINT[err.name]() if err else text)
             if status == "launch_error":
                 launch = request.launch
-                diagnostics.append(Diagnostic(kind=DiagnosticKind.LAUNCH_ERROR, message=f"{name}: {hint}",
+                diagnostics.append(Diagnostic(kind=DiagnosticKind.LAUNCH_ERROR, message=said,
                                               detail={"cuda_error": name, "grid": list(launch.grid),
-                                                      "block": list(launch.block), "shared_bytes": launch.shared_bytes},
-                                              **said))
+                                                      "block": list(launch.block), "shared_bytes": launch.shared_bytes}))
                 return RunOutcome(status=RunStatus.LAUNCH_ERROR, diagnostics=diagnostics, message=message, **common)
-            diagnostics.append(Diagnostic(kind=DiagnosticKind.CUDA_ERROR, message=f"{name}: {hint}",
-                                          detail={"cuda_error": name}, **said))
+            diagnostics.append(Diagnostic(kind=DiagnosticKind.CUDA_ERROR, message=said, detail={"cuda_error": name}))
             return RunOutcome(status=RunStatus.FAULT, diagnostics=diagnostics, message=message, **common)
         return RunOutcome(status=RunStatus.INTERNAL, message=reply.get("message") or f"GPU child: {reply}", **common)
 
@@ -300,11 +293,9 @@ class GpuBackend(Backend):
     def _timeout(self, handle: GpuHandle, request: RunRequest, elapsed: float) -> RunOutcome:
         """The child was killed at the limit: a TIMEOUT, and only that. Whether the hang is a deadlock
         or a synchronisation error is the judge's question (judge.explain_hang asks the emulator)."""
-        stopped = M.text(M.TIME_LIMIT_STOPPED, limit=f"{request.time_limit_s:g}")
-        killed = M.render(stopped["template"], stopped["params"])
-        timeout = Diagnostic(kind=DiagnosticKind.TIMEOUT, detail={"limit_s": request.time_limit_s},
-                             message_template=stopped["template"], message_params=stopped["params"])
-        return RunOutcome(status=RunStatus.TIMEOUT, diagnostics=[timeout], time_s=elapsed, message=killed)
+        stopped = M.TIME_LIMIT_STOPPED(limit=f"{request.time_limit_s:g}")
+        timeout = Diagnostic(kind=DiagnosticKind.TIMEOUT, detail={"limit_s": request.time_limit_s}, message=stopped)
+        return RunOutcome(status=RunStatus.TIMEOUT, diagnostics=[timeout], time_s=elapsed, message=stopped)
 
     # ---- system checks ----
 

@@ -66,7 +66,10 @@ def backend_class(name: str | None = None) -> type[Backend]:
 
 
 def options_for(cls: type[Backend], options: Mapping[str, Any]) -> dict[str, Any]:
-    """The entries of `options` that `cls`'s constructor takes (all of them if it takes **kwargs)."""
+    """The entries of `options` that `cls`'s constructor takes (all of them if it takes **kwargs; none
+    for a class without a constructor of its own)."""
+    if cls.__init__ is object.__init__:
+        return {}
     params = inspect.signature(cls.__init__).parameters
     if any(p.kind is inspect.Parameter.VAR_KEYWORD for p in params.values()):
         return dict(options)

@@ -31,11 +31,11 @@ def check_uninitialized(backend, build, request) -> list[Diagnostic]:
     if "initcheck" not in handle.binaries:
         ok, _messages, _log, _cached = backend._build_variant(handle, "initcheck")
         if not ok:
-            return [Diagnostic(DiagnosticKind.NOTE, test=test, check=True, message_template=M.INITCHECK_NOT_BUILT)]
+            return [Diagnostic(DiagnosticKind.NOTE, test=test, check=True, message=M.INITCHECK_NOT_BUILT())]
     outcome = backend._run_once(build, request, "initcheck", start_aligned=False)
     if outcome.status is not RunStatus.OK:
-        return [Diagnostic(DiagnosticKind.NOTE, test=test, check=True, message_template=M.INITCHECK_UNFINISHED,
-                           message_params={"status": str(outcome.status)})]
+        return [Diagnostic(DiagnosticKind.NOTE, test=test, check=True,
+                           message=M.INITCHECK_UNFINISHED(status=str(outcome.status)))]
     found: dict[tuple, Diagnostic] = {}
     for d in outcome.diagnostics:
         if d.kind is not DiagnosticKind.UNINITIALIZED:
@@ -48,8 +48,7 @@ def check_uninitialized(backend, build, request) -> list[Diagnostic]:
                   "declared_line": int(d.detail.get("declared_line", 0) or 0)}
         found[(array, line)] = Diagnostic(
             DiagnosticKind.UNINITIALIZED, line=line, block=d.block, thread=d.thread, test=test, check=True,
-            detail=detail, message_template=M.SHARED_UNINITIALIZED_READ,
-            message_params={"array": array, "index": index, "line": line})
+            detail=detail, message=M.SHARED_UNINITIALIZED_READ(array=array, index=index, line=line))
         if len(found) >= MAX_REPORTS:
             break
     return sorted(found.values(), key=lambda d: (d.line, d.detail["array"]))

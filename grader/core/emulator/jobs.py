@@ -11,6 +11,7 @@ from pathlib import Path
 
 import numpy as np
 
+from .. import messages as M
 from ..kernel import ArgInit, ArgRole, KernelSpec, LaunchConfig
 from ..macros import shielded
 from ..results import Diagnostic
@@ -143,6 +144,32 @@ def read_outputs(workdir: Path, outputs: dict) -> dict[str, np.ndarray]:
     return result
 
 
+def _codes(value) -> set[str]:
+    """Every code of a message and of the messages nested in its parameters (lists included)."""
+    if isinstance(value, list):
+        return set().union(*(_codes(v) for v in value))
+    if isinstance(value, M.Message):
+        return {value.code}.union(*(_codes(v) for v in value.params.values()))
+    return set()
+
+
+def runtime_said(d: dict) -> M.Message:
+    """The message of one diagnostic of the result file: its "code" and "params" (the runtime's
+    JsonObject) when they name a message of the runtime's, else its English "message" as the runtime
+    wrote it (recognised by messages.runtime_message in the backend). The file is written in a process
+    the student's code shares: a code outside the runtime's, or parameters that do not fit it, count
+    as not given."""
+    code, params = d.get("code"), d.get("params")
+    if isinstance(code, str) and isinstance(params, dict) and code in M.RUNTIME_CODES:
+        try:
+            said = M.Message.from_dict({"code": code, "params": params})
+            if _codes(said) <= M.RUNTIME_CODES:
+                return said
+        except (KeyError, ValueError, TypeError):
+            pass
+    return M.Message.verbatim(str(d.get("message", "")))
+
+
 def diagnostics_from(result: dict, test: str) -> list[Diagnostic]:
     """Diagnostic objects from the result file's list (unknown kinds become notes)."""
     diags = []
@@ -153,7 +180,7 @@ def diagnostics_from(result: dict, test: str) -> list[Diagnostic]:
             kind = DiagnosticKind.NOTE
         diags.append(Diagnostic(
             kind=kind,
-            message=d.get("message", ""),
+            message=runtime_said(d),
             line=d.get("line"),
             block=tuple(d["block"]) if d.get("block") else None,
             thread=tuple(d["thread"]) if d.get("thread") else None,

@@ -169,13 +169,13 @@ def to_diagnostics(races: list[dict], test: str, differs: set[int] = frozenset()
         if shape is RaceShape.SAME_LINE_WRITES:
             diags.append(Diagnostic(
                 DiagnosticKind.NOTE, line=now["line"], block=now.get("block"), thread=now.get("thread"),
-                test=test or None, message_template=M.RACE_SAME_LINE_WRITES, message_params={"line": now["line"]},
+                test=test or None, message=M.RACE_SAME_LINE_WRITES(line=now["line"]),
                 detail={"hazard": kind, "shape": str(shape), "other_line": before["line"],
                         "other_thread": before.get("thread"), "other_block": before.get("block"), **where}))
             continue
         diags.append(Diagnostic(
             DiagnosticKind.RACE, line=now["line"], block=now.get("block"), thread=now.get("thread"),
-            test=test or None, message_template=template, message_params=params,
+            test=test or None, message=template(**params),
             detail={"hazard": kind, "shape": str(shape), "other_line": before["line"],
                     "other_thread": before.get("thread"), "other_block": before.get("block"), "access": now["op"],
                     "other_access": before["op"], **where},
@@ -192,7 +192,7 @@ def check_races(backend, build, request) -> list[Diagnostic]:
         ok, _messages, log, _cached = backend._build_variant(handle, "tsan")
         if not ok:
             return [Diagnostic(DiagnosticKind.NOTE, test=request.test_name or None, detail={"log": log[-2000:]},
-                               message_template=M.RACE_CHECK_NOT_BUILT)]
+                               message=M.RACE_CHECK_NOT_BUILT())]
     # suppress_equal_addresses=0: a lost update (`h[i]++`) shows as a read-after-write AND a
     # write-after-write on one address; TSan would otherwise report only the first (reports
     # stay deduplicated by their pair of stacks, so their number is bounded by line pairs).
@@ -207,12 +207,11 @@ def check_races(backend, build, request) -> list[Diagnostic]:
         if outcome.status is not RunStatus.OK and not races:
             # A race run that was killed or crashed proves nothing: say so rather than stay silent.
             diags.append(Diagnostic(DiagnosticKind.NOTE, test=request.test_name or None,
-                                    message_template=M.RACE_CHECK_UNFINISHED,
-                                    message_params={"status": str(outcome.status),
-                                                    "detail": outcome.message or "no detail"}))
+                                    message=M.RACE_CHECK_UNFINISHED(status=str(outcome.status),
+                                                                    detail=outcome.message or "no detail")))
         if not races and "ThreadSanitizer" in text and "data race" not in text:
             diags.append(Diagnostic(DiagnosticKind.NOTE, test=request.test_name or None, detail={"log": text[:2000]},
-                                    message_template=M.RACE_CHECK_INCOMPLETE))
+                                    message=M.RACE_CHECK_INCOMPLETE()))
         return diags
     finally:
         shutil.rmtree(workdir, ignore_errors=True)

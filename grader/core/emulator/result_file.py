@@ -12,7 +12,8 @@ believed beyond a strict schema:
 - `time_s` is a finite number, clamped to [0, the wall clock the worker measured];
 - every line (`line`, and `*_line` in `detail`) is null/0 or within the student's source;
 - `block`/`thread` ids are three small non-negative integers within the launch;
-- strings and lists are capped; `detail` holds only JSON scalars, lists and objects.
+- strings and lists are capped; `detail` holds only JSON scalars, lists and objects, as does a
+  diagnostic's `params` (beside its `code`, the message as data: jobs.runtime_said);
 
 A file that breaks any rule raises ResultFileError; the backend turns it into the student's
 RUNTIME_ERROR with the reason (messages.RESULT_FILE_INVALID), never a platform fault.
@@ -174,7 +175,7 @@ def _diagnostic(d, bounds: Bounds) -> dict:
     detail = d.get("detail") or {}
     if not isinstance(detail, dict) or len(detail) > MAX_DETAIL_KEYS:
         raise ResultFileError(f"a diagnostic's detail must be an object of at most {MAX_DETAIL_KEYS} keys")
-    return {
+    out = {
         "kind": kind,
         "message": _string(d.get("message", ""), "a diagnostic's message"),
         "line": _line(d.get("line"), "line", bounds),
@@ -182,6 +183,35 @@ def _diagnostic(d, bounds: Bounds) -> dict:
         "thread": _ids(d.get("thread"), "thread", bounds.block),
         "detail": {_string(k, "a detail's key"): _detail_value(k, v, bounds) for k, v in detail.items()},
     }
+    if "code" in d:  # the message as a code and parameters (jobs.runtime_said checks the code is the runtime's)
+        params = d.get("params")
+        if not isinstance(params, dict) or len(params) > MAX_DETAIL_KEYS:
+            raise ResultFileError(f"a diagnostic's params must be an object of at most {MAX_DETAIL_KEYS} keys")
+        out["code"] = _string(d["code"], "a diagnostic's code")
+        out["params"] = _params(params, "a diagnostic's params")
+    return out
+
+
+def _params(value, what: str):
+    """A message's parameters: strings (capped), integers and nested messages ({"code", "params"}) or
+    lists of them; keys are not read for meaning (a "thread" here is text, not ids)."""
+    if isinstance(value, bool) or value is None:
+        raise ResultFileError(f"{what}: not a string, number or message")
+    if isinstance(value, int):
+        if abs(value) >= 1 << 63:
+            raise ResultFileError(f"{what}: integer out of range")
+        return value
+    if isinstance(value, str):
+        return _string(value, what)
+    if isinstance(value, list):
+        if len(value) > MAX_LIST:
+            raise ResultFileError(f"{what}: a list longer than {MAX_LIST}")
+        return [_params(v, what) for v in value]
+    if isinstance(value, dict):
+        if len(value) > MAX_DETAIL_KEYS:
+            raise ResultFileError(f"{what}: an object of more than {MAX_DETAIL_KEYS} keys")
+        return {_string(k, what): _params(v, what) for k, v in value.items()}
+    raise ResultFileError(f"{what}: not a string, number or message")
 
 
 def _detail_value(key: str, value, bounds: Bounds):

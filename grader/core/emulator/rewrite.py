@@ -12,6 +12,8 @@ runtime:
 - `return;` in the kernel's body becomes `return ::wd::wd_kernel_exit(__LINE__);`, so the
   scheduler knows where a thread left: lanes that skip a barrier and exit *after* it while their
   warp waits there are a divergent barrier, a tail guard `if (i >= n) return;` above it is not.
+- the target of a non-atomic read-modify-write of memory (`count[0] += 1`, `hist[b]++`) becomes
+  `::wd::wd_rmw(count[0])`, so that a plain run can lose updates as a GPU does (rmw.py).
 
 What is written into the student's code names only `wd` and `wd_` names, which the student may
 not use (RESERVED_NAME), so no macro of theirs can change it.
@@ -23,7 +25,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from . import checks, reach
+from . import checks, reach, rmw
 from .checks import ALLOWED_INCLUDES, FORBIDDEN_IDENTIFIERS, RESERVED_NAME, Problem  # noqa: F401 (the module's API)
 from .tokens import Token, tokenize  # noqa: F401 (the module's API)
 
@@ -160,7 +162,6 @@ def _rewrite_shared(source: str, tokens: list[Token], i: int, site: int, problem
     return stmt[0].start, (tokens[end].end if end < len(tokens) else stmt[-1].end), text, used
 
 
-
 def rewrite(source: str, kernel_name: str) -> Rewritten:
     """Check and rewrite the student's source (see the module docstring). Never raises on bad code.
 
@@ -178,6 +179,7 @@ def rewrite(source: str, kernel_name: str) -> Rewritten:
     result.needs_fibers = not how.loop
     result.serial = how.serial
     result.vector_loads = any(t.kind == "ident" and VECTOR16_TOKENS.match(t.text) for t in tokens)
+    edits += rmw.rmw_edits(tokens)  # non-atomic read-modify-writes of memory (rmw.py)
     out = []
     pos = 0
     for s, e, new in sorted(edits):

@@ -16,6 +16,7 @@ import subprocess
 from dataclasses import dataclass
 from pathlib import Path
 
+from .. import messages as M
 from ..errors import PlatformError
 from ..results import CompileMessage
 
@@ -91,6 +92,11 @@ class Runtime:
 
     hash: str
     lib_dir: Path
+
+
+def runtime_built(cache_dir: Path, variant: str = "fast", cxx: str = DEFAULT_CXX) -> bool:
+    """Whether `variant`'s runtime library for the compiler `cxx` is built in `cache_dir` (its done marker)."""
+    return (cache_dir / f"runtime-{runtime_hash(cxx)}" / f".done-{variant}").exists()
 
 
 def build_runtime(cache_dir: Path, variant: str = "fast", cxx: str = DEFAULT_CXX) -> Runtime:
@@ -220,7 +226,7 @@ def parse_messages(log: str, student_file: str = "kernel.cu") -> list[CompileMes
         elif sev == "error":
             msg = m["msg"]
             if "harness" in m["file"]:
-                msg = f"the kernel cannot be called with the expected arguments: {msg}"
+                msg = M.COMPILE_MESSAGE["harness_call"](compiler=msg)
             messages.append(CompileMessage(None, None, sev, msg))
     return messages
 

@@ -33,6 +33,7 @@ import numpy as np
 
 from . import fence, protocol
 from .cuda_errors import classify, is_platform_fault
+from .gridreport import GridSyncReport
 
 LOG_CAP = 16 * 1024  # bytes of the kernel's printf output returned per job
 MAX_MODULES = 4  # cubins kept loaded (the test cases of one submission share one)
@@ -95,6 +96,7 @@ class CudaRunner:
         self.modules: dict[str, object] = {}
         self._cooperative: dict[tuple[str, str], tuple] = {}  # (cubin digest, entry) -> (CUmodule, CUfunction)
         self._fence_out = None  # 4 bytes the fence kernels write to (allocated on first use)
+        self.grid_report = GridSyncReport(drv)  # a trapped grid.sync() check's line (gridsync.py)
 
     def hello(self) -> dict:
         import pycuda
@@ -132,8 +134,10 @@ class CudaRunner:
             if len(self.modules) >= MAX_MODULES:
                 self.modules.pop(next(iter(self.modules)))  # PyCUDA unloads it when collected
             module = self.drv.module_from_buffer(cubin.tobytes())
+            self.grid_report.arm(module)
             self.modules[digest] = module
         return module.get_function(entry)
+
 
     def run(self, job: dict, arrays: dict[str, np.ndarray]) -> tuple[dict, dict[str, np.ndarray], bool]:
         """(reply header, outputs, context still healthy)."""
@@ -168,7 +172,10 @@ class CudaRunner:
         try:
             self.context.synchronize()
         except drv.Error as exc:
-            return self._failure(exc, "run", allocations, time.perf_counter() - started)
+            failure = self._failure(exc, "run", allocations, time.perf_counter() - started)
+            if line := self.grid_report.take_line():
+                failure[0]["grid_sync_line"] = line
+            return failure
         elapsed = time.perf_counter() - started
         outputs = {}
         try:
@@ -224,6 +231,7 @@ class CudaRunner:
             _check(cu, err, "cuModuleLoadData")
             err, function = cu.cuModuleGetFunction(module, entry.encode())
             _check(cu, err, "cuModuleGetFunction")
+            self.grid_report.arm_cooperative(cu, module, _check)  # its grid.sync() checks let the call through
             found = self._cooperative[key] = (module, function)
         return found[1]
 

@@ -58,7 +58,7 @@ class Launch:
 
 
 def sandboxed(box: sandbox.Sandbox | None = None) -> bool:
-    """True when children run in bubblewrap (`box`, default Sandbox()); raises SandboxUnavailableError
+    """True when children run in bubblewrap (`box`; None: sandbox.box.DEFAULT); raises SandboxUnavailableError
     when neither bubblewrap nor unsafe mode is there."""
     return sandbox.Sandbox.of(box).sandboxed()
 
@@ -113,7 +113,7 @@ def child_launch(workdir: Path, child_args: list[str], prefix: list[str] | None 
 
     `child_args` and `prefix` name the work folder as "{box}"; it is replaced by the path the
     child sees. `gpu=False` (the compiler child) gives the box no GPU device nodes and an
-    address-space limit. `box` is the worker's sandbox (default Sandbox()). Raises
+    address-space limit. `box` is the worker's sandbox (None: sandbox.box.DEFAULT). Raises
     SandboxUnavailableError (see sandboxed()).
     """
     box_config = sandbox.Sandbox.of(box)

@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..kernel import KernelSpec
-from .. import messages as M
+from .. import gridsync, messages as M
 from ..errors import PlatformError
 from ..linkerrors import undefined_references
 from ..macros import shielded
@@ -32,6 +32,7 @@ from .ptxas import FunctionReport, find_entry, parse_ptxas
 
 STUDENT_FILE = "kernel.cu"  # the name the student's source carries in messages and line info
 CHECK_FILE = "warpdrill_check.cu"  # the name of the signature check appended to it
+PRELUDE_FILE = "warpdrill_prelude.cu"  # the name of the grid.sync() check put before it (gridsync.py)
 LOG_CAP = 16 * 1024
 TIME_LIMIT_S = 30.0  # template and unroll bombs end here (the GPU backend's nvcc_time_limit_s option)
 MEMORY_BYTES = 4 << 30
@@ -124,10 +125,13 @@ def signature_check(spec: KernelSpec) -> str:
 
 
 def translation_unit(source: str, spec: KernelSpec) -> str:
-    """What nvcc compiles: the student's lines as kernel.cu, then the signature check."""
+    """What nvcc compiles: the student's lines as kernel.cu, then the signature check. A file that
+    calls grid.sync() gets its runtime check first (gridsync.GPU_PRELUDE) and at every call."""
     if not source.endswith("\n"):
         source += "\n"
-    return f'#line 1 "{STUDENT_FILE}"\n{source}#line 1 "{CHECK_FILE}"\n{signature_check(spec)}'
+    checked = gridsync.instrument(source)
+    prelude = f'#line 1 "{PRELUDE_FILE}"\n{gridsync.GPU_PRELUDE}' if checked is not None else ""
+    return f'{prelude}#line 1 "{STUDENT_FILE}"\n{checked or source}#line 1 "{CHECK_FILE}"\n{signature_check(spec)}'
 
 
 _MESSAGE = re.compile(
@@ -137,8 +141,6 @@ _GCC_MESSAGE = re.compile(
     r"^(?P<file>[^\s:][^:]*):(?P<line>\d+):(?:\d+:)? (?P<sev>fatal error|error|warning|note): (?P<msg>.*)$")
 _CONSTANT_STORE = re.compile(r"(?P<file>[^\s()]+)\((?P<line>\d+)\): Warning: Cannot store to pointer that points to "
                              r"constant memory space")
-CONSTANT_STORE_MESSAGE = ("kernels can only read __constant__ memory: this line writes to it (nvcc: Cannot store to "
-                          "pointer that points to constant memory space; on the GPU the store faults)")
 _PTXAS = re.compile(r"^ptxas (?P<sev>error|fatal|warning)\s*: (?P<msg>.*)$")
 
 
@@ -152,8 +154,9 @@ def parse_messages(log: str, spec: KernelSpec) -> list[CompileMessage]:
             text = m.group("msg").strip()
             in_student = os.path.basename(m.group("file")) == STUDENT_FILE
             if os.path.basename(m.group("file")) == CHECK_FILE and severity == "error":
-                wanted = f"the kernel must be declared at file scope as __global__ void {spec.name}({spec.signature()})"
-                text = wanted if "static assertion" in text else f"{wanted} (compiler: {text})"
+                wanted = f"__global__ void {spec.name}({spec.signature()})"
+                text = M.COMPILE_MESSAGE["signature"](signature=wanted) if "static assertion" in text \
+                    else M.COMPILE_MESSAGE["signature_compiler"](signature=wanted, compiler=text)
             messages.append(CompileMessage(int(m.group("line")) if in_student else None, None, severity, text))
         elif m := _PTXAS.match(raw.strip()):
             severity = "warning" if m.group("sev") == "warning" else "error"
@@ -169,7 +172,7 @@ def cap(text: str, limit: int = LOG_CAP) -> str:
 
 
 def _run_nvcc(workdir: Path, arch: str, time_limit_s: float, box=None):
-    """Run nvcc on workdir/tu.cu inside the sandbox `box` (a sandbox.Sandbox; None: the default);
+    """Run nvcc on workdir/tu.cu inside the sandbox `box` (a sandbox.Sandbox; None: sandbox.box.DEFAULT);
     returns the sandbox's result."""
     from .. import sandbox
 
@@ -209,8 +212,7 @@ def compile_cubin(source: str, spec: KernelSpec, arch: str, *, cache: CompileCac
         shutil.rmtree(workdir, ignore_errors=True)
     elapsed = round(time.monotonic() - started, 4)
     if run.timed_out:
-        msg = (f"Compilation took longer than {time_limit_s:g} s and was stopped "
-               "(a huge template instantiation or #pragma unroll?).")
+        msg = M.COMPILE_TIME_LIMIT(limit=f"{time_limit_s:g}")
         return CubinResult(CompileResult(ok=False, messages=[CompileMessage(None, None, "error", msg)],
                                          log=cap(log + "\n" + msg), time_s=elapsed), arch)
     meta = _meta(log, cubin is not None, spec, source)
@@ -228,14 +230,13 @@ def _meta(log: str, built: bool, spec: KernelSpec, source: str = "") -> dict:
     unresolved = undefined_references(log, source, (), unplaced=(spec.name,)) if source else []
     if unresolved:
         messages = [m for m in messages if "Unresolved extern function" not in m.message]
-        messages += [CompileMessage(line, None, "error", text, *M.compile_message(text)) for line, text in unresolved]
+        messages += [CompileMessage(line, None, "error", message) for line, message in unresolved]
     # nvcc refuses a write to a scalar __constant__ but only warns for an element or member (the
     # store then faults on the GPU: CUDA_ERROR_LAUNCH_FAILED on the H200): refuse it too, as the
     # emulator does (emulator/declarations.py).
     for m in _CONSTANT_STORE.finditer(log):
         line = int(m.group("line")) if os.path.basename(m.group("file")) == STUDENT_FILE else None
-        messages.append(CompileMessage(line, None, "error", CONSTANT_STORE_MESSAGE,
-                                       *M.compile_message(CONSTANT_STORE_MESSAGE)))
+        messages.append(CompileMessage(line, None, "error", M.COMPILE_MESSAGE["constant_store"]()))
         built = False
     functions = parse_ptxas(log)
     entry = None
@@ -244,12 +245,11 @@ def _meta(log: str, built: bool, spec: KernelSpec, source: str = "") -> dict:
         if len(entries) == 1:
             entry = entries[0].symbol
         else:
-            why = (f"'{spec.name}' is not a __global__ kernel (found no kernel of that name)" if not entries
-                   else f"more than one kernel is named '{spec.name}'")
+            why = M.COMPILE_MESSAGE["kernel_twice" if entries else "not_a_kernel"](name=spec.name)
             messages.append(CompileMessage(None, None, "error", why))
             built = False
     if not built and not any(m.severity == "error" for m in messages):
-        messages.append(CompileMessage(None, None, "error", "nvcc failed without an error message (see the log)"))
+        messages.append(CompileMessage(None, None, "error", M.COMPILE_MESSAGE["nvcc_silent"]()))
     return {
         "ok": built,
         "messages": [m.to_dict() for m in messages],
@@ -260,7 +260,8 @@ def _meta(log: str, built: bool, spec: KernelSpec, source: str = "") -> dict:
 
 
 def _from_meta(meta: dict, cubin: bytes | None, arch: str) -> CubinResult:
-    compile_result = CompileResult(ok=bool(meta["ok"]), messages=[CompileMessage(**m) for m in meta["messages"]],
+    compile_result = CompileResult(ok=bool(meta["ok"]),
+                                   messages=[CompileMessage.from_dict(m) for m in meta["messages"]],
                                    log=meta["log"])
     functions = {k: FunctionReport(**v) for k, v in meta.get("functions", {}).items()}
     return CubinResult(compile=compile_result, arch=arch, cubin=cubin if meta["ok"] else None,

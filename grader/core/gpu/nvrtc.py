@@ -124,6 +124,7 @@ def compile_with_nvrtc(source: str, spec: KernelSpec, arch: str, compiler: Compi
     NVRTC version, part of the cache key. Other errors of `compiler` (a PlatformError when the
     child cannot start) propagate.
     """
+    from .. import messages as M
     from ..results import CompileMessage, CompileResult
     from .nvcc import CubinResult, _from_meta, _meta, translation_unit
 
@@ -140,9 +141,8 @@ def compile_with_nvrtc(source: str, spec: KernelSpec, arch: str, compiler: Compi
     try:
         reply = compiler(tu, arch, time_limit_s)
     except CompileTimeout:
-        msg = (f"Compilation took longer than {time_limit_s:g} s and was stopped "
-               "(a huge template instantiation or #pragma unroll?).")
-        return CubinResult(CompileResult(ok=False, messages=[CompileMessage(None, None, "error", msg)], log=msg,
+        msg = M.COMPILE_TIME_LIMIT(limit=f"{time_limit_s:g}")
+        return CubinResult(CompileResult(ok=False, messages=[CompileMessage(None, None, "error", msg)], log=str(msg),
                                          time_s=round(time.monotonic() - started, 4)), arch, compiler="nvrtc")
     if not reply.ok or not reply.cubin or len(find_entry(parse_ptxas(reply.log), spec.name)) != 1:
         return None

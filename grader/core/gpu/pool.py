@@ -55,7 +55,7 @@ class Child:
 
     def __init__(self, tool: Tool | None = None, *, fake: bool = False, compiler: bool = False,
                  jobs: int = SANITIZER_JOBS, box=None, start_timeout_s: float = START_TIMEOUT_S):
-        """`box`: the worker's sandbox.Sandbox (None: the default); `start_timeout_s`: how long
+        """`box`: the worker's sandbox.Sandbox (None: sandbox.box.DEFAULT); `start_timeout_s`: how long
         wait_ready waits for the child's hello by default."""
         self.tool = tool
         self.start_timeout_s = start_timeout_s

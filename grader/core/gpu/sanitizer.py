@@ -188,18 +188,18 @@ def _memcheck(record: Record) -> Diagnostic | None:
             detail["location"] = where
         params = {"space": space, "access": M.word(verb), "size": size}
         if "misaligned" in lowered:
-            return Diagnostic(kind=DiagnosticKind.MISALIGNED, message_template=M.MISALIGNED, message_params=params,
+            return Diagnostic(kind=DiagnosticKind.MISALIGNED, message=M.MISALIGNED(**params),
                               detail=detail, **common)
         template = M.OUT_OF_BOUNDS
         if near := _NEAREST.search(text):
             detail.update(distance=int(near.group(1)), side=near.group(2), allocation=int(near.group(3)))
             template = M.OUT_OF_BOUNDS_NEAR
-            params.update(distance=int(near.group(1)), side=M.text(M.OUT_OF_BOUNDS_NEAR_SIDE[near.group(2)]),
+            params.update(distance=int(near.group(1)), side=M.OUT_OF_BOUNDS_NEAR_SIDE[near.group(2)](),
                           allocation=int(near.group(3)))
-        return Diagnostic(kind=DiagnosticKind.OUT_OF_BOUNDS, message_template=template, message_params=params,
+        return Diagnostic(kind=DiagnosticKind.OUT_OF_BOUNDS, message=template(**params),
                           detail=detail, **common)
     if "stack overflow" in lowered:
-        return Diagnostic(kind=DiagnosticKind.STACK_OVERFLOW, message_template=M.STACK_OVERFLOW,
+        return Diagnostic(kind=DiagnosticKind.STACK_OVERFLOW, message=M.STACK_OVERFLOW(),
                           detail={"tool": "memcheck"}, **common)
     if "misaligned" in lowered:
         return Diagnostic(kind=DiagnosticKind.MISALIGNED, message=record.head, detail={"tool": "memcheck"}, **common)
@@ -228,7 +228,7 @@ def _racecheck(record: Record) -> Diagnostic | None:
         detail["hazard"] = hazard.group(1)
     if m := re.search(r"\[(\d+) hazards?\]", text):
         detail["hazards"] = int(m.group(1))
-    return Diagnostic(kind=DiagnosticKind.RACE, message_template=template, message_params=params, line=line,
+    return Diagnostic(kind=DiagnosticKind.RACE, message=template(**params), line=line,
                       block=_ids(text, _BLOCK), thread=_ids(text, _THREAD), detail=detail)
 
 
@@ -239,10 +239,10 @@ def _synccheck(record: Record) -> Diagnostic | None:
     line, _, _ = _where(text)
     common = dict(line=line, block=_ids(text, _BLOCK), thread=_ids(text, _THREAD))
     if "Invalid arguments" in text or "mask" in text.lower():
-        return Diagnostic(kind=DiagnosticKind.WARP_MASK, message_template=M.WARP_SYNC_ERROR,
-                          message_params={"sanitizer": record.head}, detail={"tool": "synccheck"}, **common)
+        return Diagnostic(kind=DiagnosticKind.WARP_MASK, message=M.WARP_SYNC_ERROR(sanitizer=record.head),
+                          detail={"tool": "synccheck"}, **common)
     template = M.DIVERGENT_BARRIER_WARP if "in warp" in text else M.DIVERGENT_BARRIER_BLOCK
-    return Diagnostic(kind=DiagnosticKind.DIVERGENT_BARRIER, message_template=template,
+    return Diagnostic(kind=DiagnosticKind.DIVERGENT_BARRIER, message=template(),
                       detail={"tool": "synccheck", "sanitizer": record.head}, **common)
 
 

@@ -114,13 +114,19 @@ class SanitizerPass:
                 return RunOutcome(status=RunStatus.INTERNAL, message=f"compute-sanitizer {tool}: {report.platform_error}")
             diagnostics += report.diagnostics
             if reply is None:
-                diagnostics.append(Diagnostic(kind=DiagnosticKind.NOTE, message_template=M.SANITIZER_UNFINISHED,
-                                              message_params={"tool": str(tool), "limit": f"{request.time_limit_s:g}"}))
+                diagnostics.append(Diagnostic(kind=DiagnosticKind.NOTE, message=M.SANITIZER_UNFINISHED(
+                    tool=str(tool), limit=f"{request.time_limit_s:g}")))
                 status = RunStatus.TIMEOUT
             elif reply.get("status") == "internal":
                 return RunOutcome(status=RunStatus.INTERNAL, message=f"{tool}: {reply.get('message')}")
             elif reply.get("status") in ("fault", "launch_error") and status is RunStatus.OK:
                 status = RunStatus.FAULT
+            if reply and reply.get("grid_sync_line") and not any(d.message.template == M.RUNTIME_GRID_SYNC_NOT_COOPERATIVE
+                                                                 for d in diagnostics):
+                line = int(reply["grid_sync_line"])  # grid.sync() reached in an ordinary launch (gridsync.py)
+                diagnostics.append(Diagnostic(kind=DiagnosticKind.CUDA_ERROR, line=line,
+                                              detail={"error": "CUDA_ERROR_LAUNCH_FAILED"},
+                                              message=M.RUNTIME_GRID_SYNC_NOT_COOPERATIVE(line=line)))
         return RunOutcome(status=status, diagnostics=diagnostics, time_s=time.monotonic() - started,
                           message="; ".join(sorted({d.message for d in diagnostics if d.kind is not DiagnosticKind.NOTE}))[:500])
 

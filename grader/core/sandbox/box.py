@@ -146,7 +146,7 @@ class Sandbox:
                 os.close(filter_fd)
         try:
             end = watch.collect(proc, start + limits.time_s, limits.output_bytes, started_r, limits.watched_rss_bytes,
-                                disk, watch.Charge(start, limits.charged_s) if limits.charged_s is not None else None)
+                                disk, _charge(start, limits))
         except BaseException:
             # Any way out but a normal end (Celery's SoftTimeLimitExceeded raised by its signal
             # handler in the middle of reading, KeyboardInterrupt, a bug) must not leave the box
@@ -166,6 +166,11 @@ class Sandbox:
 # The sandbox of callers that name none (scripts, tests; the production default). Grading code gets
 # the shell's (registry.configured_sandbox, the backends' sandbox option) and passes it on.
 DEFAULT = Sandbox()
+
+
+def _charge(start: float, limits: Limits) -> watch.Charge | None:
+    """The charged clock of a box started at `start` (time.monotonic()), None without `charged_s`."""
+    return None if limits.charged_s is None else watch.Charge(start, limits.charged_s, limits.charged_threads)
 
 
 def scrub(workdir: Path) -> int:
@@ -199,7 +204,7 @@ def _run_unsafe(argv, workdir: Path, limits: Limits, env: dict, ro_binds: dict) 
                             cwd=workdir, env=run_env, start_new_session=True)
     try:
         end = watch.collect(proc, start + limits.time_s, limits.output_bytes, None, limits.watched_rss_bytes, disk,
-                            watch.Charge(start, limits.charged_s) if limits.charged_s is not None else None)
+                            _charge(start, limits))
     except BaseException:
         watch.abandon(proc)
         raise

@@ -46,10 +46,10 @@ class Limits:
     `disk_bytes` (bytes allocated) and `disk_entries` (files and folders) the box adds to its work
     directory (None: unchecked); past either, or with folders nested deeper than watch.DISK_MAX_DEPTH,
     the box is killed and `disk_exceeded` is set (it may overshoot by what it writes in
-    watch.DISK_CHECK_S). `charged_s` stops the box earlier than `time_s` once its wall time, less the
-    time its threads waited on a run queue for a CPU that other work held (/proc's schedstat
-    run_delay, the largest of any thread), passes it: a command that sleeps is charged its sleep, one
-    starved by a busy machine is not (None: `time_s` alone). stdout and stderr are kept up to
+    watch.DISK_CHECK_S). `charged_s` stops the box earlier than `time_s` once the CPU seconds its
+    processes got, divided by `charged_threads`, pass it: a box starved by a busy machine is charged
+    only what it ran, so its outcome does not depend on the load (None: `time_s` alone). A box stopped
+    at `time_s` before that, whose threads mostly waited for a CPU, is `starved`. stdout and stderr are kept up to
     `output_bytes` each.
     """
 
@@ -64,6 +64,7 @@ class Limits:
     disk_bytes: int | None = DEFAULT_DISK_BYTES
     disk_entries: int | None = DEFAULT_DISK_ENTRIES
     charged_s: float | None = None
+    charged_threads: int = 1
     output_bytes: int = OUTPUT_CAP
 
     @property
@@ -99,3 +100,4 @@ class SandboxResult:
     truncated: bool = False  # True when stdout or stderr went past the cap
     memory_exceeded: bool = False  # True when the resident-memory watchdog killed the box
     disk_exceeded: bool = False  # True when the box wrote past its disk limit and was killed
+    starved: bool = False  # True when the wall clock stopped a box that other work kept from a CPU

@@ -56,23 +56,44 @@ class Ending:
     timed_out: bool
     memory_exceeded: bool
     disk_exceeded: bool = False
+    starved: bool = False  # stopped at the wall clock before its charged clock ran out, while starved
 
     def result(self, returncode: int, elapsed: float, sandboxed: bool) -> SandboxResult:
         _count_kill(self)
         return SandboxResult(returncode, self.out.text, self.err.text, self.timed_out, elapsed, sandboxed,
-                             bool(self.out.dropped or self.err.dropped), self.memory_exceeded, self.disk_exceeded)
+                             bool(self.out.dropped or self.err.dropped), self.memory_exceeded, self.disk_exceeded,
+                             self.starved)
+
+
+# A box stopped at the wall clock is starved (the platform's fault) when its threads waited this
+# fraction of its wall time on a run queue; one that slept instead waits for no CPU.
+STARVED_FRACTION = 0.2
+CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
 
 
 @dataclass
 class Charge:
-    """The charged clock of a box: wall seconds since `start` less its threads' longest wait for a CPU."""
+    """The charged clock of a box: the CPU seconds its processes got (utime + stime, reaped children
+    included), divided by `threads` (the worker threads a run spreads over). A box that other work on
+    the machine starves gets fewer seconds per wall second, so the same command is charged the same
+    whatever the load; one that sleeps is charged nothing and ends at the wall clock (then `starved`
+    tells the two apart)."""
 
     start: float  # time.monotonic() when the box started
     limit_s: float  # charged seconds allowed
+    threads: int = 1
+
+    def charged_s(self, pid: int) -> float:
+        return _tree_cpu_s(pid) / max(1, self.threads)
 
     def exceeded(self, pid: int, now: float) -> bool:
+        return now - self.start > self.limit_s and self.charged_s(pid) > self.limit_s
+
+    def starved(self, pid: int, now: float) -> bool:
+        """True when the box, about to be stopped at the wall clock, has not used its charged seconds and
+        its threads waited for a CPU for at least STARVED_FRACTION of its wall time."""
         elapsed = now - self.start
-        return elapsed > self.limit_s and elapsed - _tree_run_delay_s(pid) > self.limit_s
+        return self.charged_s(pid) <= self.limit_s and _tree_run_delay_s(pid) >= STARVED_FRACTION * elapsed
 
 
 def collect(proc: subprocess.Popen, deadline: float, cap: int, started_fd: int | None,
@@ -89,7 +110,7 @@ def collect(proc: subprocess.Popen, deadline: float, cap: int, started_fd: int |
     sel.register(proc.stderr, selectors.EVENT_READ, err)
     if started_fd is not None:
         sel.register(started_fd, selectors.EVENT_READ, None)
-    timed_out = memory_exceeded = disk_exceeded = False
+    timed_out = memory_exceeded = disk_exceeded = starved = False
     killed_at = exited_at = None
     next_disk_check = time.monotonic() + DISK_CHECK_S
     streams = 2  # stdout and stderr still open; the started pipe is read only while they are
@@ -103,6 +124,7 @@ def collect(proc: subprocess.Popen, deadline: float, cap: int, started_fd: int |
             if killed_at is None and (now >= deadline or charged_out
                                       or (exited_at is not None and now - exited_at > STRAGGLER_S)):
                 timed_out = exited_at is None
+                starved = timed_out and not charged_out and charge is not None and charge.starved(proc.pid, now)
                 _kill_group(proc)
                 killed_at = now
             if killed_at is not None and now - killed_at > KILL_DRAIN_S:
@@ -148,7 +170,7 @@ def collect(proc: subprocess.Popen, deadline: float, cap: int, started_fd: int |
         proc.wait()
     if disk is not None and not (timed_out or memory_exceeded or disk_exceeded) and disk.exceeded():
         disk_exceeded = True  # written between the last check and the exit: still past the cap
-    return Ending(out, err, bytes(started), timed_out, memory_exceeded, disk_exceeded)
+    return Ending(out, err, bytes(started), timed_out, memory_exceeded, disk_exceeded, starved)
 
 
 @dataclass
@@ -229,6 +251,20 @@ def _tree_run_delay_s(root: int) -> float:
             except (OSError, IndexError, ValueError):
                 continue
     return longest / 1e9
+
+
+def _tree_cpu_s(root: int) -> float:
+    """CPU seconds (user + system, of reaped children too) of `root` and every live process below it,
+    from /proc/PID/stat; those gone are skipped."""
+    ticks = 0
+    for pid in [root, *_descendants(root)]:
+        try:
+            stat = Path(f"/proc/{pid}/stat").read_bytes()
+            fields = stat[stat.rindex(b")") + 2:].split()
+            ticks += sum(int(f) for f in fields[11:15])  # utime stime cutime cstime (fields 14-17)
+        except (OSError, ValueError):
+            continue
+    return ticks / CLOCK_TICKS
 
 
 def _children_map() -> dict[int, list[int]]:

@@ -13,9 +13,9 @@ class Command(BaseCommand):
         parser.add_argument("--json", action="store_true", help="print the figures as JSON")
 
     def handle(self, json: bool, **options):
-        from grader.core.backends.gpu import GpuBackend  # imports nothing of CUDA's in this process
+        from grader.core.backends import registry  # the GPU backend imports nothing of CUDA's in this process
 
-        backend = GpuBackend()
+        backend = registry.build_backend("gpu")  # with the settings' options (WARPDRILL_JUDGE): its sandbox, arch...
         try:
             problems = backend.check()
             for problem in problems:

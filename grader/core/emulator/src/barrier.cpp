@@ -49,6 +49,15 @@ void check_skipped_barrier(Block& b, int barrier_line) {
                 " reached it while lanes " + mask_hex(skipped) + " (e.g. thread " + tid_str(skipper->tid) +
                 ") skipped it and exited. Undefined by the Programming Guide's rule (the condition around a barrier "
                 "must be the same for the whole block); completes on sm_70+ because exited threads are not waited for.";
+    d.code = "RUNTIME_SKIPPED_BARRIER_NOTE";
+    d.params_json = JsonObject()
+                        .add("line", line)
+                        .add("warp", static_cast<long long>(w0 / 32))
+                        .add("block", tid_str(b.bid))
+                        .add("arrived", mask_hex(arrived))
+                        .add("skipped", mask_hex(skipped))
+                        .add("thread", tid_str(skipper->tid))
+                        .str();
     d.line = line;
     d.block = b.bid;
     d.thread = example->tid;
@@ -154,6 +163,27 @@ void refine_divergence(Block& b) {
               " went past it to the barrier on line " + other + ". Every thread reaches the barrier on line " + other +
               ", only some reach the one on line " + where +
               ": the condition around a barrier must be the same for the whole block." + hang_note(warp);
+  if (warp >= 0) {
+    d.code = "RUNTIME_DIVERGENT_BARRIER_PASSED_SPLIT";
+    d.params_json = JsonObject()
+                        .add("line", line)
+                        .add("warp", warp)
+                        .add("block", tid_str(b.bid))
+                        .add("arrived", mask_hex(arrived))
+                        .add("passed", mask_hex(passed))
+                        .add("thread", tid_str(passer->tid))
+                        .add("other_line", other_line)
+                        .str();
+  } else {
+    d.code = "RUNTIME_DIVERGENT_BARRIER_PASSED_WARPS";
+    d.params_json = JsonObject()
+                        .add("line", line)
+                        .add("block", tid_str(b.bid))
+                        .add("thread", tid_str(waiter->tid))
+                        .add("other_thread", tid_str(passer->tid))
+                        .add("other_line", other_line)
+                        .str();
+  }
   d.line = line;
   d.thread = waiter->tid;
   d.detail_json = "{\"other_line\": " + other + ", \"other_thread\": " + ids_json(passer->tid) +
@@ -202,6 +232,20 @@ bool release_block_barrier(Block& b) {
                 ", thread " + tid_str(second->tid) + " on line " + std::to_string(second->line) +
                 "). A barrier must be reached by every live thread of the block through the same call." +
                 hang_note(split);
+    // The lines as a list of the catalogue ("5 and 7" in English, "5, 7" in Korean: messages.AND).
+    std::string lines_json = std::to_string(line_list.front());
+    for (std::size_t k = 1; k < line_list.size(); ++k)
+      lines_json = message_json("AND", JsonObject().raw("before", lines_json).add("after", line_list[k]).str());
+    d.code = split >= 0 ? "RUNTIME_DIVERGENT_BARRIERS_SPLIT" : "RUNTIME_DIVERGENT_BARRIERS";
+    JsonObject params;
+    params.add("block", tid_str(b.bid))
+        .raw("lines", lines_json)
+        .add("thread", tid_str(first->tid))
+        .add("line", first->line)
+        .add("other_thread", tid_str(second->tid))
+        .add("other_line", second->line);
+    if (split >= 0) params.add("warp", split);
+    d.params_json = params.str();
     d.line = first->line;
     d.block = b.bid;
     d.thread = first->tid;

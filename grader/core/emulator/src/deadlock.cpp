@@ -54,6 +54,21 @@ std::string groups_text(const std::vector<WaitGroup>& gs, const char* verb) {
   return s;
 }
 
+// The groups as a list of messages of the catalogue (messages.RUNTIME_GROUP): what groups_text says.
+std::string groups_said(const std::vector<WaitGroup>& gs) {
+  std::string s = "[";
+  for (auto& g : gs) {
+    std::string code = std::string("RUNTIME_GROUP.") +
+                       (g.what == "barrier" ? "wait_barrier" : g.what == "warp operation" ? "wait_warp" : "spin");
+    JsonObject params;
+    params.add("thread", tid_str(g.example)).add("line", g.line);
+    if (g.count == 1) code += "_one";
+    else params.add("count", g.count);
+    s += std::string(s.size() > 1 ? ", " : "") + message_json(code, params.str());
+  }
+  return s + "]";
+}
+
 }  // namespace
 
 std::string tid_str(uint3 v) {
@@ -79,6 +94,12 @@ std::string tid_str(uint3 v) {
       msg += " If they wait for another block: CUDA does not guarantee that blocks run concurrently.";
   }
   d.message = msg;
+  bool grid = g_job.grid.x * g_job.grid.y * g_job.grid.z > 1;
+  d.code = proven ? "RUNTIME_DEADLOCK_PROVEN" : grid ? "RUNTIME_DEADLOCK_SPINNING_GRID" : "RUNTIME_DEADLOCK_SPINNING";
+  JsonObject params;
+  params.add("block", tid_str(b.bid)).raw("waiting", groups_said(waiting));
+  if (!proven) params.raw("spinning", groups_said(spin));
+  d.params_json = params.str();
   d.line = waiting.empty() ? 0 : waiting.front().line;
   d.block = b.bid;
   d.thread = waiting.empty() ? uint3{0, 0, 0} : waiting.front().example;
@@ -94,6 +115,13 @@ std::string tid_str(uint3 v) {
   d.kind = "timeout";
   d.message = "The kernel ran past the time limit of " + std::to_string(static_cast<int>(g_job.time_limit_s + 0.5)) +
               " s; thread " + tid_str(tid) + " of block " + tid_str(bid) + " was looping on line " + std::to_string(line) + ".";
+  d.code = "RUNTIME_TIMEOUT";
+  d.params_json = JsonObject()
+                      .add("limit", static_cast<long long>(g_job.time_limit_s + 0.5))
+                      .add("thread", tid_str(tid))
+                      .add("block", tid_str(bid))
+                      .add("line", line)
+                      .str();
   d.line = line;
   d.block = bid;
   d.thread = tid;

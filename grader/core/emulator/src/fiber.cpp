@@ -16,6 +16,8 @@ constexpr std::size_t kGuard = 4096;
 struct StackPool {
   std::vector<void*> free_stacks;
   unsigned color = 0;
+  const char* last_lo = nullptr;  // the stack allocate() gave last
+  const char* last_hi = nullptr;
   ctx::stack_context allocate() {
     char* base;
     if (free_stacks.empty()) {
@@ -42,6 +44,7 @@ struct StackPool {
     ctx::stack_context sc;
     sc.size = kStackSize - offset;
     sc.sp = base + kGuard + kStackSize - offset;
+    last_lo = base + kGuard, last_hi = static_cast<char*>(sc.sp);
     return sc;
   }
   void deallocate(ctx::stack_context& sc) {
@@ -133,6 +136,7 @@ void start_block_fibers(Block& b) {
           WD_TSAN_ONLY(__tsan_release(&g_block_end); __tsan_switch_to_fiber(t_sched_fiber, 1);)
           return std::move(tp->back);
         });
+        t.stack_lo = t_pool.last_lo, t.stack_hi = t_pool.last_hi;
       }
   b.live = static_cast<int>(n);
   b.events = 0;

@@ -154,6 +154,8 @@ void* shared_alloc(int site, const char* name, int line, std::size_t bytes, std:
                   " brings the kernel's static shared memory to " + std::to_string(total) +
                   " bytes; the limit is 49152 bytes (48 KiB) per block.";
       d.line = line;
+      d.code = "RUNTIME_TOO_MUCH_SHARED";
+      d.params_json = rt::JsonObject().add("array", name).add("line", line).add("bytes", static_cast<long long>(total)).str();
       d.detail_json = "{\"array\": " + rt::json_str(name) + ", \"bytes\": " + std::to_string(total) + "}";
       rt::finish("fault", d.message, {d});
     }
@@ -195,8 +197,13 @@ void on_fault(int sig, siginfo_t* info, void* uctx) {
   const char* addr = static_cast<const char*>(info->si_addr);
   const auto& c = detail::t_ctx;
   char what[1024];
+  // The message as a code of grader/core/messages.py and its parameters (a JSON object), beside the English.
+  char params[1024] = "{}";
+  const char* code = "RUNTIME_FAULT.trap";
   const char* kind = "cuda_error";
   const char* access = write ? "write" : "read";
+  const char* access_json = write ? "{\"code\": \"WORDS.write\", \"params\": {}}"
+                                  : "{\"code\": \"WORDS.read\", \"params\": {}}";
   long long index = 0;
   const char* name = "";
   const char* space = "";
@@ -208,6 +215,7 @@ void on_fault(int sig, siginfo_t* info, void* uctx) {
     bool near_sp = a + 65536 > sp && a < sp + 4096;  // a push or frame just below the stack pointer
     if ((r && r->kind == kStackGuard) || (!r && near_sp)) {
       kind = "stack_overflow";
+      code = "RUNTIME_FAULT.stack_overflow";
       snprintf(what, sizeof what, "stack overflow (a thread used more than its 64 KiB stack: deep recursion or a huge local array)");
     } else if (r) {
       kind = "out_of_bounds";
@@ -216,36 +224,45 @@ void on_fault(int sig, siginfo_t* info, void* uctx) {
       name = r->name;
       space = r->kind == kBuffer ? "global" : "shared";
       decl_line = r->line;
+      long long last = static_cast<long long>(r->bytes / r->elem) - 1;
       if (r->kind == kDynShared && r->bytes == 0) {
+        code = "RUNTIME_FAULT.no_dynamic_shared";
         snprintf(what, sizeof what, "illegal address: %s of extern __shared__ '%s' but the launch gave 0 bytes of dynamic shared memory",
                  access, name);
-      } else if (r->kind == kBuffer) {
-        snprintf(what, sizeof what, "out-of-bounds %s of global buffer '%s' at index %lld (valid indices are 0 to %lld)",
-                 access, name, index, static_cast<long long>(r->bytes / r->elem) - 1);
+        snprintf(params, sizeof params, "{\"access\": %s, \"array\": \"%s\"}", access_json, name);
       } else {
-        snprintf(what, sizeof what, "out-of-bounds %s of shared array '%s' at index %lld (valid indices are 0 to %lld)",
-                 access, name, index, static_cast<long long>(r->bytes / r->elem) - 1);
+        code = r->kind == kBuffer ? "RUNTIME_FAULT.global_out_of_bounds" : "RUNTIME_FAULT.shared_out_of_bounds";
+        snprintf(what, sizeof what, "out-of-bounds %s of %s '%s' at index %lld (valid indices are 0 to %lld)",
+                 access, r->kind == kBuffer ? "global buffer" : "shared array", name, index, last);
+        snprintf(params, sizeof params, "{\"access\": %s, \"array\": \"%s\", \"index\": %lld, \"last\": %lld}",
+                 access_json, name, index, last);
       }
     } else if (reinterpret_cast<std::uintptr_t>(addr) < 65536) {
       kind = "out_of_bounds";
+      code = "RUNTIME_FAULT.null_pointer";
       snprintf(what, sizeof what, "illegal address: %s through a null pointer (address %p)", access, (const void*)addr);
+      snprintf(params, sizeof params, "{\"access\": %s, \"address\": \"%p\"}", access_json, (const void*)addr);
     } else {
       kind = "out_of_bounds";
+      code = "RUNTIME_FAULT.wild_address";
       snprintf(what, sizeof what, "illegal address: %s at %p, outside every buffer and shared array", access, (const void*)addr);
+      snprintf(params, sizeof params, "{\"access\": %s, \"address\": \"%p\"}", access_json, (const void*)addr);
     }
   } else if (sig == SIGFPE) {
+    code = "RUNTIME_FAULT.division_by_zero";
     snprintf(what, sizeof what, "integer division by zero (on a GPU the result would be undefined, not a trap)");
   } else if (sig == SIGABRT) {
+    code = "RUNTIME_FAULT.assert";
     snprintf(what, sizeof what, "device-side assert triggered (cudaErrorAssert)");
   } else {
     snprintf(what, sizeof what, "trap or illegal instruction (cudaErrorIllegalInstruction)");
   }
   snprintf(g_fault_json, sizeof g_fault_json,
            "{\"status\": \"fault\", \"message\": \"%s\", \"fault\": {\"pc\": \"0x%llx\", \"signal\": \"%s\"}, "
-           "\"diagnostics\": [{\"kind\": \"%s\", \"message\": \"%s\", \"line\": null, "
+           "\"diagnostics\": [{\"kind\": \"%s\", \"message\": \"%s\", \"code\": \"%s\", \"params\": %s, \"line\": null, "
            "\"block\": [%u, %u, %u], \"thread\": [%u, %u, %u], \"detail\": {\"access\": \"%s\", \"array\": \"%s\", "
            "\"space\": \"%s\", \"index\": %lld, \"declared_line\": %d, \"pc\": \"0x%llx\"}}]}\n",
-           what, pc, signal_name(sig), kind, what, c.block_idx.x, c.block_idx.y, c.block_idx.z, c.thread_idx.x,
+           what, pc, signal_name(sig), kind, what, code, params, c.block_idx.x, c.block_idx.y, c.block_idx.z, c.thread_idx.x,
            c.thread_idx.y, c.thread_idx.z, access, name, space, index, decl_line, pc);
   write_result_and_exit_from_signal(g_fault_json);
 }

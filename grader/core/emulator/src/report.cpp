@@ -57,6 +57,10 @@ std::string json_str(const std::string& s) {
   return out + "\"";
 }
 
+std::string message_json(const std::string& code, const std::string& params) {
+  return "{\"code\": " + json_str(code) + ", \"params\": " + (params.empty() ? std::string("{}") : params) + "}";
+}
+
 std::string ids_json(uint3 v) {
   char b[64];
   snprintf(b, sizeof b, "[%u, %u, %u]", v.x, v.y, v.z);
@@ -77,6 +81,8 @@ void add_diag(Diag d, bool refine) {
 
 static std::string diag_json(const Diag& d) {
   std::string s = "{\"kind\": " + json_str(d.kind) + ", \"message\": " + json_str(d.message);
+  if (!d.code.empty())
+    s += ", \"code\": " + json_str(d.code) + ", \"params\": " + (d.params_json.empty() ? "{}" : d.params_json);
   s += ", \"line\": " + (d.line > 0 ? std::to_string(d.line) : std::string("null"));
   if (d.has_ids) s += ", \"block\": " + ids_json(d.block) + ", \"thread\": " + ids_json(d.thread);
   s += ", \"detail\": " + (d.detail_json.empty() ? std::string("{}") : d.detail_json) + "}";
@@ -123,6 +129,13 @@ void finish(const char* status, const std::string& message, std::vector<Diag> fa
         Diag d;
         d.kind = "out_of_bounds";
         d.message = what;
+        d.code = "RUNTIME_FAULT.global_out_of_bounds";
+        d.params_json = JsonObject()
+                            .raw("access", message_json("WORDS.write"))
+                            .add("array", b.name)
+                            .add("index", index)
+                            .add("last", static_cast<long long>(b.count) - 1)
+                            .str();
         d.detail_json = "{\"access\": \"write\", \"array\": " + json_str(b.name) +
                         ", \"space\": \"global\", \"index\": " + std::to_string(index) + ", \"declared_line\": 0}";
         fatal.push_back(d);

@@ -68,7 +68,9 @@ extern Job g_job;
 
 // ---- diagnostics and results (report.cpp) ----
 struct Diag {
-  std::string kind, message;
+  std::string kind, message;  // message: the English, for logs; code and params say it (grader/core/messages.py)
+  std::string code;  // a code of the message catalogue ("RUNTIME_FAULT.assert"); empty: only `message`
+  std::string params_json;  // its parameters, a JSON object (JsonObject); empty: none
   int line = 0;
   uint3 block{0, 0, 0}, thread{0, 0, 0};
   bool has_ids = false;
@@ -82,6 +84,22 @@ void add_diag(Diag d, bool refine = false);
 [[noreturn]] void finish(const char* status, const std::string& message, std::vector<Diag> fatal);
 void write_result_and_exit_from_signal(const char* json_tail);
 std::string json_str(const std::string& s);
+// One JSON object written field by field: a message's parameters (strings, numbers, nested messages).
+class JsonObject {
+ public:
+  JsonObject& add(const char* key, const std::string& value) { return raw(key, json_str(value)); }
+  JsonObject& add(const char* key, long long value) { return raw(key, std::to_string(value)); }
+  JsonObject& raw(const char* key, const std::string& json) {
+    body_ += (body_.empty() ? "" : ", ") + json_str(key) + ": " + json;
+    return *this;
+  }
+  std::string str() const { return "{" + body_ + "}"; }
+
+ private:
+  std::string body_;
+};
+// A message of the catalogue as JSON: {"code": code, "params": params}.
+std::string message_json(const std::string& code, const std::string& params = "{}");
 std::string ids_json(uint3 v);
 double now_s();
 extern double g_start_s;

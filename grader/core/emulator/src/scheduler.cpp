@@ -28,6 +28,7 @@ void set_thread_ctx(const Thread& t, long quantum) {
 
 void run_block_fast(uint3 bid, unsigned n) {
   const dim3 bd = g_job.block;
+  t_fast_stack_top = static_cast<const char*>(__builtin_frame_address(0));
   unsigned i = 0;
   for (unsigned z = 0; z < bd.z; ++z)
     for (unsigned y = 0; y < bd.y; ++y)
@@ -173,6 +174,8 @@ void run_grid_cooperative() {
           d.kind = "deadlock";
           d.message = "Deadlock: threads wait in grid.sync() on line " + std::to_string(waiting->line) + " (block " +
                       tid_str(blocks[lin].bid) + ") for blocks that have already exited and never arrive there.";
+          d.code = "RUNTIME_GRID_SYNC_EXITED";
+          d.params_json = JsonObject().add("line", waiting->line).add("block", tid_str(blocks[lin].bid)).str();
           d.line = waiting->line;
           d.block = blocks[lin].bid;
           d.thread = waiting->tid;
@@ -289,6 +292,8 @@ void grid_sync(int line) {
     d.message = "grid.sync() on line " + std::to_string(line) +
                 " needs a cooperative launch (cudaLaunchCooperativeKernel): this launch is not one, so the GPU stops "
                 "the kernel with CUDA_ERROR_LAUNCH_FAILED (unspecified launch failure).";
+    d.code = "RUNTIME_GRID_SYNC_NOT_COOPERATIVE";
+    d.params_json = JsonObject().add("line", line).str();
     d.line = line;
     d.block = t_ctx.block_idx;
     d.thread = t_ctx.thread_idx;

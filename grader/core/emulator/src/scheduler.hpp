@@ -42,6 +42,8 @@ struct Thread {
   int last_site = 0;  // the barrier site this thread last arrived at (0: none yet)
   unsigned long long exit_generation = ~0ULL;  // barrier generation during which it exited
   int exit_line = 0;  // the line of the `return;` it left the kernel by (0: it ran to the end)
+  const char* stack_lo = nullptr;  // its fiber's stack [stack_lo, stack_hi)
+  const char* stack_hi = nullptr;
   WD_TSAN_ONLY(void* tsan = nullptr;)
 };
 
@@ -72,6 +74,10 @@ struct Block {
 // The block and thread this worker runs now (scheduler.cpp).
 extern thread_local Block* t_block;
 extern thread_local Thread* t_thread;
+
+// ---- non-atomic read-modify-writes (rmw.cpp) ----
+// The frame the fast path calls each thread from: the thread's locals lie below it.
+extern thread_local const char* t_fast_stack_top;
 
 // ---- fibers (fiber.cpp) ----
 void yield_to_scheduler();  // suspend t_thread, back to resume_block_fibers

@@ -9,10 +9,13 @@ namespace wd {
 namespace rt {
 namespace {
 
-void warp_diag(Block& b, const Thread& t, const std::string& message, const std::string& detail, const std::string& key) {
+void warp_diag(Block& b, const Thread& t, const std::string& message, const std::string& detail, const std::string& key,
+               const char* code, const JsonObject& params) {
   Diag d;
   d.kind = "warp_mask";
   d.message = message;
+  d.code = code;
+  d.params_json = params.str();
   d.line = t.wline;
   d.block = b.bid;
   d.thread = t.tid;
@@ -87,7 +90,15 @@ bool release_warps(Block& b) {
                         mask_hex(t.wmask) + " (block " + tid_str(b.bid) + ").",
                     "{\"other_line\": " + std::to_string(t.wline) + ", \"other_thread\": " + ids_json(t.tid) +
                         ", \"mask\": \"" + mask_hex(lead.wmask) + "\", \"other_mask\": \"" + mask_hex(t.wmask) + "\"}",
-                    "mismatch:" + std::to_string(lead.wline) + ":" + std::to_string(t.wline));
+                    "mismatch:" + std::to_string(lead.wline) + ":" + std::to_string(t.wline), "RUNTIME_WARP_MISMATCH",
+                    JsonObject()
+                        .add("lane", l)
+                        .add("line", lead.wline)
+                        .add("mask", mask_hex(lead.wmask))
+                        .add("other_lane", j)
+                        .add("other_line", t.wline)
+                        .add("other_mask", mask_hex(t.wmask))
+                        .add("block", tid_str(b.bid)));
           break;
         }
       }
@@ -126,7 +137,13 @@ bool release_warps(Block& b) {
                       " that exited without reaching it (exited lanes " + mask_hex(exited) +
                       "). On a GPU this is undefined and may hang.",
                   "{\"mask\": \"" + mask_hex(lead.wmask) + "\", \"exited_lanes\": \"" + mask_hex(exited) + "\"}",
-                  "exited:" + std::to_string(lead.wline));
+                  "exited:" + std::to_string(lead.wline), "RUNTIME_WARP_EXITED",
+                  JsonObject()
+                      .add("line", lead.wline)
+                      .add("block", tid_str(b.bid))
+                      .add("warp", static_cast<long long>(w0 / 32))
+                      .add("mask", mask_hex(lead.wmask))
+                      .add("exited", mask_hex(exited)));
       }
       for (int j = 0; j < lanes; ++j)
         if (group >> j & 1) b.threads[w0 + j].state = kRunnable;

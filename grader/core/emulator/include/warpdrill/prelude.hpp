@@ -23,6 +23,7 @@
 #include "detail/barrier.hpp"
 #include "detail/warp.hpp"
 #include "detail/atomics.hpp"
+#include "detail/rmw.hpp"
 #include "detail/math.hpp"
 #include "detail/half.hpp"
 #include "detail/curand.hpp"

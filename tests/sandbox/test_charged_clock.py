@@ -1,0 +1,93 @@
+"""The charged clock does not depend on the machine's load: a box is charged the CPU seconds it got.
+
+A starved box is stopped only at the wall clock and is then marked `starved` (the platform's fault);
+one that sleeps is stopped at the wall clock too, as itself. The deadlocking kernel the tester saw
+get TIME_LIMIT on a loaded machine (tests/sandbox/kernels/half_barrier_spin.cu) is judged with one
+CPU shared by many busy processes: DEADLOCK or a platform fault (retried, never an attempt), never
+TIME_LIMIT.
+"""
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from contextlib import contextmanager
+from pathlib import Path
+
+import pytest
+
+from grader.core import sandbox
+from tests.sandbox.run import run_box
+
+pytestmark = pytest.mark.skipif(not sandbox.box.DEFAULT.works(), reason=f"no sandbox here: {sandbox.box.DEFAULT.probe()}")
+
+REPO = Path(__file__).resolve().parents[2]
+KERNEL = Path(__file__).with_name("kernels") / "half_barrier_spin.cu"
+HOGS = 12  # busy processes sharing the one CPU, each in a session (an autogroup) of its own
+
+
+@contextmanager
+def starved_cpu(hogs: int = HOGS):
+    """Run the block with this process (and what it starts) pinned to one CPU that `hogs` busy
+    processes share, so the box gets about 1/(hogs + 1) of it."""
+    before = os.sched_getaffinity(0)
+    cpu = min(before)
+    os.sched_setaffinity(0, {cpu})
+    procs = [subprocess.Popen([sys.executable, "-c", "while True: pass"], start_new_session=True)
+             for _ in range(hogs)]
+    try:
+        yield
+    finally:
+        for p in procs:
+            p.kill()
+        for p in procs:
+            p.wait()
+        os.sched_setaffinity(0, before)
+
+
+def test_spinning_box_is_charged_its_cpu_seconds(tmp_path):
+    """A spinning box on an idle-enough machine is stopped by its charged clock, well before the wall clock."""
+    res = run_box(["/bin/sh", "-c", "while :; do :; done"], tmp_path, 30.0, charged_s=1.0, cpu_s=20)
+    assert res.timed_out and not res.starved
+    assert res.time_s < 25
+
+
+def test_sleeping_box_ends_at_the_wall_clock_and_is_not_starved(tmp_path):
+    """A box that sleeps gets no CPU: its charged clock never runs out, the wall clock stops it, and it
+    is not mistaken for a starved one."""
+    res = run_box(["/bin/sh", "-c", "sleep 30"], tmp_path, 2.0, charged_s=0.5)
+    assert res.timed_out and not res.starved
+    assert 2.0 <= res.time_s < 10
+
+
+def test_starved_box_is_marked_starved_not_charged(tmp_path):
+    """A spinning box that gets about a thirteenth of one CPU does not use its charged second in 3 s of
+    wall time: it is stopped at the wall clock and marked starved."""
+    with starved_cpu():
+        res = run_box(["/bin/sh", "-c", "while :; do :; done"], tmp_path, 3.0, charged_s=1.0, cpu_s=20)
+    assert res.timed_out and res.starved
+
+
+def test_deadlock_on_a_starved_machine_is_never_time_limit(monkeypatch):
+    """The half-barrier/spin kernel on block-sum, with one CPU shared by busy processes: the verdict is
+    DEADLOCK (the detector counts CPU seconds, as the charged clock does) or the run is a platform
+    fault; before the fix it was TIME_LIMIT ("ran past the time limit of 5 s", no diagnostic)."""
+    from grader.core.backends.emulator import EmulatorBackend
+    from grader.core.errors import PlatformError
+    from grader.core.judge import judge
+    from grader.core.verdicts import Verdict
+    from problems.core.package import load_package
+
+    monkeypatch.chdir(REPO)
+    package = load_package("problems/bank/block-sum")
+    backend = EmulatorBackend(workers=2)
+    source = KERNEL.read_text()
+    backend.close(backend.compile(source, package.kernel))  # build (cached) before starving the CPU
+    with starved_cpu():
+        try:
+            result = judge(package, source, backend)
+        except PlatformError as exc:
+            assert "too busy" in str(exc)
+            return
+    assert result.verdict is Verdict.DEADLOCK, [(t.name, t.verdict, str(t.message)) for t in result.tests]
+    assert "spin in the loop on line 14" in str(result.tests[0].message)
