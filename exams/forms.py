@@ -77,7 +77,14 @@ class ExamForm(forms.ModelForm):
 
     def __init__(self, *args, course=None, **kwargs):
         super().__init__(*args, **kwargs)
+        from practice.rendering import lang
+
+        language = lang()
         self.fields["template"].queryset = ExamTemplate.objects.filter(course=course)
+        self.fields["template"].label_from_instance = lambda t: t.title_in(language)
+        self.fields["template"].empty_label = _("Choose a template")
+        self.fields["template"].help_text = _(
+            "Each kernel item allows the attempts its template gives it (attempts, 1 if not given).")
         self.fields["title"].required = False
         for name in ("opens_at", "closes_at", "results_release_at"):
             self.fields[name].input_formats = ["%Y-%m-%dT%H:%M", "%Y-%m-%d %H:%M", "%Y-%m-%dT%H:%M:%S"]

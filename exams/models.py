@@ -30,6 +30,18 @@ class ExamTemplate(models.Model):
     def __str__(self):
         return self.title
 
+    def title_in(self, language: str) -> str:
+        """The template's title in `language` ("en" or "ko") from its data; the English title without one."""
+        titles = (self.data or {}).get("title")
+        return (titles.get(language) if isinstance(titles, dict) else None) or self.title
+
+    @property
+    def localized_title(self) -> str:
+        """The title in the language of the request being served (Korean or English)."""
+        from django.utils.translation import get_language
+
+        return self.title_in("ko" if (get_language() or "en").startswith("ko") else "en")
+
 
 class Feedback(models.TextChoices):
     """What a student learns about a kernel item during the exam."""
