@@ -68,12 +68,25 @@ def _read(pk: int) -> dict | None:
 
 
 def publish(pk: int) -> None:
-    """Store the submission's current state token (one small query). Called after a change commits."""
+    """Store the submission's current state token (two small queries). Called after a change commits.
+
+    Two publishers can interleave, each reading the row and then setting the cache: the progress
+    write of one grading step and the verdict of the next, in other processes or threads. A slower
+    one that read an older state would otherwise set its token after the newer one, and a poller
+    holding that older state's answer would get 304 for LIVE_TTL_S while the verdict waits in the
+    database. So the row is read again after the set: if it moved on, the entry is dropped and the
+    next poll reads the database. (Whichever order the commits and sets take, the last publisher to
+    read the final state sets its token after every earlier publisher's re-read.)
+    """
     row = _read(pk)
     if row is None:
         _cache().delete(_key(pk))
-    else:
-        _cache().set(_key(pk), token_of(row), LIVE_TTL_S)
+        return
+    token = token_of(row)
+    _cache().set(_key(pk), token, LIVE_TTL_S)
+    again = _read(pk)
+    if again is None or token_of(again) != token:
+        _cache().delete(_key(pk))
 
 
 def changed(*pks: int) -> None:

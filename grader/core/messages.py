@@ -13,7 +13,10 @@ code is its name ("SOURCE_TOO_LARGE"), or in a dict of them the dict's name and 
 parameter may itself be a Message, or a list of them (joined with "; "): the summary quotes a
 diagnostic, a deadlock lists groups of threads, an access is a translated word. Text we cannot name (a
 compiler's own words, results stored before templates) is `Message.verbatim(text)`: code "", shown as
-it is. Codes are stored: a code is never renamed or removed, its English may be reworded.
+it is. Codes are stored: a code is never renamed or removed, its English may be reworded. The
+emulator's C++ runtime writes its messages the same way, a code and its parameters in result.json
+(src/runtime.hpp JsonObject; grader/core/emulator/jobs.py runtime_said takes only RUNTIME_CODES):
+nothing parses English back into a template.
 
 `gettext_noop` marks a template for extraction and returns it unchanged. It is a plain function
 of this module (no Django here) that bears the name makemessages already extracts (Django's
@@ -26,8 +29,7 @@ and a template must write a literal percent sign as ``%%``.
 """
 from __future__ import annotations
 
-import re
-from typing import Any, Callable, Iterable
+from typing import Any, Callable
 
 
 def gettext_noop(template: str) -> str:
@@ -214,39 +216,6 @@ def check_name(kind: str) -> Message:
 def word(value: str) -> Any:
     """A closed-set word of a tool's report ("read", "shared", ...) as a translatable message; other text as is."""
     return text(WORDS[value]) if value in WORDS else value
-
-
-# ---- recognising text written elsewhere ----
-
-_PARAM = re.compile(r"%\\\((\w+)\\\)s")
-
-
-def _pattern(template: str) -> re.Pattern:
-    seen: set[str] = set()
-
-    def group(m: re.Match) -> str:
-        name = m.group(1)
-        if name in seen:
-            return f"(?P={name})"
-        seen.add(name)
-        return f"(?P<{name}>.+?)"
-
-    return re.compile(_PARAM.sub(group, re.escape(template.replace("%%", "%"))), re.DOTALL)
-
-
-_PATTERNS: dict[str, re.Pattern] = {}
-
-
-def recognise(message: str, templates: Iterable[str]) -> tuple[str, dict] | None:
-    """(template, params) of the first template whose English is exactly `message`, else None.
-
-    Parameters come back as the strings they were in the message.
-    """
-    for template in templates:
-        pattern = _PATTERNS.get(template) or _PATTERNS.setdefault(template, _pattern(template))
-        if m := pattern.fullmatch(message):
-            return template, m.groupdict()
-    return None
 
 
 # ---- words inside messages ----
@@ -728,36 +697,3 @@ RUNTIME_CODES = frozenset(CODES[t] for t in (*RUNTIME_MESSAGES, *RUNTIME_GROUPS,
 def templates() -> list[str]:
     """Every template of the catalogue, once each (for the catalogue test)."""
     return list(dict.fromkeys(CATALOGUE.values()))
-
-
-# ---- text the emulator's C++ runtime and the compilers' checks still write in English ----
-
-def runtime_message(message: str) -> Message:
-    """The message of text the emulator's runtime wrote (verbatim when it is not one of ours).
-
-    The access of a fault and the groups of a deadlock become nested, translatable messages.
-    """
-    found = recognise(message, RUNTIME_MESSAGES)
-    if found is None:
-        return Message.verbatim(message)
-    template, params = found
-    if "access" in params:
-        params["access"] = word(params["access"])
-    for key in ("waiting", "spinning"):
-        if key in params:
-            groups = []
-            for part in params[key].split("; "):
-                group = recognise(part, RUNTIME_GROUPS)
-                if group is None:
-                    return Message.verbatim(message)
-                groups.append(text(group[0], **group[1]))
-            params[key] = groups
-    if template in (RUNTIME_DIVERGENT_BARRIERS, RUNTIME_DIVERGENT_BARRIERS_SPLIT):
-        params["lines"] = and_list(params["lines"].split(" and "))
-    return text(template, **params)
-
-
-def compile_message(message: str) -> Message:
-    """The message of a compile-stage text we wrote; the compiler's own words verbatim."""
-    found = recognise(message, (COMPILE_TOO_LONG, COMPILE_FAILED_SEE_LOG, COMPILE_DISK_LIMIT, *COMPILE_MESSAGES))
-    return text(found[0], **found[1]) if found else Message.verbatim(message)

@@ -243,14 +243,15 @@ def test_the_named_divergent_barrier_is_a_translatable_message(run):
     from grader.core import messages as M
 
     message = _divergent(_block_sum(run, HALF_WARP_BARRIER_BEFORE_CORRECT, 256))[0].message
-    found = M.runtime_message(message)
-    template, params = found.template, found.params
+    template, params = message.template, message.params
     # Lanes 0-15 of warp 0 wait at line 8 while lanes 16-31 are at line 12: a warp split between two
     # barriers, so the message adds that sm_70+ hangs on it (docs/synchronization.md, row 8).
     assert template == M.RUNTIME_DIVERGENT_BARRIER_PASSED_SPLIT
     assert "on sm_70+ this hangs" in message
-    assert (params["line"], params["other_line"], params["passed"]) == ("8", "12", "0xffff0000")
-    warps = ("Divergent __syncthreads() on line 8: in block (0,0,0) threads such as (0,0,0) wait at it while threads "
-             "such as (128,0,0) went past it to the barrier on line 12. Every thread reaches the barrier on line 12, "
-             "only some reach the one on line 8: the condition around a barrier must be the same for the whole block.")
-    assert M.runtime_message(warps).template == M.RUNTIME_DIVERGENT_BARRIER_PASSED_WARPS
+    assert (params["line"], params["other_line"], params["passed"]) == (8, 12, "0xffff0000")
+    warps = M.RUNTIME_DIVERGENT_BARRIER_PASSED_WARPS(line=8, block="(0,0,0)", thread="(0,0,0)", other_thread="(128,0,0)",
+                                                     other_line=12)
+    assert warps == ("Divergent __syncthreads() on line 8: in block (0,0,0) threads such as (0,0,0) wait at it while "
+                     "threads such as (128,0,0) went past it to the barrier on line 12. Every thread reaches the barrier "
+                     "on line 12, only some reach the one on line 8: the condition around a barrier must be the same "
+                     "for the whole block.")

@@ -308,12 +308,17 @@ def app_broker(url: str):
         app._pool = None
         app.amqp._producer_pool = None
 
-    # broker_write_url, not broker_url: the environment's CELERY_BROKER_URL wins over the latter.
-    old = app.conf.get("broker_write_url")
+    # broker_write_url, not broker_url: the environment's CELERY_BROKER_URL wins over the latter. The
+    # transport too: without CELERY_BROKER_URL the settings name the filesystem broker's transport
+    # (config.filesystem_broker), which would win over `url`'s scheme and publish to var/ instead.
+    old = {key: app.conf.get(key) for key in ("broker_write_url", "broker_transport", "broker_transport_options")}
     reset()
     app.conf.broker_write_url = url
+    app.conf.broker_transport = None
+    app.conf.broker_transport_options = {}
     try:
         yield
     finally:
         reset()
-        app.conf.broker_write_url = old
+        for key, value in old.items():
+            app.conf[key] = value

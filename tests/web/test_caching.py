@@ -189,3 +189,25 @@ def test_submitting_reads_the_cached_package(problem, alice, count_parses):
         fresh = Problem.objects.select_related("current_version").get(pk=problem.pk)
         actions.create_submission(alice, fresh, "__global__ void k() {}\n")
     assert count_parses.call_count == 1
+
+
+def test_a_late_publisher_of_an_older_state_leaves_no_stale_token(problem, alice, alice_client, make_submission):
+    """Two publishers interleave: one read the RUNNING row, the verdict committed and was published,
+    then the slow one sets RUNNING's token. A poller holding the RUNNING answer must get the verdict
+    on its next poll, not 304s for LIVE_TTL_S (seen under load with a real gunicorn and worker)."""
+    from grader import live
+
+    submission = make_submission(alice, problem)
+    actions.start_grading(submission.pk, "dummy")
+    actions.record_progress(submission.pk, "running", 1, 2)
+    running = alice_client.get(live_url(submission))
+    assert "Running test 2 of 2" in running.content.decode()
+    stale_row = live._read(submission.pk)
+    actions.finish_grading(submission.pk, graded_result())
+    real_read = live._read
+    reads = iter([stale_row])
+    with mock.patch.object(live, "_read", side_effect=lambda pk: next(reads, None) or real_read(pk)):
+        live.publish(submission.pk)  # the slow publisher: read RUNNING before the verdict, sets it now
+    graded = alice_client.get(live_url(submission), HTTP_IF_NONE_MATCH=running["ETag"])
+    assert graded.status_code == 200
+    assert 'data-status="GRADED"' in graded.content.decode()

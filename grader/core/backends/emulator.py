@@ -199,7 +199,7 @@ class EmulatorBackend(Backend):
         start = time.monotonic()
         rewritten = rewrite(source, spec.name)
         if rewritten.problems:
-            messages = [CompileMessage(p.line, None, "error", M.compile_message(p.message))
+            messages = [CompileMessage(p.line, None, "error", p.message)
                         for p in rewritten.problems]
             log = "\n".join(f"{STUDENT_FILE}:{p.line}: error: {p.message}" for p in rewritten.problems)
             return Build(compile=CompileResult(ok=False, messages=messages, log=log, time_s=time.monotonic() - start))
@@ -245,9 +245,6 @@ class EmulatorBackend(Backend):
                                         "its toolchain is incomplete")
                 if not messages:
                     messages = [CompileMessage(None, None, "error", M.COMPILE_FAILED_SEE_LOG())]
-                for m in messages:
-                    if m.line is None:  # a line of ours (the harness): a message we wrote, the compiler's inside
-                        m.message = M.compile_message(m.message)
                 return False, messages, log, False
             final.parent.mkdir(parents=True, exist_ok=True)
             staging = final.parent / f".kernel.bin.{os.getpid()}"
@@ -454,13 +451,10 @@ class EmulatorBackend(Backend):
             return RunOutcome(RunStatus.FAULT, log=log, time_s=result["time_s"], message=diag.message, diagnostics=[diag])
         status = STATUS[result["status"]]
         diags = jobs.diagnostics_from(result, request.test_name)
-        for d in diags:  # a message the runtime wrote as English only: recognised (scheduler, barriers, warps)
-            if not d.message.code:
-                d.message = M.runtime_message(d.message)
         # The run's message is its fatal diagnostic's (the same words, one Message).
         said = next((d.message for d in diags if d.message == result["message"]), None)
         outcome = RunOutcome(status, diagnostics=diags, log=log, time_s=result["time_s"],
-                             message=said or (M.runtime_message(result["message"]) if result["message"] else ""))
+                             message=said or result["message"])
         if status is RunStatus.OK:
             try:
                 outcome.outputs = jobs.read_outputs(workdir, outputs)

@@ -167,9 +167,6 @@ class GpuBackend(Backend):
         arch = self.arch()
         result = self.compiler.compile(source, spec, arch)
         resources = resources_of(result)
-        for m in result.compile.messages:  # ours (the signature check, limits) get a code; the compiler's stay
-            if m.line is None and not m.message.code:
-                m.message = M.compile_message(m.message)
         if not result.compile.ok:
             return Build(compile=result.compile, resources=None)
         handle = GpuHandle(source=source, spec=spec, cubin=np.frombuffer(result.cubin, dtype=np.uint8),

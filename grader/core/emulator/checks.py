@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from .. import messages as M
 from . import declarations, pasting
 from .tokens import Token, directive_text, tokenize
 
@@ -66,7 +67,7 @@ class Problem:
     """A static-check failure: reported as a COMPILE_ERROR message."""
 
     line: int
-    message: str
+    message: M.Message  # a compile message of the catalogue (messages.COMPILE_MESSAGE)
 
 
 
@@ -86,17 +87,17 @@ def _check_directive(tok: Token, problems: list[Problem]) -> None:
         header = m.group(2).strip() if m else text.strip()
         if not m or header not in ALLOWED_INCLUDES:
             allowed = ", ".join(sorted(ALLOWED_INCLUDES))
-            problems.append(Problem(tok.line, f"#include of '{header}' is not allowed here (allowed: {allowed})"))
+            problems.append(Problem(tok.line, M.COMPILE_MESSAGE["include"](header=header, allowed=allowed)))
         return
     if name not in ALLOWED_DIRECTIVES:
-        problems.append(Problem(tok.line, f"the preprocessor directive #{name} is not allowed"))
+        problems.append(Problem(tok.line, M.COMPILE_MESSAGE["directive"](name=name)))
         return
     if name == "pragma" and re.search(r"\bdependency\b", text):
-        problems.append(Problem(tok.line, "#pragma GCC dependency is not allowed"))
+        problems.append(Problem(tok.line, M.COMPILE_MESSAGE["pragma_dependency"]()))
     # Macro bodies may not spell host escapes either (names built by pasting: pasting.py).
     inner_tokens = tokenize(text[text.find("#") + 1:])
     if name in ("define", "undef") and len(inner_tokens) > 1 and inner_tokens[1].text in BUILTIN_MACROS:
-        problems.append(Problem(tok.line, f"the predefined macro {inner_tokens[1].text} cannot be redefined"))
+        problems.append(Problem(tok.line, M.COMPILE_MESSAGE["predefined_macro"](name=inner_tokens[1].text)))
     for k, inner in enumerate(inner_tokens):
         if inner.text in ("__attribute__", "__attribute") or _cxx11_attribute_start(inner_tokens, k):
             _check_attributes(inner_tokens, k, tok.line, problems)
@@ -106,7 +107,7 @@ def _check_directive(tok: Token, problems: list[Problem]) -> None:
             problems.append(Problem(tok.line, _DIGRAPH_MESSAGE))
 
 
-_DIGRAPH_MESSAGE = "digraphs (%: <: :> <% %>) are not allowed: write # [ ] { }"
+_DIGRAPH_MESSAGE = M.COMPILE_MESSAGE["digraphs"]()
 
 
 def _digraph(tokens: list[Token], k: int) -> bool:
@@ -134,17 +135,17 @@ def _check_attributes(tokens: list[Token], k: int, line: int, problems: list[Pro
         names, _ = declarations.gnu_attributes(tokens, k)
         spell = "__attribute__((%s))"
     for name in declarations.refused_attributes(names):
-        problems.append(Problem(line, declarations.ATTRIBUTE_MESSAGE % (spell % name)))
+        problems.append(Problem(line, M.COMPILE_MESSAGE["attribute_named"](attribute=spell % name)))
 
 
-def _forbidden_message(name: str) -> str:
+def _forbidden_message(name: str) -> M.Message:
     if RESERVED_NAME.match(name):
-        return f"'{name}' is reserved for the emulator's runtime: choose another name"
+        return M.COMPILE_MESSAGE["reserved_name"](name=name)
     if name in ("asm", "__asm__", "__asm"):
-        return "inline assembly (asm) is not allowed"
+        return M.COMPILE_MESSAGE["asm"]()
     if name == "goto":
-        return "goto is not allowed"
-    return f"'{name}' is not available in kernels (no file, process or host access)"
+        return M.COMPILE_MESSAGE["goto"]()
+    return M.COMPILE_MESSAGE["host_function"](name=name)
 
 
 
@@ -157,7 +158,7 @@ def check(tokens: list[Token]) -> list[Problem]:
             _check_directive(tok, problems)
             continue
         if tok.kind == "splice" or tok.text == "\\":
-            problems.append(Problem(tok.line, "a backslash at the end of a line (or outside a string) is only allowed in #define"))
+            problems.append(Problem(tok.line, M.COMPILE_MESSAGE["backslash"]()))
             continue
         if _digraph(tokens, i):
             problems.append(Problem(tok.line, _DIGRAPH_MESSAGE))
@@ -167,7 +168,7 @@ def check(tokens: list[Token]) -> list[Problem]:
             problems.append(Problem(tok.line, _forbidden_message(tok.text)))
         elif tok.text == "<" and i + 2 < len(tokens) and tokens[i + 1].text == "<" and tokens[i + 2].text == "<" \
                 and tokens[i + 1].start == tok.end and tokens[i + 2].start == tok.end + 1:
-            problems.append(Problem(tok.line, "kernel launches (<<<...>>>) are not allowed: the harness launches your kernel"))
+            problems.append(Problem(tok.line, M.COMPILE_MESSAGE["launch_in_kernel"]()))
     for line, message in declarations.linkage_problems(tokens) + declarations.constant_write_problems(tokens):
         problems.append(Problem(line, message))
     pastes = pasting.check_pastes(tokens, lambda name: _forbidden_message(name) if _forbidden(name) else None)

@@ -14,6 +14,8 @@
 """
 from __future__ import annotations
 
+from .. import messages as M
+
 # Attributes that change nothing a kernel could use to reach the host, the start-up code or the
 # checks: inlining, unused-variable warnings, alignment, branch hints, purity.
 HARMLESS_ATTRIBUTES = frozenset({
@@ -22,12 +24,7 @@ HARMLESS_ATTRIBUTES = frozenset({
     "fallthrough", "packed", "nonnull", "returns_nonnull", "format", "may_alias", "noipa", "noclone",
     "artificial", "gnu_inline", "leaf", "nothrow", "malloc", "assume_aligned", "alloc_size",
 })
-ATTRIBUTE_MESSAGE = "%s is not allowed (harmless attributes such as always_inline, noinline, unused and aligned are)"
-EXTERN_MESSAGE = 'extern declarations are not allowed (except `extern __shared__`, and `extern "C"` on functions)'
-EXTERN_UNDEFINED_MESSAGE = ("extern declarations are not allowed: '%s' is declared extern \"C\" but not defined in "
-                            "this file (define it here, or drop extern \"C\")")
-CONSTANT_WRITE_MESSAGE = ("expression must be a modifiable lvalue: '%s' is __constant__ memory, which kernels can "
-                          "only read (nvcc refuses this write)")
+EXTERN_MESSAGE = M.COMPILE_MESSAGE["extern_c"]
 
 # Identifiers that take a parenthesised argument in a declaration's head without being its name.
 _NOT_A_NAME = frozenset({"__launch_bounds__", "__align__", "__attribute__", "__attribute", "alignas", "decltype",
@@ -147,7 +144,7 @@ def linkage_problems(tokens) -> list[tuple[int, str]]:
                     continue
                 i = _declaration(tokens, i + 2, tok.line, declared, defined, problems)
                 continue
-            problems.append((tok.line, EXTERN_MESSAGE))
+            problems.append((tok.line, EXTERN_MESSAGE()))
             i += 1
             continue
         if c_blocks and tok.kind == "ident":
@@ -164,7 +161,7 @@ def linkage_problems(tokens) -> list[tuple[int, str]]:
         i += 1
     for name, line in declared:
         if name not in defined:
-            problems.append((line, EXTERN_UNDEFINED_MESSAGE % name))
+            problems.append((line, M.COMPILE_MESSAGE["extern_c_undefined"](name=name)))
     return problems
 
 
@@ -212,7 +209,7 @@ def _declaration(tokens, i: int, line: int, declared, defined, problems) -> int:
         k += 1
     if k < n and tokens[k].text == "}":
         return k  # the end of the enclosing extern "C" block
-    problems.append((line, EXTERN_MESSAGE))  # a variable (or anything else that is not a function)
+    problems.append((line, EXTERN_MESSAGE()))  # a variable (or anything else that is not a function)
     return k + 1
 
 
@@ -247,7 +244,7 @@ def constant_write_problems(tokens) -> list[tuple[int, str]]:
             continue  # a member of another object that happens to share the name
         before = "".join(x.text for x in tokens[max(0, k - 2):k])
         if before.endswith(("++", "--")) and not before.endswith(("+++", "---")):
-            problems.append((t.line, CONSTANT_WRITE_MESSAGE % t.text))
+            problems.append((t.line, M.COMPILE_MESSAGE["constant_write"](name=t.text)))
             continue
         j = k + 1
         while j < len(tokens):  # the lvalue's path: [index], .member
@@ -259,7 +256,7 @@ def constant_write_problems(tokens) -> list[tuple[int, str]]:
                 break
         op = _operator_at(tokens, j)
         if op in _ASSIGN_OPS or op in ("++", "--"):
-            problems.append((t.line, CONSTANT_WRITE_MESSAGE % t.text))
+            problems.append((t.line, M.COMPILE_MESSAGE["constant_write"](name=t.text)))
     return problems
 
 

@@ -156,7 +156,7 @@ def _codes(value) -> set[str]:
 def runtime_said(d: dict) -> M.Message:
     """The message of one diagnostic of the result file: its "code" and "params" (the runtime's
     JsonObject) when they name a message of the runtime's, else its English "message" as the runtime
-    wrote it (recognised by messages.runtime_message in the backend). The file is written in a process
+    wrote it, shown as it is. The file is written in a process
     the student's code shares: a code outside the runtime's, or parameters that do not fit it, count
     as not given."""
     code, params = d.get("code"), d.get("params")

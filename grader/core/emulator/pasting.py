@@ -16,10 +16,10 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from .. import messages as M
 from .tokens import Token, directive_text, tokenize
 
-UNCHECKABLE = ("token pasting (##) here builds a name this check cannot follow: paste names and numbers "
-               "written directly as the macro's arguments")
+UNCHECKABLE = M.COMPILE_MESSAGE["token_pasting_unfollowed"]()
 _DEFINE = re.compile(r"^\s*#\s*define\s+([A-Za-z_]\w*)(\()?")
 _NUMBER_MACROS = frozenset({"__LINE__", "__COUNTER__"})
 _MAX_CHAINS = 64  # per macro: forwarding deeper than this is refused

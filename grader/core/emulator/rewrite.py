@@ -25,6 +25,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from .. import messages as M
 from . import checks, reach, rmw
 from .checks import ALLOWED_INCLUDES, FORBIDDEN_IDENTIFIERS, RESERVED_NAME, Problem  # noqa: F401 (the module's API)
 from .tokens import Token, tokenize  # noqa: F401 (the module's API)
@@ -134,7 +135,7 @@ def _rewrite_shared(source: str, tokens: list[Token], i: int, site: int, problem
         kept.append(t)
     split = _split_declarators(kept)
     if split is None:
-        problems.append(Problem(line, "cannot understand this __shared__ declaration; write it as `__shared__ float name[SIZE];`"))
+        problems.append(Problem(line, M.COMPILE_MESSAGE["shared_declaration"]()))
         return None
     spec, decls = split
     type_text = _join(spec)
@@ -142,11 +143,11 @@ def _rewrite_shared(source: str, tokens: list[Token], i: int, site: int, problem
     used = 0
     for d in decls:
         if not d or d[0].kind != "ident":
-            problems.append(Problem(line, "cannot understand this __shared__ declaration; write it as `__shared__ float name[SIZE];`"))
+            problems.append(Problem(line, M.COMPILE_MESSAGE["shared_declaration"]()))
             return None
         name = d[0].text
         if any(t.text == "=" for t in d):
-            problems.append(Problem(line, f"__shared__ variable '{name}' cannot have an initializer (CUDA forbids it)"))
+            problems.append(Problem(line, M.COMPILE_MESSAGE["shared_initializer"](name=name)))
             return None
         dims = _join(d[1:])
         if is_extern:
@@ -174,7 +175,7 @@ def rewrite(source: str, kernel_name: str) -> Rewritten:
     result = Rewritten(text=source)
     edits, site, found_kernel = _edits(source, tokens, kernel_name, problems, result)
     if not found_kernel and not problems:
-        problems.append(Problem(1, f"no __global__ function named '{kernel_name}' was found"))
+        problems.append(Problem(1, M.COMPILE_MESSAGE["no_kernel"](name=kernel_name)))
     how = reach.kernel_reach(tokens, kernel_name)
     result.needs_fibers = not how.loop
     result.serial = how.serial
@@ -235,7 +236,7 @@ def _edits(source: str, tokens: list[Token], kernel_name: str, problems: list[Pr
                 edits.append((tok.start, tok.end, "wd_student_main"))
             if text == "__shared__":
                 if depth == 0:
-                    problems.append(Problem(tok.line, "file-scope __shared__ variables are not supported: declare the array inside the kernel"))
+                    problems.append(Problem(tok.line, M.COMPILE_MESSAGE["file_scope_shared"]()))
                     continue
                 if edits and edits[-1][1] > tok.start:
                     continue  # a second __shared__ in a statement already rewritten

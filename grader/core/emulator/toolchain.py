@@ -94,6 +94,11 @@ class Runtime:
     lib_dir: Path
 
 
+def runtime_built(cache_dir: Path, variant: str = "fast", cxx: str = DEFAULT_CXX) -> bool:
+    """Whether `variant`'s runtime library for the compiler `cxx` is built in `cache_dir` (its done marker)."""
+    return (cache_dir / f"runtime-{runtime_hash(cxx)}" / f".done-{variant}").exists()
+
+
 def build_runtime(cache_dir: Path, variant: str = "fast", cxx: str = DEFAULT_CXX) -> Runtime:
     """Build (or reuse) the runtime library for `variant` with the compiler `cxx`. Raises PlatformError
     if it does not compile."""

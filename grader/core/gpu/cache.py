@@ -18,8 +18,12 @@ from pathlib import Path
 MEMORY_ITEMS = 256  # entries kept in the process, in front of the disk
 
 
+# The form of the stored compile messages: entries of an older form (English only) are not reused.
+MESSAGES_FORM = "messages-as-codes"
+
+
 def cache_key(*parts: str) -> str:
-    digest = hashlib.sha256()
+    digest = hashlib.sha256(MESSAGES_FORM.encode() + b"\0")
     for part in parts:
         digest.update(part.encode())
         digest.update(b"\0")

@@ -43,9 +43,16 @@ class Command(BaseCommand):
         order = sorted(toolchain.VARIANTS, key=lambda v: v == "writemap")
         for number, variant in enumerate(order, 1):
             began = time.monotonic()
+            if not toolchain.runtime_built(judge_backend.cache_dir, variant, judge_backend.cxx):
+                # A line when the build starts too (runtime.log is what make dev's banner points to),
+                # written out at once: a first build takes minutes on a busy machine.
+                self.stdout.write(f"emulator runtime {digest}: building {variant} "
+                                  f"({number}/{len(toolchain.VARIANTS)}) ...")
+                self.stdout.flush()
             judge_backend.runtime(variant)
             self.stdout.write(f"emulator runtime {digest}: {variant} ({number}/{len(toolchain.VARIANTS)}) "
                               f"in {time.monotonic() - began:.1f} s")
+            self.stdout.flush()
         if shared is not None:
             try:
                 shared_cache.publish(judge_backend.cache_dir, shared, digest, toolchain.VARIANTS)
