@@ -532,6 +532,13 @@ def beat_heart(submission_id: int) -> None:
     Submission.objects.filter(pk=submission_id).exclude(status=Status.GRADED).update(heartbeat_at=timezone.now())
 
 
+def still_waiting_for_setup(submission_id: int) -> int:
+    """A queued submission whose worker is still setting up (grader.tasks._setup_pending) is waiting, not
+    stale: its queued_at is moved to now, so neither sweeper re-queues it. Returns the rows changed (0 or 1)."""
+    return Submission.objects.filter(pk=submission_id, status__in=[Status.QUEUED, Status.RETRYING]).update(
+        queued_at=timezone.now())
+
+
 def requeue_dead_graders(now=None) -> list[int]:
     """Re-enqueue non-exam submissions whose grader died: COMPILING/RUNNING/CHECKING with a heartbeat
     older than EXAM_HEARTBEAT_STALE_S (every grading task beats, grader.tasks._heartbeat). Returns their ids.

@@ -102,6 +102,25 @@ def _heartbeat(submission_id: int):
         thread.join(5)
 
 
+SETUP_WAIT_S = 5  # while the runtime builds, how often a waiting submission's message comes back
+
+
+def _setup_pending(task, backend) -> bool:
+    """Whether `backend` is the emulator and another process is building a runtime variant grading uses
+    (all but the write map's, which only a staff request needs). Never in eager mode (tests, scripts):
+    there the re-sent message would run at once, in this call."""
+    if task.request.is_eager or getattr(backend, "name", "") != "emulator":
+        return False
+    from grader.core.emulator import toolchain
+
+    graded = [v for v in toolchain.VARIANTS if v != "writemap"]
+    try:
+        return toolchain.runtime_building(backend.cache_dir, graded, backend.cxx)
+    except Exception:  # the check only spares a wait: grading goes on as before
+        log.exception("could not tell whether the emulator runtime is building")
+        return False
+
+
 def _grade(self, submission_id: int) -> str | None:
     """Grade one submission: claim it, run the judge, store the verdict.
 
@@ -117,6 +136,15 @@ def _grade(self, submission_id: int) -> str | None:
     except Exception as exc:  # a worker that cannot load its backend must not leave the row QUEUED
         log.exception("submission %s: the judge backend cannot be loaded", submission_id)
         return _retry_or_give_up(self, submission_id, "the judge backend cannot be loaded on this worker", exc)
+    if _setup_pending(self, backend):
+        # The worker is still building the emulator runtime (a first `make dev`): grading now would wait
+        # for its lock inside the task's time limit. The submission stays queued, its queued_at fresh
+        # (the sweepers see a waiting row, not a stale one), and the message comes back shortly.
+        actions.still_waiting_for_setup(submission_id)
+        log.info("submission %s: the judge is still setting up (the emulator runtime is building); "
+                 "grading it in %s s", submission_id, SETUP_WAIT_S)
+        self.apply_async((submission_id,), countdown=SETUP_WAIT_S)
+        return None
     claiming = time.monotonic()
     with actions.grading_lock(submission_id) as lock_held:
         submission = actions.start_grading(submission_id, backend.name, lock_held=lock_held)

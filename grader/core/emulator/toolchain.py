@@ -99,6 +99,24 @@ def runtime_built(cache_dir: Path, variant: str = "fast", cxx: str = DEFAULT_CXX
     return (cache_dir / f"runtime-{runtime_hash(cxx)}" / f".done-{variant}").exists()
 
 
+def runtime_building(cache_dir: Path, variants, cxx: str = DEFAULT_CXX) -> bool:
+    """Whether another process is building the runtime in `cache_dir` now (it holds the runtime's lock)
+    while one of `variants` is not built yet: a grading started now would wait for it."""
+    if all(runtime_built(cache_dir, v, cxx) for v in variants):
+        return False
+    path = cache_dir / f"runtime-{runtime_hash(cxx)}.lock"
+    try:
+        with open(path, "r") as lock:
+            try:
+                fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                return True
+            fcntl.flock(lock, fcntl.LOCK_UN)
+    except OSError:  # no lock file: nobody has started a build
+        return False
+    return False
+
+
 def build_runtime(cache_dir: Path, variant: str = "fast", cxx: str = DEFAULT_CXX) -> Runtime:
     """Build (or reuse) the runtime library for `variant` with the compiler `cxx`. Raises PlatformError
     if it does not compile."""
