@@ -60,6 +60,16 @@ class SubmissionCreateSerializer(serializers.Serializer):
 
 
 PUBLIC_NOTE_CODES = {t.code for t in M.PUBLIC_NOTES}
+PLATFORM_NOTE_CODES = {t.code for t in M.PLATFORM_NOTES}
+# A watchdog's stop on a hidden test: said as it is, without its limit (which grows with the inputs).
+HIDDEN_STOPS = {M.MEMORY_LIMIT.code: M.MEMORY_LIMIT_HIDDEN, M.DISK_LIMIT.code: M.DISK_LIMIT_HIDDEN}
+
+
+def _hidden_message(d: Diagnostic, translate) -> M.Message:
+    """What a student reads of diagnostic `d` found on a hidden test: a watchdog's stop (memory, disk)
+    as what happened, anything else as its kind only (_hidden_diagnostic_message)."""
+    stop = HIDDEN_STOPS.get(d.message.code) if d.message else None
+    return stop() if stop is not None else _hidden_diagnostic_message(str(d.kind), translate)
 
 
 def _hidden_diagnostic_message(kind: str, translate) -> M.Message:
@@ -110,7 +120,7 @@ def _without_hidden(summary: M.Message, hidden: Diagnostic, public_lines: set, t
     (stored before templates) that quotes it becomes the hidden test's plain summary."""
     if not summary.code:
         return M.SUMMARY_HIDDEN_TEST(test=(hidden.test or "").removesuffix(" (check)"))
-    params = {key: _hidden_diagnostic_message(str(hidden.kind), translate)
+    params = {key: _hidden_message(hidden, translate)
               if isinstance(value, M.Message) and value.to_dict() == hidden.message.to_dict() else value
               for key, value in summary.params.items()}
     template = CATALOGUE_WITHOUT_LINE.get(summary.code)
@@ -144,18 +154,20 @@ def public_result(result: JudgeResult | None, full: bool, translate=None) -> dic
     hidden = {t.name for t in result.tests if not t.sample}
     summary = result.message
     # A note that says nothing of its test's data (printf truncation) is shown as it is, hidden test or not.
+    # A note about the platform (a check that could not be built) is not about the student's code: staff only.
+    found = [d for d in result.diagnostics if full or not (d.message and d.message.code in PLATFORM_NOTE_CODES)]
     on_hidden = [not full and d.message.code not in PUBLIC_NOTE_CODES
-                 and (d.test or "").removesuffix(" (check)") in hidden for d in result.diagnostics]
-    public_lines = {d.line for d, is_hidden in zip(result.diagnostics, on_hidden) if not is_hidden}
+                 and (d.test or "").removesuffix(" (check)") in hidden for d in found]
+    public_lines = {d.line for d, is_hidden in zip(found, on_hidden) if not is_hidden}
     diagnostics, shown_kinds = [], set()
-    for d, is_hidden in sorted(zip(result.diagnostics, on_hidden), key=lambda pair: pair[1]):  # samples first
+    for d, is_hidden in sorted(zip(found, on_hidden), key=lambda pair: pair[1]):  # samples first
         item = d.to_dict()
         if is_hidden:
             if d.message and (_quotes(summary, d.message) if summary.code else d.message in summary):
                 summary = _without_hidden(summary, d, public_lines, translate)
             if d.kind in shown_kinds:
                 continue
-            item.update(message=_hidden_diagnostic_message(str(d.kind), translate).to_dict(), line=None, block=None,
+            item.update(message=_hidden_message(d, translate).to_dict(), line=None, block=None,
                         thread=None, detail={})
         shown_kinds.add(d.kind)
         diagnostics.append(localized(item, translate))

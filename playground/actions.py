@@ -20,6 +20,7 @@ from grader.core.errors import BadRequestError
 from grader.core.static_checks import static_check
 
 from .core.run import PlaygroundRequest, PlaygroundResult
+from .core.signature import check_rows_follow, kernel_parameters
 from .core.spec import kernel_name, parse_arguments, parse_launch
 from .models import PlaygroundRun, RunState
 
@@ -42,6 +43,7 @@ def prepare_request(source: str, kernel: str, rows, grid: str, block: str, share
         raise BadRequestError(refusal)
     name = kernel_name(source, kernel)
     args = parse_arguments(rows)
+    check_rows_follow(kernel_parameters(source, name), name, len(args))
     launch = parse_launch(grid, block, shared_bytes, args)
     return PlaygroundRequest(source=source, kernel=name, args=args, launch=launch)
 

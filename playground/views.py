@@ -16,6 +16,7 @@ from grader.serializers import localized
 from grader.views import calculator_url
 
 from . import actions
+from .core.signature import E_MISMATCH, kernel_parameters, rows_for
 from .core.spec import C_TYPES, MAX_ARGUMENTS, ArgKind, Init
 from .forms import example_form, form_from_post, form_from_run, form_from_submission
 from .models import PlaygroundRun
@@ -69,6 +70,9 @@ def playground(request):
             run = actions.create_run(request.user, form["source"], form["kernel"], form["args"], form["grid"],
                                      form["block"], form["shared_bytes"], from_submission=form.get("submission"))
         except BadRequestError as exc:
+            if getattr(exc, "message_template", "") == E_MISMATCH:  # the signature changed: rows follow it
+                params = kernel_parameters(form["source"], exc.message_params["kernel"])
+                form["args"], form["rows_rederived"] = rows_for(params, form["args"]), True
             return _page(request, form, user_message(exc), status=http_status_for(exc))
         return redirect(run)
     if request.GET.get("from"):

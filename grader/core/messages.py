@@ -455,6 +455,12 @@ PRINTF_TRUNCATED_GPU = gettext_noop("The kernel's printf output was truncated.")
 # Notes that say nothing of a test case's data (no sizes, values or indices): a student may read them
 # as they are even when they were found on a hidden test case.
 PUBLIC_NOTES = (PRINTF_TRUNCATED, PRINTF_TRUNCATED_GPU)
+# What a student reads, on a hidden test, in place of a watchdog's stop whose limit grows with the
+# inputs (MEMORY_LIMIT, DISK_LIMIT name it): what happened, without the size.
+MEMORY_LIMIT_HIDDEN = gettext_noop("The run used more memory than its memory limit allows and was stopped, on a "
+                                   "hidden test (its inputs and expected outputs are not shown).")
+DISK_LIMIT_HIDDEN = gettext_noop("The run wrote more files than its disk limit allows and was stopped, on a hidden "
+                                 "test (its inputs and expected outputs are not shown).")
 # Short outcome messages the emulator backend gives a test case.
 OUTCOME_TIME_LIMIT = gettext_noop("time limit")
 OUTCOME_KILLED = gettext_noop("the run was killed (CPU time or memory limit)")
@@ -605,6 +611,9 @@ SHARED_UNINITIALIZED_READ = gettext_noop(
     "value (the emulator fills it with 0xFF bytes, so the read gives -2, 4294967294 or NaN). Write it, then "
     "__syncthreads(), before any thread reads it.")
 INITCHECK_NOT_BUILT = gettext_noop("The check for reads of unwritten shared memory could not be built; it did not run.")
+# Notes about the platform, not the student's code (a check that could not be built): staff see them,
+# students do not (grader/serializers.public_result), and the worker's log has the cause.
+PLATFORM_NOTES = (RACE_CHECK_NOT_BUILT, INITCHECK_NOT_BUILT)
 INITCHECK_UNFINISHED = gettext_noop("The check for reads of unwritten shared memory did not finish (%(status)s); "
                                     "it found nothing.")
 

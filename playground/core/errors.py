@@ -8,7 +8,7 @@ from grader.core.errors import BadRequestError
 class PlaygroundSpecError(BadRequestError):
     """A playground request cannot be run as written (an argument, the launch, the kernel's name).
 
-    `field` names the form field or API key at fault ("args.2.size", "launch.block", "kernel");
+    `field` names the form field or API key at fault ("args.1.size": the second row, counted from 0; "launch.block", "kernel");
     the text is the English of `message_template` % `message_params`, so the site can show it in
     the reader's language (grader.core.messages.render with gettext)."""
 

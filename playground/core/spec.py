@@ -12,6 +12,7 @@ counted before they are parsed. Plain Python: no Django.
 """
 from __future__ import annotations
 
+import math
 import re
 from dataclasses import dataclass
 from enum import StrEnum
@@ -34,7 +35,7 @@ MAX_SHARED_BYTES = 48 * 1024  # dynamic shared memory without the opt-in
 RANDOM_INT_RANGE = (0, 100)  # random integers are drawn from [0, 100): small enough to read
 
 NAME_RE = re.compile(r"[A-Za-z_][A-Za-z0-9_]{0,31}")
-SIZE_RE = re.compile(r"\s*(\d{1,8})\s*(?:[x×,*]\s*(\d{1,8})\s*)?")
+SIZE_RE = re.compile(r"\s*(\d{1,30})\s*(?:[x×,*]\s*(\d{1,30})\s*)?")  # any count: the range check names the limit
 
 # The error templates (grader.core.messages style: named parameters, translated at the edge).
 E_TOO_MANY = gettext_noop("At most %(max)d arguments.")
@@ -154,7 +155,7 @@ def _shape(text: str, name: str, where: str) -> tuple[int, ...]:
     if not match:
         raise PlaygroundSpecError(f"{where}.size", E_SIZE, name=name, size=text[:40])
     shape = tuple(int(g) for g in match.groups() if g is not None)
-    count = int(np.prod(shape, dtype=np.int64))
+    count = math.prod(shape)  # Python integers: 10**20 elements is "too many", not an overflow
     if not 1 <= count <= MAX_ELEMENTS:
         raise PlaygroundSpecError(f"{where}.size", E_SIZE_RANGE, name=name, count=count, max=MAX_ELEMENTS)
     return shape
@@ -172,11 +173,12 @@ def _typed_values(text: str, dtype: str, name: str, where: str) -> tuple:
 def parse_argument(row: dict, number: int) -> ArgumentSpec | None:
     """One row (`number` counts from 1, for messages) as an ArgumentSpec; None for a row left empty.
 
-    Raises PlaygroundSpecError naming the row's field."""
+    Raises PlaygroundSpecError naming the row's field as args.<index>.<key>, the index counting from
+    0 as in the API's JSON array."""
     name = _text(row, "name")
     if not name:
         return None
-    where = f"args.{number}"
+    where = f"args.{number - 1}"
     if not NAME_RE.fullmatch(name):
         raise PlaygroundSpecError(f"{where}.name", E_NAME, number=number, name=name[:40])
     kind_text = _text(row, "kind") or "input"
@@ -231,7 +233,7 @@ def parse_arguments(rows) -> tuple[ArgumentSpec, ...]:
         if arg is None:
             continue
         if any(a.name == arg.name for a in args):
-            raise PlaygroundSpecError(f"args.{number}.name", E_NAME_TWICE, number=number, name=arg.name)
+            raise PlaygroundSpecError(f"args.{number - 1}.name", E_NAME_TWICE, number=number, name=arg.name)
         args.append(arg)
     if not any(a.kind is ArgKind.OUTPUT for a in args):
         raise PlaygroundSpecError("args", E_NO_ARGUMENTS)

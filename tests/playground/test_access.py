@@ -102,7 +102,7 @@ def test_the_api_starts_a_run_and_names_the_bad_field(people):
     bad = api.post(reverse("api:playground-runs"), {"source": SOURCE, "args": [{"name": "out", "kind": "output",
                                                                                  "dtype": "complex128", "size": 4}]},
                    format="json")
-    assert bad.status_code == 400 and bad.json()["field"] == "args.1.dtype" and "complex128" in bad.json()["error"]
+    assert bad.status_code == 400 and bad.json()["field"] == "args.0.dtype" and "complex128" in bad.json()["error"]
     assert api.post(reverse("api:playground-runs"), {"source": 5}, format="json").status_code == 400
 
 
