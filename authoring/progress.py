@@ -62,12 +62,30 @@ def summarize(user_id: int, problem_id: int, rows, Stats):
     return stats
 
 
+def stored_text(message) -> str:
+    """The English of a stored message as the database extracts it (KT): its JSON text for a message
+    stored as {"code", "params"} (grader.core.messages.Message), the text itself for one stored before."""
+    import json
+
+    from grader.core.messages import Message
+
+    if isinstance(message, str) and message.startswith("{"):
+        try:
+            found = json.loads(message)
+            if isinstance(found, dict) and "code" in found:
+                return str(Message.from_dict(found))
+        except (ValueError, KeyError, TypeError):
+            pass
+    return message or ""
+
+
 def error_of(verdict: str, message, kind, line) -> tuple[str, str] | None:
     """The common-errors key of one submission: ("compile", its first compiler message with names
     and numbers blanked) for a compile error, ("diagnostic", "kind (line n)") for a check's finding
     (not for wrong answers, whose first diagnostic is a mismatch, not an error); else None."""
     from .core.stats import error_key
 
+    message = stored_text(message)
     if verdict == "COMPILE_ERROR":
         return ("compile", error_key(message)[:300]) if message else None
     if verdict in ("ACCEPTED", "WRONG_ANSWER") or not kind:

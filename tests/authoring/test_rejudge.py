@@ -10,6 +10,7 @@ from grader import actions as grader_actions
 from grader.core.results import JudgeResult
 from grader.core.verdicts import Verdict
 from grader.models import Purpose, Status, Submission
+from grader.core.results import stored_message
 
 pytestmark = pytest.mark.django_db
 
@@ -47,7 +48,7 @@ def test_preview_then_apply(client_for, problem, people):
     run.refresh_from_db()
     assert a.verdict == "ACCEPTED" and run.applied_by == people["prof"] and run.applied_at is not None
     kept = RejudgeItem.objects.get(original=a)
-    assert kept.old_verdict == "WRONG_ANSWER" and kept.old_result["message"] == "old"
+    assert kept.old_verdict == "WRONG_ANSWER" and stored_message(kept.old_result) == "old"
     # Applied once only.
     client.post(response["Location"])
     assert RejudgeRun.objects.get().applied_at == run.applied_at

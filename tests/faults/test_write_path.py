@@ -21,6 +21,7 @@ from problems.services import import_package
 from tests.packages import tiny_package_files
 
 from .conftest import SOLUTION, app_broker
+from grader.core.results import stored_message
 
 pytestmark = pytest.mark.django_db
 
@@ -193,7 +194,7 @@ def test_unexpected_error_while_grading_is_internal_error_without_details(db, al
     assert sub.status == Status.GRADED and sub.verdict == "INTERNAL_ERROR"
     assert not sub.counts_as_attempt
     assert sub.tries == tasks.MAX_RETRIES + 1
-    assert "hidden-size" not in sub.result["message"] and "does not count" in sub.result["message"]
+    assert "hidden-size" not in str(stored_message(sub.result)) and "does not count" in str(stored_message(sub.result))
 
 
 def test_submission_started_too_often_ends_internal_error(make, eager_dummy):
@@ -202,7 +203,7 @@ def test_submission_started_too_often_ends_internal_error(make, eager_dummy):
     assert tasks.grade_submission.delay(sub.pk).get() == "INTERNAL_ERROR"
     sub.refresh_from_db()
     assert sub.verdict == "INTERNAL_ERROR" and not sub.counts_as_attempt
-    assert "interrupted" in sub.result["message"]
+    assert "interrupted" in str(stored_message(sub.result))
 
 
 def test_duplicate_message_for_a_graded_submission_does_nothing(make, eager_dummy):

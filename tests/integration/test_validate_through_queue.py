@@ -10,6 +10,7 @@ from django.urls import reverse
 from authoring import actions
 from authoring.models import ValidationRun
 from courses.models import Course, Membership, Role
+from grader.core.results import stored_message
 
 pytestmark = [pytest.mark.integration, pytest.mark.django_db(transaction=True)]
 
@@ -67,6 +68,6 @@ def test_a_broken_harness_reports_its_line_to_the_author_and_is_contained(celery
     item = run.items.select_related("submission").get(name="solution.cu")
     assert item.submission.verdict == "INTERNAL_ERROR", celery_worker_process.output()[-3000:]
     assert item.submission.tries == 1  # not retried: a harness bug is deterministic
-    message = item.submission.result["message"]
+    message = str(stored_message(item.submission.result))
     assert "harness.py line 5" in message and "KeyError" in message and "'size'" in message
     assert run.outcome() == "failed"
