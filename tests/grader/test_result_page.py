@@ -382,7 +382,7 @@ def test_check_finding_on_the_page_in_both_languages(checked, checked_problem, a
     assert "test <code>small</code> (check pass)" in english
     korean = page(alice_client, submission, "ko")
     summary = re.search(r'<p class="verdict-message">(.*?)</p>', korean, re.S).group(1)
-    assert summary.startswith("테스트 small에 대해 따로 실행한 경쟁 상태 검사에서 찾은 문제: 공유 메모리 s[0]에서 경쟁 상태")
+    assert summary.startswith("테스트 small에 대해 따로 실행한 race 검사에서 찾은 문제: shared memory s[0]에서 race")
     assert summary.endswith("판정은 이 문제에 따른 것입니다. 아래 행은 검사 없이 실행한 일반 테스트 결과입니다.")
     assert "race check" not in summary
     assert "(검사 단계)" in korean
@@ -412,7 +412,7 @@ def test_check_summary_is_true_when_every_row_is_a_wrong_answer(checked, checked
     for language, start, end in (
             ("en", "The race check (a separate run of test small) found: Data race",
              "The verdict comes from this finding; the rows below are the plain test runs."),
-            ("ko", "테스트 small에 대해 따로 실행한 경쟁 상태 검사에서 찾은 문제: 공유 메모리 s[0]에서 경쟁 상태",
+            ("ko", "테스트 small에 대해 따로 실행한 race 검사에서 찾은 문제: shared memory s[0]에서 race",
              "판정은 이 문제에 따른 것입니다. 아래 행은 검사 없이 실행한 일반 테스트 결과입니다.")):
         html = page(alice_client, submission, language)
         summary = " ".join(re.search(r'<p class="verdict-message">(.*?)</p>', html, re.S).group(1).split())
@@ -428,7 +428,7 @@ def test_check_summaries_stored_with_the_old_wording_still_read_in_korean():
     with override("ko"):
         text = M.render(M.SUMMARY_CHECK_OLD, {"check": M.check_name("race"), "test": "small", "reason": "X."},
                         gettext)
-    assert text.startswith("테스트 small의 경쟁 상태 검사에서 찾은 문제: X.")
+    assert text.startswith("테스트 small의 race 검사에서 찾은 문제: X.")
 
 
 # ---- a mismatch's values and count ----

@@ -135,4 +135,6 @@ def test_diagnostic_labels_are_translated():
     with translation.override("ko"):
         for kind in ("divergent_barrier", "deadlock", "race", "stack_overflow", "out_of_bounds"):
             label = str(DIAGNOSTIC_LABELS[kind])
-            assert label and not any("a" <= ch.lower() <= "z" for ch in label), (kind, label)
+            # Korean, but the CUDA field terms stay in English (tests/architecture/test_korean_field_terms.py)
+            words = label.replace("barrier", "").replace("race", "")
+            assert label and not any("a" <= ch.lower() <= "z" for ch in words), (kind, label)

@@ -91,7 +91,7 @@ def test_the_student_sees_a_samples_map_in_both_languages(judged, three_tests, a
     assert titles[3].startswith("c[3]: written by block (1, 0, 0), thread (3, 0, 0); 2 threads wrote it")
     assert titles[299].startswith("c[299]: never written; expected ")
     korean = html_lib.unescape(_page(alice_client, submission, "ko"))
-    assert "어느 스레드가 각 원소를 썼나" in korean and "아무도 쓰지 않음" in korean
+    assert "어느 thread가 각 원소를 썼나" in korean and "아무도 쓰지 않음" in korean
 
 
 def test_a_hidden_tests_map_is_for_staff_only(judged, three_tests, alice, alice_client, instructor, make_submission):
