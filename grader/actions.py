@@ -532,11 +532,18 @@ def beat_heart(submission_id: int) -> None:
     Submission.objects.filter(pk=submission_id).exclude(status=Status.GRADED).update(heartbeat_at=timezone.now())
 
 
+SETUP_NOTE_S = 5  # how often a waiting task says so (grader.tasks.SETUP_WAIT_S)
+
+
 def still_waiting_for_setup(submission_id: int) -> int:
     """A queued submission whose worker is still setting up (grader.tasks._setup_pending) is waiting, not
     stale: its queued_at is moved to now, so neither sweeper re-queues it. Returns the rows changed (0 or 1)."""
-    return Submission.objects.filter(pk=submission_id, status__in=[Status.QUEUED, Status.RETRYING]).update(
+    live.mark_setting_up(3 * SETUP_NOTE_S)
+    changed = Submission.objects.filter(pk=submission_id, status__in=[Status.QUEUED, Status.RETRYING]).update(
         queued_at=timezone.now())
+    if changed:
+        live.changed(submission_id)
+    return changed
 
 
 def requeue_dead_graders(now=None) -> list[int]:

@@ -52,6 +52,23 @@ def _cache():
     return caches[CACHE_ALIAS]
 
 
+SETTING_UP_KEY = "judge-setting-up"
+
+
+def mark_setting_up(for_s: float) -> None:
+    """Say, for `for_s` seconds, that a worker is still setting up the judge (building the emulator
+    runtime): queued submissions then read "the grader is still setting up" (grader.tasks._setup_pending)."""
+    _cache().set(SETTING_UP_KEY, 1, timeout=for_s)
+
+
+def setting_up() -> bool:
+    """Whether a worker said in the last few seconds that it is still setting up the judge."""
+    try:
+        return bool(_cache().get(SETTING_UP_KEY))
+    except Exception:  # the live cache down: say nothing rather than fail the page
+        return False
+
+
 def _key(pk: int) -> str:
     return f"sub:{int(pk)}"
 

@@ -65,6 +65,12 @@ PLATFORM_NOTE_CODES = {t.code for t in M.PLATFORM_NOTES}
 HIDDEN_STOPS = {M.MEMORY_LIMIT.code: M.MEMORY_LIMIT_HIDDEN, M.DISK_LIMIT.code: M.DISK_LIMIT_HIDDEN}
 
 
+def _setting_up() -> bool:
+    from grader import live
+
+    return live.setting_up()
+
+
 def _hidden_message(d: Diagnostic, translate) -> M.Message:
     """What a student reads of diagnostic `d` found on a hidden test: a watchdog's stop (memory, disk)
     as what happened, anything else as its kind only (_hidden_diagnostic_message)."""
@@ -202,6 +208,8 @@ def submission_payload(submission: Submission, full: bool, request=None) -> dict
         "status": submission.status,
         "verdict": submission.verdict or None,
         "progress": {"done": submission.progress_done, "total": submission.progress_total},
+        # True while the submission waits because a worker is still setting up the judge (a first start)
+        "setting_up": submission.status in ("QUEUED", "RETRYING") and _setting_up(),
         "launch": {"block": submission.launch_block, "grid": submission.launch_grid,
                    "shared_bytes": submission.launch_shared_bytes},
         "tests": result["tests"],

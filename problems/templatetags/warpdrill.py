@@ -130,3 +130,11 @@ def difficulty_stars(level):
     except (TypeError, ValueError):
         return ""
     return "●" * level + "○" * max(0, 5 - level)
+
+
+@register.simple_tag
+def judge_setting_up() -> bool:
+    """Whether a worker is still setting up the judge (grader.live.setting_up): `{% judge_setting_up as x %}`."""
+    from grader import live
+
+    return live.setting_up()

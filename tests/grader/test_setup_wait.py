@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import fcntl
 from datetime import timedelta
+from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
@@ -90,3 +91,31 @@ def test_eager_tasks_never_wait(building):
     task = FakeTask()
     task.request.is_eager = True
     assert not tasks._setup_pending(task, building[0])
+
+
+@pytest.mark.django_db
+def test_a_waiting_submission_says_the_grader_is_setting_up(building, monkeypatch, make_submission_row):
+    """After a task deferred, queued submissions read "the grader is still setting up" (en + ko) on the
+    pages and `setting_up: true` in the API, instead of "Waiting for a grader…"."""
+    from django.template import Context, Template
+    from django.utils import translation
+
+    from grader import live
+
+    backend, _lock = building
+    sub = make_submission_row()
+    live._cache().delete(live.SETTING_UP_KEY)
+    note = Template('{% load i18n warpdrill %}{% judge_setting_up as s %}{% if s %}'
+                    '{% translate "The grader is still setting up (its first start builds the emulator); your '
+                    'submission waits and is graded as soon as it is ready." %}{% endif %}')
+    assert note.render(Context()) == ""
+    monkeypatch.setattr(tasks, "get_backend", lambda *a, **k: backend)
+    tasks._grade(FakeTask(), sub.pk)
+    assert live.setting_up()
+    assert "still setting up" in note.render(Context())
+    with translation.override("ko"):
+        assert "채점기가 아직 준비 중입니다" in note.render(Context())
+    templates = Path(__file__).resolve().parents[2] / "templates"
+    for page in ("partials/submission_live.html", "exams/_kernel_submission.html"):
+        assert "{% judge_setting_up as setting_up %}" in (templates / page).read_text()
+    live._cache().delete(live.SETTING_UP_KEY)
