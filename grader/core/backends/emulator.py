@@ -47,8 +47,9 @@ GRACE_S = 2.0  # CPU seconds a run may use past its limit per worker thread (RLI
 # The child checks its own limit in CPU time (its deadlock detector too, always within the limit), and
 # the sandbox charges the same clock: it stops a run once the box's CPU seconds per worker pass the
 # limit plus a small grace, so a verdict does not depend on the machine's load. A kernel that sleeps
-# or blocks uses no CPU and ends at the backstop: TIME_LIMIT when it slept, a platform fault (retried,
-# never an attempt) when its threads were waiting for a CPU that other work held.
+# or blocks (waiting for no CPU) is charged its wall time instead: TIME_LIMIT near the limit. One the
+# backstop stops while its threads mostly waited for a CPU that other work held is a platform fault
+# (retried, never an attempt).
 WALL_GRACE_S = 1.0
 WALL_GRACE_FRACTION = 0.25
 # Whatever the waits, no run outlives this factor of its limit (plus GRACE_S) in plain wall time.

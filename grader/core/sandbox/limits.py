@@ -48,7 +48,8 @@ class Limits:
     the box is killed and `disk_exceeded` is set (it may overshoot by what it writes in
     watch.DISK_CHECK_S). `charged_s` stops the box earlier than `time_s` once the CPU seconds its
     processes got, divided by `charged_threads`, pass it: a box starved by a busy machine is charged
-    only what it ran, so its outcome does not depend on the load (None: `time_s` alone). A box stopped
+    only what it ran, so its outcome does not depend on the load; one that sleeps (its threads hardly
+    wait for a CPU) is charged its wall time less those waits (None: `time_s` alone). A box stopped
     at `time_s` before that, whose threads mostly waited for a CPU, is `starved`. stdout and stderr are kept up to
     `output_bytes` each.
     """

@@ -76,8 +76,8 @@ class Charge:
     """The charged clock of a box: the CPU seconds its processes got (utime + stime, reaped children
     included), divided by `threads` (the worker threads a run spreads over). A box that other work on
     the machine starves gets fewer seconds per wall second, so the same command is charged the same
-    whatever the load; one that sleeps is charged nothing and ends at the wall clock (then `starved`
-    tells the two apart)."""
+    whatever the load. One that sleeps (it hardly waits for a CPU) is charged its wall seconds less its
+    waits instead; one stopped at the wall clock while it mostly waited for a CPU is `starved`."""
 
     start: float  # time.monotonic() when the box started
     limit_s: float  # charged seconds allowed
@@ -87,7 +87,16 @@ class Charge:
         return _tree_cpu_s(pid) / max(1, self.threads)
 
     def exceeded(self, pid: int, now: float) -> bool:
-        return now - self.start > self.limit_s and self.charged_s(pid) > self.limit_s
+        """Past the limit in CPU seconds; or, for a box that sleeps (its threads waited for a CPU less
+        than STARVED_FRACTION of the wall time), in wall seconds less those waits: a sleep is charged,
+        a starved box's wait never is."""
+        elapsed = now - self.start
+        if elapsed <= self.limit_s:
+            return False
+        if self.charged_s(pid) > self.limit_s:
+            return True
+        delay = _tree_run_delay_s(pid)
+        return elapsed - delay > self.limit_s and delay < STARVED_FRACTION * elapsed
 
     def starved(self, pid: int, now: float) -> bool:
         """True when the box, about to be stopped at the wall clock, has not used its charged seconds and
