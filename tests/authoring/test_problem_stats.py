@@ -53,7 +53,11 @@ def recount_details() -> tuple[Counter, Counter]:
         days[pair + (timezone.localdate(s.created_at, timezone.get_default_timezone()),)] += 1
         result = s.result or {}
         if s.verdict == "COMPILE_ERROR" and (result.get("compile") or {}).get("messages"):
-            errors[pair + ("compile", error_key(result["compile"]["messages"][0]["message"]))] += 1
+            from grader.core.messages import Message
+
+            stored = result["compile"]["messages"][0]["message"]  # {"code", "params"}, or text stored before
+            text = str(Message.from_dict(stored)) if isinstance(stored, dict) else stored
+            errors[pair + ("compile", error_key(text))] += 1
         elif s.verdict not in ("ACCEPTED", "WRONG_ANSWER", "COMPILE_ERROR") and result.get("diagnostics"):
             first = result["diagnostics"][0]
             errors[pair + ("diagnostic", f"{first['kind']} (line {first['line']})")] += 1
