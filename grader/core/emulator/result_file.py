@@ -198,20 +198,33 @@ def _params(value, what: str):
     if isinstance(value, bool) or value is None:
         raise ResultFileError(f"{what}: not a string, number or message")
     if isinstance(value, int):
-        if abs(value) >= 1 << 63:
-            raise ResultFileError(f"{what}: integer out of range")
-        return value
+        return _int(value, what)
     if isinstance(value, str):
         return _string(value, what)
     if isinstance(value, list):
-        if len(value) > MAX_LIST:
-            raise ResultFileError(f"{what}: a list longer than {MAX_LIST}")
-        return [_params(v, what) for v in value]
+        return [_params(v, what) for v in _capped_list(value, what)]
     if isinstance(value, dict):
-        if len(value) > MAX_DETAIL_KEYS:
-            raise ResultFileError(f"{what}: an object of more than {MAX_DETAIL_KEYS} keys")
-        return {_string(k, what): _params(v, what) for k, v in value.items()}
+        return {_string(k, what): _params(v, what) for k, v in _capped_dict(value, what).items()}
     raise ResultFileError(f"{what}: not a string, number or message")
+
+
+def _int(value: int, what: str) -> int:
+    """An integer that fits a signed 64-bit word (what the runtime writes); raises ResultFileError."""
+    if abs(value) >= 1 << 63:
+        raise ResultFileError(f"{what}: integer out of range")
+    return value
+
+
+def _capped_list(value: list, what: str) -> list:
+    if len(value) > MAX_LIST:
+        raise ResultFileError(f"{what}: a list longer than {MAX_LIST}")
+    return value
+
+
+def _capped_dict(value: dict, what: str) -> dict:
+    if len(value) > MAX_DETAIL_KEYS:
+        raise ResultFileError(f"{what}: an object of more than {MAX_DETAIL_KEYS} keys")
+    return value
 
 
 def _detail_value(key: str, value, bounds: Bounds):
@@ -227,9 +240,7 @@ def _json_value(value, what: str, bounds: Bounds):
     if value is None or isinstance(value, bool):
         return value
     if isinstance(value, int):
-        if abs(value) >= 1 << 63:
-            raise ResultFileError(f"{what}: integer out of range")
-        return value
+        return _int(value, what)
     if isinstance(value, float):
         if not math.isfinite(value):
             raise ResultFileError(f"{what}: not a finite number")
@@ -237,13 +248,9 @@ def _json_value(value, what: str, bounds: Bounds):
     if isinstance(value, str):
         return _string(value, what)
     if isinstance(value, list):
-        if len(value) > MAX_LIST:
-            raise ResultFileError(f"{what}: a list longer than {MAX_LIST}")
-        return [_json_value(v, what, bounds) for v in value]
+        return [_json_value(v, what, bounds) for v in _capped_list(value, what)]
     if isinstance(value, dict):
-        if len(value) > MAX_DETAIL_KEYS:
-            raise ResultFileError(f"{what}: an object of more than {MAX_DETAIL_KEYS} keys")
-        return {_string(k, what): _detail_value(k, v, bounds) for k, v in value.items()}
+        return {_string(k, what): _detail_value(k, v, bounds) for k, v in _capped_dict(value, what).items()}
     raise ResultFileError(f"{what}: not a JSON value")
 
 
