@@ -98,23 +98,12 @@ class RssSampler:
         self._thread.start()
 
     def _one(self) -> dict[str, float]:
-        procs = {}
-        for entry in Path("/proc").iterdir():
-            if not entry.name.isdigit():
-                continue
-            try:
-                ppid = int((entry / "stat").read_text().rsplit(")", 1)[1].split()[1])
-                status = (entry / "status").read_text()
-            except (OSError, ValueError, IndexError):
-                continue
-            rss = next((int(line.split()[1]) for line in status.splitlines() if line.startswith("VmRSS:")), 0)
-            procs[int(entry.name)] = (ppid, rss / 1024.0)  # (parent pid, MiB)
+        from worker_rss import descendants, process_table  # bench/ is the script's folder
+
+        procs = process_table()
         # The worker's tree by parent pid: its children (sandboxed ones have their own sessions).
         pool = {pid for pid, (ppid, _) in procs.items() if ppid == self.session}
-        tree, frontier = set(), set(pool)
-        while frontier:
-            tree |= frontier
-            frontier = {pid for pid, (ppid, _) in procs.items() if ppid in frontier} - tree
+        tree = descendants(procs, pool)
         out = {"parent": procs.get(self.session, (0, 0.0))[1], "pool": 0.0, "children": 0.0,
                "processes": 1 + len(tree)}
         for pid in tree:

@@ -25,8 +25,8 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 
-def rss_tree(root: int) -> tuple[float, float, int]:
-    """(VmRSS of `root`, summed VmRSS of its descendants, how many), MiB."""
+def process_table() -> dict[int, tuple[int, float]]:
+    """Every process on the machine: pid -> (parent pid, VmRSS in MiB), read from /proc."""
     procs = {}
     for entry in Path("/proc").iterdir():
         if not entry.name.isdigit():
@@ -38,10 +38,22 @@ def rss_tree(root: int) -> tuple[float, float, int]:
             continue
         rss = next((int(line.split()[1]) for line in status.splitlines() if line.startswith("VmRSS:")), 0)
         procs[int(entry.name)] = (ppid, rss / 1024.0)
-    tree, frontier = set(), {pid for pid, (ppid, _) in procs.items() if ppid == root}
+    return procs
+
+
+def descendants(procs: dict[int, tuple[int, float]], children: set[int]) -> set[int]:
+    """`children` and every process below them in `procs` (process_table's)."""
+    tree, frontier = set(), set(children)
     while frontier:
         tree |= frontier
         frontier = {pid for pid, (ppid, _) in procs.items() if ppid in frontier} - tree
+    return tree
+
+
+def rss_tree(root: int) -> tuple[float, float, int]:
+    """(VmRSS of `root`, summed VmRSS of its descendants, how many), MiB."""
+    procs = process_table()
+    tree = descendants(procs, {pid for pid, (ppid, _) in procs.items() if ppid == root})
     return procs.get(root, (0, 0.0))[1], sum(procs[p][1] for p in tree), len(tree)
 
 
