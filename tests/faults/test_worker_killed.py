@@ -28,7 +28,9 @@ pytestmark = [pytest.mark.integration, pytest.mark.slow, pytest.mark.django_db(t
 
 
 def running(data: dict) -> bool:
-    return data["status"] == "RUNNING"
+    # Being graded: the harness makes every test's inputs up front, beside the compile, so slow-add
+    # spends its slow part in COMPILING; RUNNING is written at most every 0.25 s and may be missed.
+    return data["status"] in ("COMPILING", "RUNNING")
 
 
 def assert_graded_once(pk: int, workers, verdict: str = "ACCEPTED") -> None:
@@ -68,7 +70,7 @@ def test_worker_killed_message_redelivered_after_visibility_timeout(slow_problem
     poll(student, pk, running, 60, fault_workers.all)
     first.kill()
     first.proc.wait(10)
-    assert Submission.objects.get(pk=pk).status == "RUNNING"  # left half-graded by the dead worker
+    assert Submission.objects.get(pk=pk).status in ("COMPILING", "RUNNING")  # left half-graded by the dead worker
 
     second = fault_workers("b", env=env)  # no beat: only the broker can bring the message back
     data = poll(student, pk, graded, 120, fault_workers.all)

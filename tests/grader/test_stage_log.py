@@ -21,8 +21,13 @@ def test_a_grading_writes_one_line_with_its_stages(settings, tmp_path, monkeypat
     from problems.services import import_package
     from tests.packages import tiny_package_files
 
+    from grader import tasks
+    from grader.core.input_cache import InputCache
+
     log_path = tmp_path / "stages.jsonl"
     monkeypatch.setenv("WARPDRILL_STAGE_LOG", str(log_path))
+    # A fresh process's cache: earlier tests in this process may have computed tiny-add's inputs.
+    monkeypatch.setattr(tasks, "INPUTS", InputCache())
     settings.CELERY_TASK_ALWAYS_EAGER = True
     settings.WARPDRILL_JUDGE = {**settings.WARPDRILL_JUDGE, "BACKEND": "dummy"}
     app.conf.task_always_eager = True
