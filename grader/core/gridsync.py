@@ -55,6 +55,8 @@ static __device__ __forceinline__ void __warpdrill_grid_sync_check(int line) {
 }
 """
 _QUALIFIERS = re.compile(r"(?:\b\w+\s*::\s*)+$")
+# `obj.` / `p->` / `a.b.` before a call: the member accesses that lead to the grid_group.
+_MEMBER_CHAIN = re.compile(r"(?:\b[A-Za-z_]\w*\s*(?:\.|->)\s*)+$")
 
 
 def _close(text: str, open_at: int) -> int | None:
@@ -74,8 +76,10 @@ def instrument(source: str) -> str | None:
     """`source` with every grid barrier call C (as grid_sync_line finds them) made
     `(__warpdrill_grid_sync_check(LINE), C)`, or None when it calls none. Lines are kept.
 
-    A call reached through a member (`obj.grid.sync()`) is left as it is (cooperative_groups' own
-    check, unreliable in a warm child, then decides).
+    A call reached through a member (`obj.grid.sync()`, `p->grid.sync()`) is wrapped from the start
+    of its chain of member accesses (`(check, obj.grid.sync())`); a chain with an index or a call
+    in it (`a[i].grid.sync()`) is left as it is, and cooperative_groups' own check, unreliable in a
+    warm child, then decides.
     """
     text = _NOISE.sub(_blank, source)
     names = {m.group("name") for m in _GRID_VAR.finditer(text)} | {m.group("name") for m in _DECLARED.finditer(text)}
@@ -89,9 +93,11 @@ def instrument(source: str) -> str | None:
             q = _QUALIFIERS.search(text, 0, start)
             if q and q.end() == start:
                 start = q.start()
-            before = text[:start].rstrip()
-            if before.endswith((".", "->")):
-                continue
+            chain = _MEMBER_CHAIN.search(text, 0, start)
+            if chain and chain.end() == start:
+                start = chain.start()
+            if text[:start].rstrip().endswith((".", "->")):
+                continue  # the chain goes through an index or a call
             end = _close(text, m.end() - 1 if text[m.end() - 1] == "(" else text.index("(", m.start()))
             if end is not None:
                 calls.append((start, end + 1))

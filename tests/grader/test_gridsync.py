@@ -36,8 +36,8 @@ def test_other_groups_comments_and_rank_queries_are_not_grid_syncs():
 
 
 def test_the_gpu_build_checks_every_grid_sync_call_where_it_stands():
-    """Each call is wrapped in the prelude's check with its own line; lines are kept; a block's sync, a
-    member's grid and a file without grid.sync() are left alone (no prelude either)."""
+    """Each call is wrapped in the prelude's check with its own line; lines are kept; a block's sync
+    and a file without grid.sync() are left alone (no prelude either)."""
     source = """#include <cooperative_groups.h>
 namespace cg = cooperative_groups;
 __global__ void k(float* y) {
@@ -59,6 +59,23 @@ __global__ void k(float* y) {
     tu = translation_unit(source, spec)
     assert GPU_PRELUDE in tu and tu.index(GPU_PRELUDE) < tu.index('#line 1 "kernel.cu"')
     assert GPU_PRELUDE not in translation_unit("__global__ void k(float* y) { y[0] = 1; }", spec)
+
+
+def test_a_grid_reached_through_a_member_is_checked_from_the_start_of_its_chain():
+    """`ctx.grid.sync()` and `p->grid.sync()` (a grid_group kept in a struct, as cooperative kernels
+    that pass a context around do) are wrapped whole; a chain through an index is left alone."""
+    source = """#include <cooperative_groups.h>
+namespace cg = cooperative_groups;
+struct Ctx { cg::grid_group grid; float* data; };
+extern "C" __global__ void k(Ctx ctx, Ctx* p, Ctx* many) {
+  ctx.data[0] = 1; ctx.grid.sync();
+  p -> grid.sync();
+  many[1].grid.sync();
+}"""
+    lines = instrument(source).splitlines()
+    assert lines[4] == "  ctx.data[0] = 1; (__warpdrill_grid_sync_check(5), ctx.grid.sync());"
+    assert lines[5] == "  (__warpdrill_grid_sync_check(6), p -> grid.sync());"
+    assert lines[6] == "  many[1].grid.sync();"
 
 
 def test_a_trapped_grid_sync_check_is_the_emulators_runtime_error():
