@@ -23,8 +23,8 @@ class GraderConfig(AppConfig):
         registry.configure(lambda: settings.WARPDRILL_JUDGE)
 
         # Every save of a submission (the grader's, a rejudge's, the admin's) renews its polled state.
-        def renew(sender, instance, **kwargs):
-            live.changed(instance.pk)
-
-        post_save.connect(renew, sender=Submission, dispatch_uid="grader.live.renew")
-        post_delete.connect(renew, sender=Submission, dispatch_uid="grader.live.renew-deleted")
+        # The receiver is a module-level function: signals hold their receivers weakly, and a
+        # function defined here was collected once ready() returned whenever nothing else held it
+        # (DEBUG off, i.e. production), so graded rows kept a pre-verdict token and polls got 304.
+        post_save.connect(live.renew_on_save, sender=Submission, dispatch_uid="grader.live.renew")
+        post_delete.connect(live.renew_on_save, sender=Submission, dispatch_uid="grader.live.renew-deleted")

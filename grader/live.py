@@ -118,6 +118,11 @@ def changed(*pks: int) -> None:
         transaction.on_commit(lambda pk=pk: publish(pk))
 
 
+def renew_on_save(sender, instance, **kwargs) -> None:
+    """post_save / post_delete receiver for Submission (grader.apps): `changed(instance.pk)`."""
+    changed(instance.pk)
+
+
 def current_token(pk: int) -> str | None:
     """The submission's state token: from the cache, else from the database (then cached). None
     when the submission does not exist."""

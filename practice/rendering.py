@@ -2,13 +2,11 @@
 from __future__ import annotations
 
 import json
-import re
 
-from django.utils.html import escape
 from django.utils.safestring import mark_safe
 from django.utils.translation import get_language, gettext
 
-_INLINE = re.compile(r"`([^`]+)`|\*\*([^*]+)\*\*")
+from practice.core.inline import inline_html as core_inline_html
 
 
 def lang() -> str:
@@ -17,14 +15,8 @@ def lang() -> str:
 
 
 def inline_html(text: str) -> str:
-    """Escape a sentence and turn `code` and **bold** into markup."""
-    out, pos = [], 0
-    for m in _INLINE.finditer(text):
-        out.append(escape(text[pos:m.start()]))
-        out.append(f"<code>{escape(m.group(1))}</code>" if m.group(1) else f"<strong>{escape(m.group(2))}</strong>")
-        pos = m.end()
-    out.append(escape(text[pos:]))
-    return mark_safe("".join(out))
+    """Escape a sentence and turn `code` and **bold** into markup (safe for templates)."""
+    return mark_safe(core_inline_html(text))
 
 
 def writemap_svg(spec: str) -> str:

@@ -16,9 +16,9 @@ from html import escape
 from markdown_it import MarkdownIt
 from mdit_py_plugins.dollarmath import dollarmath_plugin
 
-from .katex import Formula, KatexRenderer
+from practice.core.inline import inline_html
 
-_INLINE = re.compile(r"`([^`]+)`|\*\*([^*]+)\*\*")
+from .katex import Formula, KatexRenderer
 
 
 class MathSlots:
@@ -45,17 +45,6 @@ class MathSlots:
             return f'<div class="math-display">{html_}</div>' if formula.display else html_
 
         return self._pattern.sub(replace, html)
-
-
-def inline_html(text: str) -> str:
-    """A sentence escaped, with `code` and **bold** as markup (the question families' inline syntax)."""
-    out, pos = [], 0
-    for m in _INLINE.finditer(text):
-        out.append(escape(text[pos:m.start()]))
-        out.append(f"<code>{escape(m.group(1))}</code>" if m.group(1) else f"<strong>{escape(m.group(2))}</strong>")
-        pos = m.end()
-    out.append(escape(text[pos:]))
-    return "".join(out)
 
 
 def blocks_html(blocks: list[dict]) -> str:

@@ -51,6 +51,40 @@ def _normalise(name: str) -> str:
     return name[2:-2] if name.startswith("__") and name.endswith("__") and len(name) > 4 else name
 
 
+def _attribute_names(tokens, k: int, inner_end: int, read_name) -> list[str]:
+    """The names of a comma-separated attribute list in tokens[k:inner_end]; arguments in parentheses are
+    skipped. `read_name(tokens, k, inner_end)` returns the name starting at tokens[k] and its last index."""
+    names, expect_name = [], True
+    while k < inner_end:
+        t = tokens[k]
+        if t.text == "(":
+            k = _matching(tokens, k) + 1
+            continue
+        if t.text == ",":
+            expect_name = True
+        elif expect_name:
+            name, k = read_name(tokens, k, inner_end)
+            names.append(name)
+            expect_name = False
+        k += 1
+    return names
+
+
+def _gnu_name(tokens, k: int, inner_end: int) -> tuple[str, int]:
+    return (tokens[k].text if tokens[k].kind == "ident" else "__attribute__"), k
+
+
+def _cxx11_name(tokens, k: int, inner_end: int) -> tuple[str, int]:
+    if tokens[k].kind != "ident":
+        return "[[...]]", k
+    name = tokens[k].text
+    while k + 3 < inner_end and tokens[k + 1].text == ":" and tokens[k + 2].text == ":" \
+            and tokens[k + 3].kind == "ident":
+        name += "::" + tokens[k + 3].text
+        k += 3
+    return name, k
+
+
 def gnu_attributes(tokens, i: int) -> tuple[list[str], int]:
     """The attribute names of `__attribute__((a, b(1)))` starting at tokens[i], and the index after it.
 
@@ -58,48 +92,13 @@ def gnu_attributes(tokens, i: int) -> tuple[list[str], int]:
     if i + 2 >= len(tokens) or tokens[i + 1].text != "(" or tokens[i + 2].text != "(":
         return ["__attribute__"], i + 1
     end = _matching(tokens, i + 1)
-    names, k, inner_end = [], i + 3, _matching(tokens, i + 2)
-    expect_name = True
-    while k < inner_end:
-        t = tokens[k]
-        if t.text == "(":
-            k = _matching(tokens, k) + 1
-            continue
-        if t.text == ",":
-            expect_name = True
-        elif expect_name:
-            names.append(t.text if t.kind == "ident" else "__attribute__")
-            expect_name = False
-        k += 1
-    return names, end + 1
+    return _attribute_names(tokens, i + 3, _matching(tokens, i + 2), _gnu_name), end + 1
 
 
 def cxx11_attributes(tokens, i: int) -> tuple[list[str], int]:
     """The attribute names of `[[gnu::a, b(1)]]` starting at tokens[i] (names keep their namespace)."""
     end = _matching(tokens, i)
-    names, k = [], i + 2
-    expect_name = True
-    inner_end = _matching(tokens, i + 1)
-    while k < inner_end:
-        t = tokens[k]
-        if t.text == "(":
-            k = _matching(tokens, k) + 1
-            continue
-        if t.text == ",":
-            expect_name = True
-        elif expect_name and t.kind == "ident":
-            name = t.text
-            while k + 3 < inner_end and tokens[k + 1].text == ":" and tokens[k + 2].text == ":" \
-                    and tokens[k + 3].kind == "ident":
-                name += "::" + tokens[k + 3].text
-                k += 3
-            names.append(name)
-            expect_name = False
-        elif expect_name:
-            names.append("[[...]]")
-            expect_name = False
-        k += 1
-    return names, end + 1
+    return _attribute_names(tokens, i + 2, _matching(tokens, i + 1), _cxx11_name), end + 1
 
 
 def refused_attributes(names: list[str]) -> list[str]:
