@@ -67,6 +67,12 @@ def main() -> int:
     parser.add_argument("--json")
     args = parser.parse_args()
 
+    # The judge's configuration from the site's settings (grader/apps.py hands WARPDRILL_JUDGE to the
+    # registry), so the backend gets the sandbox and options a pool process would (WARPDRILL_BWRAP, ...).
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+    import django
+
+    django.setup()
     from grader.core.backends.registry import get_backend, hang_explainer
     from grader.core.judge import judge
     from grader.core.verdicts import Verdict
