@@ -43,6 +43,7 @@ HARNESS_LINE = '\n#line 1 "<warpdrill harness>"\n'  # between the student's code
 SANDBOX_BINARY = "/opt/kernel.bin"
 COMPILE_TIME_LIMIT_S = 30.0
 EXIT_RERUN_FIBERS = 3  # the fast path met a wait: rerun with fibers (src/runtime.hpp)
+EXIT_RERUN_SERIAL = 5  # blocks on two worker threads updated one word without atomics: rerun on one
 GRACE_S = 2.0  # CPU seconds a run may use past its limit per worker thread (RLIMIT_CPU's backstop)
 # The child checks its own limit in CPU time (its deadlock detector too, always within the limit), and
 # the sandbox charges the same clock: it stops a run once the box's CPU seconds per worker pass the
@@ -342,7 +343,9 @@ class EmulatorBackend(Backend):
         fibers = handle.needs_fibers or force_fibers or request.launch.coresident  # co-resident blocks are fibers
         runroot = build.workdir or Path(tempfile.mkdtemp(prefix="wd-emu-"))
         workdir = Path(tempfile.mkdtemp(prefix="run-", dir=runroot))
-        workers = 1 if handle.serial or variant == "tsan" else self.workers
+        # The write map's "last writer" of a word several blocks store is the last block in launch
+        # order only when one worker thread runs them all.
+        workers = 1 if handle.serial or variant in ("tsan", "writemap") else self.workers
         try:
             while True:
                 outputs = jobs.write_job(
@@ -365,6 +368,9 @@ class EmulatorBackend(Backend):
                                        ro_binds={str(handle.binaries[variant]): SANDBOX_BINARY}, env=env)
                 if res.returncode == EXIT_RERUN_FIBERS and not fibers:
                     fibers = True
+                    continue
+                if res.returncode == EXIT_RERUN_SERIAL and workers > 1:
+                    workers = 1
                     continue
                 break
             outcome = self._outcome(build, request, workdir, res, outputs)

@@ -16,6 +16,13 @@
 // Threads that never share a word (`y[i] += a * x[i]`, `s[t] += s[t + stride]` between barriers)
 // are never made to rerun, and a yield is a schedule the hardware can take: a kernel without races
 // computes what it did before. The schedule is the scheduler's fixed order, so a run is repeatable.
+//
+// Blocks run on several worker threads at once. Two of them updating one word without atomics
+// would race in this process too, and the count would change from run to run; a word table shared
+// by the workers (relaxed atomics: a lost entry misses a conflict, never invents one) sees the
+// second worker, and the test reruns on one worker thread (kExitRerunSerial), where the schedule is
+// fixed again. Each worker's first update of a word is checked before it stores, so no racy store
+// of two workers has happened when the run is abandoned.
 #include <cstdlib>
 
 #include "scheduler.hpp"
@@ -24,6 +31,7 @@ namespace wd {
 namespace rt {
 
 thread_local const char* t_fast_stack_top = nullptr;
+thread_local int t_worker = 0;
 
 namespace {
 
@@ -41,6 +49,22 @@ RmwOwner& slot(const void* addr) {
   }
   auto h = (reinterpret_cast<std::uintptr_t>(addr) >> 2) * 0x9E3779B97F4A7C15ULL;
   return t_rmw[h >> (64 - 12)];
+}
+
+// Per word: (address >> 2) << 8 | (worker + 1), for runs with more than one worker thread.
+constexpr std::size_t kSharedSlots = 1 << 14;
+std::uint64_t g_word_worker[kSharedSlots];
+
+// Exits for a serial rerun when another worker thread updated this word (see the top).
+void check_other_workers(const void* addr) {
+  if (g_job.workers <= 1) return;
+  auto word = reinterpret_cast<std::uintptr_t>(addr) >> 2;
+  std::uint64_t mine = (static_cast<std::uint64_t>(word) << 8) | static_cast<std::uint64_t>((t_worker + 1) & 0xff);
+  std::uint64_t& e = g_word_worker[(word * 0x9E3779B97F4A7C15ULL) >> (64 - 14)];
+  std::uint64_t seen = __atomic_load_n(&e, __ATOMIC_RELAXED);
+  if (seen == mine) return;
+  if (seen >> 8 == mine >> 8) _exit(kExitRerunSerial);
+  __atomic_store_n(&e, mine, __ATOMIC_RELAXED);
 }
 
 unsigned long long fast_block_id() {
@@ -69,6 +93,7 @@ void rmw_point(const volatile void* vaddr) {
     // The threads of a block run one after another on this stack: their locals share addresses.
     const char* a = static_cast<const char*>(addr);
     if (a >= static_cast<const char*>(__builtin_frame_address(0)) && a < t_fast_stack_top) return;
+    check_other_workers(addr);
     RmwOwner& e = slot(addr);
     unsigned long long block = fast_block_id();
     int thread = fast_thread_id();
@@ -81,6 +106,7 @@ void rmw_point(const volatile void* vaddr) {
   if (!me || !b) return;
   const char* a = static_cast<const char*>(addr);
   if (a >= me->stack_lo && a < me->stack_hi) return;  // its own locals
+  check_other_workers(addr);
   RmwOwner& e = slot(addr);
   bool coresident = (g_job.cooperative || g_job.coresident) && 1ULL * g_job.grid.x * g_job.grid.y * g_job.grid.z > 1;
   bool racing = e.addr == addr && (e.block != b->linear_bid ? coresident

@@ -27,6 +27,7 @@ enum ExitCode {
   kExitDone = 0,  // result.json written (whatever the kernel did)
   kExitRerunFibers = 3,  // the fast path met a loop that may wait on another thread: rerun with fibers
   kExitBadJob = 4,  // the job file is malformed (our bug)
+  kExitRerunSerial = 5,  // blocks on two worker threads updated one word without atomics: rerun on one (rmw.cpp)
 };
 
 struct Buffer {

@@ -216,6 +216,7 @@ bool tsan_block_epoch(unsigned long long* block, unsigned long long* generation)
 }
 
 void run_worker(int worker) {
+  t_worker = worker;
   install_altstack();
   bool cooperative_grid = (g_job.cooperative || g_job.coresident) && g_job.fibers &&
                           1ULL * g_job.grid.x * g_job.grid.y * g_job.grid.z > 1;

@@ -82,6 +82,7 @@ extern thread_local const char* t_fast_stack_top;
 // ---- fibers (fiber.cpp) ----
 void yield_to_scheduler();  // suspend t_thread, back to resume_block_fibers
 [[noreturn]] void rerun_with_fibers();
+extern thread_local int t_worker;  // this OS thread's worker index (run_worker)
 void start_block_fibers(Block& b);  // a fiber per thread of the block, none started yet
 void retire_block_fibers(Block& b);  // the block has ended (check mode: its TSan fibers are kept a while)
 #ifdef WD_TSAN
