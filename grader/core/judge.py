@@ -167,6 +167,7 @@ def judge(
         # reference using `@` or np.linalg) hangs in OpenBLAS's at-fork handler for good
         # (issue 11; tests/grader/test_blas_fork.py). The cost: every case's inputs and
         # expected outputs are held at once.
+        progress("running", 0, len(package.tests))  # generating the inputs is part of running the cases
         harness = package.load_harness()
         cases = [_prepare_case(package, harness, test, launch, refused, seed_secret)
                  for test, launch, refused in zip(package.tests, launches, refusals)]
