@@ -13,7 +13,6 @@ MARKER = "Over 400 lines:"
 OVERSIZED = {
     "grader/actions.py": "the one write path of submissions: every change of a row in one place, by design",
     "bench/load_test.py": "a standalone benchmark script (run by hand, not imported)",
-    "authoring/views.py": "every authoring page; to be split by page",
     "grader/core/messages.py": "the catalogue of message templates (data): two hundred codes and their English, "
                                "with the Message type that carries them",
     "exams/actions.py": "the one write path of exams and attempts",
