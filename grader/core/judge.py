@@ -335,7 +335,8 @@ def _writemap_run(package: ProblemPackage, backend: Backend, build: Build, case:
     """The encoded write maps (writemap.encode) of `case`'s outputs, from one write-map run; [] when
     the run records none. Its verdict is not the student's (the case already has one): a fault or a
     timeout here only leaves the map as far as the kernel got."""
-    from .writemap import encode, wrong_mask
+    from .writemap.model import wrong_mask
+    from .writemap.store import encode
 
     request = RunRequest(launch=case.launch, inputs=case.inputs, time_limit_s=package.time_limit_s * 4,
                          test_name=case.test.name)

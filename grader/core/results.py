@@ -250,7 +250,7 @@ class JudgeResult:
     backend: str = ""  # "emulator" | "gpu" | "dummy"
     device: str = ""  # the GPU that ran the kernel ("NVIDIA H200"); "" on the emulator or when unknown
     message: Message = _MessageField()  # the summary (the quoted diagnostic nested), or what broke
-    # Write maps of one failing test's outputs (grader.core.writemap.encode's dicts; at most one test).
+    # Write maps of one failing test's outputs (grader.core.writemap.store.encode's dicts; at most one test).
     writemaps: list[dict] = field(default_factory=list)
 
     def to_dict(self) -> dict:
