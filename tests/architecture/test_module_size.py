@@ -17,7 +17,6 @@ OVERSIZED = {
                                "with the Message type that carries them",
     "grader/core/judge.py": "the judge's stages, the write-map stage and the ptxas report thread",
     "grader/core/backends/emulator.py": "the emulator backend's compile, run, check and write-map modes",
-    "problems/core/package.py": "the problem.yaml parser: one function per section of the file",
     "grader/core/writemap.py": "the write map's encoding, decoding and drawing",
     "config/settings.py": "every setting in one file, Django's convention",
     "exams/core/template.py": "the exam template's parser and its checks",
