@@ -4,7 +4,7 @@ Usage (from the repository root):
 
     .venv/bin/python bench/writemap_bench.py [--side 1024] [--repeat 5]
 
-1. Served: a 1024 x 1024 output's stored map (grader.core.writemap.encode, as the judge keeps it in
+1. Served: a 1024 x 1024 output's stored map (grader.core.writemap.store.encode, as the judge keeps it in
    the result) decoded and drawn to SVG (render_stored, what the verdict page does per map): the
    median of --repeat runs, in ms; the goal is under 300 ms. Also a 1M-element 1-D output.
 2. Recorded: a tiled transpose of a side x side matrix on the emulator, run plainly (backend.run) and
@@ -27,7 +27,8 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from grader.core.backends.base import ArgRole, ArgSpec, KernelSpec, LaunchConfig, RunRequest  # noqa: E402
-from grader.core.writemap import WriteMap, encode, render_stored  # noqa: E402
+from grader.core.writemap.model import WriteMap  # noqa: E402
+from grader.core.writemap.store import encode, render_stored  # noqa: E402
 
 TRANSPOSE = r'''
 #define TILE 16

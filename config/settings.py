@@ -84,6 +84,8 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",  # request.htmx: partial responses for htmx requests
+    # A user-safe error a page's view raised: its own status and headers (a platform fault: 503, Retry-After).
+    "grader.middleware.ErrorAnswerMiddleware",
     "django_prometheus.middleware.PrometheusAfterMiddleware",
 ]
 

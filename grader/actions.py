@@ -625,7 +625,7 @@ def request_writemap(submission_id: int) -> bool:
 
 
 def store_writemaps(submission_id: int, maps: list[dict]) -> None:
-    """Keep the write maps a request recorded (grader.core.writemap.encode's dicts) in the result."""
+    """Keep the write maps a request recorded (grader.core.writemap.store.encode's dicts) in the result."""
     with transaction.atomic():
         submission = Submission.objects.select_for_update().filter(pk=submission_id).first()
         if submission is None or not submission.result:

@@ -1,4 +1,4 @@
-"""The write maps a viewer may see on a submission's page (grader.core.writemap draws them).
+"""The write maps a viewer may see on a submission's page (grader.core.writemap.svg draws them).
 
 Access: the judge records the map of one failing test (a sample's when a sample fails). A sample
 test's map is shown to everyone who may see the submission, with the expected and obtained values
@@ -14,7 +14,7 @@ from django.utils.safestring import mark_safe
 from django.utils.translation import gettext
 
 from grader.core.results import JudgeResult
-from grader.core.writemap import render_stored
+from grader.core.writemap.store import render_stored
 
 log = logging.getLogger(__name__)
 

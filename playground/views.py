@@ -145,7 +145,7 @@ def _writemap_svg(data: dict | None) -> list:
     if not data or not data.get("writemaps"):
         return []
     try:
-        from grader.core.writemap import render_stored
+        from grader.core.writemap.store import render_stored
     except ImportError:
         return []
     found = []

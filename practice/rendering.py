@@ -21,7 +21,8 @@ def inline_html(text: str) -> str:
 
 def writemap_svg(spec: str) -> str:
     """The SVG of a writemap block (practice.core.questions.base.writemap's JSON), in the active language."""
-    from grader.core.writemap import launch_map, render_svg  # the renderer of submissions' write maps
+    from grader.core.writemap.model import launch_map
+    from grader.core.writemap.svg import render_svg  # the renderer of submissions' write maps
 
     d = json.loads(spec)
     wm = launch_map(tuple(d["grid"]), tuple(d["block"]), tuple(d["shape"]), tuple(d["origin"]),

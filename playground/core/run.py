@@ -81,7 +81,7 @@ class PlaygroundResult:
     time_s: float = 0.0  # seconds the kernel ran (compilation excluded)
     backend: str = ""  # "emulator" | "gpu" | "dummy"
     device: str = ""  # the GPU's name on the gpu backend
-    # The outputs' write maps (grader.core.writemap.encode's dicts: which thread wrote each element),
+    # The outputs' write maps (grader.core.writemap.store.encode's dicts: which thread wrote each element),
     # when the backend records them; [] otherwise.
     writemaps: list[dict] = field(default_factory=list)
 
@@ -224,13 +224,13 @@ def _with_plain_run(backend: Backend, build, run: RunRequest, inputs: dict, chec
 
 
 def _writemaps(request: PlaygroundRequest, backend: Backend, build, inputs: dict) -> list[dict]:
-    """The encoded write map of every output (grader.core.writemap.encode), from one more run of the
+    """The encoded write map of every output (grader.core.writemap.store.encode), from one more run of the
     backend's write-map variant; [] when the backend records none or that run fails (a picture is
     information: it never fails the run)."""
     if not getattr(backend, "supports_writemap", False):
         return []
     try:
-        from grader.core.writemap import encode
+        from grader.core.writemap.store import encode
     except ImportError:  # a checkout without the stored form of write maps
         return []
     run = RunRequest(launch=request.launch, inputs=_fresh(inputs), time_limit_s=request.time_limit_s * 4,

@@ -15,9 +15,7 @@ OVERSIZED = {
     "bench/load_test.py": "a standalone benchmark script (run by hand, not imported)",
     "grader/core/messages.py": "the catalogue of message templates (data): two hundred codes and their English, "
                                "with the Message type that carries them",
-    "grader/core/judge.py": "the judge's stages, the write-map stage and the ptxas report thread",
     "grader/core/backends/emulator.py": "the emulator backend's compile, run, check and write-map modes",
-    "grader/core/writemap.py": "the write map's encoding, decoding and drawing",
     "config/settings.py": "every setting in one file, Django's convention",
     "exams/core/template.py": "the exam template's parser and its checks",
 }

@@ -69,3 +69,15 @@ def test_warp_synchronous_reduction_with_volatile_only_races(run):
     kspec = spec("k", ("y", "out", "float32"), ("x", "in", "float32"))
     out = run(src, kspec, (1, 1, 1), (64, 1, 1), {"y": np.zeros(1, np.float32), "x": np.ones(64, np.float32)}, check=True)
     assert "race" in kinds(out)
+
+
+def test_race_run_options_skip_the_exit_sleep_and_keep_equal_addresses():
+    """The race run's ThreadSanitizer does not sleep a second at exit (its default atexit_sleep_ms=1000
+    was 1.0 of the 1.4 s a trivial kernel's race run took; the run has one thread, so nothing can race
+    at exit) and still reports both hazards of a lost update (suppress_equal_addresses=0)."""
+    from grader.core.emulator import races
+
+    options = dict(item.split("=", 1) for item in races.TSAN_OPTIONS.split())
+    assert options["atexit_sleep_ms"] == "0"
+    assert options["suppress_equal_addresses"] == "0"
+    assert options["log_path"] == "/box/tsan"

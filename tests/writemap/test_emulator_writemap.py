@@ -6,7 +6,8 @@ import pytest
 
 from grader.core.backends.base import LaunchConfig, RunRequest, RunStatus
 from grader.core.emulator import writemap as wm
-from grader.core.writemap import NEVER, render_svg
+from grader.core.writemap.model import NEVER
+from grader.core.writemap.svg import render_svg
 
 from ..emulator.conftest import backend, spec  # noqa: F401  (the session's backend fixture)
 

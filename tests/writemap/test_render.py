@@ -1,10 +1,11 @@
-"""The write-map renderer: layout, marks, titles, downsampling (grader/core/writemap.py)."""
+"""The write-map renderer: layout, marks, titles, downsampling (grader/core/writemap/svg.py)."""
 import re
 import xml.etree.ElementTree as ET
 
 import numpy as np
 
-from grader.core.writemap import MAX_SIDE, NEVER, ROW_WIDTH, WriteMap, render_svg, wrong_mask
+from grader.core.writemap.model import NEVER, WriteMap, wrong_mask
+from grader.core.writemap.svg import MAX_SIDE, ROW_WIDTH, render_svg
 
 SVG = "{http://www.w3.org/2000/svg}"
 
@@ -111,7 +112,7 @@ def test_every_sentence_has_a_korean_translation_with_its_parameters():
     import gettext
     from pathlib import Path
 
-    from grader.core import writemap
+    from grader.core.writemap import svg as writemap
 
     mo = Path(__file__).resolve().parents[2] / "locale" / "ko" / "LC_MESSAGES" / "django.mo"
     with mo.open("rb") as f:
@@ -126,7 +127,7 @@ def test_every_sentence_has_a_korean_translation_with_its_parameters():
 
 
 def test_launch_map_and_a_highlighted_window():
-    from grader.core.writemap import launch_map
+    from grader.core.writemap.model import launch_map
 
     # a 4 x 6 window at row 16, column 30 of an image under 16 x 16 blocks, a grid 4 blocks wide
     wm = launch_map((4, 3, 1), (16, 16, 1), (4, 6), origin=(16, 30))
@@ -153,7 +154,7 @@ def test_the_inverse_index_solution_draws_the_asked_pixel():
     picture = solution[-1]
     assert picture.kind is BlockKind.WRITEMAP
     spec = json.loads(picture.text["en"])
-    from grader.core.writemap import launch_map
+    from grader.core.writemap.model import launch_map
 
     wm = launch_map(tuple(spec["grid"]), tuple(spec["block"]), tuple(spec["shape"]), tuple(spec["origin"]))
     block, thread = wm.thread_of(int(wm.writer[spec["highlight"]]))

@@ -12,7 +12,7 @@ import pytest
 
 from grader.core.judge import judge
 from grader.core.verdicts import Verdict
-from grader.core.writemap import decode
+from grader.core.writemap.store import decode
 from tests.grader.test_result_page import FILES, KERNELS, PACKAGE
 from tests.web.conftest import (  # noqa: F401 (fixtures)
     alice,

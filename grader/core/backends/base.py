@@ -59,7 +59,7 @@ class RunOutcome:
     log: str = ""  # the kernel's printf output, capped, with a note when truncated
     time_s: float = 0.0  # wall-clock seconds of the run
     message: str = ""  # for FAULT/LAUNCH_ERROR/INTERNAL: what happened (CUDA error name, ...)
-    # A write-map run (Backend.run_writemap): {output name: grader.core.writemap.WriteMap}.
+    # A write-map run (Backend.run_writemap): {output name: grader.core.writemap.model.WriteMap}.
     writemaps: dict = field(default_factory=dict)
 
 

@@ -20,6 +20,15 @@ from ..results import Diagnostic
 from ..verdicts import DiagnosticKind
 
 MAX_RACES = 10
+# How the race run's ThreadSanitizer reports. suppress_equal_addresses=0: a lost update (`h[i]++`)
+# shows as a read-after-write AND a write-after-write on one address; TSan would otherwise report only
+# the first (reports stay deduplicated by their pair of stacks, so their number is bounded by line
+# pairs). atexit_sleep_ms=0: TSan's default sleeps a second at exit so that other threads' races at
+# exit are seen; every CUDA thread here is a fiber of the one worker thread, which has finished the
+# launch and written the result file by then, so the second was only waiting (1.0 of the 1.4 s the
+# race run of a trivial kernel took, issue #17).
+TSAN_OPTIONS = ("log_path=/box/tsan halt_on_error=0 exitcode=0 report_signal_unsafe=0 history_size=4 "
+                "detect_deadlocks=0 report_thread_leaks=0 io_sync=0 suppress_equal_addresses=0 atexit_sleep_ms=0")
 
 _ACCESS = re.compile(r"^\s*(?P<prev>Previous )?(?P<atomic>[Aa]tomic )?(?P<op>[Ww]rite|[Rr]ead) of size (?P<size>\d+) at "
                      r"(?P<addr>0x[0-9a-f]+) by (?P<who>.*?)(?: \(mutexes:.*)?:\s*$")
@@ -193,13 +202,7 @@ def check_races(backend, build, request) -> list[Diagnostic]:
         if not ok:
             return [Diagnostic(DiagnosticKind.NOTE, test=request.test_name or None, detail={"log": log[-2000:]},
                                message=M.RACE_CHECK_NOT_BUILT())]
-    # suppress_equal_addresses=0: a lost update (`h[i]++`) shows as a read-after-write AND a
-    # write-after-write on one address; TSan would otherwise report only the first (reports
-    # stay deduplicated by their pair of stacks, so their number is bounded by line pairs).
-    env = {"TSAN_OPTIONS": "log_path=/box/tsan halt_on_error=0 exitcode=0 report_signal_unsafe=0 "
-                           "history_size=4 detect_deadlocks=0 report_thread_leaks=0 io_sync=0 "
-                           "suppress_equal_addresses=0"}
-    outcome, workdir = backend._run_tsan(build, request, env)
+    outcome, workdir = backend._run_tsan(build, request, {"TSAN_OPTIONS": TSAN_OPTIONS})
     try:
         text = "".join(p.read_text(errors="replace") for p in sorted(workdir.glob("tsan*")))
         races = parse_reports(text, _arenas(workdir))

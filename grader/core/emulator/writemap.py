@@ -16,7 +16,7 @@ from pathlib import Path
 
 import numpy as np
 
-from ..writemap import WriteMap
+from ..writemap.model import WriteMap
 
 # The largest output recorded: 4M elements (a 20 MiB side file); larger outputs get no map.
 MAX_ELEMENTS = 1 << 22

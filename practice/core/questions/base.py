@@ -35,7 +35,7 @@ class BlockKind(enum.StrEnum):
     CODE = "code"  # CUDA source, shown as is (language-neutral)
     MATH = "math"  # a formula line such as "⌈41 × 32 / 256⌉ × 256 = 1536" (language-neutral)
     LIST = "list"  # bullet items, one per line of the text
-    # A write map of the textbook index mapping (grader.core.writemap.launch_map), drawn as an SVG where
+    # A write map of the textbook index mapping (grader.core.writemap.model.launch_map), drawn as an SVG where
     # shown: the text is JSON {"grid", "block", "shape", "origin", "highlight"} (language-neutral).
     WRITEMAP = "writemap"
 

@@ -1,11 +1,6 @@
-"""The write map: which thread wrote each element of an output buffer, drawn as an SVG grid.
+"""The write map drawn as a server-side SVG grid.
 
-The emulator's write-map variant (emulator/writemap.py reads its side file) records, for every
-element of every OUT/INOUT buffer, the linear id of the thread that wrote it last and how many
-times the writing thread changed (so `hits` is 0 for an element never written, 1 for an element
-written by one thread however often, 2+ for an element that two or more threads wrote in turn).
-
-`render_svg` draws a WriteMap as a server-side SVG: a 1-D output as rows of ROW_WIDTH cells, a 2-D
+`render_svg` draws a WriteMap (model.py): a 1-D output as rows of ROW_WIDTH cells, a 2-D
 output as its matrix, each cell filled by the colour of the writing block; never-written cells are
 hatched, cells written by two or more threads carry a dot, wrong values a cross (so the picture
 reads in print and without colour); text and marks are drawn in the page's text colour (either theme). Each cell has a <title> (hover, or a tap, without JavaScript)
@@ -19,71 +14,21 @@ sentence is a template marked with messages.gettext_noop.
 """
 from __future__ import annotations
 
-import base64
 import html
-import zlib
-from dataclasses import dataclass
 from typing import Callable
 
 import numpy as np
 
-from .messages import gettext_noop as _
+from ..messages import gettext_noop as _
+from .model import NEVER, WriteMap, wrong_mask
 
 ROW_WIDTH = 32  # cells per row of a 1-D output shown one element per cell
 MAX_SIDE = 64  # cells per side at most; beyond, a cell covers a tile of elements
 CELL = 12  # pixels per cell
-NEVER = -1  # `writer` of an element no thread wrote
 
 # Twelve block colours that keep their contrast on a white or a near-black page (mid lightness).
 PALETTE = ("#4e79a7", "#f28e2b", "#59a14f", "#e15759", "#76b7b2", "#edc948",
            "#b07aa1", "#ff9da7", "#9c755f", "#8cd17d", "#bab0ac", "#d37295")
-
-
-@dataclass(frozen=True)
-class WriteMap:
-    """One output buffer's write record.
-
-    `writer`: int64 array, one per element (flat, C order), the linear thread id that wrote it last
-    (`block_linear * threads_per_block + thread_linear`, CUDA's x-fastest order) or NEVER.
-    `hits`: uint8 array of the same size, how many times the writing thread changed (0 never
-    written, 1 one thread, 2+ a collision; saturates at 255). `shape`: the buffer's shape as the
-    test declares it; `grid`/`block`: the launch (three ints each).
-    """
-
-    name: str
-    shape: tuple[int, ...]
-    writer: np.ndarray
-    hits: np.ndarray
-    grid: tuple[int, int, int]
-    block: tuple[int, int, int]
-
-    @property
-    def threads_per_block(self) -> int:
-        return self.block[0] * self.block[1] * self.block[2]
-
-    @property
-    def size(self) -> int:
-        return int(self.writer.size)
-
-    def thread_of(self, linear: int) -> tuple[tuple[int, int, int], tuple[int, int, int]]:
-        """(blockIdx, threadIdx) of a linear thread id; raises ValueError for NEVER."""
-        if linear < 0:
-            raise ValueError("element never written")
-        b, t = divmod(int(linear), self.threads_per_block)
-        bx, by = self.grid[0], self.grid[1]
-        tx, ty = self.block[0], self.block[1]
-        return ((b % bx, b // bx % by, b // (bx * by)), (t % tx, t // tx % ty, t // (tx * ty)))
-
-    def blocks(self) -> np.ndarray:
-        """Linear block id per element (NEVER where no thread wrote)."""
-        return np.where(self.writer >= 0, self.writer // max(self.threads_per_block, 1), NEVER)
-
-    def counts(self) -> dict[str, int]:
-        """{'never': elements never written, 'collided': written by 2+ threads, 'written': the rest}."""
-        never = int(np.count_nonzero(self.hits == 0))
-        collided = int(np.count_nonzero(self.hits >= 2))
-        return {"never": never, "collided": collided, "written": self.size - never - collided}
-
 
 T_TITLE = _("Write map of %(name)s")
 T_ELEMENT = _("%(name)s%(index)s")
@@ -106,7 +51,8 @@ def _identity(text: str) -> str:
     return text
 
 
-def _fmt(value) -> str:
+def format_value(value) -> str:
+    """A value as a cell's title prints it: floats to 6 significant digits, anything else by str()."""
     if isinstance(value, float):
         return f"{value:.6g}"
     return str(value)
@@ -174,18 +120,6 @@ def _block_edges(rep: np.ndarray, present: np.ndarray, tpb: int, label_w: int) -
     if not d:
         return ""
     return f'<path class="wm-m" d="{"".join(d)}" fill="none" stroke-width="1.5" stroke-opacity=".8"/>'
-
-
-def wrong_mask(expected, got, *, rtol: float = 1e-5, atol: float = 1e-6) -> np.ndarray | None:
-    """Flat bool array: elements whose obtained value differs from the expected (NaNs never match)."""
-    if expected is None or got is None:
-        return None
-    e, g = np.asarray(expected).ravel(), np.asarray(got).ravel()
-    if e.size != g.size:
-        return None
-    if e.dtype.kind in "fc" or g.dtype.kind in "fc":
-        return ~np.isclose(g.astype(np.float64), e.astype(np.float64), rtol=rtol, atol=atol)
-    return e != g
 
 
 # Text and marks take the page's text colour (currentColor), so the picture follows the site's theme,
@@ -310,7 +244,7 @@ def render_svg(writemap: WriteMap, expected=None, got=None, shape: tuple[int, ..
             else:
                 tip += t_never
             if values is not None:
-                tip += "; " + t_expected % {"expected": _fmt(values[0][k]), "got": _fmt(values[1][k])}
+                tip += "; " + t_expected % {"expected": format_value(values[0][k]), "got": format_value(values[1][k])}
         marks = ""
         if coll_l[k]:
             marks += _dot(x, y)
@@ -343,96 +277,3 @@ def render_svg(writemap: WriteMap, expected=None, got=None, shape: tuple[int, ..
     out.append(f'<text class="wm-t" x="{lx}" y="{ly + 32}">{html.escape(summary)}</text>')
     out.append("</svg>")
     return "".join(out)
-
-
-def launch_map(grid: tuple[int, int, int], block: tuple[int, int, int], shape: tuple[int, ...],
-               origin: tuple[int, ...] = (0, 0), name: str = "out") -> WriteMap:
-    """The write map of the textbook mapping over a window of an array: a 1-D shape (n,) by
-    i = blockIdx.x * blockDim.x + threadIdx.x, a 2-D shape (rows, cols) by x = blockIdx.x *
-    blockDim.x + threadIdx.x (column), y likewise (row); `origin` is the window's first (row, col) or
-    (i,). Every element is written once (indexing questions draw it; no kernel runs)."""
-    if len(shape) == 1:
-        i = np.arange(shape[0], dtype=np.int64) + origin[0]
-        b, t_ = i // block[0], i % block[0]
-        writer = b * block[0] * block[1] * block[2] + t_
-    else:
-        rows = np.arange(shape[0], dtype=np.int64)[:, None] + origin[0]
-        cols = np.arange(shape[1], dtype=np.int64)[None, :] + origin[1]
-        bx, tx = cols // block[0], cols % block[0]
-        by, ty = rows // block[1], rows % block[1]
-        writer = ((bx + grid[0] * by) * (block[0] * block[1] * block[2]) + tx + block[0] * ty).ravel()
-    n = int(np.prod(shape))
-    return WriteMap(name, tuple(shape), writer.ravel(), np.ones(n, np.uint8), tuple(grid), tuple(block))
-
-
-# ---- storing a write map with a result (JudgeResult.writemaps) ----
-
-VALUES_MAX = ROW_WIDTH * MAX_SIDE * 2  # outputs up to this many elements keep their values for the titles
-MAX_STORED_BYTES = 1 << 20  # a map whose compressed arrays exceed this is not kept
-
-
-def _pack(a: np.ndarray) -> str:
-    return base64.b64encode(zlib.compress(a.tobytes(), 6)).decode("ascii")
-
-
-def _unpack(text: str, dtype, count: int) -> np.ndarray:
-    raw = zlib.decompressobj()
-    data = raw.decompress(base64.b64decode(text.encode("ascii"), validate=True), count * np.dtype(dtype).itemsize + 1)
-    a = np.frombuffer(data, dtype=dtype)
-    if a.size != count:
-        raise ValueError("stored write map has the wrong size")
-    return a
-
-
-def encode(wm: WriteMap, *, test: str, sample: bool, expected=None, got=None, wrong=None) -> dict | None:
-    """A JSON-able dict of a write map for JudgeResult.writemaps, or None when it is too large to keep.
-
-    The writer ids are stored as differences from the previous element (a regular indexing pattern
-    compresses to a few hundred bytes), zlib-compressed and base64'd; the wrong mask as packed bits;
-    expected and obtained values only for outputs of at most VALUES_MAX elements (the only ones whose
-    cells show values). `sample`: whether the test is a visible one (serializers decide who sees it).
-    """
-    n = wm.size
-    writer = wm.writer.astype(np.int64)
-    delta = np.diff(writer, prepend=0)
-    wide = delta.size and (delta.min() < -(1 << 31) or delta.max() >= 1 << 31)
-    delta = delta.astype("<i8" if wide else "<i4")
-    if wrong is None:
-        wrong = wrong_mask(expected, got)
-    wrong = np.zeros(n, bool) if wrong is None else np.asarray(wrong, bool).ravel()
-    d = {"test": test, "sample": bool(sample), "output": wm.name, "shape": [int(s) for s in wm.shape],
-         "grid": list(wm.grid), "block": list(wm.block), "writer": _pack(delta), "writer_dtype": delta.dtype.str, "hits": _pack(wm.hits.astype(np.uint8)),
-         "wrong": _pack(np.packbits(wrong)), "expected": None, "got": None}
-    if sum(len(d[k]) for k in ("writer", "hits", "wrong")) > MAX_STORED_BYTES:
-        return None
-    if n <= VALUES_MAX and expected is not None and got is not None:
-        # As the titles print them: JSON (and PostgreSQL's jsonb) has no NaN, which poison often is.
-        d["expected"] = [_fmt(v) for v in np.asarray(expected).ravel().tolist()]
-        d["got"] = [_fmt(v) for v in np.asarray(got).ravel().tolist()]
-    return d
-
-
-def decode(d: dict) -> tuple[WriteMap, np.ndarray | None, np.ndarray | None, np.ndarray]:
-    """(WriteMap, expected or None, got or None, wrong mask) of a dict `encode` made; the values come
-    back as the strings the titles print (pass them to render_svg with wrong=the mask).
-    Raises ValueError (or KeyError/TypeError) for a dict it did not make."""
-    shape = tuple(int(s) for s in d["shape"])
-    n = int(np.prod(shape, dtype=np.int64))
-    dtype = d.get("writer_dtype", "<i8")
-    if dtype not in ("<i4", "<i8"):
-        raise ValueError("stored write map has an unknown writer type")
-    writer = np.cumsum(_unpack(d["writer"], dtype, n), dtype=np.int64)
-    hits = _unpack(d["hits"], np.uint8, n)
-    wrong = np.unpackbits(_unpack(d["wrong"], np.uint8, (n + 7) // 8))[:n].astype(bool)
-    wm = WriteMap(str(d["output"]), shape, writer, hits, tuple(d["grid"]), tuple(d["block"]))
-    expected = np.asarray([str(v) for v in d["expected"]], dtype=object) if d.get("expected") is not None else None
-    got = np.asarray([str(v) for v in d["got"]], dtype=object) if d.get("got") is not None else None
-    if expected is not None and (expected.size != n or got is None or got.size != n):
-        expected = got = None
-    return wm, expected, got, wrong
-
-
-def render_stored(d: dict, translate: Callable[[str], str] | None = None, *, show_values: bool = True) -> str:
-    """render_svg of a stored map (`encode`'s dict), with its wrong mask and, if kept, its values."""
-    wm, expected, got, wrong = decode(d)
-    return render_svg(wm, expected, got, translate=translate, wrong=wrong, show_values=show_values)
