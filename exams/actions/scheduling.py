@@ -5,7 +5,8 @@ from datetime import datetime, timedelta
 
 from django.utils.translation import gettext as _
 
-from exams.core.template import AnyCatalogue, ExamTemplateSpec, parse_template
+from exams.core.catalogue import AnyCatalogue
+from exams.core.template import ExamTemplateSpec, parse_template
 
 from .. import drawing
 from ..catalogue import DbCatalogue

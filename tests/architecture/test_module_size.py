@@ -17,7 +17,6 @@ OVERSIZED = {
                                "with the Message type that carries them",
     "grader/core/backends/emulator.py": "the emulator backend's compile, run, check and write-map modes",
     "config/settings.py": "every setting in one file, Django's convention",
-    "exams/core/template.py": "the exam template's parser and its checks",
 }
 
 
