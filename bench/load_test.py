@@ -1,5 +1,7 @@
 """Load test: simulated students browse problems and submit kernels through the API, on the real stack.
 
+Over 400 lines: a standalone benchmark script, run by hand and never imported.
+
 Usage (from the repository root; PostgreSQL and Redis running, as .ci/run starts them):
 
     .venv/bin/python bench/load_test.py                      # 300 students arriving over 15 minutes

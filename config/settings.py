@@ -1,5 +1,7 @@
 """WarpDrill settings, read from the environment with django-environ.
 
+Over 400 lines: every setting in one file, Django's convention.
+
 Every value has a development default so that `make dev` runs with no external service:
 SQLite, an embedded filesystem Celery broker, and the CPU emulator backend.
 Production sets DATABASE_URL, CELERY_BROKER_URL (or REDIS_URL), SECRET_KEY, ALLOWED_HOSTS, DEBUG=false.
