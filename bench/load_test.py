@@ -1,5 +1,7 @@
 """Load test: simulated students browse problems and submit kernels through the API, on the real stack.
 
+Over 400 lines: a standalone benchmark script, run by hand and never imported.
+
 Usage (from the repository root; PostgreSQL and Redis running, as .ci/run starts them):
 
     .venv/bin/python bench/load_test.py                      # 300 students arriving over 15 minutes
@@ -238,11 +240,16 @@ class Candidate:
 
 
 def candidates() -> tuple[list[Candidate], list[Candidate]]:
-    """(solutions, quick wrong solutions) of every bank package."""
+    """(solutions, quick wrong solutions) of every bank package without variants: a package with
+    variants has {{NAME}} placeholders in its sources, filled per student (problems.services.
+    practice_variant) where this HTTP-only script cannot see them; submitted raw they are COMPILE_ERROR."""
     right, wrong = [], []
     for folder in sorted(p.parent for p in BANK.glob("*/problem.yaml")):
         slug = re.search(r"^slug:\s*(\S+)", (folder / "problem.yaml").read_text(), re.M)[1]
-        right.append(Candidate(slug, (folder / "solution.cu").read_text(), "ACCEPTED"))
+        solution = (folder / "solution.cu").read_text()
+        if "{{" in solution:
+            continue
+        right.append(Candidate(slug, solution, "ACCEPTED"))
         for path in sorted((folder / "wrong").glob("*.cu")):
             text = path.read_text()
             m = re.search(r"verdict:\s*([A-Z_]+)", text)

@@ -1,5 +1,7 @@
 """WarpDrill settings, read from the environment with django-environ.
 
+Over 400 lines: every setting in one file, Django's convention.
+
 Every value has a development default so that `make dev` runs with no external service:
 SQLite, an embedded filesystem Celery broker, and the CPU emulator backend.
 Production sets DATABASE_URL, CELERY_BROKER_URL (or REDIS_URL), SECRET_KEY, ALLOWED_HOSTS, DEBUG=false.
@@ -86,6 +88,8 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",  # request.htmx: partial responses for htmx requests
+    # A user-safe error a page's view raised: its own status and headers (a platform fault: 503, Retry-After).
+    "grader.middleware.ErrorAnswerMiddleware",
     "django_prometheus.middleware.PrometheusAfterMiddleware",
 ]
 
