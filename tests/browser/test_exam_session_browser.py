@@ -20,7 +20,8 @@ def exam_for_alice(transactional_db, monkeypatch, settings):
     from django.contrib.auth.models import User
     from django.utils import timezone
 
-    from exams import actions
+    from exams.actions.attempts import start_attempt
+    from exams.actions.scheduling import save_template, schedule_exam
     from grader import actions as grader_actions
     from problems.core.package import parse_package
     from problems.services import import_package
@@ -34,11 +35,11 @@ def exam_for_alice(transactional_db, monkeypatch, settings):
     alice = User.objects.create_user("alice", "alice@example.org", PASSWORD)
     enrol(ivy, course, "instructor")
     enrol(alice, course, "student")
-    template = actions.save_template(course, ivy, TEMPLATE)
+    template = save_template(course, ivy, TEMPLATE)
     now = timezone.now()
-    exam = actions.schedule_exam(course, template, opens_at=now - timedelta(minutes=5),
+    exam = schedule_exam(course, template, opens_at=now - timedelta(minutes=5),
                                  closes_at=now + timedelta(hours=1), duration_minutes=30)
-    return exam, actions.start_attempt(exam, alice)
+    return exam, start_attempt(exam, alice)
 
 
 def log_in(page, base):

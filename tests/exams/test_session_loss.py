@@ -9,7 +9,7 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from exams import actions
+from exams.actions.attempts import start_attempt
 
 from .conftest import client_for
 
@@ -23,7 +23,7 @@ def _answer(attempt):
 
 def test_a_save_after_logging_out_is_a_401_in_json_not_a_redirect(exam, people):
     """Logged out in another tab: the save (signed URL or not) gets 401 {"code": "logged_out"}."""
-    attempt = actions.start_attempt(exam, people["alice"])
+    attempt = start_attempt(exam, people["alice"])
     item, answers = _answer(attempt)
     c = client_for(people["alice"])
     page = c.get(reverse("exams:attempt", args=[exam.pk])).content.decode()
@@ -38,7 +38,7 @@ def test_a_save_after_logging_out_is_a_401_in_json_not_a_redirect(exam, people):
 
 
 def test_the_clock_poll_after_logging_out_is_a_401_in_json(exam, people):
-    actions.start_attempt(exam, people["alice"])
+    start_attempt(exam, people["alice"])
     r = Client().get(reverse("exams:state", args=[exam.pk]))
     assert r.status_code == 401 and r.json()["code"] == "logged_out"
 
@@ -46,7 +46,7 @@ def test_the_clock_poll_after_logging_out_is_a_401_in_json(exam, people):
 def test_a_save_with_a_renewed_csrf_token_is_a_csrf_403_in_json(exam, people):
     """A save sending the token of before a log-in elsewhere gets 403 {"code": "csrf"}, not the 409
     of time-up; with the cookie's current token it is saved."""
-    attempt = actions.start_attempt(exam, people["alice"])
+    attempt = start_attempt(exam, people["alice"])
     item, answers = _answer(attempt)
     c = Client(enforce_csrf_checks=True)
     c.force_login(people["alice"])
