@@ -12,9 +12,11 @@ code is its name ("SOURCE_TOO_LARGE"), or in a dict of them the dict's name and 
 ("RUNTIME_FAULT.assert"). Calling a template makes the message: ``M.SOURCE_TOO_LARGE(kib=64)``. A
 parameter may itself be a Message, or a list of them (joined with "; "): the summary quotes a
 diagnostic, a deadlock lists groups of threads, an access is a translated word. Text we cannot name (a
-compiler's own words) is `Message.verbatim(text)`: code "", shown as it is. Codes are stored: a code is never renamed or removed, its English may be reworded. The
-emulator's C++ runtime writes its messages the same way, a code and its parameters in result.json
-(src/runtime.hpp JsonObject; grader/core/emulator/jobs.py runtime_said takes only RUNTIME_CODES):
+compiler's own words) is `Message.verbatim(text)`: code "", shown as it is. Codes are stored: a
+code's English may be reworded, but a code is renamed or removed only together with a data migration
+that rewrites the stored results (as grader's 0010 did for eight of them). The emulator's C++
+runtime writes its messages the same way, a code and its parameters in result.json (src/runtime.hpp
+JsonObject; grader/core/emulator/jobs.py runtime_said takes only RUNTIME_CODES):
 nothing parses English back into a template.
 
 `gettext_noop` marks a template for extraction and returns it unchanged. It is a plain function
