@@ -43,6 +43,8 @@ if not DEBUG and not os.environ.get("SECRET_KEY", "").strip():
     raise ImproperlyConfigured("SECRET_KEY must be set in the environment when DEBUG is off.")
 ALLOWED_HOSTS = env.list("ALLOWED_HOSTS", default=["localhost", "127.0.0.1", "[::1]", "testserver"])
 CSRF_TRUSTED_ORIGINS = env.list("CSRF_TRUSTED_ORIGINS", default=[])
+# A translated page in the site's layout (JSON to a script such as the exam autosave) instead of Django's bare 403.
+CSRF_FAILURE_VIEW = "accounts.csrf.csrf_failure"
 
 INSTALLED_APPS = [
     "django.contrib.admin",

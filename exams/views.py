@@ -61,6 +61,13 @@ def _json_error(exc: ExamError) -> JsonResponse:
     return JsonResponse({"ok": False, "code": exc.code, "error": str(exc)}, status=exc.status)
 
 
+def _logged_out() -> JsonResponse:
+    """401 JSON for a script whose session is gone (logged out in another tab): a redirect to the
+    log-in page would reach fetch() as a 200 HTML page, and the answer is still in the student's page."""
+    return _json_error(ExamError(_("You are logged out: log in again in another tab; your answers are kept "
+                                   "in this page."), code="logged_out", status=401))
+
+
 @login_required
 def exam_page(request, pk: int):
     """The exam's page: its window, rules and Start; or Continue; or the result once released."""
@@ -163,8 +170,9 @@ def save(request, pk: int):
     return _save(request, pk, answers, payload)
 
 
-@login_required
 def _save(request, pk: int, answers: dict, payload: dict):
+    if not request.user.is_authenticated:
+        return _logged_out()
     # No course lookup: an attempt exists only for a student who was allowed to start, and
     # autosave finds it by (exam, user).
     try:
@@ -190,8 +198,9 @@ def state(request, pk: int):
     return _state(request, pk)
 
 
-@login_required
 def _state(request, pk: int):
+    if not request.user.is_authenticated:
+        return _logged_out()
     exam = _exam_for_student(request, pk)
     attempt = _own_attempt(request, exam)
     clock.fill(attempt)
