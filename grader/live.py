@@ -4,13 +4,15 @@ submission's state.
 Every page that polls a submission (the live partial of the submission page, the JSON API, the
 exam's kernel question) sends an ETag made by `etag()`:
 
-    "<kind><pk>.<token>.<lang>.<full>.<mac>"
+    "<kind><pk>.<token>.<lang>.<full>.<until>.<mac>"
 
 `token` is a hash of the submission's state columns (LIVE_FIELDS), kept in the "live" cache under
 the submission's id; the grader replaces it whenever the state changes (`changed()`, called by
 grader.actions and by a post_save signal). `mac` is an HMAC of everything else in the ETag and of
 the caller's credential (the session cookie, or the API's Authorization header), so only a caller
-that received the ETag in a full, authorised answer can present it again.
+that received the ETag in a full, authorised answer can present it again. `until` is when the
+answer changes with time alone (the partial's poll interval: see grader.views.poll_interval_changes_at),
+0 for never: from then on the ETag earns no 304, so the page's poll slows down as it should.
 
 A poll with such an ETag in If-None-Match is answered by `not_modified()` before authentication:
 one cache read, no session, no user, no SQL. Anything else (no ETag, another credential, a new
@@ -29,6 +31,8 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import math
+import time
 
 from django.conf import settings
 from django.core.cache import caches
@@ -145,17 +149,21 @@ def _credential(request) -> str:
     return f"{who}|{request.META.get('HTTP_ACCEPT', '')}"
 
 
-def _mac(kind: str, pk: int, token: str, lang: str, full: int, credential: str) -> str:
-    value = f"{kind}|{pk}|{token}|{lang}|{full}|{credential}"
+def _mac(kind: str, pk: int, token: str, lang: str, full: int, until: int, credential: str) -> str:
+    value = f"{kind}|{pk}|{token}|{lang}|{full}|{until}|{credential}"
     return salted_hmac("warpdrill.live-poll", value, algorithm="sha256").hexdigest()[:24]
 
 
-def etag(request, kind: str, pk: int, token: str, full: bool) -> str:
+def etag(request, kind: str, pk: int, token: str, full: bool, until: float | None = None) -> str:
     """The ETag of a poll's full answer. `kind` names the page ("p" partial, "a" API, "e" exam);
-    `full` whether the reader sees more than the owner (an instructor), since that changes the body."""
+    `full` whether the reader sees more than the owner (an instructor), since that changes the body;
+    `until` (Unix time, seconds) when the body changes without a change of state (the page's poll
+    interval slows down as the submission ages): from then on the ETag earns no 304. None: never."""
     lang = get_language() or ""
     f = int(bool(full))
-    return f'"{kind}{int(pk)}.{token}.{lang}.{f}.{_mac(kind, pk, token, lang, f, _credential(request))}"'
+    u = int(math.ceil(until)) if until is not None else 0
+    mac = _mac(kind, pk, token, lang, f, u, _credential(request))
+    return f'"{kind}{int(pk)}.{token}.{lang}.{f}.{u}.{mac}"'
 
 
 def not_modified(request, kind: str, pk: int):
@@ -176,11 +184,14 @@ def not_modified(request, kind: str, pk: int):
     if token is None:
         return None
     lang, credential = get_language() or "", _credential(request)
+    now = time.time()
     for candidate in candidates:
         parts = candidate[len(prefix):].split(".")
-        if len(parts) != 4 or parts[0] != token or parts[1] != lang or parts[2] not in ("0", "1"):
+        if len(parts) != 5 or parts[0] != token or parts[1] != lang or parts[2] not in ("0", "1"):
             continue
-        if hmac.compare_digest(parts[3], _mac(kind, pk, token, lang, int(parts[2]), credential)):
+        if not parts[3].isdigit() or (parts[3] != "0" and now >= int(parts[3])):
+            continue  # the body this ETag names has changed with time (its poll interval)
+        if hmac.compare_digest(parts[4], _mac(kind, pk, token, lang, int(parts[2]), int(parts[3]), credential)):
             response = HttpResponseNotModified()
             response["ETag"] = f'"{candidate}"'
             response["Cache-Control"] = CACHE_CONTROL
@@ -188,9 +199,10 @@ def not_modified(request, kind: str, pk: int):
     return None
 
 
-def with_etag(response, request, kind: str, pk: int, token: str | None, full: bool):
-    """Set the ETag (and Cache-Control) on a poll's full 200 answer; other answers are left alone."""
+def with_etag(response, request, kind: str, pk: int, token: str | None, full: bool, until: float | None = None):
+    """Set the ETag (and Cache-Control) on a poll's full 200 answer; other answers are left alone.
+    `until`: as for etag()."""
     if token is not None and response.status_code == 200:
-        response["ETag"] = etag(request, kind, pk, token, full)
+        response["ETag"] = etag(request, kind, pk, token, full, until)
         response["Cache-Control"] = CACHE_CONTROL
     return response

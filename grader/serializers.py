@@ -104,12 +104,12 @@ def edge(message: M.Message, translate=None) -> dict:
         except (KeyError, ValueError, TypeError):
             pass
     return {"message": text, "message_template": message.template,
-            "message_params": M.legacy_params(message.params) if message.code else {}}
+            "message_params": M.api_params(message.params) if message.code else {}}
 
 
 def localized(item: dict, translate) -> dict:
-    """`item` (a result part's dict: Diagnostic/TestResult/CompileMessage.to_dict, or a stored one of the
-    older form) with its message at the edge (see `edge`); unchanged when it has no message."""
+    """`item` (a result part's dict: Diagnostic/TestResult/CompileMessage.to_dict, or a playground
+    result's) with its message at the edge (see `edge`); unchanged when it has no message."""
     if "message" in item:
         item.update(edge(stored_message(item), translate))
     return item
@@ -138,9 +138,7 @@ def _without_hidden(summary: M.Message, hidden: Diagnostic, public_lines: set, t
 
 
 # A summary that adds "(line N)" after its reason, and the same without it.
-CATALOGUE_WITHOUT_LINE = {M.SUMMARY_TEST_AT_LINE.code: M.SUMMARY_TEST, M.SUMMARY_CHECK_AT_LINE.code: M.SUMMARY_CHECK,
-                          M.SUMMARY_CHECK_AT_LINE_OLD.code: M.SUMMARY_CHECK_OLD,
-                          M.SUMMARY_PASSED_WITH_LINE.code: M.SUMMARY_PASSED_WITH}
+CATALOGUE_WITHOUT_LINE = {M.SUMMARY_TEST_AT_LINE.code: M.SUMMARY_TEST, M.SUMMARY_CHECK_AT_LINE.code: M.SUMMARY_CHECK}
 
 
 def public_result(result: JudgeResult | None, full: bool, translate=None) -> dict:

@@ -1,6 +1,7 @@
 """Submission pages: one submission (updating live through htmx), and the list of mine."""
 from __future__ import annotations
 
+import time
 from datetime import timedelta
 from urllib.parse import urlencode
 
@@ -169,6 +170,23 @@ def live_poll_interval(submission, now=None) -> str:
     return "0.5s" if age < FAST_POLL_FOR_S else "1s"
 
 
+def poll_interval_changes_at(submission) -> float | None:
+    """When live_poll_interval() will next give another answer without a change of the submission's
+    state (Unix time, seconds), or None if it will not. The live partial's ETag carries it, so a
+    quarter-second poll of a young submission that is still queued stops earning 304s (which would
+    keep its interval) once the submission is old enough to be polled every second."""
+    from django.conf import settings
+
+    if submission.status == Status.GRADED or submission.created_at is None:
+        return None
+    created = submission.created_at.timestamp()
+    now = time.time()
+    for changes_at in (created + settings.WARPDRILL_POLL_FAST_START_S, created + FAST_POLL_FOR_S):
+        if now < changes_at:
+            return changes_at
+    return None
+
+
 @login_required
 def submission_detail(request, pk):
     """A submission: status while it is graded (live), then verdict, tests, errors and resources."""
@@ -201,7 +219,8 @@ def _submission_live(request, pk):
     token = live.current_token(pk)
     submission = _visible_submission(request, pk)
     response = render(request, "partials/submission_live.html", submission_context(submission, request.user))
-    return live.with_etag(response, request, "p", pk, token, is_instructor(request.user))
+    return live.with_etag(response, request, "p", pk, token, is_instructor(request.user),
+                          poll_interval_changes_at(submission))
 
 
 @login_required

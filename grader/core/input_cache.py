@@ -1,6 +1,6 @@
 """Test-case inputs and the reference's outputs, kept per package version in the grading process.
 
-A test case's inputs are seeded (judge.case_seed: the test, the problem and the site's secret), so
+A test case's inputs are seeded (cases.case_seed: the test, the problem and the site's secret), so
 every submission to one package version gets the same inputs and the same expected outputs. A
 grading process (a Celery pool process) computes them once and then hands out copies: the
 harness's generate() and reference() run at the first grading of each version, not at every one

@@ -4,35 +4,36 @@
 
 The stages' rules live in their own modules: static_checks.py (what is refused before compiling),
 launch.py (what CUDA would refuse), verdicts.py (what a run means, what the submission's verdict is),
-summary.py (what is said about it), explainer.py (who is asked when a backend hung).
+summary.py (what is said about it), explainer.py (who is asked when a backend hung), cases.py (a
+test case's seed, inputs and expected outputs), ptxas_report.py (the resource report and occupancy),
+writemap_stage.py (the write map of a failing test).
 Plain Python (no Django): the Celery task, `manage.py judge` and `validate_problem` call it.
 """
 from __future__ import annotations
 
 import dataclasses
-import hashlib
 import logging
-import threading
 import time
 from dataclasses import dataclass
 from typing import Callable
-
-import numpy as np
 
 from problems.core.package import ProblemPackage, TestCaseSpec
 
 from . import coresidency
 from . import messages as M
 from .backends.base import Backend, Build, RunOutcome, RunRequest, RunStatus
+from .cases import Case, case_inputs, prepare_case
 from .errors import LaunchConfigError, PlatformError, UnsupportedLaunchError
 from .explainer import HangExplainer
-from .kernel import ArgRole, KernelSpec, LaunchConfig
+from .kernel import KernelSpec, LaunchConfig
 from .launch import (LaunchExpressionError, build_launch, cooperative_launch_problem, launch_problem,
                      parse_launch_comment)
+from .ptxas_report import PtxasReport, judged_resources
 from .results import CompileMessage, CompileResult, Diagnostic, JudgeResult, TestResult
 from .static_checks import DEFAULT_MAX_SOURCE_BYTES, static_check_reason
 from .summary import case_message, submission_summary
 from .verdicts import HANGS, NOT_RUN, DiagnosticKind, Verdict, case_verdict, submission_verdict
+from .writemap_stage import writemap_run, writemap_wanted
 
 log = logging.getLogger(__name__)
 
@@ -49,14 +50,6 @@ class LaunchChoice:
     block: str = ""
     grid: str = ""
     shared_bytes: str = ""
-
-
-def case_seed(test: TestCaseSpec, slug: str, secret: str) -> int:
-    """The RNG seed of a test case: the package's seed for samples, mixed with a secret for hidden cases."""
-    if test.sample or not secret:
-        return test.seed
-    digest = hashlib.sha256(f"{secret}\0{slug}\0{test.name}\0{test.seed}".encode()).digest()
-    return int.from_bytes(digest[:8], "little")
 
 
 def launch_expressions(package: ProblemPackage, source: str, choice: LaunchChoice | None) -> tuple[str, str, str]:
@@ -155,7 +148,7 @@ def judge(
             if build.resources is None and backend.wants_ptxas_report:
                 # Whether the grid fits at once depends on the registers: ptxas's report is needed
                 # before the cases, so it is made here, on this thread (see below why not on another).
-                build.resources = _PtxasReport.compute_now(source, package.kernel, target_cc, backend)
+                build.resources = PtxasReport.compute_now(source, package.kernel, target_cc, backend)
         gpu = _target_gpu(target_cc, target_gpu)
         registers = build.resources.registers if build.resources else None
         static = build.resources.shared_static_bytes if build.resources else None
@@ -169,16 +162,16 @@ def judge(
         # expected outputs are held at once.
         progress("running", 0, len(package.tests))  # generating the inputs is part of running the cases
         harness = package.load_harness()
-        cases = [_prepare_case(package, harness, test, launch, refused, seed_secret)
+        cases = [prepare_case(package, harness, test, launch, refused, seed_secret)
                  for test, launch, refused in zip(package.tests, launches, refusals)]
-        check_inputs = _inputs(package, harness, check_test, seed_secret) \
+        check_inputs = case_inputs(package, harness, check_test, seed_secret) \
             if checking and refusals[check_index] is None else None
         # Backends without a ptxas report (the emulator) get one from nvcc, computed while the
         # test cases run: every submission shows its resources and occupancy, GPU or not.
-        report = _PtxasReport(source, package.kernel, target_cc, backend) if build.resources is None and backend.wants_ptxas_report else None
+        report = PtxasReport(source, package.kernel, target_cc, backend) if build.resources is None and backend.wants_ptxas_report else None
         result = JudgeResult(verdict=Verdict.ACCEPTED, compile=build.compile, backend=name)
         hung = None
-        mapped: _Case | None = None  # the failing case whose write map is drawn (writemap_case)
+        mapped: Case | None = None  # the failing case whose write map is drawn (writemap_case)
         resident = None  # the co-resident launch an inter-block spin barrier needed (coresidency.py)
         for k, case in enumerate(cases):
             progress("running", k, len(package.tests))
@@ -210,10 +203,10 @@ def judge(
                     d.test, d.check = test.name, True
                 _add_diagnostics(result, outcome.diagnostics, test.name)
         if mapped is not None and hung is None:
-            result.writemaps = _writemap_run(package, backend, build, mapped)
+            result.writemaps = writemap_run(package, backend, build, mapped)
         if report is not None:
             build.resources = report.wait()
-        result.resources = _resources(build, launches[0], target_cc)
+        result.resources = judged_resources(build, launches[0], target_cc)
         result.verdict = submission_verdict(result.tests, result.diagnostics)
         result.message = submission_summary(result)
         result.device = backend.device_name()
@@ -222,42 +215,7 @@ def judge(
         backend.close(build)
 
 
-def _inputs(package: ProblemPackage, harness, test: TestCaseSpec, secret: str) -> dict:
-    rng = np.random.default_rng(case_seed(test, package.slug, secret))
-    inputs = harness.generate(dict(test.params), rng)
-    missing = [a.name for a in package.kernel.args if a.name not in inputs]
-    if missing:
-        raise PlatformError(f"{package.slug}/harness.py: generate() gave no value for {', '.join(missing)}")
-    return inputs
-
-
-@dataclass
-class _Case:
-    """A test case ready to run: its launch, and its inputs and expected outputs from the harness
-    (both None when CUDA would refuse the launch: the case is not run)."""
-
-    test: TestCaseSpec
-    launch: LaunchConfig
-    refused: M.Message | None  # why CUDA would refuse the launch (launch.launch_problem's), or None
-    inputs: dict | None
-    expected: dict[str, np.ndarray] | None
-
-
-def _prepare_case(package: ProblemPackage, harness, test: TestCaseSpec, launch: LaunchConfig, refused: M.Message | None,
-                  secret: str) -> _Case:
-    """The case's inputs (seeded) and the reference's outputs for them. Raises PlatformError when the
-    harness gives the wrong set of outputs."""
-    if refused:
-        return _Case(test, launch, refused, None, None)
-    inputs = _inputs(package, harness, test, secret)
-    expected = harness.reference({k: (v.copy() if isinstance(v, np.ndarray) else v) for k, v in inputs.items()})
-    wanted = {a.name for a in package.kernel.args if a.role in (ArgRole.OUT, ArgRole.INOUT)}
-    if set(expected) != wanted:
-        raise PlatformError(f"{package.slug}/harness.py: reference() must return exactly {sorted(wanted)}")
-    return _Case(test, launch, None, inputs, expected)
-
-
-def _run_case(package, backend, build: Build, case: _Case, result: JudgeResult, source: str,
+def _run_case(package, backend, build: Build, case: Case, result: JudgeResult, source: str,
               explainer: HangExplainer | None, gpu=None, registers: int | None = None,
               shared_static_bytes: int | None = None) -> tuple[TestResult, LaunchConfig | None]:
     """One test case's row, and the co-resident launch when its blocks needed one to complete (an
@@ -318,46 +276,6 @@ def explain_hang(outcome: RunOutcome, explainer: HangExplainer | None, source: s
                       time_s=outcome.time_s, message=outcome.message)
 
 
-# The verdicts whose page draws the write map of the failing test (others: on request only).
-WRITEMAP_VERDICTS = frozenset({Verdict.WRONG_ANSWER, Verdict.MEMORY_ERROR})
-
-
-def writemap_wanted(backend: Backend, test_result: TestResult, mapped: _Case | None) -> bool:
-    """Whether this test's case is the one to draw: the backend records write maps, the test failed
-    with WRONG_ANSWER or MEMORY_ERROR, and no case is chosen yet or the chosen one is hidden and
-    this one is a sample (a sample's map is shown to everyone, a hidden test's to staff only)."""
-    if not backend.supports_writemap or test_result.verdict not in WRITEMAP_VERDICTS:
-        return False
-    return mapped is None or (not mapped.test.sample and test_result.sample)
-
-
-def _writemap_run(package: ProblemPackage, backend: Backend, build: Build, case: _Case) -> list[dict]:
-    """The encoded write maps (writemap.encode) of `case`'s outputs, from one write-map run; [] when
-    the run records none. Its verdict is not the student's (the case already has one): a fault or a
-    timeout here only leaves the map as far as the kernel got."""
-    from .writemap.model import wrong_mask
-    from .writemap.store import encode
-
-    request = RunRequest(launch=case.launch, inputs=case.inputs, time_limit_s=package.time_limit_s * 4,
-                         test_name=case.test.name)
-    try:
-        outcome = backend.run_writemap(build, request)
-    except PlatformError as exc:  # a picture is not worth a retry of the whole submission
-        log.warning("write map of %s not recorded: %s", case.test.name, exc)
-        return []
-    maps = []
-    for name, wm in outcome.writemaps.items():
-        expected = case.expected.get(name)
-        got = outcome.outputs.get(name)
-        wrong = None
-        if expected is not None and got is not None:
-            wrong = wrong_mask(expected, got, rtol=package.rtol, atol=package.atol)
-        stored = encode(wm, test=case.test.name, sample=case.test.sample, expected=expected, got=got, wrong=wrong)
-        if stored is not None:
-            maps.append(stored)
-    return maps
-
-
 def _not_run(test: TestCaseSpec, hung: TestResult) -> TestResult:
     """The row of a test case not run because `hung` (an earlier case) hung: it names that case."""
     return TestResult(name=test.name, sample=test.sample, verdict=NOT_RUN, params=dict(test.params),
@@ -376,36 +294,6 @@ def _add_diagnostics(result: JudgeResult, diagnostics: list[Diagnostic], test_na
         result.diagnostics.append(d)
 
 
-class _PtxasReport:
-    """ptxas's resource report of the kernel, computed on a background thread (None when unavailable)."""
-
-    def __init__(self, source: str, spec: KernelSpec, cc: str, backend=None):
-        self._value = None
-        self._thread = threading.Thread(target=self._compute, args=(source, spec, cc, backend), daemon=True)
-        self._thread.start()
-
-    def _compute(self, source, spec, cc, backend):
-        self._value = self.compute_now(source, spec, cc, backend)
-
-    @staticmethod
-    def compute_now(source: str, spec: KernelSpec, cc: str, backend=None):
-        """The report, computed on the calling thread (None when unavailable); nvcc runs in the
-        `backend`'s sandbox, its result cached in the backend's cache root."""
-        try:
-            from .resources import ptxas_resources
-
-            value = ptxas_resources(source, spec, cc, sandbox=getattr(backend, "sandbox", None),
-                                    cache_root=getattr(backend, "cache_root", None))
-            return value if value.source else None
-        except Exception as exc:  # nvcc missing or failing: the report is information, never a failure
-            log.info("no ptxas resource report: %s", exc)
-            return None
-
-    def wait(self, timeout: float = 60.0):
-        self._thread.join(timeout)
-        return self._value
-
-
 def _target_gpu(target_cc: str, key: str = ""):
     """The course's GPU (problems.core.gpus.GPU): `key` when given, else the H200 for cc 9.0 and the
     first listed GPU of other compute capabilities."""
@@ -415,26 +303,6 @@ def _target_gpu(target_cc: str, key: str = ""):
         return gpus.gpu(key)
     named = gpus.gpus_for(target_cc)
     return next((g for g in named if g.key == "h200"), named[0] if named else gpus.gpu("h200"))
-
-
-def _resources(build: Build, launch: LaunchConfig, target_cc: str):
-    """The build's resource report with the occupancy of the judged launch, when registers are known."""
-    res = build.resources
-    if res is None:
-        return None
-    res.threads_per_block = launch.threads_per_block
-    res.shared_dynamic_bytes = launch.shared_bytes
-    # Occupancy is the target GPU's (a course's, or the site's default), whatever the build ran on:
-    # the registers and shared memory come from the build, the limits per SM from the target.
-    res.compute_capability = target_cc or res.compute_capability
-    if res.registers is not None:
-        try:
-            from problems.core.occupancy import occupancy_for_resources
-
-            res.occupancy = occupancy_for_resources(res)
-        except Exception as exc:  # occupancy is information, never a reason to fail grading
-            log.warning("occupancy not computed: %s", exc)
-    return res
 
 
 def judge_bare(source: str, spec: KernelSpec, launch: LaunchConfig, inputs: dict, backend: Backend,
@@ -480,12 +348,12 @@ def record_writemap(package: ProblemPackage, source: str, backend: Backend, *, l
     if launch_problem(launch):
         return []
     harness = package.load_harness()
-    case = _prepare_case(package, harness, test, launch, None, seed_secret)
+    case = prepare_case(package, harness, test, launch, None, seed_secret)
     build = backend.compile(source, package.kernel)
     try:
         if not build.compile.ok:
             return []
-        return _writemap_run(package, backend, build, case)
+        return writemap_run(package, backend, build, case)
     finally:
         backend.close(build)
 

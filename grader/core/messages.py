@@ -12,10 +12,11 @@ code is its name ("SOURCE_TOO_LARGE"), or in a dict of them the dict's name and 
 ("RUNTIME_FAULT.assert"). Calling a template makes the message: ``M.SOURCE_TOO_LARGE(kib=64)``. A
 parameter may itself be a Message, or a list of them (joined with "; "): the summary quotes a
 diagnostic, a deadlock lists groups of threads, an access is a translated word. Text we cannot name (a
-compiler's own words, results stored before templates) is `Message.verbatim(text)`: code "", shown as
-it is. Codes are stored: a code is never renamed or removed, its English may be reworded. The
-emulator's C++ runtime writes its messages the same way, a code and its parameters in result.json
-(src/runtime.hpp JsonObject; grader/core/emulator/jobs.py runtime_said takes only RUNTIME_CODES):
+compiler's own words) is `Message.verbatim(text)`: code "", shown as it is. Codes are stored: a
+code's English may be reworded, but a code is renamed or removed only together with a data migration
+that rewrites the stored results (as grader's 0010 did for eight of them). The emulator's C++
+runtime writes its messages the same way, a code and its parameters in result.json (src/runtime.hpp
+JsonObject; grader/core/emulator/jobs.py runtime_said takes only RUNTIME_CODES):
 nothing parses English back into a template.
 
 `gettext_noop` marks a template for extraction and returns it unchanged. It is a plain function
@@ -55,7 +56,6 @@ class Template(str):
 
 
 CATALOGUE: dict[str, Template] = {}  # code -> template; filled from the constants at the end of this module
-CODES: dict[str, str] = {}  # English template -> code (its first constant): reads results stored with templates
 
 
 class Message(str):
@@ -101,11 +101,9 @@ class Message(str):
 
     @classmethod
     def from_dict(cls, d: dict) -> Message:
-        """The message of `to_dict`'s form, or of the form stored before codes: {"message": English,
-        "template": ..., "params": ...} (a template no longer in the catalogue gives its English verbatim)."""
-        if "code" in d:
-            return cls(d["code"], {key: _load(value) for key, value in (d.get("params") or {}).items()})
-        return from_legacy(d.get("message") or "", d.get("template") or "", d.get("params"))
+        """The message of `to_dict`'s form, {"code": ..., "params": {...}} (KeyError for an unknown code or
+        a missing parameter). Results stored in older forms were converted by grader's migrations 0009-0010."""
+        return cls(d["code"], {key: _load(value) for key, value in (d.get("params") or {}).items()})
 
     def __reduce__(self):
         return Message, (self.code, self.params)
@@ -129,30 +127,11 @@ def _dump(value: Any) -> Any:
 
 
 def _load(value: Any) -> Any:
-    if isinstance(value, dict) and ("code" in value or "template" in value):
+    if isinstance(value, dict) and "code" in value:
         return Message.from_dict(value)
     if isinstance(value, list):
         return [_load(v) for v in value]
     return value
-
-
-def from_legacy(message: str, template: str = "", params: dict | None = None) -> Message:
-    """The Message of a result stored before codes: English `message`, `template` and `params` (nested
-    messages as {"template", "params"}). A template the catalogue no longer has gives `message` verbatim
-    (rendered from the old template when `message` is empty)."""
-    params = {key: _load(value) for key, value in (params or {}).items()}
-    code = CODES.get(template) if template else None
-    if code is not None:
-        try:
-            return Message(code, params)
-        except (KeyError, ValueError, TypeError):
-            pass
-    if not message and template:
-        try:
-            message = template % {key: _render_value(value, _identity) for key, value in params.items()}
-        except (KeyError, ValueError, TypeError):
-            message = template
-    return Message.verbatim(message)
 
 
 def as_message(value: Message | str | None) -> Message:
@@ -162,38 +141,27 @@ def as_message(value: Message | str | None) -> Message:
     return Message.verbatim(value or "")
 
 
-def legacy_params(params: dict) -> dict:
-    """`params` in the form the API has always shown: nested messages as {"template", "params"}. Give it
-    the params of a message with a code (verbatim text has none to show: its template is "")."""
+def api_params(params: dict) -> dict:
+    """`params` in the form the API has always shown ("message_params"): nested messages as {"template",
+    "params"}, verbatim ones as their text. Give it the params of a message with a code (verbatim text has
+    none to show: its template is "")."""
     def form(value):
         if isinstance(value, Message):
-            return {"template": value.template, "params": legacy_params(value.params)} if value.code else str(value)
+            return {"template": value.template, "params": api_params(value.params)} if value.code else str(value)
         if isinstance(value, list):
             return [form(v) for v in value]
         return value
     return {key: form(value) for key, value in params.items()}
 
 
-def _code_of(template: str) -> str:
-    return getattr(template, "code", "") or CODES[template]
-
-
-def text(template: str, **params: Any) -> Message:
+def text(template: Template, **params: Any) -> Message:
     """The message of `template` (a constant of this module) with `params`."""
-    return Message(_code_of(template), params)
-
-
-def render(template: str, params: dict | None = None, translate: Callable[[str], str] = _identity) -> str:
-    """`template` % `params`, nested messages rendered first, each through `translate` (English without)."""
-    values = {key: _render_value(value, translate) for key, value in (params or {}).items()}
-    return translate(template) % values
+    return Message(template.code, params)
 
 
 def _render_value(value: Any, translate: Callable[[str], str]) -> Any:
     if isinstance(value, Message):
         return value.render(translate)
-    if isinstance(value, dict) and "template" in value:
-        return render(value["template"], value.get("params") or {}, translate)
     if isinstance(value, list):
         return "; ".join(str(_render_value(v, translate)) for v in value)
     return value
@@ -254,8 +222,6 @@ MISMATCH_MANY_TOLERANCE = gettext_noop("%(output)s%(index)s: expected %(expected
                                        "%(allowed)s, off by %(error)s; %(count)s elements differ)")
 # The index of an element of a 2-D output, which the harness stores row-major: [row, col], not (x, y).
 INDEX_ROW_COL = gettext_noop("[row %(row)s, col %(col)s]")
-# The form of results stored before that: kept so that they still read in Korean.
-MISMATCH = gettext_noop("%(output)s%(index)s: expected %(expected)s, got %(got)s (%(count)s element(s) differ)")
 # The summary names the test case that explains the verdict and why; the page states the count of
 # passed test cases once, above it (an ACCEPTED result has no summary: the count says it all).
 SUMMARY_TEST = gettext_noop("Test %(test)s: %(reason)s")
@@ -264,8 +230,6 @@ SUMMARY_TEST_AT_LINE = gettext_noop("Test %(test)s: %(reason)s (line %(line)s)")
 # student's own code quoted by a diagnostic are not, so the notes name what is hidden.
 SUMMARY_HIDDEN_TEST = gettext_noop("Test %(test)s failed (a hidden test: its inputs and expected outputs are not "
                                    "shown).")
-# The wording used before that: kept so that results stored with it still read in Korean.
-SUMMARY_HIDDEN_TEST_OLD = gettext_noop("Test %(test)s failed (a hidden test: its details are not shown).")
 # What replaces a diagnostic's message found on a hidden test (for grader/serializers.py, which still has its
 # own older wording, "details of hidden tests are not shown").
 HIDDEN_DIAGNOSTIC = gettext_noop("%(kind)s on a hidden test (its inputs and expected outputs are not shown).")
@@ -279,12 +243,6 @@ SUMMARY_CHECK = gettext_noop("The %(check)s (a separate run of test %(test)s) fo
 SUMMARY_CHECK_AT_LINE = gettext_noop("The %(check)s (a separate run of test %(test)s) found (line %(line)s): "
                                      "%(reason)s The verdict comes from this finding; the rows below are the plain "
                                      "test runs.")
-# The wording used before that: kept so that results stored with it still read in Korean.
-SUMMARY_CHECK_OLD = gettext_noop("The %(check)s on test %(test)s found: %(reason)s The test runs below did not "
-                                 "report it (each row gives that run's own result); the verdict comes from this finding.")
-SUMMARY_CHECK_AT_LINE_OLD = gettext_noop("The %(check)s on test %(test)s found (line %(line)s): %(reason)s The test "
-                                         "runs below did not report it (each row gives that run's own result); the "
-                                         "verdict comes from this finding.")
 # The pass that found a diagnostic of the check pass, by the diagnostic's kind (others: CHECK_PASS).
 CHECK_NAMES = {
     "race": gettext_noop("race check"),
@@ -294,11 +252,6 @@ CHECK_NAMES = {
     "misaligned": gettext_noop("memory check"),
 }
 CHECK_PASS = gettext_noop("check pass")
-# Summaries of results stored before that, which began with the count: kept so that they still read in Korean.
-SUMMARY_ALL_PASSED = gettext_noop("All %(total)s test cases passed.")
-SUMMARY_PASSED = gettext_noop("%(passed)s/%(total)s test cases passed.")
-SUMMARY_PASSED_WITH = gettext_noop("%(passed)s/%(total)s test cases passed. %(diagnostic)s")
-SUMMARY_PASSED_WITH_LINE = gettext_noop("%(passed)s/%(total)s test cases passed. %(diagnostic)s (line %(line)s)")
 ERROR_PREFIXED = gettext_noop("%(error)s: %(message)s")
 # The message of a test case not run because an earlier one hung, by the verdict of the one that hung.
 NOT_RUN_AFTER = {
@@ -357,6 +310,36 @@ LAUNCH_REASONS = tuple(LAUNCH_REASON.values())
 VALIDATE_OUT_READ_BEFORE_WRITE = gettext_noop(
     "%(file)s reads the out buffer '%(name)s' before writing it: it is ACCEPTED only when '%(name)s' starts "
     "zeroed. out buffers start poisoned; declare it `init: zeros` in problem.yaml if the kernel accumulates into it.")
+
+# ---- the playground's refusals of a run as written (playground/core/spec.py, signature.py) ----
+
+# PlaygroundSpecError carries one of these; the field it names is the form's or the API's key at fault.
+PLAYGROUND = {
+    "too_many": gettext_noop("At most %(max)s arguments."),
+    "name": gettext_noop("Argument %(number)s: the name %(name)s is not a C identifier of at most 32 characters."),
+    "name_twice": gettext_noop("Argument %(number)s: the name %(name)s is used twice."),
+    "kind": gettext_noop("Argument %(name)s: the kind %(kind)s is not one of %(kinds)s."),
+    "dtype": gettext_noop("Argument %(name)s: the type %(dtype)s is not one of %(dtypes)s."),
+    "size": gettext_noop("Argument %(name)s: the size %(size)s is not a count (1024) or rows x columns (32x32)."),
+    "size_range": gettext_noop("Argument %(name)s: %(count)s elements; an array has 1 to %(max)s."),
+    "total": gettext_noop("The arrays need %(mib)s MiB together; the playground allows %(max)s MiB."),
+    "init": gettext_noop("Argument %(name)s: the initialiser %(init)s is not one of %(inits)s."),
+    "seed": gettext_noop("Argument %(name)s: the seed %(value)s is not a whole number from 0 to 2^32-1."),
+    "values_count": gettext_noop("Argument %(name)s: %(count)s values typed for %(size)s elements."),
+    "values_many": gettext_noop("Argument %(name)s: at most %(max)s values can be typed in; use another initialiser."),
+    "values_long": gettext_noop("Argument %(name)s: the value field is longer than %(max)s characters."),
+    "number": gettext_noop("Argument %(name)s: %(value)s is not a number of type %(dtype)s."),
+    "scalar_empty": gettext_noop("Argument %(name)s: a scalar needs a value."),
+    "launch": gettext_noop("Launch: %(reason)s"),
+    "threads": gettext_noop("Launch: %(threads)s threads in all; the playground runs at most %(max)s."),
+    "shared": gettext_noop("Launch: %(bytes)s bytes of dynamic shared memory; the playground allows 0 to %(max)s."),
+    "no_kernel": gettext_noop("No __global__ function found: write a kernel, or name it in the Kernel field."),
+    "kernel_name": gettext_noop("The kernel name %(name)s is not a C identifier."),
+    "no_arguments": gettext_noop("Declare at least one output array: its values are the run's result."),
+    "signature_mismatch": gettext_noop(
+        "The arguments do not match the kernel: %(kernel)s takes %(params)s parameter(s) "
+        "(%(names)s) and %(rows)s argument(s) are given. The rows now follow the kernel's parameters: check them and run again."),
+}
 
 # ---- compile stage: what we write, never what the compiler printed ----
 
@@ -667,10 +650,10 @@ CUDA_HINTS = tuple(CUDA_HINT.values())
 
 def _register() -> None:
     """Make every upper-case constant of this module (str, or dict of str) a Template with its code, in
-    CATALOGUE and CODES; tuples of them hold the Templates too."""
+    CATALOGUE; tuples of them hold the Templates too."""
     by_text: dict[str, Template] = {}
     for name, value in list(globals().items()):
-        if not name.isupper() or name.startswith("_") or name in ("CATALOGUE", "CODES", "VERBATIM"):
+        if not name.isupper() or name.startswith("_") or name in ("CATALOGUE", "VERBATIM"):
             continue
         if isinstance(value, str):
             entries = {name: value}
@@ -683,7 +666,6 @@ def _register() -> None:
             template = Template(english)
             template.code = code
             CATALOGUE[code] = template
-            CODES.setdefault(english, code)
             by_text.setdefault(english, template)
             made[code] = template
         if isinstance(value, str):
@@ -700,7 +682,7 @@ _register()
 
 
 # The codes the emulator's runtime may write in its result file (grader/core/emulator/jobs.py runtime_said).
-RUNTIME_CODES = frozenset(CODES[t] for t in (*RUNTIME_MESSAGES, *RUNTIME_GROUPS, *WORDS.values(), AND))
+RUNTIME_CODES = frozenset(t.code for t in (*RUNTIME_MESSAGES, *RUNTIME_GROUPS, *WORDS.values(), AND))
 
 
 def templates() -> list[str]:

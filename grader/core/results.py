@@ -8,13 +8,13 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from .messages import Message, as_message, from_legacy
+from .messages import Message, as_message
 from .verdicts import NOT_RUN, DiagnosticKind, NotRun, Verdict
 
 # Every message below is a messages.Message (a code and its parameters; as a str, its English), stored
 # as {"code", "params"}. A plain str given to a constructor is text we cannot name (Message.verbatim).
-# Results stored before codes have `message` (English), `message_template` and `message_params`:
-# from_dict reads both forms (stored_message).
+# Results stored in the older forms (English with a template and parameters; codes since retired)
+# were converted by grader's migrations 0009 and 0010.
 
 
 class _MessageField:
@@ -33,11 +33,12 @@ class _MessageField:
 
 
 def stored_message(d: dict) -> Message:
-    """The message of a stored dict: {"message": {"code", "params"}}, or the older three fields."""
+    """The message of a stored dict: {"message": {"code", "params"}}; a plain str there (a test's row
+    written by hand, a playground result's backend text) is text we cannot name, shown verbatim."""
     message = d.get("message")
     if isinstance(message, dict):
         return Message.from_dict(message)
-    return from_legacy(message or "", d.get("message_template") or "", d.get("message_params"))
+    return Message.verbatim(message or "")
 
 
 @dataclass
@@ -66,8 +67,6 @@ class Diagnostic:
         d = dict(d)
         d["kind"] = DiagnosticKind(d["kind"])
         d["message"] = stored_message(d)
-        d.pop("message_template", None)
-        d.pop("message_params", None)
         for key in ("block", "thread"):
             if d.get(key) is not None:
                 d[key] = tuple(d[key])
@@ -280,36 +279,3 @@ class JudgeResult:
             writemaps=list(d.get("writemaps") or []),
             message=stored_message(d),
         )
-
-
-# ---- stored results: the form before messages had codes, and back ----
-
-def _message_parts(d: dict) -> list[dict]:
-    """The dicts of a stored result (JudgeResult or playground result) that carry a message: the result
-    itself, its tests, diagnostics and compile messages."""
-    parts = [d, *(d.get("tests") or []), *(d.get("diagnostics") or [])]
-    return parts + list(((d.get("compile") or {}).get("messages")) or [])
-
-
-def upgrade_stored(d: dict, *, top: bool = True) -> dict:
-    """`d`, a stored result dict, with every message in the form of Message.to_dict (the older three
-    fields, message, message_template and message_params, read and dropped). Changed in place; returned.
-    `top`: the dict's own "message" is one of ours (False for a playground result, whose message is text)."""
-    for part in _message_parts(d)[0 if top else 1:]:
-        if "message" in part and not isinstance(part["message"], dict) or "message_template" in part:
-            part["message"] = stored_message(part).to_dict()
-        part.pop("message_template", None)
-        part.pop("message_params", None)
-    return d
-
-
-def downgrade_stored(d: dict, *, top: bool = True) -> dict:
-    """The inverse of upgrade_stored: each message as its English, template and parameters."""
-    from .messages import legacy_params
-
-    for part in _message_parts(d)[0 if top else 1:]:
-        if isinstance(part.get("message"), dict):
-            message = stored_message(part)
-            part.update(message=str(message), message_template=message.template,
-                        message_params=legacy_params(message.params) if message.code else {})
-    return d

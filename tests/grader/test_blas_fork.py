@@ -32,7 +32,7 @@ needs_root_and_cores = pytest.mark.skipif(
 SCRIPT = textwrap.dedent("""
     import subprocess, threading, time, sys
     import numpy as np
-    from grader.core import judge as judge_module
+    from grader.core import judge as judge_module, ptxas_report
     from grader.core.backends.dummy import DummyBackend
     from problems.core.package import Harness, load_package
 
@@ -45,14 +45,14 @@ SCRIPT = textwrap.dedent("""
             subprocess.run(["/bin/true"], user=65534, group=65534, start_new_session=True)
             forks.append(1)
 
-    plain_wait = judge_module._PtxasReport.wait
+    plain_wait = ptxas_report.PtxasReport.wait
 
     def wait(self, timeout=60.0):
         stop.set()
         return plain_wait(self, timeout)
 
-    judge_module._PtxasReport._compute = fork_loop
-    judge_module._PtxasReport.wait = wait
+    ptxas_report.PtxasReport._compute = fork_loop
+    ptxas_report.PtxasReport.wait = wait
 
     class Backend(DummyBackend):
         wants_ptxas_report = True
@@ -95,7 +95,7 @@ def test_no_harness_call_runs_while_the_report_thread_exists(monkeypatch):
     happens before the ptxas report thread starts, so none can overlap its forks."""
     import threading
 
-    from grader.core import judge as judge_module
+    from grader.core import judge as judge_module, ptxas_report
     from grader.core.backends.dummy import DummyBackend
     from problems.core.package import Harness, load_package
 
@@ -113,7 +113,7 @@ def test_no_harness_call_runs_while_the_report_thread_exists(monkeypatch):
         wants_ptxas_report = True
         supports_sanitizers = True
 
-    monkeypatch.setattr(judge_module, "_PtxasReport", Report)
+    monkeypatch.setattr(judge_module, "PtxasReport", Report)
     package = load_package(ROOT / "problems" / "bank" / "tiled-matmul")
     harness = package.load_harness()
 

@@ -5,7 +5,8 @@ import pytest
 from grader.core.backends.base import RunOutcome, RunStatus
 from grader.core.backends.dummy import DummyBackend
 from grader.core.errors import PlatformError
-from grader.core.judge import LaunchChoice, case_seed, judge, launch_expressions
+from grader.core.cases import case_seed
+from grader.core.judge import LaunchChoice, judge, launch_expressions
 from grader.core.results import Diagnostic, JudgeResult
 from grader.core.verdicts import NOT_RUN, DiagnosticKind, Verdict
 from problems.core.package import parse_package

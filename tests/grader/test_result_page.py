@@ -162,14 +162,6 @@ def test_hidden_failure_summary_on_the_page_in_both_languages(judged, three_test
         assert summary == expected
 
 
-def test_results_stored_with_the_old_hidden_summary_still_read_in_korean():
-    """A result stored with 'its details are not shown' keeps its template, which is still translated."""
-    from django.utils.translation import gettext, override
-
-    with override("ko"):
-        assert M.render(M.SUMMARY_HIDDEN_TEST_OLD, {"test": "tail"}, gettext).startswith("테스트 tail에서 실패했습니다")
-
-
 HIDDEN_HANG = HEAD + "    if (n > 1000) {\n        while (true) {}\n    }\n    if (i < n) c[i] = a[i] + b[i];\n}\n"
 
 
@@ -421,16 +413,6 @@ def test_check_summary_is_true_when_every_row_is_a_wrong_answer(checked, checked
         assert all(("Wrong answer" if language == "en" else "오답") in r for r in rows(html).values())
 
 
-def test_check_summaries_stored_with_the_old_wording_still_read_in_korean():
-    """A result stored with the earlier check-pass summary keeps its template, which is still translated."""
-    from django.utils.translation import gettext, override
-
-    with override("ko"):
-        text = M.render(M.SUMMARY_CHECK_OLD, {"check": M.check_name("race"), "test": "small", "reason": "X."},
-                        gettext)
-    assert text.startswith("테스트 small의 race 검사에서 찾은 문제: X.")
-
-
 # ---- a mismatch's values and count ----
 
 def test_one_differing_element_reads_singular_at_float32_precision(three_tests, alice, alice_client,
@@ -447,16 +429,6 @@ def test_one_differing_element_reads_singular_at_float32_precision(three_tests, 
     submission = make_submission(alice, three_tests, result, source=kernel)
     assert "; 1 element differs)" in rows(page(alice_client, submission))["small"]
     assert "; 다른 원소 1개)" in rows(page(alice_client, submission, "ko"))["small"]
-
-
-def test_results_stored_with_the_old_mismatch_template_still_read_in_korean():
-    """A result stored before the singular/plural split keeps its template, which is still translated."""
-    from django.utils.translation import gettext, override
-
-    with override("ko"):
-        text = M.render(M.MISMATCH, {"output": "c", "index": "[0]", "expected": "1", "got": "2", "count": 3},
-                        gettext)
-    assert text == "c[0]: 기대값 1, 실제값 2 (다른 원소 3개)"
 
 
 # ---- resources: the occupancy limiter's name ----

@@ -215,7 +215,7 @@ def test_hidden_diagnostics_are_generalised_and_deduplicated(problem, alice, ali
                    thread=(1, 0, 0), test="tail (check)"),
     ]
     # The summary quotes the hidden finding as a parameter (a sample shows line 3, so the line stays).
-    result.message = M.SUMMARY_PASSED_WITH_LINE(passed=1, total=2, diagnostic=result.diagnostics[0].message, line=3)
+    result.message = M.SUMMARY_TEST_AT_LINE(test="tail", reason=result.diagnostics[0].message, line=3)
     submission = make_submission(alice, problem, result)
     response = alice_api.get(f"/api/v1/submissions/{submission.pk}")
     assert HIDDEN_MARKER not in response.content.decode()
@@ -225,7 +225,7 @@ def test_hidden_diagnostics_are_generalised_and_deduplicated(problem, alice, ali
     assert body["diagnostics"][0]["message"] == "out-of-bounds read at index 5"
     assert body["diagnostics"][1]["block"] is None and "hidden test" in body["diagnostics"][1]["message"]
     assert "hidden test" in body["message"] and body["message"].endswith("(line 3)")
-    assert body["message"].startswith("1/2 test cases passed. Out of bounds on a hidden test")
+    assert body["message"].startswith("Test tail: Out of bounds on a hidden test")
     # A summary stored as plain English (before messages had codes) that quotes it gives way to the
     # hidden test's own summary: its words cannot be taken apart.
     result.message = f"1/2 test cases passed. {hidden_message} (line 3)"

@@ -38,6 +38,41 @@ def test_a_new_submission_polls_every_quarter_second_then_by_its_state(problem, 
     assert live_poll_interval(grading, now=grading.created_at + timedelta(seconds=FAST_POLL_FOR_S + 1)) == "1s"
 
 
+def test_a_quarter_second_etag_stops_earning_304_when_the_interval_slows(problem, alice, alice_client,
+                                                                         make_submission, monkeypatch):
+    """A young submission's partial is polled every quarter second; while it waits in the queue its
+    state does not change, so every poll would be a 304 and htmx would keep the quarter second for
+    good. The ETag carries the time the interval changes: past it the poll gets the full partial,
+    with the slower interval, and its new ETag earns 304s again."""
+    import time as time_module
+
+    submission = make_submission(alice, problem)
+    first = alice_client.get(live_url(submission))
+    assert first.status_code == 200 and 'hx-trigger="every 0.25s"' in first.content.decode()
+    etag = first["ETag"]
+    assert alice_client.get(live_url(submission), HTTP_IF_NONE_MATCH=etag).status_code == 304
+    created = Submission.objects.get(pk=submission.pk).created_at.timestamp()
+    real_time = time_module.time
+    monkeypatch.setattr(time_module, "time", lambda: max(real_time(), created + 5.5))
+    from datetime import datetime, timezone as tz
+
+    from django.utils import timezone
+    monkeypatch.setattr(timezone, "now", lambda: datetime.fromtimestamp(time_module.time(), tz.utc))
+    later = alice_client.get(live_url(submission), HTTP_IF_NONE_MATCH=etag)
+    assert later.status_code == 200 and 'hx-trigger="every 1s"' in later.content.decode()
+    assert later["ETag"] != etag
+    assert alice_client.get(live_url(submission), HTTP_IF_NONE_MATCH=later["ETag"]).status_code == 304
+
+
+def test_a_forged_until_in_the_etag_earns_no_304(problem, alice, alice_client, make_submission):
+    """The time in the ETag is covered by its MAC: a caller cannot push it forward."""
+    submission = make_submission(alice, problem)
+    etag = alice_client.get(live_url(submission))["ETag"].strip('"')
+    head, until, mac = etag.rsplit(".", 2)
+    forged = f'"{head}.{int(until) + 3600}.{mac}"'
+    assert alice_client.get(live_url(submission), HTTP_IF_NONE_MATCH=forged).status_code == 200
+
+
 def test_queued_submission_polls_every_second_without_the_fast_start(problem, alice, alice_client, make_submission,
                                                                      settings):
     settings.WARPDRILL_POLL_FAST_START_S = 0
