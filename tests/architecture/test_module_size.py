@@ -16,7 +16,6 @@ OVERSIZED = {
     "grader/core/messages.py": "the catalogue of message templates (data): two hundred codes and their English, "
                                "with the Message type that carries them",
     "exams/actions.py": "the one write path of exams and attempts",
-    "grader/core/backends/emulator.py": "the emulator backend's compile, run, check and write-map modes",
     "problems/core/package.py": "the problem.yaml parser: one function per section of the file",
     "config/settings.py": "every setting in one file, Django's convention",
     "exams/core/template.py": "the exam template's parser and its checks",
