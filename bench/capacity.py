@@ -76,7 +76,8 @@ def web_figures(n: int) -> dict:
     from rest_framework.authtoken.models import Token
 
     from courses.models import Course, Membership
-    from exams import actions as exam_actions
+    from exams.actions.attempts import start_attempt
+    from exams.actions.scheduling import save_template, schedule_exam
     from grader import actions
     from grader.core.results import JudgeResult
     from grader.core.verdicts import Verdict
@@ -91,11 +92,11 @@ def web_figures(n: int) -> dict:
     ivy = User.objects.create_user("cap-ivy", password="cap-pass-1234")
     Membership.objects.create(course=course, user=ivy, role="instructor")
     Membership.objects.create(course=course, user=student, role="student")
-    template = exam_actions.save_template(course, ivy, TEMPLATE)
+    template = save_template(course, ivy, TEMPLATE)
     now = timezone.now()
-    exam = exam_actions.schedule_exam(course, template, opens_at=now - timedelta(minutes=1),
-                                      closes_at=now + timedelta(hours=3), duration_minutes=120)
-    attempt = exam_actions.start_attempt(exam, student)
+    exam = schedule_exam(course, template, opens_at=now - timedelta(minutes=1),
+                         closes_at=now + timedelta(hours=3), duration_minutes=120)
+    attempt = start_attempt(exam, student)
     question = attempt.items.filter(kind="question").first()
     fields = list(question.data["question"]["answer"])
 

@@ -43,7 +43,7 @@ def main() -> int:
     verdicts = set()
     for i in range(2 * args.rounds):
         mode = "prefetch" if i % 2 == 0 else "one_after_another"
-        prefetch.start = start if mode == "prefetch" else (lambda backend, handle: [])
+        prefetch.start = start if mode == "prefetch" else (lambda backend, handle, variants=(): [])
         began = time.monotonic()
         result = judge(package, f"// round {i} {time.time_ns()}\n{source}", backend)
         times[mode].append(time.monotonic() - began)

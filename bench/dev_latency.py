@@ -271,8 +271,11 @@ def run_stack(args, extra_env: dict) -> tuple[list[dict], list[dict], dict, list
 
 
 # What is compared, in one run: the page's polls as they were (every second while queued, half a
-# second while graded) and with the fast start (every quarter second for the first 5 s).
-CONFIGS = {"before": {"WARPDRILL_POLL_FAST_START_S": "0"}, "after": {}}
+# second while graded) and with the fast start (every quarter second for the first 5 s); "full_check"
+# is the defaults with the emulator's full check pass (every kernel compiled and run under
+# ThreadSanitizer and the initcheck, as before grader/core/emulator/checkplan.py), to compare with
+# "after" (`--configs full_check,after`).
+CONFIGS = {"before": {"WARPDRILL_POLL_FAST_START_S": "0"}, "after": {}, "full_check": {"WARPDRILL_FULL_CHECK_PASS": "1"}}
 
 
 def main() -> int:

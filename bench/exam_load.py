@@ -90,7 +90,7 @@ def setup_exam(n: int):
 
     from courses.models import Course, Membership
     from django.contrib.auth.models import User
-    from exams import actions
+    from exams.actions.scheduling import save_template, schedule_exam
 
     students = lt.create_students(n + 1, prefix="exam")
     course = Course.objects.create(name="Load course", code="LOAD-1")
@@ -99,10 +99,10 @@ def setup_exam(n: int):
     users = {u.username: u for u in User.objects.filter(username__startswith="exam-")}
     Membership.objects.bulk_create([Membership(course=course, user=users[s.username], role="student")
                                     for s in students])
-    template = actions.save_template(course, ivy, TEMPLATE)
+    template = save_template(course, ivy, TEMPLATE)
     now = timezone.now()
-    exam = actions.schedule_exam(course, template, opens_at=now - timedelta(minutes=1),
-                                 closes_at=now + timedelta(hours=3), duration_minutes=120)
+    exam = schedule_exam(course, template, opens_at=now - timedelta(minutes=1),
+                         closes_at=now + timedelta(hours=3), duration_minutes=120)
     return exam, students[:n], students[n]
 
 
@@ -221,14 +221,7 @@ def main() -> int:
     print(f"logs in {logdir}", flush=True)
     lt.reset_database(args.database_url)
     lt.flush_broker(args.broker)
-    lt.manage(env, "migrate", "--no-input")
-    lt.manage(env, "import_problems", str(lt.BANK))
-    os.environ.update({k: env[k] for k in ("DJANGO_SETTINGS_MODULE", "DATABASE_URL", "CELERY_BROKER_URL", "DEBUG",
-                                           "SECRET_KEY", "ALLOWED_HOSTS", "WARPDRILL_DB_PASSWORDLESS")})
-    sys.path.insert(0, str(ROOT))
-    import django
-
-    django.setup()
+    lt.prepare_stack(env)
     from grader.models import Submission
 
     exam, students, warm = setup_exam(args.students)

@@ -27,7 +27,8 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from exams.core.printing import ExamHeader, Part, Student, lettered_forms, print_forms, student_forms  # noqa: E402
-from exams.core.template import KernelInfo, StaticCatalogue, parse_template  # noqa: E402
+from exams.core.catalogue import KernelInfo, StaticCatalogue  # noqa: E402
+from exams.core.template import parse_template  # noqa: E402
 from problems.core.package import load_package  # noqa: E402
 
 BANK = ROOT / "problems" / "bank"

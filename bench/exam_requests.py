@@ -10,7 +10,7 @@ Usage (from the repository root, PostgreSQL running; the database is migrated, t
 Each student, through Django's test client (no HTTP server, no other process): POST Start, GET the
 attempt page, then --saves autosaves of one answer to the save URL the page gives (signed for its session: one
 statement, exams.fastsave; --no-signed: the plain URL, the authenticated path). With --predraw (the default) the exam's
-variants are drawn ahead, as scheduling an exam queues them (exams.actions.predraw_exam), so Start
+variants are drawn ahead, as scheduling an exam queues them (exams.actions.scheduling.schedule_exam), so Start
 only copies the stored draw; --no-predraw deletes them first, so every Start draws. Every answer
 sent is read back at the end (answers lost must be 0). Prints p50/p95/max wall time, queries and the web process's own CPU time per request (what a
 loaded machine does not inflate; the database server's work is not in it);
@@ -67,7 +67,8 @@ def main() -> int:
     from django.utils import timezone
 
     from courses.models import Course, Membership
-    from exams import actions, drawing
+    from exams import drawing
+    from exams.actions.scheduling import save_template, schedule_exam
     from exams.models import Exam, ExamDraw, ExamItem, ExamTemplate
     from exam_load import KERNEL_SLUG, TEMPLATE
 
@@ -91,11 +92,11 @@ def main() -> int:
     Membership.objects.create(course=course, user=ivy, role="instructor")
     users = User.objects.bulk_create([User(username=f"req-s{i:04d}") for i in range(args.students)])
     Membership.objects.bulk_create([Membership(course=course, user=u, role="student") for u in users])
-    template = actions.save_template(course, ivy, TEMPLATE)
+    template = save_template(course, ivy, TEMPLATE)
     drawing.enqueue_predraw = lambda exam: None  # the task's work is timed in-process below instead
     now = timezone.now()
-    exam = actions.schedule_exam(course, template, opens_at=now - timedelta(minutes=1),
-                                 closes_at=now + timedelta(hours=3), duration_minutes=120)
+    exam = schedule_exam(course, template, opens_at=now - timedelta(minutes=1),
+                         closes_at=now + timedelta(hours=3), duration_minutes=120)
     t = time.perf_counter()
     drawn = drawing.predraw_exam(exam.pk)
     predraw_ms = (time.perf_counter() - t) * 1000

@@ -172,14 +172,7 @@ def main() -> int:
         if not admin.execute("SELECT 1 FROM pg_roles WHERE rolname = %s", (role,)).fetchone():
             admin.execute(f'CREATE ROLE "{role}" LOGIN CREATEDB')
     lt.reset_database(args.database_url)
-    lt.manage(env, "migrate", "--no-input")
-    lt.manage(env, "import_problems", str(lt.BANK))
-    os.environ.update({k: env[k] for k in ("DJANGO_SETTINGS_MODULE", "DATABASE_URL", "CELERY_BROKER_URL", "DEBUG",
-                                           "SECRET_KEY", "ALLOWED_HOSTS", "WARPDRILL_DB_PASSWORDLESS")})
-    sys.path.insert(0, str(ROOT))
-    import django
-
-    django.setup()
+    lt.prepare_stack(env)
     from django.db import connection
 
     from grader.models import Submission

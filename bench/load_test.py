@@ -1,5 +1,7 @@
 """Load test: simulated students browse problems and submit kernels through the API, on the real stack.
 
+Over 400 lines: a standalone benchmark script, run by hand and never imported.
+
 Usage (from the repository root; PostgreSQL and Redis running, as .ci/run starts them):
 
     .venv/bin/python bench/load_test.py                      # 300 students arriving over 15 minutes
@@ -169,6 +171,20 @@ class Service:
             except subprocess.TimeoutExpired:
                 os.killpg(self.proc.pid, signal.SIGKILL)
                 self.proc.wait(10)
+
+
+def prepare_stack(env: dict[str, str]) -> None:
+    """Migrate the stack's (freshly reset) database, import the problem bank into it, and set Django up in
+    this process on the settings, database and broker of `env` (stack_env's), so the script can read and
+    write rows the way the web and the workers do. Raises CalledProcessError if a manage.py step fails."""
+    manage(env, "migrate", "--no-input")
+    manage(env, "import_problems", str(BANK))
+    os.environ.update({k: env[k] for k in ("DJANGO_SETTINGS_MODULE", "DATABASE_URL", "CELERY_BROKER_URL", "DEBUG",
+                                           "SECRET_KEY", "ALLOWED_HOSTS", "WARPDRILL_DB_PASSWORDLESS")})
+    sys.path.insert(0, str(ROOT))
+    import django
+
+    django.setup()
 
 
 def start_web(args, env, port: int, logdir: Path) -> tuple[Service, str]:
@@ -436,14 +452,7 @@ def main() -> int:
 
     reset_database(args.database_url)
     flush_broker(args.broker)
-    manage(env, "migrate", "--no-input")
-    manage(env, "import_problems", str(BANK))
-    os.environ.update({k: env[k] for k in ("DJANGO_SETTINGS_MODULE", "DATABASE_URL", "CELERY_BROKER_URL", "DEBUG",
-                                           "SECRET_KEY", "ALLOWED_HOSTS", "WARPDRILL_DB_PASSWORDLESS")})
-    sys.path.insert(0, str(ROOT))
-    import django
-
-    django.setup()
+    prepare_stack(env)
     students = create_students(args.students)
     warmup = create_students(1, prefix="warmup")
     right, wrong = candidates()

@@ -77,23 +77,24 @@ def exam_submissions(n: int, source: str) -> list[int]:
     from django.utils import timezone
 
     from courses.models import Course, Membership
-    from exams import actions as exam_actions
+    from exams.actions.attempts import start_attempt, submit_kernel
+    from exams.actions.scheduling import save_template, schedule_exam
 
     course = Course.objects.create(name="Redis loss", code="RL-1")
     ivy = User.objects.create_user("rl-ivy")
     Membership.objects.create(course=course, user=ivy, role="instructor")
-    template = exam_actions.save_template(course, ivy, {
+    template = save_template(course, ivy, {
         "title": {"en": "Redis loss"},
         "zones": [{"title": "Kernel", "pool": [{"kernel": "vector-add-tail", "attempt_points": [10]}]}]})
     now = timezone.now()
-    exam = exam_actions.schedule_exam(course, template, opens_at=now - timedelta(minutes=1),
-                                      closes_at=now + timedelta(hours=2), duration_minutes=60)
+    exam = schedule_exam(course, template, opens_at=now - timedelta(minutes=1),
+                         closes_at=now + timedelta(hours=2), duration_minutes=60)
     pks = []
     for k in range(n):
         student = User.objects.create_user(f"rl-student-{k}")
         Membership.objects.create(course=course, user=student, role="student")
-        attempt = exam_actions.start_attempt(exam, student)
-        pks.append(exam_actions.submit_kernel(attempt.items.get(kind="kernel"), student, f"// {k}\n{source}").pk)
+        attempt = start_attempt(exam, student)
+        pks.append(submit_kernel(attempt.items.get(kind="kernel"), student, f"// {k}\n{source}").pk)
     return pks
 
 

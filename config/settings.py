@@ -1,5 +1,7 @@
 """WarpDrill settings, read from the environment with django-environ.
 
+Over 400 lines: every setting in one file, Django's convention.
+
 Every value has a development default so that `make dev` runs with no external service:
 SQLite, an embedded filesystem Celery broker, and the CPU emulator backend.
 Production sets DATABASE_URL, CELERY_BROKER_URL (or REDIS_URL), SECRET_KEY, ALLOWED_HOSTS, DEBUG=false.
@@ -41,6 +43,8 @@ if not DEBUG and not os.environ.get("SECRET_KEY", "").strip():
     raise ImproperlyConfigured("SECRET_KEY must be set in the environment when DEBUG is off.")
 ALLOWED_HOSTS = env.list("ALLOWED_HOSTS", default=["localhost", "127.0.0.1", "[::1]", "testserver"])
 CSRF_TRUSTED_ORIGINS = env.list("CSRF_TRUSTED_ORIGINS", default=[])
+# A translated page in the site's layout (JSON to a script such as the exam autosave) instead of Django's bare 403.
+CSRF_FAILURE_VIEW = "accounts.csrf.csrf_failure"
 
 INSTALLED_APPS = [
     "django.contrib.admin",
@@ -84,6 +88,8 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",  # request.htmx: partial responses for htmx requests
+    # A user-safe error a page's view raised: its own status and headers (a platform fault: 503, Retry-After).
+    "grader.middleware.ErrorAnswerMiddleware",
     "django_prometheus.middleware.PrometheusAfterMiddleware",
 ]
 
@@ -382,6 +388,9 @@ WARPDRILL_JUDGE = {
         },
         # The emulator's C++ compiler (under /usr: the sandbox sees only /usr; elsewhere in fault tests).
         "cxx": env("WARPDRILL_CXX", default="/usr/bin/g++"),
+        # The emulator's check pass with every run, whatever the kernel (grader/core/emulator/checkplan.py
+        # skips the race run and the initcheck where they can find nothing): for comparisons.
+        "full_check_pass": env.bool("WARPDRILL_FULL_CHECK_PASS", default=False),
         # The GPU backend: sm_XX to compile for (empty: asked of the GPU), the sanitizer tools of a
         # check run, a fresh child per submission ("submission") or a warm one per worker ("worker"),
         # NVRTC or nvcc ("auto", "nvrtc", "nvcc"), seconds a child may take to start, jobs a sanitizer

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from django.db.models import Q
 
-from exams.core.template import KernelInfo
+from exams.core.catalogue import KernelInfo
 from problems.core.package import PackageError
 
 

@@ -56,7 +56,7 @@ class _MemoCatalogue:
 
 def draw_items(exam, user_id: int, catalogue=None) -> list[dict]:
     """The student's drawn items (exams.core.draw's dicts), drawn now. Raises DrawError."""
-    from .actions import spec_of
+    from .actions.scheduling import spec_of
 
     return draw_exam(spec_of(exam), exam.secret, user_id, catalogue or DbCatalogue(exam.course),
                      exam.course.target_cc).items

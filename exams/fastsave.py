@@ -17,8 +17,8 @@ statement of data-modifying CTEs:
 
 It answers (saved at, deadline), or None when the attempt did not take the save (closed, late,
 submitted, another exam, the session gone, an unknown key): the caller then runs the authenticated
-path (exams.actions.autosave), which stores nothing late and says why. Values are checked in Python
-first, as exams.actions._clean_answers does; anything unusual (a value that is not text, too long)
+path (exams.actions.attempts.autosave), which stores nothing late and says why. Values are checked in Python
+first, as exams.actions.attempts._clean_answers does; anything unusual (a value that is not text, too long)
 also goes the authenticated path, with its messages. In autocommit mode the one statement is its own
 transaction (no BEGIN/COMMIT round trips); inside a caller's transaction it joins it.
 """
@@ -32,7 +32,7 @@ from django.conf import settings
 from django.db import connection
 from django.utils import timezone
 
-from .actions import MAX_ANSWER_CHARS, MAX_SOURCE_DRAFT_CHARS
+from .actions.attempts import MAX_ANSWER_CHARS, MAX_SOURCE_DRAFT_CHARS
 from .models import AttemptState, EventKind
 
 DB_SESSIONS = {"django.contrib.sessions.backends.db", "django.contrib.sessions.backends.cached_db"}

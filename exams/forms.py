@@ -5,9 +5,10 @@ from django import forms
 from django.contrib.auth import get_user_model
 from django.utils.translation import gettext_lazy as _
 
-from exams.core.template import AnyCatalogue, TemplateError, dump_yaml, parse_template
+from exams.core.catalogue import AnyCatalogue
+from exams.core.template import TemplateError, dump_yaml, parse_template
 
-from .actions import check_template
+from .actions.scheduling import check_template
 from .template_messages import localize
 from .models import Exam, ExamTemplate
 

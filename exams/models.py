@@ -1,6 +1,6 @@
 """Exams: templates (data), scheduled exams, accommodations, attempts with their stored items, events.
 
-Every state change goes through exams/actions.py.
+Every state change goes through exams/actions/ (scheduling, attempts, grading).
 """
 import secrets
 

@@ -14,7 +14,7 @@ from django.utils.translation import gettext as _
 
 from exams.core.printing import ExamHeader, KatexRenderer, Part, Student, lettered_forms, print_forms, student_forms
 
-from .actions import spec_of
+from .actions.scheduling import spec_of
 from .catalogue import DbCatalogue
 from .models import Exam, ExamItem
 

@@ -17,8 +17,11 @@ from exams.core.export import LongRow, StudentTotal, canvas_csv, long_csv, moodl
 from exams.core.stats import AttemptRow, ItemRow, histogram, histogram_svg, item_stats
 from exams.core.template import dump_yaml
 
-from . import actions
 from .access import is_staff, require_instructor, require_staff, role
+from .actions.attempts import close_expired, extend_attempt, refresh, reset_item
+from .actions.grading import apply_regrade, preview_regrade, rejudge_kernels
+from .actions.scheduling import (check_template, remove_accommodation, save_template, schedule_exam,
+                                 set_accommodation, update_exam)
 from .catalogue import DbCatalogue
 from .errors import ExamError
 from .forms import AccommodationForm, ExamForm, ExtendForm, TemplateForm
@@ -51,7 +54,7 @@ def template_edit(request, course_id: int, pk: int | None = None):
     if request.method == "POST":
         form = TemplateForm(request.POST, request.FILES, course=course)
         if form.is_valid():
-            template = actions.save_template(course, request.user, form.cleaned_data["spec"].to_dict(), template)
+            template = save_template(course, request.user, form.cleaned_data["spec"].to_dict(), template)
             messages.success(request, _("Template saved."))
             return redirect("exams:course", course_id=course.pk)
     else:
@@ -81,7 +84,7 @@ def template_preview(request, course_id: int, pk: int):
         n = max(1, min(PREVIEW_MAX, int(request.GET.get("n", 3))))
     except ValueError:
         n = 3
-    spec = actions.check_template(template.data, course)
+    spec = check_template(template.data, course)
     la = lang()
     samples = []
     for s in range(n):
@@ -129,9 +132,9 @@ def exam_edit(request, course_id: int, pk: int | None = None):
         try:
             if exam is None:
                 template = data.pop("template")
-                exam = actions.schedule_exam(course, template, **data)
+                exam = schedule_exam(course, template, **data)
             else:
-                actions.update_exam(exam, **data)
+                update_exam(exam, **data)
         except ExamError as exc:
             form.add_error(None, str(exc))
         else:
@@ -148,7 +151,7 @@ def accommodations(request, pk: int):
     form = AccommodationForm(request.POST or None, course=exam.course)
     if request.method == "POST" and form.is_valid():
         d = form.cleaned_data
-        actions.set_accommodation(exam, d["username"], d["extra_minutes"], d["opens_at"], d["closes_at"])
+        set_accommodation(exam, d["username"], d["extra_minutes"], d["opens_at"], d["closes_at"])
         messages.success(request, _("Accommodation saved."))
         return redirect("exams:accommodations", pk=exam.pk)
     return render(request, "exams/accommodations.html", {
@@ -161,7 +164,7 @@ def accommodation_delete(request, pk: int, acc_id: int):
     """Remove one student's accommodation (POST, instructors)."""
     exam = get_object_or_404(Exam.objects.select_related("course"), pk=pk)
     require_instructor(request.user, exam.course)
-    acc = actions.remove_accommodation(exam, acc_id)
+    acc = remove_accommodation(exam, acc_id)
     if acc is None:
         raise Http404
     started = ExamAttempt.objects.filter(exam=exam, user=acc.user).exists()
@@ -185,7 +188,7 @@ def results(request, pk: int):
     """Per-student scores, per-question statistics, a histogram; links to attempts, regrade and CSVs."""
     exam = get_object_or_404(Exam.objects.select_related("course"), pk=pk)
     require_staff(request.user, exam.course)
-    actions.close_expired()
+    close_expired()
     attempts, rows = _attempt_rows(exam)
     stats = item_stats(rows)
     max_total = max((a.max_total for a in attempts), default=0.0)
@@ -233,7 +236,7 @@ def attempt_detail(request, attempt_id: int):
     """One attempt as staff read it: every answer with the key, points, the kernel submissions, the timeline."""
     attempt = get_object_or_404(ExamAttempt.objects.select_related("exam__course", "user"), pk=attempt_id)
     require_staff(request.user, attempt.exam.course)
-    attempt = actions.refresh(attempt)
+    attempt = refresh(attempt)
     la = lang()
     rows = [_item_row(attempt.exam, i, la, True) for i in attempt.items.all()]
     for r in rows:
@@ -252,7 +255,7 @@ def extend(request, attempt_id: int):
     form = ExtendForm(request.POST)
     if form.is_valid():
         try:
-            actions.extend_attempt(attempt.pk, form.cleaned_data["minutes"], request.user)
+            extend_attempt(attempt.pk, form.cleaned_data["minutes"], request.user)
             messages.success(request, _("Time extended."))
         except ExamError as exc:
             messages.error(request, str(exc))
@@ -267,7 +270,7 @@ def reset(request, item_id: int):
     item = get_object_or_404(ExamItem.objects.select_related("attempt__exam__course"), pk=item_id)
     require_staff(request.user, item.attempt.exam.course)
     try:
-        actions.reset_item(item.pk, request.user)
+        reset_item(item.pk, request.user)
         messages.success(request, _("Question %(n)d was reset with a new variant.") % {"n": item.number})
     except ExamError as exc:
         messages.error(request, str(exc))
@@ -281,14 +284,14 @@ def regrade(request, pk: int):
     require_instructor(request.user, exam.course)
     if request.method == "POST":
         if request.POST.get("action") == "rejudge":
-            n = actions.rejudge_kernels(exam)
+            n = rejudge_kernels(exam)
             messages.success(request, _("%(n)d kernel submissions were sent to be judged again; "
                                         "regrade once they have verdicts.") % {"n": n})
             return redirect("exams:regrade", pk=exam.pk)
-        diff = actions.apply_regrade(exam, request.user)
+        diff = apply_regrade(exam, request.user)
         messages.success(request, _("Regrade applied: %(n)d attempts changed.") % {"n": len(diff.changes)})
         return redirect("exams:results", pk=exam.pk)
-    diff = actions.preview_regrade(exam)
+    diff = preview_regrade(exam)
     return render(request, "exams/regrade.html", {"exam": exam, "diff": diff})
 
 
@@ -316,7 +319,7 @@ def export(request, pk: int, layout: str):
     require_instructor(request.user, exam.course)
     if layout not in ("canvas", "moodle", "long"):
         raise Http404
-    actions.close_expired()
+    close_expired()
     if layout == "canvas":
         max_total = max((a.max_total for a in exam.attempts.all()), default=0.0)
         text = canvas_csv(exam.title, max_total, _students(exam))

@@ -1,7 +1,7 @@
 """Celery tasks of exams: they take ids (or nothing), are safe to run twice, and write through exams.actions."""
 from celery import shared_task
 
-from . import actions
+from .actions.attempts import close_expired
 from .print_tasks import print_exam  # noqa: F401  (registered with the worker: printed exams run here)
 
 
@@ -10,7 +10,7 @@ def close_expired_attempts() -> int:
     """Close and grade every attempt past its deadline; drop the draws of closed exams."""
     from .drawing import forget_closed
 
-    closed = actions.close_expired()
+    closed = close_expired()
     forget_closed()
     return closed
 

@@ -19,8 +19,11 @@ from grader.core.errors import BadRequestError
 from grader import live
 from grader.core.judge import LaunchChoice
 
-from . import actions, clock, fastsave
+from . import clock, fastsave
 from .access import is_staff, require_student
+from .actions.attempts import autosave, refresh, start_attempt, submit_attempt, submit_kernel
+from .actions.grading import kernel_outcomes
+from .actions.scheduling import window
 from .errors import ExamError
 from .models import AttemptState, Exam, ExamAttempt, ExamItem, Feedback
 from practice.rendering import blocks_html, lang
@@ -44,7 +47,7 @@ def _own_attempt(request, exam: Exam) -> ExamAttempt:
     attempt = ExamAttempt.objects.filter(exam=exam, user=request.user).first()
     if attempt is None:
         raise Http404
-    return actions.refresh(attempt)
+    return refresh(attempt)
 
 
 def zone_feedback(exam: Exam, item: ExamItem) -> str:
@@ -58,14 +61,21 @@ def _json_error(exc: ExamError) -> JsonResponse:
     return JsonResponse({"ok": False, "code": exc.code, "error": str(exc)}, status=exc.status)
 
 
+def _logged_out() -> JsonResponse:
+    """401 JSON for a script whose session is gone (logged out in another tab): a redirect to the
+    log-in page would reach fetch() as a 200 HTML page, and the answer is still in the student's page."""
+    return _json_error(ExamError(_("You are logged out: log in again in another tab; your answers are kept "
+                                   "in this page."), code="logged_out", status=401))
+
+
 @login_required
 def exam_page(request, pk: int):
     """The exam's page: its window, rules and Start; or Continue; or the result once released."""
     exam = _exam_for_student(request, pk)
     attempt = ExamAttempt.objects.filter(exam=exam, user=request.user).first()
     if attempt:
-        attempt = actions.refresh(attempt)
-    opens, closes, extra = actions.window(exam, request.user)
+        attempt = refresh(attempt)
+    opens, closes, extra = window(exam, request.user)
     now = timezone.now()
     return render(request, "exams/exam.html", {
         "exam": exam, "attempt": attempt, "opens": opens, "closes": closes, "extra": extra, "now": now,
@@ -78,8 +88,8 @@ def exam_page(request, pk: int):
 def start(request, pk: int):
     exam = _exam_for_student(request, pk)
     try:
-        actions.start_attempt(exam, request.user, password=request.POST.get("password", ""),
-                              accept_honour_code=request.POST.get("honour_code") == "on")
+        start_attempt(exam, request.user, password=request.POST.get("password", ""),
+                      accept_honour_code=request.POST.get("honour_code") == "on")
     except ExamError as exc:
         messages.error(request, str(exc))
         return redirect("exams:exam", pk=exam.pk)
@@ -103,7 +113,7 @@ def _item_row(exam: Exam, item: ExamItem, la: str, show_key: bool) -> dict:
 
         version = ProblemVersion.objects.select_related("problem").filter(pk=k.get("version_id")).first()
         row["title"] = version.problem.title if version else k["slug"]
-        outcomes = actions.kernel_outcomes(item)
+        outcomes = kernel_outcomes(item)
         row.update(kernel=k, attempts_left=attempts_left(k, outcomes), used=len([o for o in outcomes if o.counts]),
                    answered=bool(outcomes))
     return row
@@ -160,12 +170,13 @@ def save(request, pk: int):
     return _save(request, pk, answers, payload)
 
 
-@login_required
 def _save(request, pk: int, answers: dict, payload: dict):
+    if not request.user.is_authenticated:
+        return _logged_out()
     # No course lookup: an attempt exists only for a student who was allowed to start, and
-    # actions.autosave finds it by (exam, user).
+    # autosave finds it by (exam, user).
     try:
-        saved = actions.autosave(pk, request.user, answers)
+        saved = autosave(pk, request.user, answers)
     except ExamError as exc:
         return _json_error(exc)
     if saved is None:
@@ -187,8 +198,9 @@ def state(request, pk: int):
     return _state(request, pk)
 
 
-@login_required
 def _state(request, pk: int):
+    if not request.user.is_authenticated:
+        return _logged_out()
     exam = _exam_for_student(request, pk)
     attempt = _own_attempt(request, exam)
     clock.fill(attempt)
@@ -204,7 +216,7 @@ def submit(request, pk: int):
     attempt = _own_attempt(request, exam)
     if request.method == "POST":
         try:
-            actions.submit_attempt(attempt.pk, request.user)
+            submit_attempt(attempt.pk, request.user)
         except ExamError as exc:
             messages.error(request, str(exc))
         else:
@@ -235,7 +247,7 @@ def kernel_item(request, pk: int, number: int):
         choice = LaunchChoice(request.POST.get("block", ""), request.POST.get("grid", ""),
                               request.POST.get("shared_bytes", ""))
         try:
-            actions.submit_kernel(item, request.user, source, choice)
+            submit_kernel(item, request.user, source, choice)
         except ExamError as exc:
             error = str(exc)
         except BadRequestError as exc:  # grader's refusal: source or launch; no attempt is used
@@ -260,7 +272,7 @@ def kernel_item(request, pk: int, number: int):
         "clock_query": clock.poll_query(request, exam.pk, attempt.pk),
         "server_now": timezone.now(),  # the clock counts from the server's time (an empty one read NaN:NaN:NaN)
         "show_full": feedback == Feedback.FULL,
-        "attempts_left": attempts_left(k, actions.kernel_outcomes(item)),
+        "attempts_left": attempts_left(k, kernel_outcomes(item)),
     }, status=400 if error else 200)
 
 

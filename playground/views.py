@@ -9,13 +9,13 @@ from django.utils.translation import get_language, gettext
 from django.views.decorators.cache import cache_control
 from django.views.decorators.http import condition, require_POST
 
-from grader.core import messages as M
 from grader.core.errors import BadRequestError, http_status_for
 from grader.core.results import diagnostic_lines
 from grader.serializers import localized
 from grader.views import calculator_url
 
 from . import actions
+from .core.errors import PlaygroundSpecError
 from .core.signature import E_MISMATCH, kernel_parameters, rows_for
 from .core.spec import C_TYPES, MAX_ARGUMENTS, ArgKind, Init
 from .forms import example_form, form_from_post, form_from_run, form_from_submission
@@ -28,13 +28,13 @@ ENDING_CLASSES = {"ok": "verdict-accepted", "compile_error": "verdict-compile-er
 
 
 def user_message(exc: BadRequestError) -> str:
-    """The error in the reader's language: a PlaygroundSpecError's template rendered with gettext."""
-    template = getattr(exc, "message_template", "")
-    if template:
+    """The error in the reader's language: a PlaygroundSpecError's message rendered with gettext (its
+    English when the translation does not fit the parameters); any other error's text as it is."""
+    if isinstance(exc, PlaygroundSpecError):
         try:
-            return M.render(template, exc.message_params, gettext)
+            return exc.message.render(gettext)
         except (KeyError, ValueError, TypeError):
-            pass
+            return str(exc.message)
     return str(exc)
 
 
@@ -70,8 +70,9 @@ def playground(request):
             run = actions.create_run(request.user, form["source"], form["kernel"], form["args"], form["grid"],
                                      form["block"], form["shared_bytes"], from_submission=form.get("submission"))
         except BadRequestError as exc:
-            if getattr(exc, "message_template", "") == E_MISMATCH:  # the signature changed: rows follow it
-                params = kernel_parameters(form["source"], exc.message_params["kernel"])
+            if isinstance(exc, PlaygroundSpecError) and exc.message.code == E_MISMATCH.code:
+                # The signature changed: the rows follow it.
+                params = kernel_parameters(form["source"], exc.message.params["kernel"])
                 form["args"], form["rows_rederived"] = rows_for(params, form["args"]), True
             return _page(request, form, user_message(exc), status=http_status_for(exc))
         return redirect(run)

@@ -15,6 +15,7 @@ from grader import actions
 from grader.core.errors import WarpDrillError, http_status_for
 from grader.core.judge import LaunchChoice
 from grader.core.verdicts import Verdict
+from grader.middleware import error_text
 from grader.models import Purpose, Submission
 
 from .templatetags.warpdrill import topic_label
@@ -94,7 +95,7 @@ def problem_detail(request, slug):
     variant = practice_variant(request.user, version_package(problem.current_version))
     page = problem_page_context(problem, problem.current_version, variant)
     package = page["package"]
-    error, status, retry_after = None, 200, None
+    error, status, headers = None, 200, {}
     if request.method == "POST":
         if not request.user.is_authenticated:
             return redirect_to_login(request.get_full_path())
@@ -104,8 +105,8 @@ def problem_detail(request, slug):
                 submission = actions.create_submission(request.user, problem, form.cleaned_data["source"],
                                                        form.launch_choice())
             except WarpDrillError as exc:
-                error, status = str(exc), http_status_for(exc)
-                retry_after = getattr(exc, "retry_after", None)  # a rate limit's seconds to wait
+                # The error's status and headers: a rate limit's or a platform fault's Retry-After.
+                error, status, headers = error_text(exc), http_status_for(exc), exc.headers()
             else:
                 return redirect(submission)
         else:
@@ -124,8 +125,8 @@ def problem_detail(request, slug):
         "just_now_after": timezone.now() - timedelta(minutes=1),
     }
     response = render(request, "problems/detail.html", context, status=status)
-    if retry_after:
-        response["Retry-After"] = str(retry_after)
+    for name, value in headers.items():
+        response[name] = value
     return response
 
 

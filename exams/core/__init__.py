@@ -1,6 +1,6 @@
 """The exams core: templates as data, drawing a student's variant, scoring and regrading.
 
-Plain Python, no Django. The Django shell (exams/models.py, exams/actions.py) stores what these
+Plain Python, no Django. The Django shell (exams/models.py, exams/actions/) stores what these
 functions return; the printing shell (exams/printing*) renders drawn variants to paper.
 
     spec = parse_template(data, catalogue)                 # template.py

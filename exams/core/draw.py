@@ -29,7 +29,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from .families import Field, family
-from .template import ExamTemplateSpec, ItemKind, KernelCatalogue, KernelPoolItem, QuestionPoolItem
+from .catalogue import KernelCatalogue
+from .template import ExamTemplateSpec, ItemKind, KernelPoolItem, QuestionPoolItem
 
 LANGS = ("en", "ko")
 

@@ -4,7 +4,7 @@
     diff = regrade(records, keys_for=rekey_from_generators)  # nothing is written
     diff.changes -> who changes from what to what; diff.scores -> the new ExamScore per attempt
 
-The shell shows `diff` and, when the instructor confirms, stores `diff.scores` (exams/actions.py).
+The shell shows `diff` and, when the instructor confirms, stores `diff.scores` (exams/actions/grading.py).
 Kernel items take whatever outcomes the record carries, so re-judged submissions' new verdicts
 are part of the diff as soon as they are stored.
 """

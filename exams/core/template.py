@@ -20,17 +20,19 @@ A template is JSON or YAML (a mapping) of this shape:
 
 `parse_template(data, catalogue)` checks it and returns an ExamTemplateSpec, or raises
 TemplateError listing every problem with its path (`zones[1].pool[2]: unknown family 'x'`).
-Kernel problems are looked up through an injected KernelCatalogue, so this module needs no database.
+Kernel problems are looked up through an injected KernelCatalogue (exams/core/catalogue.py), so this
+module needs no database.
 """
 from __future__ import annotations
 
 import enum
 import json
-from dataclasses import dataclass, field
-from typing import Any, Mapping, Protocol, Sequence
+from dataclasses import dataclass
+from typing import Any, Mapping
 
 import yaml
 
+from .catalogue import KernelCatalogue
 from .families import DIFFICULTIES, FAMILIES
 
 Text = dict[str, str]  # language -> text; "en" always present
@@ -55,58 +57,6 @@ class TemplateError(ValueError):
     def messages(self) -> list[str]:
         """One line per problem: 'path: message'."""
         return [f"{p}: {m}" if p else m for p, m in self.problems]
-
-
-@dataclass(frozen=True)
-class KernelInfo:
-    """What the catalogue knows about one kernel problem."""
-
-    slug: str
-    version_id: int | None  # the current package version's id (None: no published version)
-    version_number: int | None
-    topic: str
-    tags: tuple[str, ...] = ()
-    error: str = ""  # non-empty: the problem does not validate (or has no version); why
-    variants: Any = None  # the package's VariantSpec (problems/core/variants.py) when it varies per student
-
-
-class KernelCatalogue(Protocol):
-    """Where kernel problems are looked up (the Django shell queries problems.models)."""
-
-    def get(self, slug: str) -> KernelInfo | None:
-        """The problem with this slug, or None when there is none."""
-
-    def matching(self, topic: str | None, tag: str | None) -> list[KernelInfo]:
-        """Every usable problem of the topic and/or with the tag, sorted by slug."""
-
-
-class StaticCatalogue:
-    """A catalogue from a list of KernelInfo (tests, the CLI, previews)."""
-
-    def __init__(self, infos: Sequence[KernelInfo] = ()):
-        self.infos = {i.slug: i for i in infos}
-
-    def get(self, slug: str) -> KernelInfo | None:
-        return self.infos.get(slug)
-
-    def matching(self, topic: str | None, tag: str | None) -> list[KernelInfo]:
-        return sorted((i for i in self.infos.values() if not i.error
-                       and (topic is None or i.topic == topic) and (tag is None or tag in i.tags)),
-                      key=lambda i: i.slug)
-
-
-class AnyCatalogue:
-    """A catalogue that accepts every kernel problem and asks nothing (no database): to parse a
-    template that was validated when it was saved or scheduled (an exam's stored spec, an export).
-    Drawing checks the problems against the real catalogue."""
-
-    lenient = True  # parse_template skips the checks that need real problems (pool sizes)
-
-    def get(self, slug: str) -> KernelInfo | None:
-        return KernelInfo(slug, 0, 0, "")
-
-    def matching(self, topic: str | None, tag: str | None) -> list[KernelInfo]:
-        return [KernelInfo("any", 0, 0, topic or "", (tag,) if tag else ())]
 
 
 @dataclass(frozen=True)

@@ -1,7 +1,7 @@
 """The kernel vocabulary: a kernel's parameters (ArgSpec, ArgRole, ArgInit, C_TYPES), its signature
 (KernelSpec), a launch (LaunchConfig) and the checking passes a problem may ask for (Check).
 
-Plain data, no behaviour of any backend: the package parser (problems/core/package.py), the launch
+Plain data, no behaviour of any backend: the package parser (problems/core/package/), the launch
 rules (launch.py), the playground and the backend protocol (backends/base.py) all speak it.
 """
 from __future__ import annotations

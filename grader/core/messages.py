@@ -12,9 +12,11 @@ code is its name ("SOURCE_TOO_LARGE"), or in a dict of them the dict's name and 
 ("RUNTIME_FAULT.assert"). Calling a template makes the message: ``M.SOURCE_TOO_LARGE(kib=64)``. A
 parameter may itself be a Message, or a list of them (joined with "; "): the summary quotes a
 diagnostic, a deadlock lists groups of threads, an access is a translated word. Text we cannot name (a
-compiler's own words) is `Message.verbatim(text)`: code "", shown as it is. Codes are stored: a code is never renamed or removed, its English may be reworded. The
-emulator's C++ runtime writes its messages the same way, a code and its parameters in result.json
-(src/runtime.hpp JsonObject; grader/core/emulator/jobs.py runtime_said takes only RUNTIME_CODES):
+compiler's own words) is `Message.verbatim(text)`: code "", shown as it is. Codes are stored: a
+code's English may be reworded, but a code is renamed or removed only together with a data migration
+that rewrites the stored results (as grader's 0010 did for eight of them). The emulator's C++
+runtime writes its messages the same way, a code and its parameters in result.json (src/runtime.hpp
+JsonObject; grader/core/emulator/jobs.py runtime_said takes only RUNTIME_CODES):
 nothing parses English back into a template.
 
 `gettext_noop` marks a template for extraction and returns it unchanged. It is a plain function
@@ -155,12 +157,6 @@ def api_params(params: dict) -> dict:
 def text(template: Template, **params: Any) -> Message:
     """The message of `template` (a constant of this module) with `params`."""
     return Message(template.code, params)
-
-
-def render(template: str, params: dict | None = None, translate: Callable[[str], str] = _identity) -> str:
-    """`template` % `params`, nested messages rendered first, each through `translate` (English without)."""
-    values = {key: _render_value(value, translate) for key, value in (params or {}).items()}
-    return translate(template) % values
 
 
 def _render_value(value: Any, translate: Callable[[str], str]) -> Any:
@@ -314,6 +310,36 @@ LAUNCH_REASONS = tuple(LAUNCH_REASON.values())
 VALIDATE_OUT_READ_BEFORE_WRITE = gettext_noop(
     "%(file)s reads the out buffer '%(name)s' before writing it: it is ACCEPTED only when '%(name)s' starts "
     "zeroed. out buffers start poisoned; declare it `init: zeros` in problem.yaml if the kernel accumulates into it.")
+
+# ---- the playground's refusals of a run as written (playground/core/spec.py, signature.py) ----
+
+# PlaygroundSpecError carries one of these; the field it names is the form's or the API's key at fault.
+PLAYGROUND = {
+    "too_many": gettext_noop("At most %(max)s arguments."),
+    "name": gettext_noop("Argument %(number)s: the name %(name)s is not a C identifier of at most 32 characters."),
+    "name_twice": gettext_noop("Argument %(number)s: the name %(name)s is used twice."),
+    "kind": gettext_noop("Argument %(name)s: the kind %(kind)s is not one of %(kinds)s."),
+    "dtype": gettext_noop("Argument %(name)s: the type %(dtype)s is not one of %(dtypes)s."),
+    "size": gettext_noop("Argument %(name)s: the size %(size)s is not a count (1024) or rows x columns (32x32)."),
+    "size_range": gettext_noop("Argument %(name)s: %(count)s elements; an array has 1 to %(max)s."),
+    "total": gettext_noop("The arrays need %(mib)s MiB together; the playground allows %(max)s MiB."),
+    "init": gettext_noop("Argument %(name)s: the initialiser %(init)s is not one of %(inits)s."),
+    "seed": gettext_noop("Argument %(name)s: the seed %(value)s is not a whole number from 0 to 2^32-1."),
+    "values_count": gettext_noop("Argument %(name)s: %(count)s values typed for %(size)s elements."),
+    "values_many": gettext_noop("Argument %(name)s: at most %(max)s values can be typed in; use another initialiser."),
+    "values_long": gettext_noop("Argument %(name)s: the value field is longer than %(max)s characters."),
+    "number": gettext_noop("Argument %(name)s: %(value)s is not a number of type %(dtype)s."),
+    "scalar_empty": gettext_noop("Argument %(name)s: a scalar needs a value."),
+    "launch": gettext_noop("Launch: %(reason)s"),
+    "threads": gettext_noop("Launch: %(threads)s threads in all; the playground runs at most %(max)s."),
+    "shared": gettext_noop("Launch: %(bytes)s bytes of dynamic shared memory; the playground allows 0 to %(max)s."),
+    "no_kernel": gettext_noop("No __global__ function found: write a kernel, or name it in the Kernel field."),
+    "kernel_name": gettext_noop("The kernel name %(name)s is not a C identifier."),
+    "no_arguments": gettext_noop("Declare at least one output array: its values are the run's result."),
+    "signature_mismatch": gettext_noop(
+        "The arguments do not match the kernel: %(kernel)s takes %(params)s parameter(s) "
+        "(%(names)s) and %(rows)s argument(s) are given. The rows now follow the kernel's parameters: check them and run again."),
+}
 
 # ---- compile stage: what we write, never what the compiler printed ----
 

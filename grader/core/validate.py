@@ -26,8 +26,8 @@ class ValidationRow:
     expected: Verdict
     result: JudgeResult
     variant: dict = field(default_factory=dict)  # the variant judged ({} for a package without variants)
-    # Warnings for the package's author, as (template, params) of grader/core/messages.py.
-    warnings: list[tuple[str, dict]] = field(default_factory=list)
+    # Warnings for the package's author: messages of grader/core/messages.py, rendered where shown.
+    warnings: list[M.Message] = field(default_factory=list)
 
     @property
     def ok(self) -> bool:
@@ -59,7 +59,7 @@ def validate_package(package: ProblemPackage, backend: Backend, seed_secret: str
     return rows
 
 
-def _out_buffers_read_first(package: ProblemPackage, backend: Backend, seed_secret: str) -> list[tuple[str, dict]]:
+def _out_buffers_read_first(package: ProblemPackage, backend: Backend, seed_secret: str) -> list[M.Message]:
     """Warnings for the poisoned out buffers whose zeroing makes solution.cu ACCEPTED."""
     warnings = []
     for k, arg in enumerate(package.kernel.args):
@@ -69,5 +69,5 @@ def _out_buffers_read_first(package: ProblemPackage, backend: Backend, seed_secr
         args[k] = replace(arg, init=ArgInit.ZEROS)
         zeroed = replace(package, kernel=replace(package.kernel, args=tuple(args)))
         if judge(zeroed, package.solution, backend, seed_secret=seed_secret, run_checks=False).verdict is Verdict.ACCEPTED:
-            warnings.append((M.VALIDATE_OUT_READ_BEFORE_WRITE, {"file": "solution.cu", "name": arg.name}))
+            warnings.append(M.VALIDATE_OUT_READ_BEFORE_WRITE(file="solution.cu", name=arg.name))
     return warnings

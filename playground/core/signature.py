@@ -12,8 +12,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from grader.core import messages as M
 from grader.core.kernel import C_TYPES
-from grader.core.messages import gettext_noop
 
 from .errors import PlaygroundSpecError
 
@@ -27,9 +27,7 @@ _DTYPE_OF.update({"unsigned": "uint32", "long": "int64", "unsigned long": "uint6
                   "char": "int8", "int8_t": "int8", "uint8_t": "uint8", "int16_t": "int16", "uint16_t": "uint16",
                   "int32_t": "int32", "uint32_t": "uint32", "int64_t": "int64", "uint64_t": "uint64"})
 
-E_MISMATCH = gettext_noop(
-    "The arguments do not match the kernel: %(kernel)s takes %(params)d parameter(s) (%(names)s) and "
-    "%(rows)d argument(s) are given. The rows now follow the kernel's parameters: check them and run again.")
+E_MISMATCH = M.PLAYGROUND["signature_mismatch"]
 
 
 @dataclass(frozen=True)

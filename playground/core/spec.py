@@ -19,9 +19,9 @@ from enum import StrEnum
 
 import numpy as np
 
+from grader.core import messages as M
 from grader.core.kernel import C_TYPES, ArgRole, ArgSpec, KernelSpec, LaunchConfig
 from grader.core.launch import LaunchExpressionError, build_launch, launch_problem
-from grader.core.messages import gettext_noop
 
 from .errors import PlaygroundSpecError
 
@@ -37,28 +37,28 @@ RANDOM_INT_RANGE = (0, 100)  # random integers are drawn from [0, 100): small en
 NAME_RE = re.compile(r"[A-Za-z_][A-Za-z0-9_]{0,31}")
 SIZE_RE = re.compile(r"\s*(\d{1,30})\s*(?:[x×,*]\s*(\d{1,30})\s*)?")  # any count: the range check names the limit
 
-# The error templates (grader.core.messages style: named parameters, translated at the edge).
-E_TOO_MANY = gettext_noop("At most %(max)d arguments.")
-E_NAME = gettext_noop("Argument %(number)d: the name %(name)s is not a C identifier of at most 32 characters.")
-E_NAME_TWICE = gettext_noop("Argument %(number)d: the name %(name)s is used twice.")
-E_KIND = gettext_noop("Argument %(name)s: the kind %(kind)s is not one of %(kinds)s.")
-E_DTYPE = gettext_noop("Argument %(name)s: the type %(dtype)s is not one of %(dtypes)s.")
-E_SIZE = gettext_noop("Argument %(name)s: the size %(size)s is not a count (1024) or rows x columns (32x32).")
-E_SIZE_RANGE = gettext_noop("Argument %(name)s: %(count)d elements; an array has 1 to %(max)d.")
-E_TOTAL = gettext_noop("The arrays need %(mib)s MiB together; the playground allows %(max)d MiB.")
-E_INIT = gettext_noop("Argument %(name)s: the initialiser %(init)s is not one of %(inits)s.")
-E_SEED = gettext_noop("Argument %(name)s: the seed %(value)s is not a whole number from 0 to 2^32-1.")
-E_VALUES_COUNT = gettext_noop("Argument %(name)s: %(count)d values typed for %(size)d elements.")
-E_VALUES_MANY = gettext_noop("Argument %(name)s: at most %(max)d values can be typed in; use another initialiser.")
-E_VALUES_LONG = gettext_noop("Argument %(name)s: the value field is longer than %(max)d characters.")
-E_NUMBER = gettext_noop("Argument %(name)s: %(value)s is not a number of type %(dtype)s.")
-E_SCALAR_EMPTY = gettext_noop("Argument %(name)s: a scalar needs a value.")
-E_LAUNCH = gettext_noop("Launch: %(reason)s")
-E_THREADS = gettext_noop("Launch: %(threads)d threads in all; the playground runs at most %(max)d.")
-E_SHARED = gettext_noop("Launch: %(bytes)d bytes of dynamic shared memory; the playground allows 0 to %(max)d.")
-E_NO_KERNEL = gettext_noop("No __global__ function found: write a kernel, or name it in the Kernel field.")
-E_KERNEL_NAME = gettext_noop("The kernel name %(name)s is not a C identifier.")
-E_NO_ARGUMENTS = gettext_noop("Declare at least one output array: its values are the run's result.")
+# The error templates: grader.core.messages.PLAYGROUND (codes and parameters, translated at the edge).
+E_TOO_MANY = M.PLAYGROUND["too_many"]
+E_NAME = M.PLAYGROUND["name"]
+E_NAME_TWICE = M.PLAYGROUND["name_twice"]
+E_KIND = M.PLAYGROUND["kind"]
+E_DTYPE = M.PLAYGROUND["dtype"]
+E_SIZE = M.PLAYGROUND["size"]
+E_SIZE_RANGE = M.PLAYGROUND["size_range"]
+E_TOTAL = M.PLAYGROUND["total"]
+E_INIT = M.PLAYGROUND["init"]
+E_SEED = M.PLAYGROUND["seed"]
+E_VALUES_COUNT = M.PLAYGROUND["values_count"]
+E_VALUES_MANY = M.PLAYGROUND["values_many"]
+E_VALUES_LONG = M.PLAYGROUND["values_long"]
+E_NUMBER = M.PLAYGROUND["number"]
+E_SCALAR_EMPTY = M.PLAYGROUND["scalar_empty"]
+E_LAUNCH = M.PLAYGROUND["launch"]
+E_THREADS = M.PLAYGROUND["threads"]
+E_SHARED = M.PLAYGROUND["shared"]
+E_NO_KERNEL = M.PLAYGROUND["no_kernel"]
+E_KERNEL_NAME = M.PLAYGROUND["kernel_name"]
+E_NO_ARGUMENTS = M.PLAYGROUND["no_arguments"]
 
 
 class ArgKind(StrEnum):

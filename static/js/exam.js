@@ -10,7 +10,13 @@
   const failEl = document.getElementById("save-failed");
   const closedEl = document.getElementById("exam-closed");
   const timerEl = document.getElementById("timer");
-  const csrf = (root.querySelector("input[name=csrfmiddlewaretoken]") || {}).value || "";
+  // The CSRF token is read afresh for every request: a log-in in another tab renews the cookie, and
+  // a token read once at page load would then be refused (403) for the rest of the exam.
+  function csrfToken() {
+    const m = document.cookie.match(/(?:^|;\s*)csrftoken=([^;]*)/);
+    if (m) return decodeURIComponent(m[1]);
+    return (root.querySelector("input[name=csrfmiddlewaretoken]") || {}).value || "";
+  }
   const DEBOUNCE_MS = Number(d.debounceMs || 800);
 
   // Clock: the server's now minus ours, so the countdown follows the server even if this clock is wrong.
@@ -44,6 +50,9 @@
   let inFlight = null;
   let failures = 0;
   let seq = 0;
+
+  // A refused save whose message is already the sentence to show.
+  class SaveError extends Error {}
 
   function readItem(el) {
     const key = el.dataset.item;
@@ -86,7 +95,7 @@
     setStatus(d.textSaving, "save-pending");
     inFlight = fetch(d.saveUrl, {
       method: "POST", credentials: "same-origin",
-      headers: { "Content-Type": "application/json", "X-CSRFToken": csrf },
+      headers: { "Content-Type": "application/json", Accept: "application/json", "X-CSRFToken": csrfToken() },
       body: JSON.stringify({ answers, seq }),
     }).then(async (r) => {
       const body = await r.json().catch(() => ({}));
@@ -100,17 +109,21 @@
         root.dispatchEvent(new CustomEvent("exam:saved", { detail: body }));
         return;
       }
-      if (r.status === 409 || r.status === 403) {  // the deadline passed: nothing more is accepted
+      if (r.status === 409) {  // the deadline passed or the exam was submitted: nothing more is accepted
         sent.forEach((k) => dirty.add(k));
         close(body.error || d.textTimeUp);
         return;
       }
-      throw new Error(body.error || `HTTP ${r.status}`);
+      // A session problem is not the end of the exam: the answers stay in the page (never disabled)
+      // and the save is retried; the next try reads the renewed CSRF cookie.
+      if (r.status === 401 || (!body.code && r.redirected)) throw new SaveError(d.textLoggedOut);
+      if (r.status === 403 && body.code === "csrf") throw new SaveError(d.textSessionChanged);
+      throw new SaveError(`${d.textFailed} (${body.error || `HTTP ${r.status}`})`);
     }).catch((err) => {
       sent.forEach((k) => dirty.add(k));
       failures += 1;
       failEl.hidden = false;
-      failEl.textContent = `${d.textFailed} (${err.message})`;
+      failEl.textContent = err instanceof SaveError ? err.message : `${d.textFailed} (${err.message})`;
       setStatus(d.textNotSaved, "save-failed");
       clearTimeout(timer);
       timer = setTimeout(flush, Math.min(15000, 1000 * 2 ** Math.min(failures, 4)));
@@ -130,16 +143,38 @@
     }
   });
 
-  // Before leaving (a submit, a link), send what is dirty; warn if something is not saved.
+  // Before leaving (a submit, a link), send what is dirty; warn if something is not saved. Not once
+  // the exam is closed (its own redirect) or a form or data-flush link is on its way out.
+  let leaving = false;
   window.addEventListener("beforeunload", (event) => {
+    if (closed || leaving) return;
     if (dirty.size || inFlight) { flush(); event.preventDefault(); event.returnValue = ""; }
   });
-  root.querySelectorAll("a[data-flush], form[data-flush]").forEach((el) => {
-    el.addEventListener(el.tagName === "FORM" ? "submit" : "click", (event) => {
-      if (!dirty.size && !inFlight) return;
+  // Every form of the page leaves it (the kernel's submit, the language switch, log out), so each
+  // one sends what is dirty first; links do so where they carry data-flush.
+  document.querySelectorAll("a[data-flush], form").forEach((el) => {
+    const isForm = el.tagName === "FORM";
+    el.addEventListener(isForm ? "submit" : "click", (event) => {
+      if (event.defaultPrevented) return;
+      if (isForm) {
+        // A form that is itself an item posts its own answer (the kernel's source): no autosave of
+        // it is needed first. Its token is refreshed, as a log-in elsewhere may have renewed it.
+        if (el.dataset.item) dirty.delete(el.dataset.item);
+        const token = el.querySelector("input[name=csrfmiddlewaretoken]");
+        if (token) token.value = csrfToken();
+      }
+      if (!dirty.size || el.dataset.flushed) {
+        leaving = !dirty.size;
+        return;
+      }
       event.preventDefault();
       flush().then(() => {
-        if (el.tagName === "FORM") el.submit(); else window.location.href = el.href;
+        // A save that failed left its items dirty: then the browser's warning still asks.
+        leaving = !dirty.size;
+        if (!isForm) { window.location.href = el.href; return; }
+        // Submit again with the same button (the language switch posts the button's value); once.
+        el.dataset.flushed = "1";
+        if (el.requestSubmit) el.requestSubmit(event.submitter || undefined); else el.submit();
       });
     });
   });
@@ -164,7 +199,8 @@
 
   // Resync the clock (an extension by staff shows here) and notice a close by the server.
   setInterval(() => {
-    fetch(d.stateUrl, { credentials: "same-origin" }).then((r) => r.json()).then((s) => {
+    fetch(d.stateUrl, { credentials: "same-origin", headers: { Accept: "application/json" } }).then((r) => r.json()).then((s) => {
+      if (!s.state) return;  // logged out (401) or another refusal: the clock keeps its last time
       deadline = Date.parse(s.deadline);
       offset = Date.parse(s.server_now) - Date.now();
       if (s.state !== "open" && !closed) close(d.textTimeUp);

@@ -8,7 +8,7 @@ from django.contrib.auth.models import User
 from django.urls import reverse
 from django.utils import timezone
 
-from exams import actions
+from exams.actions.attempts import save_answers, start_attempt, submit_kernel
 from exams.models import ExamAttempt
 from tests.exams.conftest import (  # noqa: F401  (fixtures)
     PASSWORD,
@@ -58,14 +58,14 @@ def test_student_never_sees_key_before_release(exam, people):
 
 
 def test_student_sees_only_own_attempt(exam, people):
-    a = actions.start_attempt(exam, people["alice"])
+    a = start_attempt(exam, people["alice"])
     bob = client_for(people["bob"])
     assert bob.get(reverse("exams:attempt_detail", args=[a.pk])).status_code == 404
     item = a.items.filter(kind="question").first()
     assert bob.post(reverse("exams:reset", args=[item.pk])).status_code == 404
     assert bob.post(reverse("exams:extend", args=[a.pk]), {"minutes": 5}).status_code == 404
     # Bob's own attempt page is his: alice's answers are not in it.
-    actions.save_answers(a.pk, people["alice"], {item.key: {n: "31337" for n in right_answers(item)}})
+    save_answers(a.pk, people["alice"], {item.key: {n: "31337" for n in right_answers(item)}})
     bob.post(reverse("exams:start", args=[exam.pk]))
     assert "31337" not in bob.get(reverse("exams:attempt", args=[exam.pk])).content.decode()
     # Saving through the endpoint with alice's item key changes only bob's own attempt (or is refused).
@@ -129,7 +129,7 @@ def test_ta_of_course_a_has_no_rights_in_course_b(exam, people, kernel_problem):
     enrol(ta_b, other, "ta")
     ins_b = User.objects.create_user("ib", "ib@example.org", PASSWORD)
     enrol(ins_b, other, "instructor")
-    a = actions.start_attempt(exam, people["alice"])
+    a = start_attempt(exam, people["alice"])
     for user in (ta_b, ins_b):
         c = client_for(user)
         for url in (reverse("exams:results", args=[exam.pk]), reverse("exams:attempt_detail", args=[a.pk]),
@@ -154,8 +154,8 @@ def test_exam_submission_details_hidden_until_release_unless_full_feedback(exam,
     from grader import actions as grader_actions
 
     monkeypatch.setattr(grader_actions, "_send", lambda pk, priority=None, exam=False: None)
-    a = actions.start_attempt(exam, people["alice"])
-    sub = actions.submit_kernel(a.items.get(kind="kernel"), people["alice"], "__global__ void add() {}")
+    a = start_attempt(exam, people["alice"])
+    sub = submit_kernel(a.items.get(kind="kernel"), people["alice"], "__global__ void add() {}")
     c = client_for(people["alice"])
     assert c.get(sub.get_absolute_url()).status_code == 404
     assert c.get(f"/api/v1/submissions/{sub.pk}").status_code == 404
@@ -177,8 +177,8 @@ def test_exam_submission_page_for_the_exam_course_staff_only(exam, people, monke
     from grader import actions as grader_actions
 
     monkeypatch.setattr(grader_actions, "_send", lambda pk, priority=None, exam=False: None)
-    a = actions.start_attempt(exam, people["alice"])
-    sub = actions.submit_kernel(a.items.get(kind="kernel"), people["alice"], "__global__ void add() {}")
+    a = start_attempt(exam, people["alice"])
+    sub = submit_kernel(a.items.get(kind="kernel"), people["alice"], "__global__ void add() {}")
     other = User.objects.create_user("ob", "ob@example.org", PASSWORD)
     other.groups.add(Group.objects.get_or_create(name="Instructor")[0])
     enrol(other, make_course("GPU303", "Third"), "instructor")

@@ -14,11 +14,12 @@ def test_a_problems_checks_are_the_gpu_sanitizer_tools():
 def test_the_package_parser_and_the_backends_share_the_kernel_vocabulary():
     from grader.core import kernel
     from grader.core.backends import base
-    from problems.core import package
+    from problems.core.package import model, sections
 
     for name in ("C_TYPES", "ArgInit", "ArgRole", "ArgSpec", "KernelSpec", "LaunchConfig"):
         assert getattr(base, name) is getattr(kernel, name)
-    assert package.KernelSpec is kernel.KernelSpec and package.ArgRole is kernel.ArgRole
+    assert sections.KernelSpec is kernel.KernelSpec and sections.ArgRole is kernel.ArgRole
+    assert model.KernelSpec is kernel.KernelSpec
 
 
 def test_problems_and_question_families_share_one_set_of_topics():

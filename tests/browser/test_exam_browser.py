@@ -163,7 +163,8 @@ def test_failed_autosave_warns_loudly_and_retries(live_server, browser, django_u
     from django.utils import timezone
 
     from courses.models import Course, Membership
-    from exams import actions
+    from exams.actions.attempts import start_attempt
+    from exams.actions.scheduling import save_template, schedule_exam
     from exams.models import ExamItem
 
     ivy = django_user_model.objects.create_user("ivy", "ivy@example.org", PASSWORD)
@@ -171,11 +172,11 @@ def test_failed_autosave_warns_loudly_and_retries(live_server, browser, django_u
     course = Course.objects.create(name="GPU Programming", code="GPU102")
     Membership.objects.create(course=course, user=ivy, role="instructor")
     Membership.objects.create(course=course, user=kim, role="student")
-    template = actions.save_template(course, ivy, {"zones": [{"pool": ["indexing.global_index"]}]})
+    template = save_template(course, ivy, {"zones": [{"pool": ["indexing.global_index"]}]})
     now = timezone.now()
-    exam = actions.schedule_exam(course, template, opens_at=now - timedelta(minutes=1),
-                                 closes_at=now + timedelta(hours=1), duration_minutes=30)
-    actions.start_attempt(exam, kim)
+    exam = schedule_exam(course, template, opens_at=now - timedelta(minutes=1),
+                         closes_at=now + timedelta(hours=1), duration_minutes=30)
+    start_attempt(exam, kim)
     page = browser.new_page()
     login(page, live_server.url, "kim")
     page.goto(f"{live_server.url}/exams/{exam.pk}/attempt/")

@@ -16,7 +16,8 @@ def test_the_last_attempt_asks_first(transactional_db, live_server, browser, mon
     from django.contrib.auth.models import User
     from django.utils import timezone
 
-    from exams import actions
+    from exams.actions.attempts import start_attempt
+    from exams.actions.scheduling import save_template, schedule_exam
     from grader import actions as grader_actions
     from tests.exams.conftest import TEMPLATE, enrol, make_course
     from tests.packages import tiny_package_files
@@ -30,12 +31,12 @@ def test_the_last_attempt_asks_first(transactional_db, live_server, browser, mon
     alice = User.objects.create_user("alice", "alice@example.org", PASSWORD)
     enrol(ivy, course, "instructor")
     enrol(alice, course, "student")
-    template = actions.save_template(course, ivy, dict(
+    template = save_template(course, ivy, dict(
         TEMPLATE, zones=[{"title": "Kernel", "pool": [{"kernel": "tiny-add", "attempts": 1}]}]))
     now = timezone.now()
-    exam = actions.schedule_exam(course, template, opens_at=now - timedelta(minutes=5),
-                                 closes_at=now + timedelta(hours=1), duration_minutes=30)
-    item = actions.start_attempt(exam, alice).items.get(kind="kernel")
+    exam = schedule_exam(course, template, opens_at=now - timedelta(minutes=5),
+                         closes_at=now + timedelta(hours=1), duration_minutes=30)
+    item = start_attempt(exam, alice).items.get(kind="kernel")
 
     page = browser.new_page(viewport={"width": 1280, "height": 900})
     page.goto(f"{live_server.url}/accounts/login/")

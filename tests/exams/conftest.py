@@ -74,12 +74,12 @@ def people(course):
 @pytest.fixture
 def exam(course, people, kernel_problem):
     """An exam open now for an hour, 30 minutes long, feedback 'verdict', results not released."""
-    from exams import actions
+    from exams.actions.scheduling import save_template, schedule_exam
 
-    template = actions.save_template(course, people["ivy"], TEMPLATE)
+    template = save_template(course, people["ivy"], TEMPLATE)
     now = timezone.now()
-    return actions.schedule_exam(course, template, opens_at=now - timedelta(minutes=5),
-                                 closes_at=now + timedelta(hours=1), duration_minutes=30)
+    return schedule_exam(course, template, opens_at=now - timedelta(minutes=5),
+                         closes_at=now + timedelta(hours=1), duration_minutes=30)
 
 
 def right_answers(item) -> dict:

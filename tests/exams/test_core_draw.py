@@ -6,7 +6,8 @@ import pytest
 from exams.core import families
 from exams.core.draw import DrawError, draw_exam, question_view, redraw_item
 from exams.core.scoring import score_question
-from exams.core.template import KernelInfo, StaticCatalogue, parse_template
+from exams.core.catalogue import KernelInfo, StaticCatalogue
+from exams.core.template import parse_template
 
 CATALOGUE = StaticCatalogue([
     KernelInfo("block-sum", 11, 1, "reduction"),

@@ -1,15 +1,8 @@
 """Exam templates: parsing, defaults, round trip, and the path of every validation message."""
 import pytest
 
-from exams.core.template import (
-    ItemKind,
-    KernelInfo,
-    StaticCatalogue,
-    TemplateError,
-    dump_yaml,
-    load_text,
-    parse_template,
-)
+from exams.core.catalogue import KernelInfo, StaticCatalogue
+from exams.core.template import ItemKind, TemplateError, dump_yaml, load_text, parse_template
 
 CATALOGUE = StaticCatalogue([
     KernelInfo("block-sum", 11, 1, "reduction"),

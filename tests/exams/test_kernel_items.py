@@ -3,7 +3,7 @@ from datetime import timedelta
 
 import pytest
 
-from exams import actions
+from exams.actions.attempts import start_attempt, submit_attempt, submit_kernel
 from exams.errors import ExamError
 from grader import actions as grader_actions
 from grader.core.results import JudgeResult
@@ -33,10 +33,10 @@ def test_exam_task_routes_to_exam_queue():
 
 
 def test_submit_kernel_links_item_pins_version_and_uses_exam_task(exam, people, sent_tasks, django_capture_on_commit_callbacks):
-    a = actions.start_attempt(exam, people["alice"])
+    a = start_attempt(exam, people["alice"])
     item = kernel(a)
     with django_capture_on_commit_callbacks(execute=True):
-        sub = actions.submit_kernel(item, people["alice"], SOURCE)
+        sub = submit_kernel(item, people["alice"], SOURCE)
     assert sub.exam_item_id == item.pk and sub.problem_version_id == item.data["kernel"]["version_id"]
     assert sent_tasks.with_exam() == [(sub.pk, True)]
     item.refresh_from_db()
@@ -45,51 +45,51 @@ def test_submit_kernel_links_item_pins_version_and_uses_exam_task(exam, people, 
 
 def test_attempt_points_and_internal_error_costs_nothing(exam, people, sent_tasks):
     """WA, INTERNAL_ERROR, ACCEPTED: the accepted one is the 2nd counted attempt (7 of [10, 7, 5])."""
-    a = actions.start_attempt(exam, people["alice"])
+    a = start_attempt(exam, people["alice"])
     item = kernel(a)
-    s1 = actions.submit_kernel(item, people["alice"], SOURCE)
+    s1 = submit_kernel(item, people["alice"], SOURCE)
     grade(s1, Verdict.WRONG_ANSWER, 0)
-    s2 = actions.submit_kernel(item, people["alice"], SOURCE)
+    s2 = submit_kernel(item, people["alice"], SOURCE)
     grader_actions.give_up(s2.pk, "the worker died")
     assert Submission.objects.get(pk=s2.pk).verdict == "INTERNAL_ERROR"
-    s3 = actions.submit_kernel(item, people["alice"], SOURCE)
+    s3 = submit_kernel(item, people["alice"], SOURCE)
     grade(s3, Verdict.ACCEPTED, 2)
-    a = actions.submit_attempt(a.pk, people["alice"])
+    a = submit_attempt(a.pk, people["alice"])
     item.refresh_from_db()
     assert item.points == 7.0 and item.status == "correct"
 
 
 def test_no_attempts_left(exam, people, sent_tasks):
-    a = actions.start_attempt(exam, people["alice"])
+    a = start_attempt(exam, people["alice"])
     item = kernel(a)
     for _ in range(3):
-        grade(actions.submit_kernel(item, people["alice"], SOURCE), Verdict.WRONG_ANSWER, 1)
+        grade(submit_kernel(item, people["alice"], SOURCE), Verdict.WRONG_ANSWER, 1)
     with pytest.raises(ExamError, match="No attempts"):
-        actions.submit_kernel(item, people["alice"], SOURCE)
+        submit_kernel(item, people["alice"], SOURCE)
 
 
 def test_in_flight_submission_holds_its_attempt(exam, people, sent_tasks):
-    a = actions.start_attempt(exam, people["alice"])
+    a = start_attempt(exam, people["alice"])
     item = kernel(a)
-    grade(actions.submit_kernel(item, people["alice"], SOURCE), Verdict.WRONG_ANSWER)
-    grade(actions.submit_kernel(item, people["alice"], SOURCE), Verdict.WRONG_ANSWER)
-    actions.submit_kernel(item, people["alice"], SOURCE)  # still QUEUED
+    grade(submit_kernel(item, people["alice"], SOURCE), Verdict.WRONG_ANSWER)
+    grade(submit_kernel(item, people["alice"], SOURCE), Verdict.WRONG_ANSWER)
+    submit_kernel(item, people["alice"], SOURCE)  # still QUEUED
     with pytest.raises(ExamError, match="No attempts"):
-        actions.submit_kernel(item, people["alice"], SOURCE)
+        submit_kernel(item, people["alice"], SOURCE)
 
 
 def test_no_kernel_after_deadline(exam, people, sent_tasks):
-    a = actions.start_attempt(exam, people["alice"])
+    a = start_attempt(exam, people["alice"])
     with pytest.raises(ExamError, match="Time is up"):
-        actions.submit_kernel(kernel(a), people["alice"], SOURCE, now=a.deadline + timedelta(seconds=1))
+        submit_kernel(kernel(a), people["alice"], SOURCE, now=a.deadline + timedelta(seconds=1))
     assert not Submission.objects.exists()
 
 
 def test_verdict_after_the_end_rescores_the_attempt(exam, people, sent_tasks, django_capture_on_commit_callbacks):
     """A submission still grading when the exam is submitted counts once its verdict arrives (partial credit)."""
-    a = actions.start_attempt(exam, people["alice"])
-    sub = actions.submit_kernel(kernel(a), people["alice"], SOURCE)
-    a = actions.submit_attempt(a.pk, people["alice"])
+    a = start_attempt(exam, people["alice"])
+    sub = submit_kernel(kernel(a), people["alice"], SOURCE)
+    a = submit_attempt(a.pk, people["alice"])
     assert kernel(a).status == "pending"
     with django_capture_on_commit_callbacks(execute=True):
         grade(sub, Verdict.WRONG_ANSWER, passed=1, total=2)
@@ -102,8 +102,8 @@ def test_stale_heartbeat_requeues_exam_submission_within_seconds(exam, people, s
     a practice submission is left to the slow sweeper."""
     from django.utils import timezone
 
-    a = actions.start_attempt(exam, people["alice"])
-    sub = actions.submit_kernel(kernel(a), people["alice"], SOURCE)
+    a = start_attempt(exam, people["alice"])
+    sub = submit_kernel(kernel(a), people["alice"], SOURCE)
     now = timezone.now()
     Submission.objects.filter(pk=sub.pk).update(status=Status.RUNNING, started_at=now, heartbeat_at=now)
     assert grader_actions.requeue_stale_exam_submissions(now=now + timedelta(seconds=5)) == []
@@ -119,10 +119,10 @@ def test_waiting_exam_submissions_are_sent_again_only_when_the_queue_stalls(exam
     again once nothing has started for a minute (its message was lost with a dead worker)."""
     from django.utils import timezone
 
-    a = actions.start_attempt(exam, people["alice"])
-    b = actions.start_attempt(exam, people["bob"])
-    waiting = actions.submit_kernel(kernel(a), people["alice"], SOURCE)
-    moving = actions.submit_kernel(kernel(b), people["bob"], SOURCE)
+    a = start_attempt(exam, people["alice"])
+    b = start_attempt(exam, people["bob"])
+    waiting = submit_kernel(kernel(a), people["alice"], SOURCE)
+    moving = submit_kernel(kernel(b), people["bob"], SOURCE)
     now = timezone.now()
     Submission.objects.filter(pk=waiting.pk).update(queued_at=now - timedelta(minutes=2))
     Submission.objects.filter(pk=moving.pk).update(status=Status.RUNNING, started_at=now - timedelta(seconds=20),

@@ -3,7 +3,8 @@ and the bank's, never another course's), with a clear message when a pool matche
 import pytest
 from django.urls import reverse
 
-from exams import actions
+from exams.actions.attempts import start_attempt
+from exams.actions.scheduling import save_template, schedule_exam
 from exams.catalogue import DbCatalogue
 from exams.core.template import TemplateError
 from problems.core.package import PackageError, parse_package
@@ -55,16 +56,16 @@ def test_catalogue_of_a_course_sees_its_own_and_the_bank(course, problems):
 def test_tag_pool_draws_among_the_matching_problems(course, people, problems):
     data = {"title": {"en": "Tags"}, "zones": [{"title": "Kernels", "choose": 2, "pool": [
         {"kernel": {"tag": "midterm"}}, {"kernel": {"tag": "midterm"}}]}]}
-    template = actions.save_template(course, people["ivy"], data)
+    template = save_template(course, people["ivy"], data)
     from datetime import timedelta
 
     from django.utils import timezone
 
     now = timezone.now()
-    exam = actions.schedule_exam(course, template, opens_at=now - timedelta(minutes=1),
-                                 closes_at=now + timedelta(hours=1), duration_minutes=30)
+    exam = schedule_exam(course, template, opens_at=now - timedelta(minutes=1),
+                         closes_at=now + timedelta(hours=1), duration_minutes=30)
     for name in ("alice", "bob"):
-        attempt = actions.start_attempt(exam, people[name])
+        attempt = start_attempt(exam, people[name])
         slugs = sorted(i.data["kernel"]["slug"] for i in attempt.items.all())
         assert slugs == ["bank-tagged", "own-tagged"]  # two distinct problems, never another course's
 
@@ -72,14 +73,14 @@ def test_tag_pool_draws_among_the_matching_problems(course, people, problems):
 def test_pool_matching_fewer_than_it_can_draw_is_refused(course, people, problems):
     data = {"zones": [{"choose": 3, "pool": [{"kernel": {"tag": "midterm"}}] * 3}]}
     with pytest.raises(TemplateError) as info:
-        actions.save_template(course, people["ivy"], data)
+        save_template(course, people["ivy"], data)
     assert info.value.messages() == [
         "zones[0].pool[0].kernel: matches 2 usable problem(s) with tag 'midterm' (bank-tagged, own-tagged), fewer "
         "than the 3 this zone can draw: a student would get the same problem twice"]
     with pytest.raises(TemplateError, match="no usable problem with tag 'nothing'"):
-        actions.save_template(course, people["ivy"], {"zones": [{"pool": [{"kernel": {"tag": "nothing"}}]}]})
+        save_template(course, people["ivy"], {"zones": [{"pool": [{"kernel": {"tag": "nothing"}}]}]})
     with pytest.raises(TemplateError, match="unknown problem 'their-tagged'"):
-        actions.save_template(course, people["ivy"], {"zones": [{"pool": [{"kernel": "their-tagged"}]}]})
+        save_template(course, people["ivy"], {"zones": [{"pool": [{"kernel": "their-tagged"}]}]})
 
 
 def test_the_form_shows_the_message_in_english_and_korean(course, people, problems):

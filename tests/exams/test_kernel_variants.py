@@ -7,7 +7,8 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone
 
-from exams import actions
+from exams.actions.attempts import start_attempt, submit_kernel
+from exams.actions.scheduling import save_template, schedule_exam
 from grader import actions as grader_actions
 from grader.models import Submission
 from problems.core.package import read_package_dir
@@ -22,16 +23,16 @@ BANK = Path(__file__).resolve().parents[2] / "problems" / "bank"
 def variant_exam(course, people, monkeypatch):
     monkeypatch.setattr(grader_actions, "_send", lambda pk, priority=None, exam=False: None)
     import_files(read_package_dir(BANK / "segment-sum"))
-    template = actions.save_template(course, people["ivy"], {"zones": [{"pool": [{"kernel": "segment-sum"}]}]})
+    template = save_template(course, people["ivy"], {"zones": [{"pool": [{"kernel": "segment-sum"}]}]})
     now = timezone.now()
-    return actions.schedule_exam(course, template, opens_at=now - timedelta(minutes=5),
-                                 closes_at=now + timedelta(hours=1), duration_minutes=30)
+    return schedule_exam(course, template, opens_at=now - timedelta(minutes=5),
+                         closes_at=now + timedelta(hours=1), duration_minutes=30)
 
 
 def test_the_attempt_stores_the_variant_the_page_shows_and_the_judge_gets(variant_exam, people):
     """alice's attempt holds a declared variant; her kernel page shows its BLOCK and layout; her
     submission stores that variant (not her practice one)."""
-    attempt = actions.start_attempt(variant_exam, people["alice"])
+    attempt = start_attempt(variant_exam, people["alice"])
     item = attempt.items.get(kind="kernel")
     variant = item.data["kernel"]["variant"]
     assert variant["BLOCK"] in (128, 256, 512) and variant["LAYOUT"] in ("row", "col")
@@ -39,7 +40,7 @@ def test_the_attempt_stores_the_variant_the_page_shows_and_the_judge_gets(varian
     html = page.content.decode()
     assert f"<code>BLOCK</code> = {variant['BLOCK']}, layout <code>{variant['LAYOUT']}</code>" in html
     assert f"#define BLOCK {variant['BLOCK']}" in html and "{{" not in html
-    actions.submit_kernel(item, people["alice"], "__global__ void segment_sum(const float* x, float* out, int m) {}")
+    submit_kernel(item, people["alice"], "__global__ void segment_sum(const float* x, float* out, int m) {}")
     assert Submission.objects.get(exam_item=item).variant == variant
 
 
@@ -53,6 +54,6 @@ def test_students_of_one_exam_get_different_variants(variant_exam, course):
     for k in range(12):
         user = User.objects.create_user(f"s{k}", f"s{k}@example.org", "pw-123456789")
         enrol(user, course, "student")
-        item = actions.start_attempt(variant_exam, user).items.get(kind="kernel")
+        item = start_attempt(variant_exam, user).items.get(kind="kernel")
         seen.add(tuple(item.data["kernel"]["variant"].values()))
     assert len(seen) >= 3

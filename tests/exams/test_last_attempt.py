@@ -8,7 +8,8 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone
 
-from exams import actions
+from exams.actions.attempts import start_attempt
+from exams.actions.scheduling import save_template, schedule_exam
 
 from .conftest import TEMPLATE, client_for
 
@@ -17,10 +18,10 @@ pytestmark = pytest.mark.django_db
 
 def one_attempt_exam(course, people):
     template = dict(TEMPLATE, zones=[{"title": "Kernel", "pool": [{"kernel": "tiny-add", "attempts": 1}]}])
-    template = actions.save_template(course, people["ivy"], template)
+    template = save_template(course, people["ivy"], template)
     now = timezone.now()
-    return actions.schedule_exam(course, template, opens_at=now - timedelta(minutes=5),
-                                 closes_at=now + timedelta(hours=1), duration_minutes=30)
+    return schedule_exam(course, template, opens_at=now - timedelta(minutes=5),
+                         closes_at=now + timedelta(hours=1), duration_minutes=30)
 
 
 @pytest.mark.parametrize("language, last, confirm", [
@@ -30,7 +31,7 @@ def one_attempt_exam(course, people):
 def test_the_last_attempt_is_named_on_the_item_and_the_kernel_page(course, people, kernel_problem,
                                                                     language, last, confirm):
     exam = one_attempt_exam(course, people)
-    attempt = actions.start_attempt(exam, people["alice"])
+    attempt = start_attempt(exam, people["alice"])
     item = attempt.items.get(kind="kernel")
     alice = client_for(people["alice"])
     overview = alice.get(reverse("exams:attempt", args=[exam.pk]), HTTP_ACCEPT_LANGUAGE=language).content.decode()
@@ -43,10 +44,10 @@ def test_the_last_attempt_is_named_on_the_item_and_the_kernel_page(course, peopl
 
 
 def test_no_last_attempt_notice_while_more_are_left(course, people, kernel_problem):
-    template = actions.save_template(course, people["ivy"], TEMPLATE)  # attempt_points [10, 7, 5]: 3 attempts
+    template = save_template(course, people["ivy"], TEMPLATE)  # attempt_points [10, 7, 5]: 3 attempts
     now = timezone.now()
-    exam = actions.schedule_exam(course, template, opens_at=now - timedelta(minutes=5),
-                                 closes_at=now + timedelta(hours=1), duration_minutes=30)
-    item = actions.start_attempt(exam, people["alice"]).items.get(kind="kernel")
+    exam = schedule_exam(course, template, opens_at=now - timedelta(minutes=5),
+                         closes_at=now + timedelta(hours=1), duration_minutes=30)
+    item = start_attempt(exam, people["alice"]).items.get(kind="kernel")
     html = client_for(people["alice"]).get(reverse("exams:kernel", args=[exam.pk, item.number])).content.decode()
     assert 'data-attempts-left="3"' in html and 'id="last-attempt"' not in html

@@ -3,7 +3,7 @@ as a conditional GET that costs no SQL while nothing changed (grader.live)."""
 import pytest
 from django.urls import reverse
 
-from exams import actions
+from exams.actions.attempts import start_attempt, submit_kernel
 from exams.models import Feedback
 from grader import actions as grader_actions
 from grader.core.results import JudgeResult
@@ -24,9 +24,9 @@ def sent(monkeypatch):
 @pytest.fixture
 def submitted(exam, people, sent):
     """Alice's attempt with one kernel submission, QUEUED: (item, submission)."""
-    attempt = actions.start_attempt(exam, people["alice"])
+    attempt = start_attempt(exam, people["alice"])
     item = attempt.items.get(kind="kernel")
-    return item, actions.submit_kernel(item, people["alice"], SOURCE)
+    return item, submit_kernel(item, people["alice"], SOURCE)
 
 
 def live_url(item, sub):

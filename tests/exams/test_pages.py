@@ -8,7 +8,8 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone
 
-from exams import actions
+from exams.actions.attempts import save_answers, start_attempt, submit_attempt
+from exams.actions.scheduling import save_template
 from exams.models import ExamAttempt, ExamTemplate
 
 from .conftest import TEMPLATE, client_for, right_answers
@@ -135,7 +136,7 @@ def test_template_form_shows_path_errors_and_saves(course, people, kernel_proble
 
 def test_schedule_form(course, people, kernel_problem):
     c = client_for(people["ivy"])
-    t = actions.save_template(course, people["ivy"], TEMPLATE)
+    t = save_template(course, people["ivy"], TEMPLATE)
     now = timezone.localtime()
     r = c.post(reverse("exams:exam_new", args=[course.pk]), {
         "template": t.pk, "title": "Midterm A", "opens_at": now.strftime("%Y-%m-%dT%H:%M"),
@@ -147,10 +148,10 @@ def test_schedule_form(course, people, kernel_problem):
 
 def test_results_page_and_csv_exports(exam, people):
     for name, right in (("alice", True), ("bob", False)):
-        a = actions.start_attempt(exam, people[name])
+        a = start_attempt(exam, people[name])
         answers = {q.key: right_answers(q) if right else {} for q in a.items.filter(kind="question")}
-        actions.save_answers(a.pk, people[name], answers)
-        actions.submit_attempt(a.pk, people[name])
+        save_answers(a.pk, people[name], answers)
+        submit_attempt(a.pk, people[name])
     c = client_for(people["ivy"])
     html = c.get(reverse("exams:results", args=[exam.pk])).content.decode()
     assert 'data-student="alice"' in html and "10 / 20" in html and "<svg" in html and 'id="item-stats"' in html
@@ -167,8 +168,8 @@ def test_results_page_and_csv_exports(exam, people):
 
 
 def test_regrade_page_diff_then_apply(exam, people):
-    a = actions.start_attempt(exam, people["alice"])
-    actions.submit_attempt(a.pk, people["alice"])
+    a = start_attempt(exam, people["alice"])
+    submit_attempt(a.pk, people["alice"])
     c = client_for(people["ivy"])
     html = c.get(reverse("exams:regrade", args=[exam.pk])).content.decode()
     assert 'id="no-changes"' in html

@@ -2,7 +2,9 @@
 draw Start would make, and draws afresh when what the draw came from has changed."""
 import pytest
 
-from exams import actions, drawing
+from exams import drawing
+from exams.actions.attempts import start_attempt
+from exams.actions.scheduling import save_template, schedule_exam
 from exams.models import ExamDraw
 
 pytestmark = pytest.mark.django_db
@@ -26,7 +28,7 @@ def test_scheduling_draws_every_students_variant_ahead_and_start_copies_it(exam,
     assert draws[people["alice"].pk].items == drawing.draw_items(exam, people["alice"].pk)
     assert draws[people["alice"].pk].items != draws[people["bob"].pk].items
     _no_drawing(monkeypatch)
-    attempt = actions.start_attempt(exam, people["alice"])
+    attempt = start_attempt(exam, people["alice"])
     stored = sorted((i.key, i.data) for i in attempt.items.all())
     assert stored == sorted((i["key"], i) for i in draws[people["alice"].pk].items)
     assert attempt.max_total == sum(float(i["points"]) for i in draws[people["alice"].pk].items)
@@ -35,7 +37,7 @@ def test_scheduling_draws_every_students_variant_ahead_and_start_copies_it(exam,
 
 
 def test_predraw_is_idempotent_and_skips_started_students(exam, people):
-    actions.start_attempt(exam, people["alice"])
+    start_attempt(exam, people["alice"])
     assert drawing.predraw_exam(exam.pk) == 1  # bob only: alice has started
     assert drawing.predraw_exam(exam.pk) == 0
     assert list(ExamDraw.objects.filter(exam=exam).values_list("user_id", flat=True)) == [people["bob"].pk]
@@ -52,18 +54,18 @@ def test_scheduling_queues_the_predraw(course, people, kernel_problem, monkeypat
 
     sent = []
     monkeypatch.setattr(tasks.predraw_exam, "delay", lambda exam_id: sent.append(exam_id))
-    template = actions.save_template(course, people["ivy"], TEMPLATE)
+    template = save_template(course, people["ivy"], TEMPLATE)
     now = timezone.now()
     with django_capture_on_commit_callbacks(execute=True):
-        exam = actions.schedule_exam(course, template, opens_at=now, closes_at=now + timedelta(hours=1),
-                                     duration_minutes=30)
+        exam = schedule_exam(course, template, opens_at=now, closes_at=now + timedelta(hours=1),
+                             duration_minutes=30)
     assert sent == [exam.pk]
 
 
 def test_a_student_without_a_stored_draw_still_starts(exam, people):
     """No draw stored (enrolled after scheduling, the task not run yet): Start draws, the same items."""
     expected = drawing.draw_items(exam, people["bob"].pk)
-    attempt = actions.start_attempt(exam, people["bob"])
+    attempt = start_attempt(exam, people["bob"])
     assert sorted((i.key, i.data) for i in attempt.items.all()) == sorted((i["key"], i) for i in expected)
 
 
@@ -79,7 +81,7 @@ def test_a_draw_of_another_template_is_not_used(exam, people):
     drawing.predraw_exam(exam.pk)
     exam.spec = {**exam.spec, "zones": exam.spec["zones"][:1]}
     assert drawing.stored_items(exam, people["alice"]) is None
-    attempt = actions.start_attempt(exam, people["alice"])
+    attempt = start_attempt(exam, people["alice"])
     assert {i.kind for i in attempt.items.all()} == {"question"}
 
 
@@ -94,7 +96,7 @@ def test_a_draw_whose_kernel_version_is_no_longer_current_is_not_used(exam, peop
     kernel_problem.current_version = new
     kernel_problem.save(update_fields=["current_version"])
     assert drawing.stored_items(exam, people["alice"]) is None
-    attempt = actions.start_attempt(exam, people["alice"])
+    attempt = start_attempt(exam, people["alice"])
     kernel = next(i for i in attempt.items.all() if i.kind == "kernel")
     assert kernel.data["kernel"]["version_id"] == new.pk
 

@@ -9,7 +9,8 @@ from PIL import Image
 
 from exams.core.printing import (ExamHeader, KatexRenderer, MathRenderError, Part, PrintForm, Student, form_letters,
                                  lettered_forms, print_forms, student_forms)
-from exams.core.template import KernelInfo, StaticCatalogue, parse_template
+from exams.core.catalogue import KernelInfo, StaticCatalogue
+from exams.core.template import parse_template
 
 CATALOGUE = StaticCatalogue([KernelInfo("segment-sum", 7, 1, "reduction")])
 SPEC = parse_template({"zones": [

@@ -7,7 +7,8 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone
 
-from exams import actions
+from exams.actions.attempts import save_answers, start_attempt, submit_attempt
+from exams.actions.scheduling import set_accommodation
 from exams.core.stats import FONT, histogram, histogram_svg
 from exams.models import Accommodation, ExamAttempt
 from practice.core.questions import family
@@ -19,9 +20,9 @@ pytestmark = pytest.mark.django_db
 
 def finish(exam, people):
     for name in ("alice", "bob"):
-        a = actions.start_attempt(exam, people[name])
-        actions.save_answers(a.pk, people[name], {q.key: right_answers(q) for q in a.items.filter(kind="question")})
-        actions.submit_attempt(a.pk, people[name])
+        a = start_attempt(exam, people[name])
+        save_answers(a.pk, people[name], {q.key: right_answers(q) for q in a.items.filter(kind="question")})
+        submit_attempt(a.pk, people[name])
 
 
 def test_results_name_parts_and_items_by_title(exam, people, kernel_problem):
@@ -55,8 +56,8 @@ def test_histogram_texts_fit_in_the_view_box():
 
 
 def test_instructor_deletes_an_accommodation(exam, people):
-    actions.set_accommodation(exam, people["alice"], 15)
-    acc = actions.set_accommodation(exam, people["bob"], 30)
+    set_accommodation(exam, people["alice"], 15)
+    acc = set_accommodation(exam, people["bob"], 30)
     ivy = client_for(people["ivy"])
     page = ivy.get(reverse("exams:accommodations", args=[exam.pk])).content.decode()
     assert f'id="delete-accommodation-{acc.pk}"' in page
@@ -69,13 +70,13 @@ def test_instructor_deletes_an_accommodation(exam, people):
     assert list(Accommodation.objects.filter(exam=exam).values_list("user__username", flat=True)) == ["alice"]
     assert ivy.post(url).status_code == 404  # gone
     # Bob now gets the exam's own deadline.
-    attempt = actions.start_attempt(exam, people["bob"])
+    attempt = start_attempt(exam, people["bob"])
     assert attempt.deadline <= attempt.started_at + timedelta(minutes=exam.duration_minutes, seconds=1)
 
 
 def test_deleting_after_the_start_keeps_the_deadline_and_says_so(exam, people):
-    acc = actions.set_accommodation(exam, people["alice"], 20)
-    attempt = actions.start_attempt(exam, people["alice"])
+    acc = set_accommodation(exam, people["alice"], 20)
+    attempt = start_attempt(exam, people["alice"])
     ivy = client_for(people["ivy"])
     html = ivy.post(reverse("exams:accommodation_delete", args=[exam.pk, acc.pk]), follow=True,
                     HTTP_ACCEPT_LANGUAGE="ko").content.decode()
@@ -89,7 +90,7 @@ def test_another_exams_accommodation_is_a_404(exam, people, course):
 
     other = Exam.objects.create(course=course, template=exam.template, title="Other", spec=exam.spec,
                                 opens_at=exam.opens_at, closes_at=exam.closes_at, duration_minutes=10)
-    acc = actions.set_accommodation(other, people["alice"], 5)
+    acc = set_accommodation(other, people["alice"], 5)
     assert client_for(people["ivy"]).post(
         reverse("exams:accommodation_delete", args=[exam.pk, acc.pk])).status_code == 404
     assert Accommodation.objects.filter(pk=acc.pk).exists()

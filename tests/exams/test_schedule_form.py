@@ -5,7 +5,7 @@ import re
 import pytest
 from django.urls import reverse
 
-from exams import actions
+from exams.actions.scheduling import save_template
 
 from .conftest import TEMPLATE, client_for
 
@@ -17,7 +17,7 @@ pytestmark = pytest.mark.django_db
     ("ko", "중간고사", "시간은 UTC 시간대 기준입니다.", "정하지 않으면 1번"),
 ])
 def test_schedule_form(course, people, kernel_problem, language, title, zone, attempts):
-    template = actions.save_template(course, people["ivy"], TEMPLATE)
+    template = save_template(course, people["ivy"], TEMPLATE)
     ivy = client_for(people["ivy"])
     html = ivy.get(reverse("exams:exam_new", args=[course.pk]), HTTP_ACCEPT_LANGUAGE=language).content.decode()
     labels = re.findall(r"<label for=\"id_[a-z_]+\">([^<]*)</label>", html)

@@ -3,7 +3,8 @@ for its exams (attempts, previews, printed forms) and the calculator opened from
 import pytest
 from django.urls import reverse
 
-from exams import actions
+from exams.actions.attempts import start_attempt
+from exams.actions.scheduling import save_template, schedule_exam, spec_of
 from exams.core.draw import draw_exam
 from practice.core.questions import FAMILIES, family
 from problems.core.gpus import gpu as gpu_by_key
@@ -53,23 +54,23 @@ def test_exam_attempt_preview_and_forms_use_the_courses_gpu(course, people, kern
 
     course.target_cc = "8.6"
     course.save(update_fields=["target_cc"])
-    template = actions.save_template(course, people["ivy"], SPEC)
+    template = save_template(course, people["ivy"], SPEC)
     from datetime import timedelta
 
     from django.utils import timezone
 
     now = timezone.now()
-    exam = actions.schedule_exam(course, template, opens_at=now - timedelta(minutes=1),
-                                 closes_at=now + timedelta(hours=1), duration_minutes=30)
+    exam = schedule_exam(course, template, opens_at=now - timedelta(minutes=1),
+                         closes_at=now + timedelta(hours=1), duration_minutes=30)
     exam.refresh_from_db()
-    attempt = actions.start_attempt(exam, people["alice"])
+    attempt = start_attempt(exam, people["alice"])
     ccs = {gpu_by_key(i.data["question"]["params"]["gpu"]).cc for i in attempt.items.all()}
     assert ccs == {"8.6"}
 
     preview = client_for(people["ivy"]).get(reverse("exams:template_preview", args=[course.pk, template.pk]))
     assert preview.status_code == 200 and ("RTX 3090" in preview.content.decode() or "A6000" in preview.content.decode())
 
-    spec = actions.spec_of(exam)
+    spec = spec_of(exam)
     for form in lettered_forms(spec, exam.secret, 2, None, course.target_cc):
         assert {gpu_by_key(i["question"]["params"]["gpu"]).cc for i in form.items} == {"8.6"}
     # The same student of a 9.0 course gets questions on a 9.0 GPU.

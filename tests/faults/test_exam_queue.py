@@ -16,7 +16,9 @@ import pytest
 from django.contrib.auth.models import User
 from django.utils import timezone
 
-from exams import actions
+from exams.actions.attempts import start_attempt, submit_attempt, submit_kernel
+from exams.actions.grading import kernel_outcomes
+from exams.actions.scheduling import save_template, schedule_exam
 from exams.core.scoring import attempts_left
 from grader.models import Status, Submission
 from tests.conftest import ROOT, worker_env
@@ -64,11 +66,11 @@ def exam_setup(slow_problem):
     stu = User.objects.create_user("stu-q", password="x-pass-1234")
     Membership.objects.create(course=course, user=ivy, role="instructor")
     Membership.objects.create(course=course, user=stu, role="student")
-    template = actions.save_template(course, ivy, TEMPLATE)
+    template = save_template(course, ivy, TEMPLATE)
     now = timezone.now()
-    exam = actions.schedule_exam(course, template, opens_at=now - timedelta(minutes=1),
-                                 closes_at=now + timedelta(hours=1), duration_minutes=60)
-    attempt = actions.start_attempt(exam, stu)
+    exam = schedule_exam(course, template, opens_at=now - timedelta(minutes=1),
+                         closes_at=now + timedelta(hours=1), duration_minutes=60)
+    attempt = start_attempt(exam, stu)
     return stu, attempt, attempt.items.get(kind="kernel")
 
 
@@ -90,7 +92,7 @@ def test_exam_item_graded_while_practice_queue_is_full(exam_setup, workers):
     exam_worker = workers("exam", "exam")
     problem = Problem.objects.get(slug="slow-add")
     flood = [grader_actions.create_submission(stu, problem, SOLUTION).pk for _ in range(6)]
-    sub = actions.submit_kernel(item, stu, SOLUTION)
+    sub = submit_kernel(item, stu, SOLUTION)
     wait(lambda: Submission.objects.get(pk=sub.pk).status == Status.GRADED, 120, workers.all, "exam verdict")
     waiting = Submission.objects.filter(pk__in=flood).exclude(status=Status.GRADED).count()
     assert Submission.objects.get(pk=sub.pk).verdict == "ACCEPTED"
@@ -102,7 +104,7 @@ def test_exam_item_graded_while_practice_queue_is_full(exam_setup, workers):
 def test_exam_worker_killed_mid_grade_costs_no_attempt(exam_setup, workers):
     stu, attempt, item = exam_setup
     first = workers("exam-a", "exam")
-    sub = actions.submit_kernel(item, stu, SOLUTION)
+    sub = submit_kernel(item, stu, SOLUTION)
     grading = (Status.COMPILING, Status.RUNNING, Status.CHECKING)
     wait(lambda: Submission.objects.get(pk=sub.pk).status in grading, 90, workers.all, "grading started")
     first.kill()
@@ -117,7 +119,7 @@ def test_exam_worker_killed_mid_grade_costs_no_attempt(exam_setup, workers):
     assert "re-queued 1 stale exam submission" in second.output()
     print(f"graded {recovered_s:.1f} s after the worker was killed")
     item.refresh_from_db()
-    assert attempts_left(item.data["kernel"], actions.kernel_outcomes(item)) == 2  # one attempt used, not two
-    attempt = actions.submit_attempt(attempt.pk, stu)
+    assert attempts_left(item.data["kernel"], kernel_outcomes(item)) == 2  # one attempt used, not two
+    attempt = submit_attempt(attempt.pk, stu)
     item.refresh_from_db()
     assert item.points == 10.0 and attempt.total == 10.0

@@ -41,7 +41,7 @@ def test_every_template_has_a_korean_translation_with_its_parameters(template, k
     # (tests/architecture/test_korean_field_terms.py).
     if re.search(r"[A-Za-z]{3}", PARAM.sub("", template)) and template not in (M.AND, "shared memory"):
         assert re.search(r"[가-힣]", korean[template])
-    M.render(template, {name: "X" for name in names}, lambda s: korean.get(s, s))
+    M.Message(template.code, {name: "X" for name in names}).render(lambda s: korean.get(s, s))
 
 
 def test_templates_found_by_the_module_scan():
@@ -261,3 +261,13 @@ def test_the_runtime_writes_its_messages_as_codes(source, threads, code, params,
         emulator.close(build)
     [found] = [d for d in outcome.diagnostics if d.message.code == code]
     assert params.items() <= found.message.params.items()
+
+
+def test_the_catalogue_has_no_regular_expressions():
+    """messages.py never parses a sentence back into its parts: it imports no regular-expression module."""
+    import ast
+
+    tree = ast.parse(Path(M.__file__).read_text())
+    imported = {alias.name.split(".")[0] for node in ast.walk(tree) if isinstance(node, ast.Import) for alias in node.names}
+    imported |= {(node.module or "").split(".")[0] for node in ast.walk(tree) if isinstance(node, ast.ImportFrom)}
+    assert imported <= {"__future__", "typing"}, imported

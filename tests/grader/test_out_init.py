@@ -57,5 +57,29 @@ def test_validate_warns_when_the_solution_reads_a_poisoned_out_buffer_before_wri
     """With `hist` poisoned, the accumulating solution fails, and its row names the buffer and the fix."""
     [row] = validate_package(_histogram(ArgInit.POISON), emulator)
     assert row.result.verdict is Verdict.WRONG_ANSWER
-    assert row.warnings == [(M.VALIDATE_OUT_READ_BEFORE_WRITE, {"file": "solution.cu", "name": "hist"})]
-    assert "declare it `init: zeros`" in M.render(*row.warnings[0])
+    assert [w.to_dict() for w in row.warnings] == [
+        {"code": "VALIDATE_OUT_READ_BEFORE_WRITE", "params": {"file": "solution.cu", "name": "hist"}}]
+    assert "declare it `init: zeros`" in row.warnings[0]
+
+
+def test_validate_problem_prints_a_rows_warnings(monkeypatch):
+    """`manage.py validate_problem` writes each warning of a row, rendered from its code and parameters."""
+    from io import StringIO
+    from types import SimpleNamespace
+
+    from django.core.management import CommandError, call_command
+
+    from grader.core.results import JudgeResult
+    from grader.core.validate import ValidationRow
+    from grader.management.commands import validate_problem as command
+
+    warning = M.VALIDATE_OUT_READ_BEFORE_WRITE(file="solution.cu", name="hist")
+    row = ValidationRow("solution.cu", Verdict.ACCEPTED, JudgeResult(verdict=Verdict.WRONG_ANSWER), warnings=[warning])
+    monkeypatch.setattr(command, "resolve_package", lambda ref: SimpleNamespace(slug=ref))
+    monkeypatch.setattr(command, "get_backend", lambda name: SimpleNamespace(name="dummy"))
+    monkeypatch.setattr(command, "hang_explainer", lambda backend: None)
+    monkeypatch.setattr(command, "validate_package", lambda package, backend, explainer=None: [row])
+    out = StringIO()
+    with pytest.raises(CommandError, match="1 solution"):  # the row failed
+        call_command("validate_problem", "histogram", stdout=out)
+    assert "warning: solution.cu reads the out buffer 'hist' before writing it" in out.getvalue()

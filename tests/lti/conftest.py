@@ -51,15 +51,15 @@ def registration(lms, course):
 def exam(course):
     from django.contrib.auth.models import User
 
-    from exams import actions
+    from exams.actions.scheduling import save_template, schedule_exam
 
     from tests.exams.conftest import TEMPLATE
 
     ivy = User.objects.create_user("ivy-lti", password="pass-1234-word")
-    template = actions.save_template(course, ivy, {**TEMPLATE, "zones": TEMPLATE["zones"][:1]})
+    template = save_template(course, ivy, {**TEMPLATE, "zones": TEMPLATE["zones"][:1]})
     now = timezone.now()
-    return actions.schedule_exam(course, template, opens_at=now - timedelta(hours=2),
-                                 closes_at=now - timedelta(hours=1), duration_minutes=30, title="Midterm")
+    return schedule_exam(course, template, opens_at=now - timedelta(hours=2),
+                         closes_at=now - timedelta(hours=1), duration_minutes=30, title="Midterm")
 
 
 def start_login(client: Client, **params) -> dict:

@@ -53,15 +53,15 @@ def _scores(db: Database, exam_id: int) -> list[tuple]:
 def test_backup_and_restore_into_a_new_postgres_database(exam, people, new_database, tmp_path, settings):
     """Two students' submitted attempts (one all right, one half right) survive a backup and a restore
     into a new database: the same rows in every table and the same scores item by item."""
-    from exams import actions
+    from exams.actions.attempts import save_answers, start_attempt, submit_attempt
 
     for name, right in (("alice", True), ("bob", False)):
-        attempt = actions.start_attempt(exam, people[name])
+        attempt = start_attempt(exam, people[name])
         answers = {}
         for item in attempt.items.filter(kind="question").order_by("key"):
             answers[item.key] = right_answers(item) if right or not answers else {n: "999" for n in item.data["question"]["answer"]}
-        actions.save_answers(attempt.pk, people[name], answers)
-        actions.submit_attempt(attempt.pk, people[name])
+        save_answers(attempt.pk, people[name], answers)
+        submit_attempt(attempt.pk, people[name])
     site = Database.from_settings()
     before = _scores(site, exam.pk)
     assert [row[0] for row in before].count("alice") >= 2 and len({row[2] for row in before}) == 2, before

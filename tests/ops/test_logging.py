@@ -64,17 +64,17 @@ def test_every_line_of_an_exam_grading_has_the_submission_attempt_and_backend(ex
     """An exam kernel submission graded (eagerly, dummy backend): every line between the task's start and
     end names the submission, the exam attempt and the backend; nothing is left bound afterwards."""
     from config.celery import app
-    from exams import actions
+    from exams.actions.attempts import start_attempt, submit_kernel
     from grader.models import Submission
 
     settings.WARPDRILL_JUDGE = {**settings.WARPDRILL_JUDGE, "BACKEND": "dummy"}
-    attempt = actions.start_attempt(exam, people["alice"])
+    attempt = start_attempt(exam, people["alice"])
     item = attempt.items.get(kind="kernel")
     app.conf.task_always_eager = True
     try:
         with django_capture_on_commit_callbacks(execute=True):
-            sub = actions.submit_kernel(item, people["alice"], "__global__ void add(const float* a, const float* b, "
-                                                                  "float* c, int n) { }\n")
+            sub = submit_kernel(item, people["alice"], "__global__ void add(const float* a, const float* b, "
+                                                          "float* c, int n) { }\n")
     finally:
         app.conf.task_always_eager = False
     assert Submission.objects.get(pk=sub.pk).status == "GRADED"

@@ -57,7 +57,7 @@ def test_the_scrape_has_queue_depth_exam_attempts_and_submissions_by_status(clie
 
 def test_exam_attempts_in_progress_follow_real_attempts(client, token, exam, people):
     """Two students start the exam (the gauge counts 2), one submits (1), the other's attempt is closed (0)."""
-    from exams import actions
+    from exams.actions.attempts import close_attempt, start_attempt, submit_attempt
     from exams.models import AttemptState
 
     def in_progress():
@@ -65,12 +65,12 @@ def test_exam_attempts_in_progress_follow_real_attempts(client, token, exam, peo
                      "warpdrill_exam_attempts_in_progress")
 
     assert in_progress() == 0
-    alice = actions.start_attempt(exam, people["alice"], accept_honour_code=True)
-    bob = actions.start_attempt(exam, people["bob"], accept_honour_code=True)
+    alice = start_attempt(exam, people["alice"], accept_honour_code=True)
+    bob = start_attempt(exam, people["bob"], accept_honour_code=True)
     assert in_progress() == 2
-    actions.submit_attempt(alice.pk, people["alice"])
+    submit_attempt(alice.pk, people["alice"])
     assert in_progress() == 1
-    actions.close_attempt(bob.pk, AttemptState.CLOSED)
+    close_attempt(bob.pk, AttemptState.CLOSED)
     assert in_progress() == 0
 
 

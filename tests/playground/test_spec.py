@@ -2,6 +2,7 @@
 import numpy as np
 import pytest
 
+from grader.core import messages as M
 from playground.core import spec as S
 from playground.core.errors import PlaygroundSpecError
 
@@ -125,3 +126,14 @@ def test_sources_built_against_a_backtracking_pattern_are_refused():
                    "__launch_bounds__(" * 3000, "__global__ " + "a " * 30000):
         with pytest.raises(PlaygroundSpecError):
             S.kernel_name(source)
+
+
+def test_a_refusal_carries_its_message_as_a_code_and_parameters():
+    """The error is data: a catalogue code and its parameters, rendered in the reader's language at the
+    edge (a Korean table stands in for gettext here); as an exception its text is the English."""
+    with pytest.raises(PlaygroundSpecError) as caught:
+        S.parse_arguments([{"name": f"a{i}", "kind": "output", "size": "1"} for i in range(9)])
+    message = caught.value.message
+    assert message.to_dict() == {"code": "PLAYGROUND.too_many", "params": {"max": 8}}
+    assert str(caught.value) == "At most 8 arguments."
+    assert message.render({M.PLAYGROUND["too_many"]: "인자는 %(max)s개까지입니다."}.get) == "인자는 8개까지입니다."

@@ -10,7 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..draw import draw_exam
-from ..template import ExamTemplateSpec, KernelCatalogue
+from ..catalogue import KernelCatalogue
+from ..template import ExamTemplateSpec
 from .sheet import PrintForm
 
 MAX_FORMS = 26 * 27  # A..Z, then AA..ZZ

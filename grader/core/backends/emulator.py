@@ -4,10 +4,12 @@ compile(): static checks and line-preserving rewriting (emulator/rewrite.py), th
 sandbox against the emulator's light header, linked with the runtime library (emulator/toolchain.py).
 Binaries are cached by a hash of the rewritten source, the flags and the runtime.
 run(): one sandboxed child process per test case (emulator/jobs.py describes the files it reads and
-writes). Check mode adds a run with start-aligned buffers (underflows fault) and a ThreadSanitizer
-run that reports shared/global races (emulator/races.py). What a finished run says is read in
-emulator/outcome.py, the box's limits of a run come from emulator/run_limits.py, and ptxas's static
-shared memory limit is checked by emulator/static_shared.py. See docs/emulator.md.
+writes). Check mode adds a run with start-aligned buffers (underflows fault), a ThreadSanitizer
+run that reports shared/global races (emulator/races.py) and the shared-memory initcheck, the last two
+only where the kernel's source and launch leave something to find (emulator/checkplan.py). What a
+finished run says is read in emulator/outcome.py, the box's limits of a run come from
+emulator/run_limits.py, and ptxas's static shared memory limit is checked by emulator/static_shared.py.
+See docs/emulator.md.
 """
 from __future__ import annotations
 
@@ -25,11 +27,12 @@ from pathlib import Path
 from .. import sandbox
 from ..sandbox import Limits, Sandbox
 from .. import messages as M
-from ..emulator import jobs, toolchain
+from ..emulator import checkplan, jobs, runmemo, toolchain
 from ..emulator.outcome import read_outcome
 from ..emulator.rewrite import rewrite
 from ..emulator.run_limits import run_limits
 from ..emulator.static_shared import static_shared_problem
+from ..emulator.tokens import tokenize
 from ..errors import PlatformError
 from ..escape import escape_untrusted
 from ..launch import launch_problem
@@ -60,6 +63,8 @@ class EmulatorHandle:
     binaries: dict[str, Path] = field(default_factory=dict)  # variant -> cached binary
     source_lines: int = 0  # lines of the student's source: a result's lines must lie within them
     vector_loads: bool = False  # 16-byte vector types: buffers start 16-byte aligned (jobs.write_job)
+    facts: checkplan.KernelFacts = field(default_factory=checkplan.KernelFacts)  # what the check plan reads
+    plain_runs: dict = field(default_factory=dict)  # runmemo.key -> an ok plain RunOutcome of a small case
 
 
 class EmulatorBackend(Backend):
@@ -73,17 +78,20 @@ class EmulatorBackend(Backend):
 
     def __init__(self, cache_dir: str | Path | None = None, workers: int | None = None, *,
                  cache_root: str | Path | None = None, cxx: str = toolchain.DEFAULT_CXX,
-                 sandbox: Sandbox | dict | None = None):
+                 sandbox: Sandbox | dict | None = None, full_check_pass: bool = False):
         """`cache_dir`: where runtimes and binaries are kept (default: `cache_root`/emulator, the site's
         cache folder, else toolchain.default_cache_dir()); `workers`: threads of one run (default: the
         CPUs, at most 8); `cxx`: the C++ compiler (under /usr: the sandbox sees only /usr); `sandbox`:
-        how boxes are made (a Sandbox or its settings mapping; None: sandbox.box.DEFAULT)."""
+        how boxes are made (a Sandbox or its settings mapping; None: sandbox.box.DEFAULT);
+        `full_check_pass`: every check pass compiles and runs the race and initcheck builds, whatever
+        the kernel (emulator/checkplan.py decides otherwise)."""
         self.cache_dir = Path(cache_dir) if cache_dir else toolchain.default_cache_dir(cache_root)
         self.cache_root = Path(cache_root) if cache_root else None
         self.cxx = cxx
         self.workers = workers or max(1, min(os.cpu_count() or 1, 8))
         self.sandbox = Sandbox.of(sandbox)
         self._runtimes: dict[str, toolchain.Runtime] = {}
+        self.full_check_pass = full_check_pass
 
     # ---- compile ----
 
@@ -138,7 +146,8 @@ class EmulatorBackend(Backend):
             return Build(compile=CompileResult(ok=False, messages=messages, log=log, time_s=time.monotonic() - start))
         text = f'#line 1 "{STUDENT_FILE}"\n' + rewritten.text + HARNESS_LINE + jobs.harness_source(spec)
         handle = EmulatorHandle(spec, text, rewritten.needs_fibers, rewritten.serial,
-                                source_lines=source.count("\n") + 1, vector_loads=rewritten.vector_loads)
+                                source_lines=source.count("\n") + 1, vector_loads=rewritten.vector_loads,
+                                facts=checkplan.kernel_facts(source, tokenize(source), spec.name))
         workdir = Path(tempfile.mkdtemp(prefix="wd-emu-"))
         build = Build(compile=CompileResult(ok=True), handle=handle, workdir=workdir)
         ok, messages, log, cached = self._build_variant(handle, "fast")
@@ -227,9 +236,10 @@ class EmulatorBackend(Backend):
             return RunOutcome(RunStatus.LAUNCH_ERROR, diagnostics=[diag], message=problem)
         from ..emulator import prefetch  # the check's variants compile while the plain runs go
 
-        compiling = prefetch.start(self, handle) if request.check else []
+        plan = checkplan.plan(handle.facts, request.launch.grid, request.launch.block, self.full_check_pass)
+        compiling = prefetch.start(self, handle, plan.variants) if request.check else []
         try:
-            outcome = self._run_once(build, request, "fast", start_aligned=False)
+            outcome = runmemo.plain_run(self, build, request, reuse=not self.full_check_pass)
             # Underflows only fault when buffers start at a page boundary.
             under = self._run_once(build, request, "fast", start_aligned=True) \
                 if request.check and outcome.status is RunStatus.OK else None
@@ -238,12 +248,14 @@ class EmulatorBackend(Backend):
         if request.check and outcome.status is RunStatus.OK:
             if under.status is not RunStatus.OK:
                 return under
-            from ..emulator import races  # the race checker is only needed in check mode
+            if plan.race:
+                from ..emulator import races  # the race checker is only needed in check mode
 
-            outcome.diagnostics.extend(races.check_races(self, build, request))
-            from ..emulator import initcheck  # reads of shared memory no thread wrote (src/initcheck.cpp)
+                outcome.diagnostics.extend(races.check_races(self, build, request))
+            if plan.initcheck:
+                from ..emulator import initcheck  # reads of shared memory no thread wrote (src/initcheck.cpp)
 
-            outcome.diagnostics.extend(initcheck.check_uninitialized(self, build, request))
+                outcome.diagnostics.extend(initcheck.check_uninitialized(self, build, request))
         return outcome
 
     def run_writemap(self, build: Build, request: RunRequest) -> RunOutcome:

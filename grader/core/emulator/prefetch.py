@@ -19,11 +19,12 @@ log = logging.getLogger(__name__)
 CHECK_VARIANTS = ("tsan", "initcheck")
 
 
-def start(backend, handle) -> list[threading.Thread]:
-    """Compile each of CHECK_VARIANTS that `handle` lacks, one thread each (backend._build_variant
-    caches the binary on disk and records it in handle.binaries). Returns the threads for `wait`."""
+def start(backend, handle, variants: tuple[str, ...] = CHECK_VARIANTS) -> list[threading.Thread]:
+    """Compile each of `variants` (the check plan's, checkplan.CheckPlan.variants; default all of
+    CHECK_VARIANTS) that `handle` lacks, one thread each (backend._build_variant caches the binary on
+    disk and records it in handle.binaries). Returns the threads for `wait`."""
     threads = []
-    for variant in CHECK_VARIANTS:
+    for variant in variants:
         if variant in handle.binaries:
             continue
         thread = threading.Thread(target=_build, args=(backend, handle, variant), name=f"prefetch-{variant}",

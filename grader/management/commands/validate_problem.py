@@ -1,7 +1,7 @@
 """`manage.py validate_problem PATH_OR_SLUG [--backend emulator|gpu]`: exit 0 only if every solution gets its verdict."""
 from django.core.management.base import BaseCommand, CommandError
+from django.utils.translation import gettext
 
-from grader.core import messages as M
 from grader.core.backends.registry import get_backend, hang_explainer
 from grader.core.validate import validate_package
 from problems.core.package import PackageError
@@ -29,8 +29,8 @@ class Command(BaseCommand):
                 got = row.result.verdict.value
                 name = row.name + (" " + ", ".join(f"{k}={v}" for k, v in row.variant.items()) if row.variant else "")
                 self.stdout.write(f"  {mark} {name:42} expected {row.expected.value:14} got {got}")
-                for template, params in row.warnings:
-                    self.stdout.write(self.style.WARNING(f"       warning: {M.render(template, params)}"))
+                for warning in row.warnings:
+                    self.stdout.write(self.style.WARNING(f"       warning: {warning.render(gettext)}"))
                 if not row.ok:
                     failures += 1
                     self.stdout.write(f"       {row.result.message}")

@@ -1,10 +1,5 @@
-"""The one write path of exams: templates, scheduling, attempts (start, save, submit, close), kernel
-items, staff resets and extensions, grading and regrading.
-
-Views, tasks, the admin and management commands call these. Each change locks the attempt row
-(`select_for_update`), saves with `update_fields`, and logs an AttemptEvent for the timeline.
-The server's clock decides: every function that can be late takes an injectable `now`.
-"""
+"""A student's attempt: start it, autosave its answers, submit it, close it at the deadline, submit
+a kernel for one of its items; and what staff change in one: more time, a fresh variant of a question."""
 from __future__ import annotations
 
 import logging
@@ -16,126 +11,20 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from exams.core.draw import DrawError, redraw_item
-from exams.core.regrade import AttemptRecord, RegradeDiff, regrade, rekey_from_generators
-from exams.core.scoring import ExamScore, KernelOutcome, attempts_left, score_exam
-from exams.core.template import AnyCatalogue, ExamTemplateSpec, TemplateError, parse_template
+from exams.core.scoring import attempts_left
 from grader import live
 
-from . import clock, drawing
-from .catalogue import DbCatalogue
-from .errors import ExamError
-from .models import (
-    Accommodation,
-    AttemptEvent,
-    AttemptState,
-    EventKind,
-    Exam,
-    ExamAttempt,
-    ExamItem,
-    ExamTemplate,
-)
+from .. import clock, drawing
+from ..catalogue import DbCatalogue
+from ..errors import ExamError
+from ..models import AttemptEvent, AttemptState, EventKind, Exam, ExamAttempt, ExamItem
+from .events import log_event
+from .grading import grade_attempt, kernel_outcomes
+from .scheduling import deadline_for, spec_of
 
 log = logging.getLogger(__name__)
 MAX_ANSWER_CHARS = 200  # per field, as practice's parser accepts
 MAX_SOURCE_DRAFT_CHARS = 64 * 1024
-
-
-# ---- templates and exams ----------------------------------------------------------------------
-
-def check_template(data, course=None) -> ExamTemplateSpec:
-    """Parse and validate template data (or JSON/YAML text) against the problems `course` may use (its
-    own and the bank's; every problem when None). Raises TemplateError."""
-    return parse_template(data, DbCatalogue(course))
-
-
-def save_template(course, user, data, template: ExamTemplate | None = None) -> ExamTemplate:
-    """Create (or update) a course's template from data or text. Raises TemplateError; nothing is saved then."""
-    spec = check_template(data, course)
-    stored = spec.to_dict()
-    if template is None:
-        return ExamTemplate.objects.create(course=course, title=spec.title["en"], data=stored, created_by=user)
-    template.title, template.data = spec.title["en"], stored
-    template.save(update_fields=["title", "data", "updated_at"])
-    return template
-
-
-def schedule_exam(course, template: ExamTemplate, *, opens_at, closes_at, duration_minutes: int, title: str = "",
-                  **options) -> Exam:
-    """Schedule `template` for `course`. `options`: password, honour_code, feedback, results_release_at.
-    Raises ExamError for a window that closes before it opens; TemplateError if the template no longer validates."""
-    if template.course_id != course.pk:
-        raise ExamError(_("This template belongs to another course."))
-    if closes_at <= opens_at:
-        raise ExamError(_("The exam must close after it opens."))
-    if duration_minutes <= 0:
-        raise ExamError(_("The duration must be at least one minute."))
-    check_template(template.data, course)
-    exam = Exam.objects.create(course=course, template=template, title=title or template.title, spec=template.data,
-                               opens_at=opens_at, closes_at=closes_at, duration_minutes=duration_minutes, **options)
-    drawing.enqueue_predraw(exam)  # every student's variant drawn ahead, so Start does not generate it
-    return exam
-
-
-def update_exam(exam: Exam, **fields) -> Exam:
-    """Change an exam's schedule or options (not its template once an attempt has started)."""
-    if "template" in fields and fields["template"].pk != exam.template_id:
-        if exam.attempts.exists():
-            raise ExamError(_("Students have started this exam; its template cannot change."))
-        fields["spec"] = fields["template"].data
-    for name, value in fields.items():
-        setattr(exam, name, value)
-    if exam.closes_at <= exam.opens_at:
-        raise ExamError(_("The exam must close after it opens."))
-    exam.save()
-    if "spec" in fields:
-        drawing.enqueue_predraw(exam)  # the stored draws were of the old template
-    return exam
-
-
-def set_accommodation(exam: Exam, user, extra_minutes: int = 0, opens_at=None, closes_at=None) -> Accommodation:
-    """A student's extra time and/or own window (replacing any earlier one)."""
-    acc, _created = Accommodation.objects.update_or_create(
-        exam=exam, user=user, defaults={"extra_minutes": extra_minutes, "opens_at": opens_at, "closes_at": closes_at})
-    return acc
-
-
-def remove_accommodation(exam: Exam, accommodation_id: int) -> Accommodation | None:
-    """Delete one accommodation of `exam` (None when it has no such one). Only attempts started
-    afterwards are affected: a started attempt keeps the deadline it was started with (extend it or
-    not on its page)."""
-    acc = Accommodation.objects.filter(exam=exam, pk=accommodation_id).select_related("user").first()
-    if acc is not None:
-        acc.delete()
-    return acc
-
-
-def spec_of(exam: Exam) -> ExamTemplateSpec:
-    """The exam's template spec, parsed without the catalogue's validation (it was validated when
-    scheduled; drawing checks the kernel problems against the real catalogue): no database work."""
-    return parse_template(exam.spec, AnyCatalogue())
-
-
-# ---- windows and deadlines --------------------------------------------------------------------
-
-def window(exam: Exam, user) -> tuple[datetime, datetime, int]:
-    """(opens, closes, extra minutes) for this student: the exam's, or their accommodation's."""
-    acc = Accommodation.objects.filter(exam=exam, user=user).first()
-    if acc is None:
-        return exam.opens_at, exam.closes_at, 0
-    return acc.opens_at or exam.opens_at, acc.closes_at or exam.closes_at, acc.extra_minutes
-
-
-def deadline_for(exam: Exam, user, started_at: datetime, known_window: tuple | None = None) -> datetime:
-    """min(the window's close, start + duration + extra time). `known_window`: window()'s answer
-    when the caller has it (no second query)."""
-    _opens, closes, extra = known_window or window(exam, user)
-    return min(closes, started_at + timedelta(minutes=exam.duration_minutes + extra))
-
-
-# ---- attempts ---------------------------------------------------------------------------------
-
-def _event(attempt: ExamAttempt, kind: EventKind, by=None, **data) -> None:
-    AttemptEvent.objects.create(attempt=attempt, kind=kind, by=by, data=data)
 
 
 def start_attempt(exam: Exam, user, *, password: str = "", accept_honour_code: bool = False,
@@ -174,7 +63,7 @@ def start_attempt(exam: Exam, user, *, password: str = "", accept_honour_code: b
             ExamItem.objects.bulk_create([
                 ExamItem(attempt=attempt, key=i["key"], number=i["number"], kind=i["kind"], data=i,
                          max_points=float(i["points"])) for i in items])
-            _event(attempt, EventKind.STARTED, by=user)
+            log_event(attempt, EventKind.STARTED, by=user)
     except IntegrityError:  # a second request of the same student created it first
         return ExamAttempt.objects.get(exam=exam, user=user)
     return attempt
@@ -224,7 +113,7 @@ def save_answers(attempt_id: int, user, answers: Mapping[str, Mapping],
     with transaction.atomic():
         attempt = ExamAttempt.objects.select_for_update().get(pk=attempt_id, user=user)
         if not attempt.is_open or now >= attempt.deadline:
-            _event(attempt, EventKind.LATE_SAVE, by=user, slots=sorted(answers)[:50])
+            log_event(attempt, EventKind.LATE_SAVE, by=user, slots=sorted(answers)[:50])
             late = attempt.is_open
         else:
             late = None
@@ -242,7 +131,7 @@ def save_answers(attempt_id: int, user, answers: Mapping[str, Mapping],
             attempt.saves += 1
             attempt.last_saved_at = now
             attempt.save(update_fields=["saves", "last_saved_at"])
-            _event(attempt, EventKind.SAVED, by=user, slots=sorted(answers))
+            log_event(attempt, EventKind.SAVED, by=user, slots=sorted(answers))
     if late is not None:
         if late:
             close_attempt(attempt_id, AttemptState.CLOSED, now=now)
@@ -319,7 +208,7 @@ def close_attempt(attempt_id: int, state: AttemptState, by=None, now: datetime |
         attempt.ended_at = min(now, attempt.deadline) if state == AttemptState.CLOSED else now
         attempt.save(update_fields=["state", "ended_at"])
         clock.changed(attempt.pk)
-        _event(attempt, EventKind.SUBMITTED if state == AttemptState.SUBMITTED else EventKind.CLOSED, by=by)
+        log_event(attempt, EventKind.SUBMITTED if state == AttemptState.SUBMITTED else EventKind.CLOSED, by=by)
         grade_attempt(attempt)
     return attempt
 
@@ -331,23 +220,6 @@ def close_expired(now: datetime | None = None) -> int:
     for pk in ids:
         close_attempt(pk, AttemptState.CLOSED, now=now)
     return len(ids)
-
-
-# ---- kernel items -----------------------------------------------------------------------------
-
-def kernel_outcomes(item: ExamItem) -> list[KernelOutcome]:
-    """The item's submissions, oldest first, as scoring reads them."""
-    from grader.models import Status
-
-    out = []
-    for s in item.submissions.order_by("created_at", "pk"):
-        if s.status != Status.GRADED:
-            out.append(KernelOutcome("", submission_id=s.pk))
-            continue
-        tests = (s.result or {}).get("tests", [])
-        passed = sum(1 for t in tests if t.get("verdict") == "ACCEPTED")
-        out.append(KernelOutcome(s.verdict, passed, len(tests), s.pk))
-    return out
 
 
 def submit_kernel(item: ExamItem, user, source: str, choice=None, now: datetime | None = None):
@@ -375,11 +247,9 @@ def submit_kernel(item: ExamItem, user, source: str, choice=None, now: datetime 
                                                   exam_item=item)
     with transaction.atomic():
         ExamItem.objects.filter(pk=item.pk).update(answer={"source": source}, saved_at=now)
-        _event(attempt, EventKind.SUBMITTED_KERNEL, by=user, item=item.key, submission=submission.pk)
+        log_event(attempt, EventKind.SUBMITTED_KERNEL, by=user, item=item.key, submission=submission.pk)
     return submission
 
-
-# ---- staff --------------------------------------------------------------------------------------
 
 def extend_attempt(attempt_id: int, minutes: int, by) -> ExamAttempt:
     """Give one student more time while the attempt runs (or re-open one closed at the deadline)."""
@@ -398,7 +268,7 @@ def extend_attempt(attempt_id: int, minutes: int, by) -> ExamAttempt:
             fields += ["state", "ended_at"]
         attempt.save(update_fields=fields)
         clock.changed(attempt.pk)
-        _event(attempt, EventKind.EXTENDED, by=by, minutes=minutes, deadline=attempt.deadline.isoformat())
+        log_event(attempt, EventKind.EXTENDED, by=by, minutes=minutes, deadline=attempt.deadline.isoformat())
     return attempt
 
 
@@ -418,95 +288,7 @@ def reset_item(item_id: int, by) -> ExamItem:
         live.changed(*old["submissions"])
         item.data, item.answer, item.saved_at, item.points, item.status = new, {}, None, None, ""
         item.save(update_fields=["data", "answer", "saved_at", "points", "status"])
-        _event(attempt, EventKind.RESET, by=by, item=item.key, old=old)
+        log_event(attempt, EventKind.RESET, by=by, item=item.key, old=old)
         if not attempt.is_open:
             grade_attempt(attempt)
     return item
-
-
-# ---- grading ------------------------------------------------------------------------------------
-
-def _score(attempt: ExamAttempt, items: list[ExamItem], keys=None) -> ExamScore:
-    answers = {i.key: i.answer for i in items if i.kind == "question"}
-    outcomes = {i.key: kernel_outcomes(i) for i in items if i.kind == "kernel"}
-    return score_exam([i.data for i in items], answers, outcomes, keys)
-
-
-def _store_score(attempt: ExamAttempt, items: list[ExamItem], score: ExamScore) -> None:
-    by_key = score.by_key()
-    for i in items:
-        s = by_key[i.key]
-        i.points, i.status = s.points, str(s.status)
-    ExamItem.objects.bulk_update(items, ["points", "status"])
-    attempt.total, attempt.max_total = score.total, score.max_total
-    attempt.save(update_fields=["total", "max_total"])
-
-
-def grade_attempt(attempt: ExamAttempt) -> ExamScore:
-    """Score every item from what is stored (answers, the stored keys, kernel verdicts) and store it."""
-    items = list(attempt.items.all())
-    score = _score(attempt, items)
-    _store_score(attempt, items, score)
-    return score
-
-
-def on_submission_graded(submission) -> None:
-    """A kernel verdict arrived: re-score the attempt if it has ended (an open one is scored when it ends)."""
-    if not submission.exam_item_id:
-        return
-    attempt = ExamAttempt.objects.filter(items__pk=submission.exam_item_id).first()
-    if attempt is not None and not attempt.is_open:
-        with transaction.atomic():
-            grade_attempt(ExamAttempt.objects.select_for_update().get(pk=attempt.pk))
-
-
-def regrade_records(exam: Exam) -> list[AttemptRecord]:
-    """The exam's ended attempts as the regrade core reads them."""
-    records = []
-    for attempt in exam.attempts.exclude(state=AttemptState.OPEN).select_related("user").prefetch_related("items"):
-        items = list(attempt.items.all())
-        records.append(AttemptRecord(
-            attempt.pk, attempt.user.get_username(), [i.data for i in items],
-            {i.key: i.answer for i in items if i.kind == "question"},
-            {i.key: kernel_outcomes(i) for i in items if i.kind == "kernel"},
-            {i.key: float(i.points or 0.0) for i in items}))
-    return records
-
-
-def preview_regrade(exam: Exam, rekey: bool = True) -> RegradeDiff:
-    """What a regrade would change (nothing is written): answer keys recomputed from the stored params
-    with the generators' current code when `rekey`, kernel items from their submissions' current verdicts."""
-    return regrade(regrade_records(exam), keys_for=rekey_from_generators if rekey else None)
-
-
-def apply_regrade(exam: Exam, by, rekey: bool = True) -> RegradeDiff:
-    """Recompute as preview_regrade does and store it: new keys go into the stored items (so the attempt
-    keeps grading the same way from then on), new points and totals are saved, each change is logged."""
-    with transaction.atomic():
-        diff = preview_regrade(exam, rekey)
-        changed = {c.attempt_id: c for c in diff.changes}
-        for attempt in ExamAttempt.objects.select_for_update().filter(pk__in=list(diff.scores)):
-            items = list(attempt.items.all())
-            if rekey:
-                for i in items:
-                    new = rekey_from_generators(i.data)
-                    if new is not None:
-                        i.data = {**i.data, "question": {**i.data["question"], "answer": new,
-                                                         "rekeyed_from": i.data["question"]["answer"]}}
-                        i.save(update_fields=["data"])
-            _store_score(attempt, items, diff.scores[attempt.pk])
-            if attempt.pk in changed:
-                c = changed[attempt.pk]
-                _event(attempt, EventKind.REGRADED, by=by, old=c.old_total, new=c.new_total,
-                       changes=[[i.key, i.old, i.new] for i in c.items])
-    return diff
-
-
-def rejudge_kernels(exam: Exam) -> int:
-    """Re-judge every graded kernel submission of the exam through the queue (after a package fix);
-    the regrade preview then shows what their new verdicts change. Returns how many were queued."""
-    from grader import actions as grader_actions
-    from grader.models import Submission
-
-    ids = Submission.objects.filter(exam_item__attempt__exam=exam).values_list("pk", flat=True)
-    return grader_actions.rejudge(list(ids))

@@ -1,0 +1,101 @@
+"""The exam page when the session changes under it, in a real browser: logged out in another tab, a save
+says so and keeps the answer; logged in again there (a new CSRF token), the retry saves it and the exam
+stays open. A kernel submitted right after typing leaves the page with no "Leave site?" dialog."""
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+from playwright.sync_api import expect
+
+pytestmark = [pytest.mark.browser, pytest.mark.integration]
+PASSWORD = "pass-1234-word"
+
+
+@pytest.fixture
+def exam_for_alice(transactional_db, monkeypatch, settings):
+    """An open exam of one question zone and one kernel (3 attempts); alice's attempt started."""
+    monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+    from django.contrib.auth.models import User
+    from django.utils import timezone
+
+    from exams.actions.attempts import start_attempt
+    from exams.actions.scheduling import save_template, schedule_exam
+    from grader import actions as grader_actions
+    from problems.core.package import parse_package
+    from problems.services import import_package
+    from tests.exams.conftest import TEMPLATE, enrol, make_course
+    from tests.packages import tiny_package_files
+
+    monkeypatch.setattr(grader_actions, "_send", lambda pk, priority=None, exam=False: None)
+    import_package(parse_package(tiny_package_files()))
+    course = make_course()
+    ivy = User.objects.create_user("ivy", "ivy@example.org", PASSWORD)
+    alice = User.objects.create_user("alice", "alice@example.org", PASSWORD)
+    enrol(ivy, course, "instructor")
+    enrol(alice, course, "student")
+    template = save_template(course, ivy, TEMPLATE)
+    now = timezone.now()
+    exam = schedule_exam(course, template, opens_at=now - timedelta(minutes=5),
+                                 closes_at=now + timedelta(hours=1), duration_minutes=30)
+    return exam, start_attempt(exam, alice)
+
+
+def log_in(page, base):
+    page.goto(f"{base}/accounts/login/")
+    page.fill("input[name=username]", "alice")
+    page.fill("input[name=password]", PASSWORD)
+    page.click("main button[type=submit]")
+    page.wait_for_url(f"{base}/")
+
+
+def test_logging_out_and_in_again_in_another_tab_keeps_the_exam_open(exam_for_alice, live_server, browser):
+    exam, attempt = exam_for_alice
+    base = live_server.url
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    page = context.new_page()
+    log_in(page, base)
+    page.goto(f"{base}/exams/{exam.pk}/attempt/")
+    item = attempt.items.filter(kind="question").order_by("number").first()
+    field = next(f for f in item.data["question"]["fields"] if f["kind"] != "choice")["name"]
+    box = f"#answer-{item.number}-{field}"
+
+    other = context.new_page()
+    other.goto(f"{base}/")
+    with other.expect_navigation():
+        other.click(".logout-form button")
+    page.fill(box, "1234")
+    expect(page.locator("#save-failed")).to_contain_text("You are logged out", timeout=10000)
+    assert page.locator(box).is_enabled() and page.locator("#exam-closed").is_hidden()
+
+    log_in(other, base)  # a new session and a new CSRF token; the page still holds the old one
+    expect(page.locator("#save-status")).to_contain_text("Saved at", timeout=20000)
+    assert page.locator(box).is_enabled() and page.locator("#exam-closed").is_hidden()
+    item.refresh_from_db()
+    assert item.answer[field] == "1234"
+    page.fill(box, "5678")  # and the next edit is saved at once, with the renewed token
+    expect(page.locator("#save-status")).to_have_class("save-status save-ok", timeout=10000)
+    item.refresh_from_db()
+    assert item.answer[field] == "5678"
+    attempt.refresh_from_db()
+    assert attempt.state == "open"
+    context.close()
+
+
+def test_submitting_a_kernel_right_after_typing_asks_nothing(exam_for_alice, live_server, browser):
+    exam, attempt = exam_for_alice
+    kernel = attempt.items.get(kind="kernel")
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    log_in(page, live_server.url)
+    page.goto(f"{live_server.url}/exams/{exam.pk}/attempt/kernel/{kernel.number}/")
+    page.locator("#editor .cm-content").click()
+    dialogs: list[str] = []
+    page.on("dialog", lambda dialog: (dialogs.append(dialog.type), dialog.dismiss()))
+    page.keyboard.type("// my kernel\n")
+    # The page's change watcher marks the kernel unsaved; submit within the autosave's debounce.
+    expect(page.locator("#save-status")).to_contain_text("Unsaved", timeout=3000)
+    with page.expect_navigation():
+        page.click("#submit-button")
+    assert dialogs == [] and kernel.submissions.count() == 1
+    assert "// my kernel" in kernel.submissions.get().source

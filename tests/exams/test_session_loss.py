@@ -1,0 +1,74 @@
+"""The exam page's saves when the session changes under it: logged out or logged in again in another tab.
+
+Neither ends the exam: the save endpoint answers JSON the page can tell apart from the time-up (409),
+and the page keeps the answers and retries (static/js/exam.js)."""
+import json
+import re
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+
+from exams.actions.attempts import start_attempt
+
+from .conftest import client_for
+
+pytestmark = pytest.mark.django_db
+
+
+def _answer(attempt):
+    item = attempt.items.filter(kind="question").first()
+    return item, {item.key: {item.data["question"]["fields"][0]["name"]: "42"}}
+
+
+def test_a_save_after_logging_out_is_a_401_in_json_not_a_redirect(exam, people):
+    """Logged out in another tab: the save (signed URL or not) gets 401 {"code": "logged_out"}."""
+    attempt = start_attempt(exam, people["alice"])
+    item, answers = _answer(attempt)
+    c = client_for(people["alice"])
+    page = c.get(reverse("exams:attempt", args=[exam.pk])).content.decode()
+    signed = re.search(r'data-save-url="([^"]+)"', page).group(1).replace("&amp;", "&")
+    c.logout()
+    for url in (signed, reverse("exams:save", args=[exam.pk])):
+        r = c.post(url, json.dumps({"answers": answers}), content_type="application/json")
+        assert r.status_code == 401 and r["Content-Type"] == "application/json"
+        assert r.json()["code"] == "logged_out" and "log in again" in r.json()["error"]
+    item.refresh_from_db()
+    assert item.saved_at is None
+
+
+def test_the_clock_poll_after_logging_out_is_a_401_in_json(exam, people):
+    start_attempt(exam, people["alice"])
+    r = Client().get(reverse("exams:state", args=[exam.pk]))
+    assert r.status_code == 401 and r.json()["code"] == "logged_out"
+
+
+def test_a_save_with_a_renewed_csrf_token_is_a_csrf_403_in_json(exam, people):
+    """A save sending the token of before a log-in elsewhere gets 403 {"code": "csrf"}, not the 409
+    of time-up; with the cookie's current token it is saved."""
+    attempt = start_attempt(exam, people["alice"])
+    item, answers = _answer(attempt)
+    c = Client(enforce_csrf_checks=True)
+    c.force_login(people["alice"])
+    c.get(reverse("exams:attempt", args=[exam.pk]))
+    url = reverse("exams:save", args=[exam.pk])
+    r = c.post(url, json.dumps({"answers": answers}), content_type="application/json", HTTP_X_CSRFTOKEN="x" * 32)
+    assert r.status_code == 403 and r.json()["code"] == "csrf" and "Reload" in r.json()["error"]
+    r = c.post(url, json.dumps({"answers": answers}), content_type="application/json",
+               HTTP_X_CSRFTOKEN=c.cookies["csrftoken"].value)
+    assert r.status_code == 200 and r.json()["ok"]
+
+
+def test_a_form_without_its_csrf_token_gets_the_translated_page(exam, people):
+    """A form post refused by the CSRF check gets the site's page, in Korean for a Korean browser,
+    with a link back to the page it came from."""
+    c = Client(enforce_csrf_checks=True)
+    c.force_login(people["alice"])
+    back = reverse("exams:exam", args=[exam.pk])
+    r = c.post(reverse("exams:start", args=[exam.pk]), HTTP_REFERER=f"http://testserver{back}")
+    html = r.content.decode()
+    assert r.status_code == 403 and 'id="csrf-failure"' in html and "nothing was saved" in html
+    assert f'href="http://testserver{back}"' in html
+    r = c.post(reverse("exams:start", args=[exam.pk]), HTTP_ACCEPT_LANGUAGE="ko", HTTP_REFERER="https://evil.example/")
+    html = r.content.decode()
+    assert r.status_code == 403 and "새로 고" in html and "evil.example" not in html
