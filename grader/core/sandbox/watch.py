@@ -290,15 +290,33 @@ def _children_map() -> dict[int, list[int]]:
     return children
 
 
+def _children_of(pid: int) -> list[int] | None:
+    """The children of `pid` from /proc/PID/task/TID/children ([] for a process gone), or None where
+    the kernel has no such file (CONFIG_PROC_CHILDREN): then only _children_map finds them."""
+    try:
+        tids = os.listdir(f"/proc/{pid}/task")
+    except OSError:
+        return []
+    found: list[int] = []
+    for tid in tids:
+        try:
+            with open(f"/proc/{pid}/task/{tid}/children", "rb") as f:
+                found.extend(int(c) for c in f.read().split())
+        except FileNotFoundError:
+            if os.path.exists(f"/proc/{pid}/task/{tid}"):
+                return None  # the thread is there, its children file is not: not in this kernel
+        except (OSError, ValueError):
+            continue
+    return found
+
+
 def _tree_rss(root: int) -> int:
     """Resident bytes of `root` and every process below it, from /proc (0 for those gone)."""
-    children = _children_map()
-    total, todo = 0, [root]
-    while todo:
-        pid = todo.pop()
-        todo.extend(children.get(pid, ()))
+    total = 0
+    for pid in [root, *_descendants(root)]:
         try:
-            total += int(Path(f"/proc/{pid}/statm").read_text().split()[1]) * PAGE_BYTES
+            with open(f"/proc/{pid}/statm", "rb") as f:
+                total += int(f.read().split()[1]) * PAGE_BYTES
         except (OSError, IndexError, ValueError):
             pass
     return total
@@ -338,11 +356,18 @@ def abandon(proc: subprocess.Popen) -> None:
 
 
 def _descendants(root: int) -> set[int]:
-    """Every live process below `root`, read from /proc (the box's, seen from the worker's namespace)."""
-    children = _children_map()
+    """Every live process below `root`, read from /proc (the box's, seen from the worker's namespace):
+    walked down the children files (0.1 ms), not by a scan of every process's stat (6 ms of CPU, 58 ms
+    at load 14 on 2 cores, every 0.1 s of every run), which remains where they do not exist."""
     found, todo = set(), [root]
+    children_map = None
     while todo:
-        for child in children.get(todo.pop(), ()):
+        pid = todo.pop()
+        children = _children_of(pid) if children_map is None else None
+        if children is None:
+            children_map = children_map if children_map is not None else _children_map()
+            children = children_map.get(pid, ())
+        for child in children:
             if child not in found:
                 found.add(child)
                 todo.append(child)
