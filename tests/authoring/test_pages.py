@@ -55,9 +55,12 @@ def test_saving_changed_files_makes_a_new_version_with_author_and_message(client
     assert response.status_code == 302
     v2 = problem.versions.get(number=2)
     assert v2.author.username == "tara" and v2.message == "mention alpha" and "alpha" in v2.files["statement.md"]
-    # The same files again: no new version.
-    client.post(reverse("authoring:edit", args=["PP-A", problem.slug]), {**data, "message": "again"})
+    assert "Saved as version 2." in client.get(response["Location"]).content.decode()
+    # The same files again: no new version, and the editor says so.
+    again = client.post(reverse("authoring:edit", args=["PP-A", problem.slug]), {**data, "message": "again"},
+                        follow=True)
     assert problem.versions.count() == 2
+    assert "No changes: the files are those of version 2." in again.content.decode()
 
 
 def test_a_parser_error_is_shown_at_its_field_and_nothing_is_saved(client_for, problem):
