@@ -212,17 +212,24 @@ def _declaration(tokens, i: int, line: int, declared, defined, problems) -> int:
     return k + 1
 
 
-def constant_write_problems(tokens) -> list[tuple[int, str]]:
-    """(line, message) for each write to a `__constant__` variable inside a function body:
-    `c = v`, `c[i] += v`, `s.a = v`, `++c`, `c--` (what nvcc refuses or cannot store)."""
-    names: set[str] = set()
+def _with_brace_depth(tokens):
+    """(index, token, depth) for each token, depth being the number of `{` open once the token is
+    read (0 at file scope; a `{` counts itself, a `}` no longer counts what it closes)."""
     depth = 0
     for k, t in enumerate(tokens):
         if t.text == "{":
             depth += 1
         elif t.text == "}":
             depth -= 1
-        elif t.text == "__constant__" and depth == 0:
+        yield k, t, depth
+
+
+def constant_write_problems(tokens) -> list[tuple[int, str]]:
+    """(line, message) for each write to a `__constant__` variable inside a function body:
+    `c = v`, `c[i] += v`, `s.a = v`, `++c`, `c--` (what nvcc refuses or cannot store)."""
+    names: set[str] = set()
+    for k, t, depth in _with_brace_depth(tokens):
+        if t.text == "__constant__" and depth == 0:
             j = k + 1
             while j < len(tokens) and tokens[j].text not in (";", "=", "[", "{", ","):
                 j += 1
@@ -231,12 +238,7 @@ def constant_write_problems(tokens) -> list[tuple[int, str]]:
     if not names:
         return []
     problems: list[tuple[int, str]] = []
-    depth = 0
-    for k, t in enumerate(tokens):
-        if t.text == "{":
-            depth += 1
-        elif t.text == "}":
-            depth -= 1
+    for k, t, depth in _with_brace_depth(tokens):
         if depth == 0 or t.kind != "ident" or t.text not in names:
             continue
         if k > 0 and tokens[k - 1].text in (".", ">") and tokens[k - 1].kind == "punct":
