@@ -23,7 +23,7 @@ def wants_json(request) -> bool:
 def csrf_failure(request, reason: str = ""):
     """403 for a failed CSRF check: {"ok": false, "code": "csrf", "error"} to a script, else a translated
     page in the site's layout. `reason` is Django's English diagnosis; it is not shown (it says nothing a
-    student can act on) but the page keeps it in a comment for whoever reads the source."""
+    student can act on) but the page keeps it in an HTML comment for whoever reads the source."""
     message = _("This page was open for a long time, or your session changed (for example you logged in again "
                 "in another tab), so this request was refused and nothing was saved. Reload the page and try again.")
     if wants_json(request):

@@ -12,6 +12,7 @@ from django.db import IntegrityError, transaction
 from django.utils.translation import gettext as _
 
 from grader import actions as grader_actions
+from grader import rejudging as grader_rejudging
 from grader.core.errors import WarpDrillError
 from grader.core.verdicts import Verdict
 from problems.core.package import PackageError, SLUG_RE, parse_package
@@ -200,7 +201,7 @@ MAX_REJUDGE = 2000  # submissions in one rejudge preview
 
 
 def start_rejudge(problem: Problem, user, version: ProblemVersion, scope: str, scope_version: int | None = None):
-    """Preview a rejudge: each covered submission is copied (grader.actions.create_rejudge_copy) and the
+    """Preview a rejudge: each covered submission is copied (grader.rejudging.create_rejudge_copy) and the
     copy graded against `version` at low priority; the originals are untouched until apply_rejudge.
     Raises AuthoringError when nothing is covered or more than MAX_REJUDGE are."""
     from .models import RejudgeItem, RejudgeRun
@@ -214,7 +215,7 @@ def start_rejudge(problem: Problem, user, version: ProblemVersion, scope: str, s
         run = RejudgeRun.objects.create(problem=problem, version=version, scope=scope, scope_version=scope_version,
                                         created_by=user)
         for original in targets:
-            copy = grader_actions.create_rejudge_copy(user, version, original)
+            copy = grader_rejudging.create_rejudge_copy(user, version, original)
             RejudgeItem.objects.create(run=run, original=original, copy=copy, old_verdict=original.verdict,
                                        old_result=original.result, old_version_id=original.problem_version_id)
     return run
@@ -236,7 +237,7 @@ def apply_rejudge(run, user) -> int:
     changed = 0
     with transaction.atomic():
         for item in items:
-            grader_actions.apply_rejudge(item.original_id, item.copy)
+            grader_rejudging.apply_rejudge(item.original_id, item.copy)
             changed += item.copy.verdict != item.old_verdict
         run.applied_at, run.applied_by = timezone.now(), user
         run.save(update_fields=["applied_at", "applied_by"])

@@ -46,6 +46,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import exam_load  # noqa: E402  (the exam, its template, the students' browser)
 import load_test as lt  # noqa: E402  (the stack: database, broker, gunicorn, worker, HTTP client)
+from limits import children_of  # noqa: E402
 from breaking_steps import Limit, StepFigures, Thresholds, judge_step, log_causes, next_load, slope_per_min  # noqa: E402
 
 PY = lt.PY
@@ -177,6 +178,18 @@ def grading_latency(exam_id: int, since, until) -> list[float]:
         connection.close()
 
 
+def cpu_seconds(pids: list[int]) -> float:
+    """User + system CPU seconds the processes have used so far (/proc/PID/stat; gone ones count 0)."""
+    tick, total = os.sysconf("SC_CLK_TCK"), 0
+    for pid in pids:
+        try:
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        total += int(fields[11]) + int(fields[12])  # utime, stime (fields 14 and 15 of stat)
+    return total / tick
+
+
 class LogTail:
     """What a service's log gained since the last call."""
 
@@ -191,14 +204,16 @@ class LogTail:
         return data.decode(errors="replace")
 
 
-async def measure_step(args, room: Room, rec: lt.Recorder, exam_id: int, broker, logs: list[LogTail]) -> dict:
-    """Hold the room for --step-s seconds; the step's StepFigures and the figures around them."""
+async def measure_step(args, room: Room, rec: lt.Recorder, exam_id: int, broker, logs: list[LogTail],
+                       web_pids: list[int]) -> dict:
+    """Hold the room for --step-s seconds; the step's StepFigures and the figures around them
+    (`web_pids`: the gunicorn workers, whose CPU seconds are counted)."""
     from django.utils import timezone
 
     for tail in logs:
         tail.new()  # skip what was logged before the step (the joins)
     first_sample, first_failure = len(rec.samples), len(rec.failures)
-    since, t0, cpu0 = timezone.now(), time.monotonic(), time.process_time()
+    since, t0, cpu0, web0 = timezone.now(), time.monotonic(), time.process_time(), cpu_seconds(web_pids)
     depth: list[tuple[float, int]] = []
     queued: list[int] = []
     while time.monotonic() - t0 < args.step_s:
@@ -206,7 +221,7 @@ async def measure_step(args, room: Room, rec: lt.Recorder, exam_id: int, broker,
         queued.append(await asyncio.to_thread(broker_depth, broker))
         await asyncio.sleep(max(0.0, min(3.0, args.step_s - (time.monotonic() - t0))))
     depth.append((round(time.monotonic() - t0, 1), await asyncio.to_thread(backlog, exam_id)))
-    wall, cpu = time.monotonic() - t0, time.process_time() - cpu0
+    wall, cpu, web_cpu = time.monotonic() - t0, time.process_time() - cpu0, cpu_seconds(web_pids) - web0
     samples, failures = rec.samples[first_sample:], rec.failures[first_failure:]
     ms = [s.seconds * 1000 for s in samples]
     causes = log_causes("\n".join(tail.new() for tail in logs))
@@ -217,11 +232,15 @@ async def measure_step(args, room: Room, rec: lt.Recorder, exam_id: int, broker,
                       refused=sum(1 for f in failures if "ConnectionRefused" in f or "ConnectionReset" in f),
                       backlog=depth, log_causes=causes)
     fig.no_answer = sum(1 for s in samples if s.status == 0) - fig.refused
-    autosave = [s.seconds * 1000 for s in samples if s.kind == "autosave"]
-    return {"fig": fig, "requests_per_s": round(len(samples) / wall, 1), "autosave_p95_ms": lt.pct(autosave, 95),
+    kinds = sorted({s.kind for s in samples})
+    p95_by_kind = {k: round(lt.pct([s.seconds * 1000 for s in samples if s.kind == k], 95)) for k in kinds}
+    return {"fig": fig, "requests_per_s": round(len(samples) / wall, 1), "p95_ms_by_kind": p95_by_kind,
             "kernels": len(latency), "grading_s": lt.summary(latency, 1, 1),
             "backlog_growth_per_min": round(slope_per_min(depth), 1), "broker_depth_max": max(queued, default=0),
             "load_avg_1m": round(os.getloadavg()[0], 1), "client_cpu_share": round(cpu / wall, 2),
+            # The web workers' CPU: cores they got, and CPU ms per request (what carries to another machine).
+            "web_cpu_cores": round(web_cpu / wall, 2),
+            "web_cpu_ms_per_request": round(1000 * web_cpu / len(samples), 1) if samples else None,
             "failures": failures[:3]}
 
 
@@ -241,12 +260,13 @@ def row(step: dict) -> dict:
     fig: StepFigures = step["fig"]
     out = {"students": fig.students, "requests": fig.requests, "requests_per_s": step["requests_per_s"],
            "web_p50_ms": round(fig.web_p50_ms or 0), "web_p95_ms": round(fig.web_p95_ms or 0),
-           "autosave_p95_ms": round(step["autosave_p95_ms"] or 0), "error_rate": round(fig.error_rate, 4),
+           "p95_ms_by_kind": step["p95_ms_by_kind"], "error_rate": round(fig.error_rate, 4),
            "status_5xx": fig.status_5xx, "status_4xx": fig.status_4xx, "no_answer": fig.no_answer,
            "refused": fig.refused, "backlog_end": fig.backlog[-1][1] if fig.backlog else None,
            "log_causes": {k.value: n for k, n in fig.log_causes.items()}}
     out.update({k: step[k] for k in ("kernels", "grading_s", "backlog_growth_per_min", "broker_depth_max",
-                                     "load_avg_1m", "client_cpu_share", "failures")})
+                                     "load_avg_1m", "client_cpu_share", "web_cpu_cores",
+                                     "web_cpu_ms_per_request", "failures")})
     out["broke"] = [{"limit": b.limit.value, "why": b.why} for b in step["verdict"].breaches]
     return out
 
@@ -255,13 +275,14 @@ def print_row(r: dict) -> None:
     g = r["grading_s"]
     print(f"{r['students']:>6} {r['requests_per_s']:>7} {r['web_p50_ms']:>6} {r['web_p95_ms']:>7} {r['error_rate']:>7.2%} "
           f"{r['kernels']:>5} {g.get('p50', '-'):>6} {g.get('p95', '-'):>6} {r['backlog_end']:>5} "
-          f"{r['backlog_growth_per_min']:>7} {r['load_avg_1m']:>5} {r['client_cpu_share']:>5}  "
-          f"{'; '.join(b['limit'] for b in r['broke']) or 'ok'}", flush=True)
+          f"{r['backlog_growth_per_min']:>7} {r['load_avg_1m']:>5} {r['client_cpu_share']:>5} {r['web_cpu_cores']:>5} "
+          f"{r['web_cpu_ms_per_request']:>6}  "
+          f"{'; '.join(b['limit'] for b in r['broke']) or 'ok'}  p95 by kind {r['p95_ms_by_kind']}", flush=True)
 
 
 def main() -> int:
     args = parse_args()
-    background = os.getloadavg()
+    background, t_setup = os.getloadavg(), time.monotonic()
     logdir = Path(tempfile.mkdtemp(prefix="warpdrill-breaking-"))
     env = lt.stack_env(args, logdir / "cache")
     web_env = {**env, "DB_POOL": "true", "DB_POOL_MAX_SIZE": str(args.db_pool_max_size)}  # as compose's web
@@ -291,6 +312,7 @@ def main() -> int:
                                    "--without-heartbeat"], env, logdir, nice=args.worker_nice)
     services = [web, worker]
     steps: list[dict] = []
+    setup_s = None
     th = Thresholds(p95_ms=args.p95_ms)
     try:
         lt.wait_for(lambda: " ready." in worker.output(), 900, "the Celery worker")
@@ -310,11 +332,12 @@ def main() -> int:
         lt.wait_for(lambda: Submission.objects.filter(user__username=warm.username, status="GRADED").exists(), 900,
                     "the warm-up kernel's verdict")
         Submission.objects.filter(user__username=warm.username).update(exam_item=None)
-        print(f"web: {web_kind}, DB_POOL_MAX_SIZE {args.db_pool_max_size}; grading: {args.grading_concurrency} "
+        setup_s = round(time.monotonic() - t_setup)
+        print(f"set up in {setup_s} s; web: {web_kind}, DB_POOL_MAX_SIZE {args.db_pool_max_size}; grading: {args.grading_concurrency} "
               f"process(es), nice {args.worker_nice}; {args.step_s:g} s a step; load average before "
               f"{background[0]:.1f}", flush=True)
         print(f"{'studs':>6} {'req/s':>7} {'p50ms':>6} {'p95ms':>7} {'errors':>7} {'kern':>5} {'gr50s':>6} "
-              f"{'gr95s':>6} {'backl':>5} {'grow/m':>7} {'load':>5} {'cpu':>5}  broke")
+              f"{'gr95s':>6} {'backl':>5} {'grow/m':>7} {'load':>5} {'cpu':>5} {'webc':>5} {'ms/req':>6}  broke")
         broker = redis.Redis.from_url(args.broker)
 
         async def run() -> None:
@@ -322,13 +345,14 @@ def main() -> int:
             rec.failures.clear()
             room = Room(args, http, exam.pk, kernel_source)
             logs = [LogTail(web), LogTail(worker)]
+            web_pids = children_of(web.proc.pid)
             n = args.start
             try:
                 while n is not None:
                     t_join = time.monotonic()
                     joined = await room.add(students[len(room.tasks):n])
                     join_s = round(time.monotonic() - t_join, 1)
-                    step = await measure_step(args, room, rec, exam.pk, broker, logs)
+                    step = await measure_step(args, room, rec, exam.pk, broker, logs, web_pids)
                     step.update(verdict=judge_step(step["fig"], th), join_s=join_s, joined=joined)
                     steps.append(step)
                     print_row(row(step))
@@ -356,7 +380,7 @@ def main() -> int:
               "config": {k: getattr(args, k) for k in ("start", "factor", "max_students", "step_s", "save_every_s",
                                                       "state_every_s", "kernels_per_min", "web_workers",
                                                       "db_pool_max_size", "grading_concurrency", "worker_nice")},
-              "web": web_kind, "machine": {"cores": os.cpu_count(), "load_avg_before_1_5_15": [round(x, 1) for x in background]}}
+              "web": web_kind, "setup_s": setup_s, "machine": {"cores": os.cpu_count(), "load_avg_before_1_5_15": [round(x, 1) for x in background]}}
     print(json.dumps(result))
     return 0
 

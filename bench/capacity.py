@@ -79,6 +79,7 @@ def web_figures(n: int) -> dict:
     from exams.actions.attempts import start_attempt
     from exams.actions.scheduling import save_template, schedule_exam
     from grader import actions
+    from grader import grading
     from grader.core.results import JudgeResult
     from grader.core.verdicts import Verdict
     from problems.models import Problem
@@ -87,7 +88,7 @@ def web_figures(n: int) -> dict:
     student.groups.add(Group.objects.get_or_create(name="Student")[0])
     problem = Problem.objects.get(slug="vector-add-tail")
     sub = actions.create_submission(student, problem, (ROOT / "problems/bank/vector-add-tail/solution.cu").read_text())
-    actions.finish_grading(sub.pk, JudgeResult(verdict=Verdict.ACCEPTED))
+    grading.finish_grading(sub.pk, JudgeResult(verdict=Verdict.ACCEPTED))
     course = Course.objects.create(name="Capacity", code="CAP-1")
     ivy = User.objects.create_user("cap-ivy", password="cap-pass-1234")
     Membership.objects.create(course=course, user=ivy, role="instructor")

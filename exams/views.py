@@ -318,4 +318,10 @@ def result(request, pk: int):
         return redirect("exams:exam", pk=exam.pk)
     la = lang()
     rows = [_item_row(exam, i, la, True) for i in attempt.items.all()]
+    for r in rows:
+        if r["kind"] == "kernel":
+            # Released: every verdict shows (the exam promised them "with the results"); the link to
+            # a submission's page only where the item's feedback was the full result.
+            r["submissions"] = list(r["item"].submissions.order_by("created_at"))
+            r["show_full"] = zone_feedback(exam, r["item"]) == Feedback.FULL
     return render(request, "exams/result.html", {"exam": exam, "attempt": attempt, "rows": rows, "staff_view": False})

@@ -13,6 +13,7 @@ from grader.core.verdicts import Verdict
 from problems.templatetags.warpdrill import verdict_label
 
 from . import actions
+from . import rejudging
 from .models import Submission
 
 # Django's admin says these; its Korean catalogue lacks the first and words the second "status(으)로".
@@ -87,9 +88,9 @@ class SubmissionAdmin(admin.ModelAdmin):
 
     @admin.action(description=_("Rejudge selected submissions"), permissions=["change"])
     def rejudge_selected(self, request, queryset):
-        """Queue the selected graded submissions again (grader.actions.rejudge); say what was skipped."""
+        """Queue the selected graded submissions again (grader.rejudging.rejudge); say what was skipped."""
         ids = list(queryset.values_list("pk", flat=True))
-        queued = actions.rejudge(ids)
+        queued = rejudging.rejudge(ids)
         skipped = len(ids) - queued
         text = ngettext("%(n)d submission queued for rejudging.", "%(n)d submissions queued for rejudging.",
                         queued) % {"n": queued}

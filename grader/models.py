@@ -59,7 +59,7 @@ class Submission(models.Model):
     finished_at = models.DateTimeField(_("finished at"), null=True, blank=True)
     # Exams: the exam item this submission answers (graded on the `exam` queue), and the time its
     # grader last said it was alive, so that a dead worker's exam submission is re-queued within
-    # seconds (grader.actions.requeue_stale_exam_submissions) rather than the sweeper's minutes.
+    # seconds (grader.sweeps.requeue_stale_exam_submissions) rather than the sweeper's minutes.
     exam_item = models.ForeignKey("exams.ExamItem", null=True, blank=True, on_delete=models.SET_NULL,
                                   related_name="submissions", verbose_name=_("exam item"))
     heartbeat_at = models.DateTimeField(_("grader heartbeat"), null=True, blank=True)

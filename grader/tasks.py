@@ -1,4 +1,5 @@
-"""Celery tasks. They take ids, are safe to run twice, and write only through grader.actions."""
+"""Celery tasks. They take ids, are safe to run twice, and write only through the write path of
+submissions (grader.actions, grading, sweeps, writemaps)."""
 from __future__ import annotations
 
 import dataclasses
@@ -13,7 +14,9 @@ from celery.signals import worker_process_init, worker_ready
 from django.conf import settings
 from django.db import InterfaceError, OperationalError
 
-from grader import actions
+from grader import grading
+from grader import sweeps
+from grader import writemaps
 from grader.core.backends.registry import backend_class, get_backend, hang_explainer
 from grader.core.errors import PlatformError
 from grader.core.input_cache import InputCache
@@ -47,7 +50,7 @@ PROGRESS_EVERY_S = float(os.environ.get("WARPDRILL_PROGRESS_EVERY_S", "0.25"))
 def grade_submission(self, submission_id: int) -> str | None:
     """Grade one submission: claim it, run the judge, store the verdict (see _grade), with a heartbeat
     while it grades so that a dead worker's submission is re-queued within seconds
-    (actions.requeue_dead_graders), not after the stuck sweeper's minutes."""
+    (sweeps.requeue_dead_graders), not after the stuck sweeper's minutes."""
     return _grade_or_retry_later(self, submission_id)
 
 
@@ -55,7 +58,7 @@ def grade_submission(self, submission_id: int) -> str | None:
 def grade_exam_submission(self, submission_id: int) -> str | None:
     """Grade one exam submission: the same as grade_submission, on the `exam` queue (grader.routing),
     with a heartbeat while it grades so that a dead worker's submission is re-queued within seconds
-    (actions.requeue_stale_exam_submissions)."""
+    (sweeps.requeue_stale_exam_submissions)."""
     return _grade_or_retry_later(self, submission_id)
 
 
@@ -84,15 +87,15 @@ def _heartbeat(submission_id: int):
         from django.db import connection
 
         try:
-            while not stop.wait(actions.EXAM_HEARTBEAT_EVERY_S):
-                actions.beat_heart(submission_id)
+            while not stop.wait(sweeps.EXAM_HEARTBEAT_EVERY_S):
+                grading.beat_heart(submission_id)
         except Exception:  # a missed beat only makes the sweep re-queue a live one; grading is idempotent
             log.exception("submission %s: heartbeat failed", submission_id)
         finally:
             connection.close()
 
     with _timed("heartbeat"):
-        actions.beat_heart(submission_id)
+        grading.beat_heart(submission_id)
     thread = threading.Thread(target=beat, name=f"heartbeat-{submission_id}", daemon=True)
     thread.start()
     try:
@@ -126,7 +129,7 @@ def _grade(self, submission_id: int) -> str | None:
 
     Idempotent: a re-delivered message for a graded submission does nothing, and so does a
     duplicate that arrives while another live process grades it (the grading lock, see
-    actions.grading_lock). A platform fault (PlatformError, or any unexpected exception: a broken
+    grading.grading_lock). A platform fault (PlatformError, or any unexpected exception: a broken
     harness, the soft time limit) marks it 'not graded, retrying' and retries with backoff; after
     the last retry, or after MAX_TRIES starts, it is stored as INTERNAL_ERROR, which never counts
     as an attempt.
@@ -140,34 +143,34 @@ def _grade(self, submission_id: int) -> str | None:
         # The worker is still building the emulator runtime (a first `make dev`): grading now would wait
         # for its lock inside the task's time limit. The submission stays queued, its queued_at fresh
         # (the sweepers see a waiting row, not a stale one), and the message comes back shortly.
-        actions.still_waiting_for_setup(submission_id)
+        grading.still_waiting_for_setup(submission_id)
         log.info("submission %s: the judge is still setting up (the emulator runtime is building); "
                  "grading it in %s s", submission_id, SETUP_WAIT_S)
         self.apply_async((submission_id,), countdown=SETUP_WAIT_S)
         return None
     claiming = time.monotonic()
-    with actions.grading_lock(submission_id) as lock_held:
-        submission = actions.start_grading(submission_id, backend.name, lock_held=lock_held)
+    with grading.grading_lock(submission_id) as lock_held:
+        submission = grading.start_grading(submission_id, backend.name, lock_held=lock_held)
         clock = _clock_now()
         if clock is not None:
             clock.add("claim", time.monotonic() - claiming)
         if submission is None:
             return None
         if submission.tries > MAX_TRIES:
-            actions.give_up(submission_id, f"grading was interrupted {submission.tries - 1} times")
+            grading.give_up(submission_id, f"grading was interrupted {submission.tries - 1} times")
             return "INTERNAL_ERROR"
         try:
             result = _judge(submission, backend)
             # Storing is part of grading: a result the database refuses (a value it cannot hold) is a
             # fault to retry and then give up on, not an escape that leaves the row RUNNING.
             with _timed("save"):
-                actions.finish_grading(submission_id, result)
+                grading.finish_grading(submission_id, result)
         except HarnessError as exc:
             # A course's harness.py failed: deterministic, so not retried. Its traceback is for the
             # problem's authors: it is kept only on their validation runs, never on a student's page.
             log.warning("submission %s: the problem's harness failed: %s", submission_id, exc.author_detail)
             detail = exc.author_detail if submission.purpose == Purpose.VALIDATION else ""
-            actions.give_up(submission_id, f"{exc}\n{detail}".strip())
+            grading.give_up(submission_id, f"{exc}\n{detail}".strip())
             return "INTERNAL_ERROR"
         except Exception as exc:
             if isinstance(exc, PlatformError):
@@ -223,7 +226,7 @@ def _judge(submission, backend):
             return
         shown.update(stage=stage, at=now)
         with _timed("progress"):
-            actions.record_progress(submission.pk, stage, done, total)
+            grading.record_progress(submission.pk, stage, done, total)
         if clock is not None:
             clock.add("progress_writes", 1)
 
@@ -261,28 +264,28 @@ def _give_up_or_mark_retrying(task, submission_id: int, reason: str) -> bool:
     """After the last retry store INTERNAL_ERROR and return True; else show 'not graded, retrying'."""
     metrics.PLATFORM_FAULTS.labels(settings.WARPDRILL_JUDGE["BACKEND"]).inc()
     if task.request.retries >= MAX_RETRIES:
-        actions.give_up(submission_id, reason)
+        grading.give_up(submission_id, reason)
         return True
-    actions.mark_retrying(submission_id, reason)
+    grading.mark_retrying(submission_id, reason)
     return False
 
 
 @shared_task
 def sweep_stale_exam_submissions() -> int:
     """Re-queue exam submissions whose grader died (a stale heartbeat) or whose message waits too long."""
-    return len(actions.requeue_stale_exam_submissions()) + len(actions.requeue_dead_graders())
+    return len(sweeps.requeue_stale_exam_submissions()) + len(sweeps.requeue_dead_graders())
 
 
 @shared_task
 def sweep_dead_graders() -> int:
     """Re-queue non-exam submissions whose grader died (a stale heartbeat): seconds, not minutes."""
-    return len(actions.requeue_dead_graders())
+    return len(sweeps.requeue_dead_graders())
 
 
 @shared_task
 def sweep_stuck_submissions() -> int:
     """Re-queue submissions stuck past WARPDRILL_STUCK_AFTER_S (lost messages, dead workers)."""
-    stuck = actions.requeue_stuck()
+    stuck = sweeps.requeue_stuck()
     if stuck:
         log.warning("re-queued %d stuck submission(s): %s", len(stuck), stuck)
     return len(stuck)
@@ -336,8 +339,8 @@ def prepare_backend_in_pool_process(**kwargs) -> None:
 
 @shared_task(acks_late=True, reject_on_worker_lost=True)
 def record_writemap(submission_id: int) -> int:
-    """Record the write map of a graded submission on request (actions.request_writemap): the emulator's
-    write-map run of its smallest sample test, stored with actions.store_writemaps. Safe to run twice
+    """Record the write map of a graded submission on request (writemaps.request_writemap): the emulator's
+    write-map run of its smallest sample test, stored with writemaps.store_writemaps. Safe to run twice
     (the second stores the same picture). Returns the number of maps stored. A platform fault stores
     none, so the page offers the button again."""
     from grader.core.judge import record_writemap as record
@@ -358,7 +361,7 @@ def record_writemap(submission_id: int) -> int:
                       seed_secret=settings.WARPDRILL_SEED_SECRET, variant=submission.variant or None)
     except (PlatformError, HarnessError) as exc:
         log.warning("submission %s: write map not recorded: %s", submission_id, exc)
-        actions.store_writemaps(submission_id, [])
+        writemaps.store_writemaps(submission_id, [])
         return 0
-    actions.store_writemaps(submission_id, maps)
+    writemaps.store_writemaps(submission_id, maps)
     return len(maps)

@@ -20,11 +20,10 @@ from accounts.roles import is_instructor
 
 from . import live
 from .access import visible_to
-from .actions import request_writemap, writemap_requestable
 from .core.results import diagnostic_lines
 from .models import Status, Submission
 from .serializers import public_result
-from .writemaps import visible_writemaps
+from .writemaps import request_writemap, visible_writemaps, writemap_requestable
 
 PAGE_SIZE = 25
 

@@ -114,7 +114,10 @@ say "waiting for the front end"
 wait_for "$npm_pid" "the front-end build (npm)" "$logs/npm.log"
 if [ -n "$messages_pid" ]; then wait_for "$messages_pid" "compiling the translations" "$logs/messages.log"; fi
 if [ "${WARPDRILL_RUNTIME_IN_BACKGROUND:-}" = 1 ]; then
-  say "set up; the emulator runtime is still building ($logs/runtime.log): the worker grades once it is done"
+  # Said from the log: a runtime copied from the cache is ready long before this line.
+  status="$(bash platform/runtime-status.sh "$runtime_pid" "$logs/runtime.log")"
+  say "set up; $status"
+  case "$status" in *FAILED*) tail -n 20 "$logs/runtime.log" >&2 ;; esac
 else
   say "waiting for the emulator runtime"
   wait_for "$runtime_pid" "the emulator runtime build" "$logs/runtime.log"

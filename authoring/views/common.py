@@ -7,7 +7,9 @@ own problems only, so staff of course A never reach course B's problems, files o
 """
 from __future__ import annotations
 
+from django.contrib import messages
 from django.shortcuts import get_object_or_404
+from django.utils.translation import gettext as _
 
 from courses import access
 from problems.models import Problem
@@ -21,3 +23,12 @@ def staff_course(request, code: str):
 def course_problem(course, slug: str) -> Problem:
     """The problem `slug` of `course` itself (never another course's, nor the bank's); Http404 if none."""
     return get_object_or_404(Problem.objects.select_related("current_version"), course=course, slug=slug)
+
+
+def report_save(request, version, created: bool) -> None:
+    """Tell the user what a save did: a new version `version` (`created`), or none because the files are
+    those of `version` already (actions.save_version's answer)."""
+    if created:
+        messages.success(request, _("Saved as version %(n)d.") % {"n": version.number})
+    else:
+        messages.info(request, _("No changes: the files are those of version %(n)d.") % {"n": version.number})

@@ -1,12 +1,11 @@
 """The course's and a problem's dashboard, and its tables as CSV."""
 from __future__ import annotations
 
-import csv
-
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, render
 
+from courses.core.spreadsheet import write_rows
 from problems.models import Problem
 
 from .. import dashboard as reads
@@ -29,9 +28,7 @@ def dashboard(request, code, slug=None):
         header, rows = reads.CSV_TABLES[table]
         response = HttpResponse(content_type="text/csv; charset=utf-8")
         response["Content-Disposition"] = f'attachment; filename="{course.code}-{slug or "course"}-{table}.csv"'
-        writer = csv.writer(response)
-        writer.writerow(header)
-        writer.writerows(rows(data))
+        write_rows(response, [header, *rows(data)])
         return response
     return render(request, "authoring/dashboard.html", {"course": course, "role": role, "problem": problem,
                                                         "d": data})

@@ -1,7 +1,6 @@
 """The files editor of a problem, its statement preview and its history of versions."""
 from __future__ import annotations
 
-from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
@@ -15,7 +14,7 @@ from problems.models import ProblemVersion
 from .. import actions
 from ..core.diff import diff_files
 from ..core.edit import WRONG_NAME, WRONG_VERDICTS, WrongField, field_of, files_from_fields, wrong_fields
-from .common import course_problem, staff_course
+from .common import course_problem, report_save, staff_course
 from .forms import EditForm
 
 
@@ -68,10 +67,7 @@ def edit(request, code, slug):
             except PackageError as exc:
                 errors[field_of(exc.file)] = str(exc)
             else:
-                if created:
-                    messages.success(request, _("Saved as version %(n)d.") % {"n": version.number})
-                else:
-                    messages.info(request, _("No changes: the files are those of version %(n)d.") % {"n": version.number})
+                report_save(request, version, created)
                 return redirect("authoring:edit", course.code, problem.slug)
     else:
         form = EditForm(initial=_initial(latest))

@@ -1,7 +1,6 @@
 """problem.yaml of a problem as a form."""
 from __future__ import annotations
 
-from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
@@ -10,7 +9,7 @@ from problems.core.package import PackageError, Topic
 
 from .. import actions
 from ..core import yamlform
-from .common import course_problem, staff_course
+from .common import course_problem, report_save, staff_course
 
 FORM_EXTRA_ROWS = 3  # blank argument and test rows the problem.yaml form offers below the filled ones
 
@@ -63,10 +62,7 @@ def yaml_form(request, code, slug):
         except (yamlform.FormError, PackageError) as exc:
             error = str(exc)
         else:
-            if created:
-                messages.success(request, _("Saved as version %(n)d.") % {"n": version.number})
-            else:
-                messages.info(request, _("No changes: the files are those of version %(n)d.") % {"n": version.number})
+            report_save(request, version, created)
             return redirect("authoring:yaml-form", course.code, problem.slug)
     else:
         try:

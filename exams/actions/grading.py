@@ -105,8 +105,8 @@ def apply_regrade(exam: Exam, by, rekey: bool = True) -> RegradeDiff:
 def rejudge_kernels(exam: Exam) -> int:
     """Re-judge every graded kernel submission of the exam through the queue (after a package fix);
     the regrade preview then shows what their new verdicts change. Returns how many were queued."""
-    from grader import actions as grader_actions
+    from grader import rejudging as grader_rejudging
     from grader.models import Submission
 
     ids = Submission.objects.filter(exam_item__attempt__exam=exam).values_list("pk", flat=True)
-    return grader_actions.rejudge(list(ids))
+    return grader_rejudging.rejudge(list(ids))

@@ -9,10 +9,10 @@ https://docs.moodle.org/en/Grade_import
 """
 from __future__ import annotations
 
-import csv
-import io
 from dataclasses import dataclass
 from typing import Sequence
+
+from courses.core.spreadsheet import csv_text
 
 
 @dataclass(frozen=True)
@@ -42,9 +42,8 @@ def _fmt(x: float | None) -> str:
 
 
 def _csv(rows: Sequence[Sequence[str]]) -> str:
-    buf = io.StringIO()
-    csv.writer(buf, lineterminator="\r\n").writerows(rows)
-    return buf.getvalue()
+    # Through the one writer that keeps a student's chosen name from running as a formula.
+    return csv_text(rows)
 
 
 def canvas_csv(title: str, max_total: float, students: Sequence[StudentTotal]) -> str:

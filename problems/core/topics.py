@@ -29,5 +29,5 @@ TOPIC_NAMES: dict[Topic, dict[str, str]] = {
     Topic.REDUCTION: {"en": "Reduction and scan", "ko": "Reduction과 scan"},
     Topic.PERFORMANCE: {"en": "Performance models", "ko": "성능 모델"},
     Topic.ATOMICS: {"en": "Atomics", "ko": "Atomic 연산"},
-    Topic.PROGRAMMING_MODEL: {"en": "Programming model", "ko": "Programming model"},
+    Topic.PROGRAMMING_MODEL: {"en": "Programming model", "ko": "프로그래밍 모델"},
 }

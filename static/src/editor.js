@@ -42,33 +42,49 @@ function submitForm(form) {
   return true;
 }
 
-function mountEditor(host) {
-  const form = host.closest("form");
-  const textarea = form && form.querySelector("textarea[name=source]");
-  if (!textarea) return null;
-  let draftChanged = () => {};
-  const view = new EditorView({
+/**
+ * A CodeMirror 6 editor in `host` over `textarea`, kept in sync with it so that the form posts what the
+ * editor shows: basicSetup, Tab indents, the dark theme, tabs of 4 columns. `extensions` come before the
+ * theme; `indent` is the indent unit; `label` names the editor where the textarea has no aria-label;
+ * `onChange()` runs after every edit. The problem page's editor and the authoring pages' code fields.
+ */
+export function codeEditor(host, textarea, { extensions = [], indent = "    ", label = "", onChange = () => {} } = {}) {
+  return new EditorView({
     parent: host,
     state: EditorState.create({
       doc: textarea.value,
       extensions: [
         basicSetup,
         keymap.of([indentWithTab]),
-        Prec.highest(keymap.of([{ key: "Mod-Enter", run: () => submitForm(form) }])),
-        cpp(),
-        cudaHighlight,
+        ...extensions,
         oneDark,
-        indentUnit.of("    "),
+        indentUnit.of(indent),
         EditorState.tabSize.of(4),
-        placeholder(host.dataset.placeholder || ""),
-        EditorView.contentAttributes.of({ "aria-label": textarea.getAttribute("aria-label") || "Kernel source" }),
+        EditorView.contentAttributes.of({ "aria-label": textarea.getAttribute("aria-label") || label }),
         EditorView.updateListener.of((update) => {
           if (!update.docChanged) return;
           textarea.value = update.state.doc.toString();
-          draftChanged();
+          onChange();
         }),
       ],
     }),
+  });
+}
+
+function mountEditor(host) {
+  const form = host.closest("form");
+  const textarea = form && form.querySelector("textarea[name=source]");
+  if (!textarea) return null;
+  let draftChanged = () => {};
+  const view = codeEditor(host, textarea, {
+    extensions: [
+      Prec.highest(keymap.of([{ key: "Mod-Enter", run: () => submitForm(form) }])),
+      cpp(),
+      cudaHighlight,
+      placeholder(host.dataset.placeholder || ""),
+    ],
+    label: "Kernel source",
+    onChange: () => draftChanged(),
   });
   host.classList.add("ready");
   draftChanged = keepDraft(form, view);

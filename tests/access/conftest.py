@@ -15,6 +15,7 @@ from django.test import Client
 from rest_framework.test import APIClient
 
 from grader import actions
+from grader import grading
 from grader.core.backends.registry import get_backend
 from grader.core.judge import judge
 from grader.core.results import JudgeResult
@@ -159,8 +160,8 @@ def graded(canary, users, judged, django_capture_on_commit_callbacks):
     for name, source in SOURCES.items():
         with django_capture_on_commit_callbacks(execute=False):
             sub = actions.create_submission(users["alice"], canary, source)
-        actions.start_grading(sub.pk, "emulator")
-        actions.finish_grading(sub.pk, judged[name])
+        grading.start_grading(sub.pk, "emulator")
+        grading.finish_grading(sub.pk, judged[name])
         sub.refresh_from_db()
         subs[name] = sub
     return subs

@@ -133,7 +133,7 @@ def test_a_hidden_tests_time_is_not_on_the_students_page_to_a_tenth_of_a_millise
     import copy
     import dataclasses
 
-    from grader import actions as grader_actions
+    from grader import grading as grader_grading
     from grader.models import Submission
 
     sub = graded["wrong_on_hidden"]
@@ -141,7 +141,7 @@ def test_a_hidden_tests_time_is_not_on_the_students_page_to_a_tenth_of_a_millise
     result.tests = [dataclasses.replace(t, time_s=0.0042 if t.sample else 0.1234567) for t in result.tests]
     assert any(not t.sample for t in result.tests) and any(t.sample for t in result.tests)
     Submission.objects.filter(pk=sub.pk).update(status="RUNNING", verdict="", result=None, finished_at=None)
-    grader_actions.finish_grading(sub.pk, result)
+    grader_grading.finish_grading(sub.pk, result)
     url = f"/submissions/{sub.pk}/"
     student_page = body(page("alice").get(url))
     student_json = api("alice").get(f"/api/v1/submissions/{sub.pk}").content.decode()

@@ -1,5 +1,5 @@
 """Instructors in the admin: the Instructor group's permissions (problems/migrations/0002), the
-"Rejudge selected submissions" action (grader.actions.rejudge), and the submission page's
+"Rejudge selected submissions" action (grader.rejudging.rejudge), and the submission page's
 breadcrumb for someone else's submission. Students never reach the admin.
 """
 from __future__ import annotations
@@ -15,6 +15,8 @@ from django.db import connection
 from django.utils import translation
 
 from grader import actions
+from grader import grading as grader_grading
+from grader import rejudging
 from grader.core.backends.registry import get_backend
 from grader.models import Status, Submission
 
@@ -74,7 +76,7 @@ def grading(graded):
     """The graded fixture's three GRADED submissions plus one that a worker is grading now."""
     sub = Submission.objects.create(user=graded["wrong_on_hidden"].user, problem_version=graded["wrong_on_hidden"].problem_version,
                                     source="// in flight\n", status=Status.QUEUED)
-    actions.start_grading(sub.pk, "emulator")
+    grader_grading.start_grading(sub.pk, "emulator")
     sub.refresh_from_db()
     return {"graded": list(graded.values()), "in_flight": sub}
 
@@ -152,7 +154,7 @@ def test_rejudged_submission_is_graded_again(canary, users, graded, settings, dj
     try:
         sub = graded["wrong_on_hidden"]
         with django_capture_on_commit_callbacks(execute=False):
-            assert actions.rejudge([sub.pk, sub.pk]) == 1  # duplicates count once
+            assert rejudging.rejudge([sub.pk, sub.pk]) == 1  # duplicates count once
         grade_submission(sub.pk)
     finally:
         get_backend.cache_clear()
@@ -165,9 +167,9 @@ def test_rejudge_skips_waiting_and_missing_submissions(graded, django_capture_on
     second message; an unknown id is skipped too."""
     sub = graded["printf_on_hidden"]
     with django_capture_on_commit_callbacks(execute=False):
-        assert actions.rejudge([sub.pk]) == 1
+        assert rejudging.rejudge([sub.pk]) == 1
     with django_capture_on_commit_callbacks(execute=False) as callbacks:
-        assert actions.rejudge([sub.pk, 10**9]) == 0
+        assert rejudging.rejudge([sub.pk, 10**9]) == 0
     assert callbacks == []
 
 

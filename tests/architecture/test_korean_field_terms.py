@@ -1,5 +1,5 @@
 """One set of words for the field terms on a Korean page: the Korean interface keeps the CUDA field
-terms in English (the navigation's "Occupancy 계산기", the problems' "block 수", "shared memory tree"),
+terms in English (the problems' "block 수", "shared memory tree", the launch form's "동적 shared memory"),
 so the Korean catalogue, diagnostics included, never spells them as Korean loanwords or translations
 (a page had "일부 thread가 barrier에서" one line above "11번 줄의 배리어")."""
 from pathlib import Path

@@ -100,3 +100,16 @@ def test_only_the_courses_staff_see_its_dashboard(client_for, problem, who):
     for url in (reverse("authoring:dashboard", args=["PP-A"]), reverse("authoring:dashboard", args=["PP-A"]) + "?csv=stuck",
                 reverse("authoring:problem-dashboard", args=["PP-A", problem.slug])):
         assert client_for(who).get(url).status_code == 404
+
+
+def test_a_dashboard_csv_writes_a_formula_like_username_as_text(published, people, client_for):
+    """A stuck student whose username starts with "@" (Django allows it) is exported as "'@...", not a formula."""
+    from django.contrib.auth.models import User
+    from courses.models import Membership, Role
+
+    at = User.objects.create_user("@SUM")
+    Membership.objects.create(course=published.course, user=at, role=Role.STUDENT)
+    for k in range(5):
+        _graded(at, published.current_version, Verdict.WRONG_ANSWER, timezone.now() - timedelta(minutes=k))
+    csv = client_for("prof").get(reverse("authoring:dashboard", args=["PP-A"]) + "?csv=stuck&fresh=1")
+    assert f"'@SUM,{published.slug},5" in csv.content.decode().splitlines()

@@ -55,9 +55,12 @@ def test_saving_changed_files_makes_a_new_version_with_author_and_message(client
     assert response.status_code == 302
     v2 = problem.versions.get(number=2)
     assert v2.author.username == "tara" and v2.message == "mention alpha" and "alpha" in v2.files["statement.md"]
-    # The same files again: no new version.
-    client.post(reverse("authoring:edit", args=["PP-A", problem.slug]), {**data, "message": "again"})
+    assert "Saved as version 2." in client.get(response["Location"]).content.decode()
+    # The same files again: no new version, and the editor says so.
+    again = client.post(reverse("authoring:edit", args=["PP-A", problem.slug]), {**data, "message": "again"},
+                        follow=True)
     assert problem.versions.count() == 2
+    assert "No changes: the files are those of version 2." in again.content.decode()
 
 
 def test_a_parser_error_is_shown_at_its_field_and_nothing_is_saved(client_for, problem):
@@ -160,10 +163,10 @@ def test_validate_queues_validation_submissions_and_publish_needs_a_pass(client_
     # The worker's verdicts (written through grader's write path): a mismatch fails the run.
     from grader.core.results import JudgeResult
     from grader.core.verdicts import Verdict
-    from grader import actions as grader_actions
+    from grader import grading as grader_grading
 
     for name, verdict in (("solution.cu", Verdict.ACCEPTED), ("wrong/no_bounds_check.cu", Verdict.WRONG_ANSWER)):
-        grader_actions.finish_grading(items[name].submission.pk, JudgeResult(verdict=verdict))
+        grader_grading.finish_grading(items[name].submission.pk, JudgeResult(verdict=verdict))
     assert run.outcome() == "failed"
     client.post(reverse("authoring:publish", args=["PP-A", problem.slug, 1]))
     problem.refresh_from_db()
@@ -172,7 +175,7 @@ def test_validate_queues_validation_submissions_and_publish_needs_a_pass(client_
     client.post(reverse("authoring:validate", args=["PP-A", problem.slug, 1]))
     run = ValidationRun.objects.filter(version=version).first()
     for item in run.items.all():
-        grader_actions.finish_grading(item.submission_id, JudgeResult(verdict=Verdict(item.expected)))
+        grader_grading.finish_grading(item.submission_id, JudgeResult(verdict=Verdict(item.expected)))
     assert run.outcome() == "passed"
     page = client.get(reverse("authoring:run", args=["PP-A", problem.slug, run.pk])).content.decode()
     assert "every 1s" not in page and 'id="publish-button"' in page
@@ -189,13 +192,13 @@ def test_validate_queues_validation_submissions_and_publish_needs_a_pass(client_
 def test_a_harness_failure_shows_its_traceback_on_the_run_page_only(client_for, problem, people):
     """A validation submission that ended INTERNAL_ERROR because harness.py failed shows the author
     the traceback on the run table (the task stores it only for validation submissions)."""
-    from grader import actions as grader_actions
+    from grader import grading as grader_grading
     from grader.core.results import JudgeResult
     from grader.core.verdicts import Verdict
 
     run = actions.start_validation(problem.versions.get(), people["prof"])
     item = run.items.get(name="solution.cu")
-    grader_actions.finish_grading(item.submission_id, JudgeResult(
+    grader_grading.finish_grading(item.submission_id, JudgeResult(
         verdict=Verdict.INTERNAL_ERROR, message="Not graded: harness.py line 5: TypeError: boom"))
     page = client_for("prof").get(reverse("authoring:run", args=["PP-A", problem.slug, run.pk])).content.decode()
     assert 'class="harness-error"' in page and "harness.py line 5: TypeError: boom" in page

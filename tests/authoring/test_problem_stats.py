@@ -10,6 +10,8 @@ from django.contrib.auth.models import User
 from authoring import dashboard, progress
 from authoring.models import COUNTED_VERDICTS, ProblemStats, verdict_column
 from grader import actions as grader
+from grader import grading as grader_grading
+from grader import rejudging as grader_rejudging
 from grader.core.results import JudgeResult
 from grader.core.verdicts import Verdict
 from grader.models import Purpose, Status, Submission
@@ -93,8 +95,8 @@ def result_of(verdict: Verdict) -> JudgeResult:
 def graded(user, version, verdict: Verdict, purpose=Purpose.STUDENT) -> Submission:
     """A submission through the grader's write path: saved QUEUED, then finish_grading."""
     s = Submission.objects.create(user=user, problem_version=version, source="x", purpose=purpose)
-    grader.start_grading(s.pk, "emulator", lock_held=True)
-    assert grader.finish_grading(s.pk, result_of(verdict))
+    grader_grading.start_grading(s.pk, "emulator", lock_held=True)
+    assert grader_grading.finish_grading(s.pk, result_of(verdict))
     return Submission.objects.get(pk=s.pk)
 
 
@@ -114,23 +116,23 @@ def test_the_summary_equals_a_recount_after_gradings_rejudges_and_deletions(prob
             graded(stu, v2, Verdict.MEMORY_ERROR), graded(bob, v2, Verdict.DEADLOCK),
             graded(bob, v2, Verdict.ACCEPTED)]
     graded(tara, v1, Verdict.ACCEPTED, purpose=Purpose.VALIDATION)  # never counted
-    grader.give_up(Submission.objects.create(user=bob, problem_version=v1, source="x").pk, "worker lost")  # nor this
+    grader_grading.give_up(Submission.objects.create(user=bob, problem_version=v1, source="x").pk, "worker lost")  # nor this
     check()
     assert len(stored()) == 3 and len(stored_details()[1]) >= 2
     assert stored()[(stu.pk, problem.pk)]["attempts"] == 4
     assert stored()[(stu.pk, problem.pk)]["best_verdict"] == "ACCEPTED"
 
     # A rejudge takes the submission out of the count until its new verdict arrives.
-    grader.rejudge([subs[2].pk])
+    grader_rejudging.rejudge([subs[2].pk])
     check()
     assert stored()[(stu.pk, problem.pk)]["first_accepted_at"] is None
-    assert grader.finish_grading(subs[2].pk, JudgeResult(verdict=Verdict.WRONG_ANSWER))
+    assert grader_grading.finish_grading(subs[2].pk, JudgeResult(verdict=Verdict.WRONG_ANSWER))
     check()
     assert stored()[(stu.pk, problem.pk)]["best_verdict"] == "SYNC_ERROR"
 
     # A rejudge preview's copy applied to the original (the copy itself is not a student's).
     copy = graded(people["prof"], v1, Verdict.ACCEPTED, purpose=Purpose.REJUDGE)
-    assert grader.apply_rejudge(subs[0].pk, copy)
+    assert grader_rejudging.apply_rejudge(subs[0].pk, copy)
     check()
     assert stored()[(stu.pk, problem.pk)]["n_accepted"] == 1
 

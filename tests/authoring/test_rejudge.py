@@ -6,7 +6,7 @@ import pytest
 from django.urls import reverse
 
 from authoring.models import RejudgeItem, RejudgeRun
-from grader import actions as grader_actions
+from grader import grading as grader_grading
 from grader.core.results import JudgeResult
 from grader.core.verdicts import Verdict
 from grader.models import Purpose, Status, Submission
@@ -17,7 +17,7 @@ pytestmark = pytest.mark.django_db
 
 def _graded(user, version, verdict):
     s = Submission.objects.create(user=user, problem_version=version, source="// mine", status=Status.QUEUED)
-    grader_actions.finish_grading(s.pk, JudgeResult(verdict=verdict, message="old"))
+    grader_grading.finish_grading(s.pk, JudgeResult(verdict=verdict, message="old"))
     return Submission.objects.get(pk=s.pk)
 
 
@@ -37,8 +37,8 @@ def test_preview_then_apply(client_for, problem, people):
     # Applying too early is refused.
     client.post(response["Location"])
     assert RejudgeRun.objects.get().applied_at is None
-    grader_actions.finish_grading(items[a.pk].copy_id, JudgeResult(verdict=Verdict.ACCEPTED))
-    grader_actions.finish_grading(items[b.pk].copy_id, JudgeResult(verdict=Verdict.ACCEPTED))
+    grader_grading.finish_grading(items[a.pk].copy_id, JudgeResult(verdict=Verdict.ACCEPTED))
+    grader_grading.finish_grading(items[b.pk].copy_id, JudgeResult(verdict=Verdict.ACCEPTED))
     page = client.get(response["Location"]).content.decode()
     assert "1 of 2 verdicts would change." in page and page.count('data-changed="1"') == 1
     a.refresh_from_db()

@@ -76,8 +76,10 @@ def test_the_form_page_saves_a_new_version_and_refuses_a_bad_one(problem, client
     page = client_for("tara").get(url)
     assert page.status_code == 200 and 'id="arg-table"' in page.content.decode()
     f = yamlform.fields_from_yaml(problem.versions.get().files["problem.yaml"])
-    ok = client_for("tara").post(url, _post_of(f, time_s="3"))
+    tara = client_for("tara")
+    ok = tara.post(url, _post_of(f, time_s="3"))
     assert ok.status_code == 302
+    assert "Saved as version 2." in tara.get(ok["Location"]).content.decode()
     newest = problem.versions.order_by("-number").first()
     assert newest.number == 2 and yaml.safe_load(newest.files["problem.yaml"])["limits"]["time_s"] == 3.0
     assert newest.message == "from the form"

@@ -22,6 +22,7 @@ def test_source_listing_is_highlighted_per_line(live_server, browser, django_use
     monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
 
     from grader import actions
+    from grader import grading
     from grader.core.results import JudgeResult
     from grader.core.verdicts import Verdict
     from tests.packages import tiny_package_files
@@ -30,8 +31,8 @@ def test_source_listing_is_highlighted_per_line(live_server, browser, django_use
     user = django_user_model.objects.create_user(username="lee", password="listing-pass-123")
     problem = import_files(tiny_package_files())
     submission = actions.create_submission(user, problem, SOURCE)
-    actions.start_grading(submission.pk, "dummy")
-    actions.finish_grading(submission.pk, JudgeResult(verdict=Verdict.WRONG_ANSWER, backend="dummy"))
+    grading.start_grading(submission.pk, "dummy")
+    grading.finish_grading(submission.pk, JudgeResult(verdict=Verdict.WRONG_ANSWER, backend="dummy"))
 
     page = browser.new_page()
     page.goto(f"{live_server.url}/accounts/login/?next={submission.get_absolute_url()}")

@@ -5,7 +5,8 @@ import pytest
 
 from exams.actions.attempts import start_attempt, submit_attempt, submit_kernel
 from exams.errors import ExamError
-from grader import actions as grader_actions
+from grader import grading as grader_grading
+from grader import sweeps as grader_sweeps
 from grader.core.results import JudgeResult
 from grader.core.results import TestResult as CaseResult
 from grader.core.verdicts import Verdict
@@ -23,7 +24,7 @@ def kernel(attempt):
 def grade(sub, verdict, passed=0, total=2):
     tests = [CaseResult(name=f"t{i}", sample=False, verdict=Verdict.ACCEPTED if i < passed else Verdict.WRONG_ANSWER)
              for i in range(total)]
-    grader_actions.finish_grading(sub.pk, JudgeResult(verdict=verdict, tests=tests))
+    grader_grading.finish_grading(sub.pk, JudgeResult(verdict=verdict, tests=tests))
 
 
 def test_exam_task_routes_to_exam_queue():
@@ -50,7 +51,7 @@ def test_attempt_points_and_internal_error_costs_nothing(exam, people, sent_task
     s1 = submit_kernel(item, people["alice"], SOURCE)
     grade(s1, Verdict.WRONG_ANSWER, 0)
     s2 = submit_kernel(item, people["alice"], SOURCE)
-    grader_actions.give_up(s2.pk, "the worker died")
+    grader_grading.give_up(s2.pk, "the worker died")
     assert Submission.objects.get(pk=s2.pk).verdict == "INTERNAL_ERROR"
     s3 = submit_kernel(item, people["alice"], SOURCE)
     grade(s3, Verdict.ACCEPTED, 2)
@@ -106,9 +107,9 @@ def test_stale_heartbeat_requeues_exam_submission_within_seconds(exam, people, s
     sub = submit_kernel(kernel(a), people["alice"], SOURCE)
     now = timezone.now()
     Submission.objects.filter(pk=sub.pk).update(status=Status.RUNNING, started_at=now, heartbeat_at=now)
-    assert grader_actions.requeue_stale_exam_submissions(now=now + timedelta(seconds=5)) == []
+    assert grader_sweeps.requeue_stale_exam_submissions(now=now + timedelta(seconds=5)) == []
     with django_capture_on_commit_callbacks(execute=True):
-        assert grader_actions.requeue_stale_exam_submissions(now=now + timedelta(seconds=11)) == [sub.pk]
+        assert grader_sweeps.requeue_stale_exam_submissions(now=now + timedelta(seconds=11)) == [sub.pk]
     assert Submission.objects.get(pk=sub.pk).status == Status.QUEUED
     assert sent_tasks.with_exam()[-1] == (sub.pk, True)
 
@@ -127,8 +128,8 @@ def test_waiting_exam_submissions_are_sent_again_only_when_the_queue_stalls(exam
     Submission.objects.filter(pk=waiting.pk).update(queued_at=now - timedelta(minutes=2))
     Submission.objects.filter(pk=moving.pk).update(status=Status.RUNNING, started_at=now - timedelta(seconds=20),
                                                    heartbeat_at=now)
-    assert grader_actions.requeue_stale_exam_submissions(now=now) == []
+    assert grader_sweeps.requeue_stale_exam_submissions(now=now) == []
     Submission.objects.filter(pk=moving.pk).update(status=Status.GRADED, verdict="ACCEPTED",
                                                    started_at=now - timedelta(seconds=70))
     with django_capture_on_commit_callbacks(execute=True):
-        assert grader_actions.requeue_stale_exam_submissions(now=now) == [waiting.pk]
+        assert grader_sweeps.requeue_stale_exam_submissions(now=now) == [waiting.pk]

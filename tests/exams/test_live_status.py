@@ -6,6 +6,7 @@ from django.urls import reverse
 from exams.actions.attempts import start_attempt, submit_kernel
 from exams.models import Feedback
 from grader import actions as grader_actions
+from grader import grading as grader_grading
 from grader.core.results import JudgeResult
 from grader.core.results import TestResult as CaseResult
 from grader.core.verdicts import Verdict
@@ -50,14 +51,14 @@ def test_kernel_page_polls_each_submission_until_its_verdict(submitted, people, 
         again = alice.get(live_url(item, sub), HTTP_IF_NONE_MATCH=etag)
     assert again.status_code == 304 and again.content == b""
 
-    grader_actions.start_grading(sub.pk, "emulator")
+    grader_grading.start_grading(sub.pk, "emulator")
     compiling = alice.get(live_url(item, sub), HTTP_IF_NONE_MATCH=etag)
     assert compiling.status_code == 200 and "Compiling your kernel" in compiling.content.decode()
-    grader_actions.record_progress(sub.pk, "running", 1, 2)
+    grader_grading.record_progress(sub.pk, "running", 1, 2)
     running = alice.get(live_url(item, sub), HTTP_IF_NONE_MATCH=compiling["ETag"])
     assert running.status_code == 200 and "Running test 2 of 2" in running.content.decode()
     tests = [CaseResult(name=f"t{i}", sample=False, verdict=Verdict.ACCEPTED) for i in range(2)]
-    grader_actions.finish_grading(sub.pk, JudgeResult(verdict=Verdict.ACCEPTED, tests=tests))
+    grader_grading.finish_grading(sub.pk, JudgeResult(verdict=Verdict.ACCEPTED, tests=tests))
     graded = alice.get(live_url(item, sub), HTTP_IF_NONE_MATCH=running["ETag"])
     html = graded.content.decode()
     assert graded.status_code == 200 and 'data-status="GRADED"' in html and "hx-get" not in html
@@ -70,8 +71,8 @@ def test_no_feedback_exam_hides_the_verdict_in_the_live_row(submitted, exam, peo
     item, sub = submitted
     exam.feedback = Feedback.NONE
     exam.save(update_fields=["feedback"])
-    grader_actions.start_grading(sub.pk, "emulator")
-    grader_actions.finish_grading(sub.pk, JudgeResult(verdict=Verdict.WRONG_ANSWER))
+    grader_grading.start_grading(sub.pk, "emulator")
+    grader_grading.finish_grading(sub.pk, JudgeResult(verdict=Verdict.WRONG_ANSWER))
     html = client_for(people["alice"]).get(live_url(item, sub)).content.decode()
     assert "Graded; the verdict is shown with the results" in html and "Wrong answer" not in html
 

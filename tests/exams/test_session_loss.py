@@ -69,6 +69,7 @@ def test_a_form_without_its_csrf_token_gets_the_translated_page(exam, people):
     html = r.content.decode()
     assert r.status_code == 403 and 'id="csrf-failure"' in html and "nothing was saved" in html
     assert f'href="http://testserver{back}"' in html
+    assert "<!-- CSRF cookie not set. -->" in html  # Django's reason, in the source only
     r = c.post(reverse("exams:start", args=[exam.pk]), HTTP_ACCEPT_LANGUAGE="ko", HTTP_REFERER="https://evil.example/")
     html = r.content.decode()
     assert r.status_code == 403 and "새로 고" in html and "evil.example" not in html

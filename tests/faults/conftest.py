@@ -54,7 +54,7 @@ SLOW_YAML = tiny_package_files()["problem.yaml"].replace("slug: tiny-add", "slug
 SOLUTION = tiny_package_files()["solution.cu"]
 WRONG = tiny_package_files()["wrong/subtracts.cu"]
 
-# One line per final verdict, written by grader.actions.finish_grading in the worker.
+# One line per final verdict, written by grader.grading.finish_grading in the worker.
 GRADED_LINE = re.compile(r"submission (\d+) graded: ([A-Z_]+)")
 DUPLICATE_LINE = re.compile(r"submission (\d+): already graded or gone; duplicate message ignored")
 

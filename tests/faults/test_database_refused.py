@@ -12,6 +12,7 @@ def test_a_refused_connection_is_retried_and_the_submission_graded(settings, mon
 
     from config.celery import app
     from grader import actions
+    from grader import grading
     from grader.models import Status, Submission
     from problems.core.package import parse_package
     from problems.models import Problem
@@ -19,7 +20,7 @@ def test_a_refused_connection_is_retried_and_the_submission_graded(settings, mon
     from tests.packages import tiny_package_files
 
     refused = []
-    beat_heart = actions.beat_heart
+    beat_heart = grading.beat_heart
 
     def refusing_once(submission_id):
         if not refused:
@@ -27,7 +28,7 @@ def test_a_refused_connection_is_retried_and_the_submission_graded(settings, mon
             raise OperationalError('connection failed: FATAL:  too many connections for database "warpdrill"')
         return beat_heart(submission_id)
 
-    monkeypatch.setattr(actions, "beat_heart", refusing_once)
+    monkeypatch.setattr(grading, "beat_heart", refusing_once)
     settings.CELERY_TASK_ALWAYS_EAGER = True
     settings.WARPDRILL_BACKEND = "dummy"
     app.conf.task_always_eager = True

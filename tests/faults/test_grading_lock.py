@@ -14,7 +14,7 @@ import pytest
 from django.db import connection
 from django.utils import timezone
 
-from grader import actions, tasks
+from grader import actions, grading, tasks
 from grader.models import Status, Submission
 
 from .test_write_path import BROKEN_HARNESS, alice, eager_dummy, make, problem  # noqa: F401 (fixtures)
@@ -32,7 +32,7 @@ class OtherSession:
                                     host=db.get("HOST") or None, port=db.get("PORT") or None, autocommit=True)
 
     def try_lock(self, pk: int) -> bool:
-        return self.conn.execute("SELECT pg_try_advisory_lock(%s, %s)", actions._lock_key(pk)).fetchone()[0]
+        return self.conn.execute("SELECT pg_try_advisory_lock(%s, %s)", grading._lock_key(pk)).fetchone()[0]
 
     def close(self) -> None:
         self.conn.close()
@@ -48,7 +48,7 @@ def other():
 @pytest.fixture(autouse=True)
 def no_lock_wait(monkeypatch):
     """A refused lock is refused at once here (workers wait GRADING_LOCK_WAIT_S for a dying holder)."""
-    monkeypatch.setattr(actions, "GRADING_LOCK_WAIT_S", 0.0)
+    monkeypatch.setattr(grading, "GRADING_LOCK_WAIT_S", 0.0)
 
 
 def test_duplicate_while_a_live_process_grades_changes_nothing(make, other, eager_dummy, caplog):
@@ -127,5 +127,5 @@ def test_lock_is_released_before_each_retry_and_after_giving_up(db, alice, other
 def test_sqlite_style_databases_always_get_the_lock(monkeypatch):
     """Without advisory locks the lock is always granted (the old behaviour), never refused."""
     monkeypatch.setattr(connection, "vendor", "sqlite")
-    with actions.grading_lock(123) as held:
+    with grading.grading_lock(123) as held:
         assert held is True

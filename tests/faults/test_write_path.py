@@ -13,7 +13,7 @@ import pytest
 from django.utils import timezone
 from rest_framework.test import APIClient
 
-from grader import actions, tasks
+from grader import actions, grading, sweeps, tasks
 from grader.core.backends.registry import get_backend
 from grader.models import Status, Submission
 from problems.core.package import parse_package
@@ -76,7 +76,7 @@ def sweep(sent_tasks, now=None) -> tuple[list[int], int]:
     """Run requeue_stuck and its commit; returns (ids it found, task messages it sent). The commit
     also renews the live-status cache (grader.live), which is not a message."""
     with sent_tasks.until_commit():
-        stuck = actions.requeue_stuck(now)
+        stuck = sweeps.requeue_stuck(now)
     return stuck, len(sent_tasks.commit())
 
 
@@ -134,21 +134,21 @@ def test_stale_heartbeat_requeues_a_practice_submission_in_seconds(make, setting
     waiting = make(status=Status.QUEUED, queued_at=now - timedelta(seconds=600))
     assert sweep(sent_tasks) == ([], 0)  # the slow sweeper sees nothing yet
     with django_capture_on_commit_callbacks(execute=False) as sent:
-        found = actions.requeue_dead_graders(now)
+        found = sweeps.requeue_dead_graders(now)
     assert sorted(found) == sorted([dead.pk, never_beat.pk]) and len(sent) == 2
     assert Submission.objects.get(pk=dead.pk).status == Status.QUEUED
     assert Submission.objects.get(pk=dead.pk).heartbeat_at is None
     assert Submission.objects.get(pk=alive.pk).status == Status.RUNNING
     assert Submission.objects.get(pk=waiting.pk).status == Status.QUEUED
     with django_capture_on_commit_callbacks(execute=False) as sent:
-        assert actions.requeue_dead_graders(now) == []  # sent once
+        assert sweeps.requeue_dead_graders(now) == []  # sent once
 
 
 def test_every_grading_task_beats_its_heart(make, eager_dummy, monkeypatch):
     """grade_submission (not only the exam task) records a heartbeat when it starts grading."""
     beats = []
-    real = actions.beat_heart
-    monkeypatch.setattr(actions, "beat_heart", lambda pk: (beats.append(pk), real(pk)))
+    real = grading.beat_heart
+    monkeypatch.setattr(grading, "beat_heart", lambda pk: (beats.append(pk), real(pk)))
     sub = make()
     tasks.grade_submission.delay(sub.pk)
     assert sub.pk in beats
@@ -161,7 +161,7 @@ def test_dead_grader_sweep_runs_every_few_seconds_on_the_cpu_queue(settings):
     entry = settings.CELERY_BEAT_SCHEDULE["sweep-dead-graders"]
     assert entry["task"] == "grader.tasks.sweep_dead_graders" and entry["schedule"] <= 5
     assert route_task(entry["task"], (), {}, {}) == {"queue": "cpu"}
-    assert actions.EXAM_HEARTBEAT_STALE_S <= 10
+    assert sweeps.EXAM_HEARTBEAT_STALE_S <= 10
 
 
 # ---- the broker is down when a student submits ---------------------------------------------------

@@ -8,7 +8,7 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone
 
-from grader import actions as grader_actions
+from grader import grading as grader_grading
 from grader.core.results import JudgeResult
 from grader.core.verdicts import Verdict
 from grader.models import Status, Submission
@@ -22,7 +22,7 @@ pytestmark = pytest.mark.django_db
 def _graded(user, problem, verdict: Verdict, at):
     submission = Submission.objects.create(user=user, problem_version=problem.current_version, source="x",
                                            status=Status.QUEUED)
-    grader_actions.finish_grading(submission.pk, JudgeResult(verdict=verdict))
+    grader_grading.finish_grading(submission.pk, JudgeResult(verdict=verdict))
     Submission.objects.filter(pk=submission.pk).update(created_at=at)
 
 

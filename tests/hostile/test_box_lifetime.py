@@ -16,7 +16,7 @@ from celery.exceptions import SoftTimeLimitExceeded
 
 from grader.core import sandbox
 from tests.sandbox.run import run_box
-from grader.core.backends import emulator
+from grader.core.emulator import run_limits
 from grader.core.judge import judge
 from grader.core.verdicts import NOT_RUN, Verdict
 from tests.sandbox import programs
@@ -91,7 +91,7 @@ def test_every_box_has_a_resident_memory_watchdog():
     assert sandbox.default_rss_bytes(2 << 30) == (2 << 30) + sandbox.RSS_SLACK_BYTES
     assert sandbox.default_rss_bytes(resource.RLIM_INFINITY) == sandbox.DEFAULT_RSS_BYTES
     assert sandbox.default_rss_bytes(None) == sandbox.DEFAULT_RSS_BYTES
-    assert emulator.rss_limit_bytes(1 << 20) == (2 << 30) + (8 << 20)
+    assert run_limits.rss_limit_bytes(1 << 20) == (2 << 30) + (8 << 20)
 
 
 def test_resident_memory_watchdog_applies_by_default(progs, tmp_path):
@@ -107,7 +107,7 @@ def test_resident_memory_watchdog_applies_by_default(progs, tmp_path):
 
 def test_a_kernel_that_sleeps_past_the_limit_is_time_limit_near_the_limit(backend):  # noqa: F811
     """A kernel that blocks without using CPU gets TIME_LIMIT once the wall clock (less its waits for a
-    CPU) passes its limit plus the small grace (emulator.wall_limit_s), not at three times the limit;
+    CPU) passes its limit plus the small grace (run_limits.wall_limit_s), not at three times the limit;
     the tests after it are not run."""
     source = (CASES_DIR / "sleep_without_cpu.cu").read_text()
     result = judge(PACKAGE, source, backend)
@@ -117,8 +117,8 @@ def test_a_kernel_that_sleeps_past_the_limit_is_time_limit_near_the_limit(backen
     limit = PACKAGE.time_limit_s
     # Stopped by the charged clock (a sleeping box waits for no CPU), well before the plain backstop;
     # the slack covers the box's own waits for a CPU on a busy machine.
-    assert limit <= first.time_s <= emulator.wall_limit_s(limit) + 1.5 < emulator.backstop_s(limit), first.time_s
-    assert emulator.wall_limit_s(limit) <= 2 * limit + 1.0
+    assert limit <= first.time_s <= run_limits.wall_limit_s(limit) + 1.5 < run_limits.backstop_s(limit), first.time_s
+    assert run_limits.wall_limit_s(limit) <= 2 * limit + 1.0
     assert all(t.verdict is NOT_RUN for t in result.tests[1:])
 
 

@@ -10,6 +10,7 @@ import pytest
 from django.db import DatabaseError
 
 from grader import actions
+from grader import grading
 from grader.models import Status, Submission
 from tests.faults.test_write_path import alice, eager_dummy, problem  # noqa: F401  (fixtures)
 from tests.faults.conftest import SOLUTION
@@ -20,7 +21,7 @@ pytestmark = pytest.mark.django_db
 def test_a_verdict_the_database_refuses_is_retried_then_given_up(alice, problem, eager_dummy, monkeypatch,  # noqa: F811
                                                                 django_capture_on_commit_callbacks):
     """finish_grading raising every time ends INTERNAL_ERROR after the retries; the row is never left RUNNING."""
-    real = actions.finish_grading
+    real = grading.finish_grading
     calls = []
 
     def refusing(submission_id, result):
@@ -29,7 +30,7 @@ def test_a_verdict_the_database_refuses_is_retried_then_given_up(alice, problem,
             raise DatabaseError("cannot store NaN in jsonb")
         return real(submission_id, result)
 
-    monkeypatch.setattr(actions, "finish_grading", refusing)
+    monkeypatch.setattr(grading, "finish_grading", refusing)
     with django_capture_on_commit_callbacks(execute=True):
         sub = actions.create_submission(alice, problem, SOLUTION)
     sub = Submission.objects.get(pk=sub.pk)

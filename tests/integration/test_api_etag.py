@@ -16,6 +16,8 @@ from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
 from grader import actions
+from grader import grading
+from grader import rejudging
 from grader.core.results import JudgeResult
 from grader.core.verdicts import Verdict
 from grader.models import Submission
@@ -80,7 +82,7 @@ def test_unchanged_poll_costs_no_sql(submission, alice, django_assert_num_querie
     etag = client.get(url(submission.pk))["ETag"]
     with django_assert_num_queries(0):
         assert client.get(url(submission.pk), HTTP_IF_NONE_MATCH=etag).status_code == 304
-    actions.start_grading(submission.pk, "emulator")
+    grading.start_grading(submission.pk, "emulator")
     changed = client.get(url(submission.pk), HTTP_IF_NONE_MATCH=etag)
     assert changed.status_code == 200 and changed.json()["status"] == "COMPILING" and changed["ETag"] != etag
 
@@ -101,21 +103,21 @@ def test_each_change_a_worker_writes_gives_a_new_body_and_etag(submission, alice
         assert client.get(url(submission.pk), HTTP_IF_NONE_MATCH=etag).status_code == 304
         return response.json()
 
-    actions.start_grading(submission.pk, "emulator")
+    grading.start_grading(submission.pk, "emulator")
     assert poll_changed()["status"] == "COMPILING"
-    actions.record_progress(submission.pk, "running", 1, 2)
+    grading.record_progress(submission.pk, "running", 1, 2)
     assert poll_changed()["progress"] == {"done": 1, "total": 2}
-    actions.record_progress(submission.pk, "running", 2, 2)
+    grading.record_progress(submission.pk, "running", 2, 2)
     assert poll_changed()["progress"] == {"done": 2, "total": 2}
-    actions.finish_grading(submission.pk, JudgeResult(verdict=Verdict.ACCEPTED, message="All tests passed."))
+    grading.finish_grading(submission.pk, JudgeResult(verdict=Verdict.ACCEPTED, message="All tests passed."))
     data = poll_changed()
     assert data["status"] == "GRADED" and data["verdict"] == "ACCEPTED"
 
     # A rejudge that ends with the same verdict still gives a new result: a new ETag.
-    actions.rejudge([submission.pk])
+    rejudging.rejudge([submission.pk])
     assert poll_changed()["status"] == "QUEUED"
-    actions.start_grading(submission.pk, "emulator")
-    actions.finish_grading(submission.pk, JudgeResult(verdict=Verdict.ACCEPTED, message="All tests passed."))
+    grading.start_grading(submission.pk, "emulator")
+    grading.finish_grading(submission.pk, JudgeResult(verdict=Verdict.ACCEPTED, message="All tests passed."))
     assert poll_changed()["verdict"] == "ACCEPTED"
 
 

@@ -7,6 +7,7 @@ from django.test import Client
 from rest_framework.test import APIClient
 
 from grader import actions
+from grader import grading
 from grader.core.backends.registry import get_backend
 from grader.core.results import CompileMessage, CompileResult, Diagnostic, JudgeResult, Mismatch, Resources, TestResult
 from grader.core.verdicts import DiagnosticKind, Verdict
@@ -190,8 +191,8 @@ def make_submission(django_capture_on_commit_callbacks):
         with django_capture_on_commit_callbacks(execute=False):
             submission = actions.create_submission(user, problem, source)
         if result is not None:
-            actions.start_grading(submission.pk, "dummy")
-            actions.finish_grading(submission.pk, result)
+            grading.start_grading(submission.pk, "dummy")
+            grading.finish_grading(submission.pk, result)
             submission.refresh_from_db()
         return submission
 

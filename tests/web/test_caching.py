@@ -8,6 +8,7 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from grader import actions
+from grader import grading
 from problems import services
 from problems.core.package import parse_package
 from tests.packages import tiny_package_files
@@ -135,13 +136,13 @@ def test_live_partial_changes_with_progress_and_verdict(problem, alice, alice_cl
     """Progress and the verdict change the ETag: the next poll gets the new partial, not 304."""
     submission = make_submission(alice, problem)
     queued = alice_client.get(live_url(submission))
-    actions.start_grading(submission.pk, "dummy")
-    actions.record_progress(submission.pk, "running", 1, 2)
+    grading.start_grading(submission.pk, "dummy")
+    grading.record_progress(submission.pk, "running", 1, 2)
     running = alice_client.get(live_url(submission), HTTP_IF_NONE_MATCH=queued["ETag"])
     assert running.status_code == 200
     assert "Running test 2 of 2" in running.content.decode()
     assert running["ETag"] != queued["ETag"]
-    actions.finish_grading(submission.pk, graded_result())
+    grading.finish_grading(submission.pk, graded_result())
     graded = alice_client.get(live_url(submission), HTTP_IF_NONE_MATCH=running["ETag"])
     assert graded.status_code == 200
     html = graded.content.decode()
@@ -198,12 +199,12 @@ def test_a_late_publisher_of_an_older_state_leaves_no_stale_token(problem, alice
     from grader import live
 
     submission = make_submission(alice, problem)
-    actions.start_grading(submission.pk, "dummy")
-    actions.record_progress(submission.pk, "running", 1, 2)
+    grading.start_grading(submission.pk, "dummy")
+    grading.record_progress(submission.pk, "running", 1, 2)
     running = alice_client.get(live_url(submission))
     assert "Running test 2 of 2" in running.content.decode()
     stale_row = live._read(submission.pk)
-    actions.finish_grading(submission.pk, graded_result())
+    grading.finish_grading(submission.pk, graded_result())
     real_read = live._read
     reads = iter([stale_row])
     with mock.patch.object(live, "_read", side_effect=lambda pk: next(reads, None) or real_read(pk)):

@@ -3,7 +3,7 @@ import pytest
 from django.test import Client, override_settings
 from django.urls import include, path, reverse
 
-from grader import actions
+from grader import grading as grader_grading
 from grader.models import Submission
 
 from .conftest import HIDDEN_MARKER, compile_error_result, graded_result
@@ -32,7 +32,7 @@ def test_a_new_submission_polls_every_quarter_second_then_by_its_state(problem, 
     after = queued.created_at + timedelta(seconds=5.1)
     assert live_poll_interval(queued, now=queued.created_at + timedelta(seconds=4.9)) == "0.25s"
     assert live_poll_interval(queued, now=after) == "1s"
-    actions.start_grading(submission.pk, "dummy")
+    grader_grading.start_grading(submission.pk, "dummy")
     grading = Submission.objects.get(pk=submission.pk)
     assert live_poll_interval(grading, now=after) == "0.5s"
     assert live_poll_interval(grading, now=grading.created_at + timedelta(seconds=FAST_POLL_FOR_S + 1)) == "1s"
@@ -84,8 +84,8 @@ def test_running_shows_test_k_of_n_with_progress_bar(problem, alice, alice_clien
     """RUNNING shows which test runs and a progress bar of finished tests."""
     settings.WARPDRILL_POLL_FAST_START_S = 0  # the intervals by state
     submission = make_submission(alice, problem)
-    actions.start_grading(submission.pk, "dummy")
-    actions.record_progress(submission.pk, "running", 1, 2)
+    grader_grading.start_grading(submission.pk, "dummy")
+    grader_grading.record_progress(submission.pk, "running", 1, 2)
     html = alice_client.get(live_url(submission)).content.decode()
     assert "Running test 2 of 2" in html
     assert 'role="progressbar"' in html and 'style="width: 50%"' in html
@@ -103,9 +103,9 @@ def test_compiling_and_retrying_states(problem, alice, alice_client, make_submis
     """COMPILING says so; RETRYING says 'not graded, retrying' and keeps polling."""
     settings.WARPDRILL_POLL_FAST_START_S = 0  # the intervals by state
     submission = make_submission(alice, problem)
-    actions.start_grading(submission.pk, "dummy")
+    grader_grading.start_grading(submission.pk, "dummy")
     assert "Compiling your kernel" in alice_client.get(live_url(submission)).content.decode()
-    actions.mark_retrying(submission.pk, "sandbox missing")
+    grader_grading.mark_retrying(submission.pk, "sandbox missing")
     html = alice_client.get(live_url(submission)).content.decode()
     assert "Not graded, retrying" in html and 'hx-trigger="every 1s"' in html
     assert "sandbox missing" not in html  # the platform's reason is for the logs, not the student
@@ -238,8 +238,8 @@ def test_check_pass_says_what_it_checks_and_on_which_test(alice, alice_client, m
     yaml = PROBLEM_YAML.replace("slug: tiny-add", "slug: tiny-checked") + "checks: [racecheck, synccheck]\n"
     checked = import_files(tiny_package_files(**{"problem.yaml": yaml}))
     submission = make_submission(alice, checked)
-    actions.start_grading(submission.pk, "dummy")
-    actions.record_progress(submission.pk, "checking", 2, 2)
+    grader_grading.start_grading(submission.pk, "dummy")
+    grader_grading.record_progress(submission.pk, "checking", 2, 2)
     assert Submission.objects.get(pk=submission.pk).status == "CHECKING"
     html = alice_client.get(live_url(submission)).content.decode()
     assert "Checking for races and divergent barriers on test small…" in html

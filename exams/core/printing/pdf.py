@@ -7,6 +7,7 @@ Plain Python, no Django.
 """
 from __future__ import annotations
 
+import re
 import threading
 from functools import lru_cache
 
@@ -17,13 +18,26 @@ from .sheet import BASE_CSS, ExamHeader, KernelText, Part, PrintForm, form_html
 _LOCK = threading.Lock()  # WeasyPrint's font configuration is not documented as thread-safe
 
 
+# Declarations of KaTeX's screen CSS that WeasyPrint does not implement: SVG painting (its SVGs are
+# painted from their attributes), text-rendering, clip-path (the hidden MathML copy) and min-content
+# widths. WeasyPrint ignores them anyway, with one log warning each (17 per worker process in the
+# worker log); removing them first changes nothing on the page and keeps the log for real problems.
+_UNSUPPORTED = re.compile(r"(?<=[{;])\s*(?:(?:fill|stroke)(?:-[a-z]+)*|text-rendering|clip-path"
+                          r"|width(?=\s*:\s*(?:-[a-z]+-)?min-content))\s*:[^;}]*;?")
+
+
+def printable_css(css: str) -> str:
+    """`css` without the declarations WeasyPrint ignores with a warning (_UNSUPPORTED); the rest as it is."""
+    return _UNSUPPORTED.sub("", css)
+
+
 @lru_cache(maxsize=4)
 def _stylesheets(katex_css: str):
     from weasyprint import CSS
     from weasyprint.text.fonts import FontConfiguration
 
     fonts = FontConfiguration()
-    return fonts, [CSS(string=katex_css, font_config=fonts), CSS(string=BASE_CSS, font_config=fonts)]
+    return fonts, [CSS(string=printable_css(katex_css), font_config=fonts), CSS(string=BASE_CSS, font_config=fonts)]
 
 
 def write_pdf(documents: list[str], katex_css: str) -> bytes:

@@ -6,8 +6,10 @@ Binaries are cached by a hash of the rewritten source, the flags and the runtime
 run(): one sandboxed child process per test case (emulator/jobs.py describes the files it reads and
 writes). Check mode adds a run with start-aligned buffers (underflows fault), a ThreadSanitizer
 run that reports shared/global races (emulator/races.py) and the shared-memory initcheck, the last two
-only where the kernel's source and launch leave something to find (emulator/checkplan.py). See
-docs/emulator.md.
+only where the kernel's source and launch leave something to find (emulator/checkplan.py). What a
+finished run says is read in emulator/outcome.py, the box's limits of a run come from
+emulator/run_limits.py, and ptxas's static shared memory limit is checked by emulator/static_shared.py.
+See docs/emulator.md.
 """
 from __future__ import annotations
 
@@ -16,9 +18,7 @@ import hashlib
 import logging
 import os
 import re
-import resource
 import shutil
-import signal
 import tempfile
 import time
 from dataclasses import dataclass, field
@@ -27,8 +27,11 @@ from pathlib import Path
 from .. import sandbox
 from ..sandbox import Limits, Sandbox
 from .. import messages as M
-from ..emulator import checkplan, jobs, result_file, runmemo, toolchain
+from ..emulator import checkplan, jobs, runmemo, toolchain
+from ..emulator.outcome import read_outcome
 from ..emulator.rewrite import rewrite
+from ..emulator.run_limits import run_limits
+from ..emulator.static_shared import static_shared_problem
 from ..emulator.tokens import tokenize
 from ..errors import PlatformError
 from ..escape import escape_untrusted
@@ -47,78 +50,6 @@ SANDBOX_BINARY = "/opt/kernel.bin"
 COMPILE_TIME_LIMIT_S = 30.0
 EXIT_RERUN_FIBERS = 3  # the fast path met a wait: rerun with fibers (src/runtime.hpp)
 EXIT_RERUN_SERIAL = 5  # blocks on two worker threads updated one word without atomics: rerun on one
-GRACE_S = 2.0  # CPU seconds a run may use past its limit per worker thread (RLIMIT_CPU's backstop)
-# The child checks its own limit in CPU time (its deadlock detector too, always within the limit), and
-# the sandbox charges the same clock: it stops a run once the box's CPU seconds per worker pass the
-# limit plus a small grace, so a verdict does not depend on the machine's load. A kernel that sleeps
-# or blocks (waiting for no CPU) is charged its wall time instead: TIME_LIMIT near the limit. One the
-# backstop stops while its threads mostly waited for a CPU that other work held is a platform fault
-# (retried, never an attempt).
-WALL_GRACE_S = 1.0
-WALL_GRACE_FRACTION = 0.25
-# Whatever the waits, no run outlives this factor of its limit (plus GRACE_S) in plain wall time.
-BACKSTOP_FACTOR = 3.0
-# The race check runs the ThreadSanitizer build, several times slower than the plain one; its
-# time is not the student's (a check that runs out is a note, never TIME_LIMIT), so it gets more.
-TSAN_WALL_FACTOR = 3.0
-
-
-def wall_limit_s(time_limit_s: float, variant: str = "fast") -> float:
-    """Charged seconds (the box's CPU seconds per worker thread) that one run of a test with a
-    `time_limit_s` limit may take: the limit plus max(WALL_GRACE_S, WALL_GRACE_FRACTION of it); TSAN_WALL_FACTOR times that
-    for the race check."""
-    wall = time_limit_s + max(WALL_GRACE_S, WALL_GRACE_FRACTION * time_limit_s)
-    return wall * TSAN_WALL_FACTOR if variant == "tsan" else wall
-
-
-def backstop_s(time_limit_s: float, variant: str = "fast") -> float:
-    """Plain wall-clock seconds after which a run is stopped whatever it waited for."""
-    return max(wall_limit_s(time_limit_s, variant), BACKSTOP_FACTOR * time_limit_s + GRACE_S)
-
-
-def rss_limit_bytes(input_bytes: int) -> int:
-    """Resident memory (bytes) one run's whole box may hold: 2 GiB plus 8 x its input buffers. Every
-    run is watched, the race check's too, which has no address-space limit (ThreadSanitizer)."""
-    return (2 << 30) + 8 * input_bytes
-
-STATUS = {
-    "ok": RunStatus.OK,
-    "fault": RunStatus.FAULT,
-    "deadlock": RunStatus.DEADLOCK,
-    "timeout": RunStatus.TIMEOUT,
-}
-
-
-# Static shared memory a block may declare (ptxas: "uses too much shared data (... 0xc000 max)").
-MAX_STATIC_SHARED = 0xC000
-# The symbol every static __shared__ declaration instantiates (detail/shared.hpp): site, line, bytes.
-_SHARED_SITE = re.compile(rb"_ZN2wd14wd_shared_siteILi(\d+)ELi(\d+)ELy(\d+)EE6wd_tagE")
-
-
-def static_shared_problem(binary: bytes, other_kernel_sites: set[int], kernel: str) -> CompileMessage | None:
-    """ptxas's compile error when the kernel's static __shared__ declarations total more than 48 KiB.
-
-    The sizes come from the linked `binary`'s symbol names (so the binary must keep its symbol table,
-    local symbols included: stripping it would silently disable this check; test_valid_cuda.py
-    catches that). One symbol per declaration and instantiation; the
-    largest instantiation of a site counts); `other_kernel_sites` (rewrite.Rewritten) are
-    declarations inside other __global__ functions, which are not this kernel's. The message names
-    the line of the declaration that crosses the limit.
-    """
-    sites: dict[int, tuple[int, int]] = {}  # site -> (bytes, line)
-    for m in _SHARED_SITE.finditer(binary):
-        site, line, size = (int(g) for g in m.groups())
-        if site not in other_kernel_sites and size > sites.get(site, (-1, 0))[0]:
-            sites[site] = (size, line)
-    total, crossing = 0, None
-    for site in sorted(sites):
-        total += sites[site][0]
-        if crossing is None and total > MAX_STATIC_SHARED:
-            crossing = sites[site][1]
-    if crossing is None:
-        return None
-    return CompileMessage(crossing, None, "error",
-                          M.COMPILE_MESSAGE["too_much_shared"](kernel=kernel, hex=f"{total:#x}", bytes=total))
 
 
 @dataclass
@@ -366,16 +297,7 @@ class EmulatorBackend(Backend):
                     start_aligned=start_aligned, vector_aligned=handle.vector_loads, time_limit_s=request.time_limit_s,
                     writemap=variant == "writemap",
                 )
-                total = _input_bytes(request)
-                limits = Limits(
-                    backstop_s(request.time_limit_s, variant),
-                    charged_s=wall_limit_s(request.time_limit_s, variant), charged_threads=workers,
-                    # ThreadSanitizer reserves terabytes of shadow address space: no AS limit there,
-                    # the box's resident memory is watched instead (small kernels use ~0.1 GiB).
-                    memory_bytes=resource.RLIM_INFINITY if variant == "tsan" else (2 << 30) + 3 * total,
-                    rss_bytes=rss_limit_bytes(total), file_bytes=max(256 << 20, 2 * total),
-                    cpu_s=(request.time_limit_s + GRACE_S) * self.workers, disk_bytes=jobs.disk_allowance(outputs),
-                )
+                limits = run_limits(request, variant, workers, self.workers, outputs)
                 res = self.sandbox.run([SANDBOX_BINARY, f"{sandbox.WORK_PATH}/job.txt"], workdir, limits,
                                        ro_binds={str(handle.binaries[variant]): SANDBOX_BINARY}, env=env)
                 if res.returncode == EXIT_RERUN_FIBERS and not fibers:
@@ -385,7 +307,7 @@ class EmulatorBackend(Backend):
                     workers = 1
                     continue
                 break
-            outcome = self._outcome(build, request, workdir, res, outputs)
+            outcome = read_outcome(build, request, workdir, res, outputs, self._locate_fault)
             if variant == "writemap" and not (res.disk_exceeded or res.memory_exceeded):
                 from ..emulator import writemap as wm
 
@@ -398,96 +320,6 @@ class EmulatorBackend(Backend):
                 shutil.rmtree(workdir, ignore_errors=True)
             else:
                 keep.append(workdir)
-
-    def _outcome(self, build: Build, request: RunRequest, workdir: Path, res: sandbox.SandboxResult, outputs) -> RunOutcome:
-        log = _read_capped(workdir / "printf.log")
-        if res.disk_exceeded:
-            # Killed by the sandbox's disk watchdog: whatever result file is there is not believed.
-            diag = Diagnostic(DiagnosticKind.CUDA_ERROR, test=request.test_name or None,
-                              message=M.DISK_LIMIT(mib=jobs.disk_allowance(outputs) >> 20))
-            return RunOutcome(RunStatus.FAULT, log=log, time_s=res.time_s, message=diag.message, diagnostics=[diag])
-        if res.memory_exceeded:
-            # Killed by the sandbox's resident-memory watchdog: the result file is not believed.
-            mib = rss_limit_bytes(_input_bytes(request)) >> 20
-            diag = Diagnostic(DiagnosticKind.CUDA_ERROR, test=request.test_name or None,
-                              message=M.MEMORY_LIMIT(mib=mib))
-            return RunOutcome(RunStatus.FAULT, log=log, time_s=res.time_s, message=diag.message, diagnostics=[diag])
-        bounds = result_file.Bounds(build.handle.source_lines, tuple(request.launch.grid), tuple(request.launch.block),
-                                    res.time_s)
-        try:
-            result = result_file.read(workdir, bounds)
-        except result_file.ResultFileError as exc:
-            if res.timed_out:
-                result = None  # killed at the wall clock: a half-written file says nothing
-            else:
-                # Only code in the run's own process could have written it: the student's runtime error.
-                diag = Diagnostic(DiagnosticKind.CUDA_ERROR, test=request.test_name or None,
-                                  message=M.RESULT_FILE_INVALID(reason=str(exc)))
-                return RunOutcome(RunStatus.FAULT, log=log, time_s=res.time_s, message=diag.message, diagnostics=[diag])
-        if res.timed_out and result is not None and result.get("status") != "timeout":
-            # The binary never ended by itself: whatever result file is there, its own code did not
-            # finish writing it (student code may have written one), so it is not believed.
-            result = None
-        if result is None:
-            if res.timed_out and res.starved:
-                # Stopped at the backstop before it had its CPU seconds: the machine was overloaded.
-                return RunOutcome(RunStatus.INTERNAL, log=log, time_s=res.time_s,
-                                  message=f"the machine was too busy: test {request.test_name or '?'} got too little "
-                                          f"CPU time in {res.time_s:.1f} s of wall time")
-            if res.timed_out:
-                diag = Diagnostic(DiagnosticKind.TIMEOUT, test=request.test_name or None,
-                                  message=M.TIME_LIMIT(limit=f"{request.time_limit_s:g}"))
-                return RunOutcome(RunStatus.TIMEOUT, diagnostics=[diag], log=log, time_s=res.time_s,
-                                  message=M.OUTCOME_TIME_LIMIT())
-            if res.returncode in (-9, 137):
-                # Killed by the kernel's rlimits: memory or CPU time.
-                return RunOutcome(RunStatus.TIMEOUT, log=log, time_s=res.time_s,
-                                  message=M.OUTCOME_KILLED(),
-                                  diagnostics=[Diagnostic(DiagnosticKind.TIMEOUT, test=request.test_name or None,
-                                                          message=M.KILLED_CPU_OR_MEMORY())])
-            killed = _signal_of(res.returncode)
-            if killed in (signal.SIGXCPU, signal.SIGXFSZ) or killed in FAULT_SIGNALS:
-                # The box's rlimits or the student's own code (which shares the process) ended it
-                # before the runtime could report: the student's fault, not the platform's.
-                what = {signal.SIGXCPU: M.KILLED_BY["cpu"](), signal.SIGXFSZ: M.KILLED_BY["file"]()}.get(
-                    killed) or M.KILLED_BY["signal"](signal=killed.name)
-                status = RunStatus.TIMEOUT if killed is signal.SIGXCPU else RunStatus.FAULT
-                kind = DiagnosticKind.TIMEOUT if killed is signal.SIGXCPU else DiagnosticKind.CUDA_ERROR
-                diag = Diagnostic(kind, test=request.test_name or None, message=M.KILLED_BEFORE_REPORT(what=what))
-                return RunOutcome(status, log=log, time_s=res.time_s, message=diag.message, diagnostics=[diag])
-            # The run ended by itself without a result. Its process was shared with the student's code,
-            # which can end it (or remove the file) at will: the student's runtime error, never the
-            # platform's retry. The box's stderr goes to the log escaped, for a bug of ours to be seen.
-            logger.warning("emulator run ended with status %s and no result; stderr: %s", res.returncode,
-                           escape_untrusted(res.stderr[-1000:]))
-            diag = Diagnostic(DiagnosticKind.CUDA_ERROR, test=request.test_name or None,
-                              message=M.RUN_ENDED_WITHOUT_RESULT(status=res.returncode))
-            return RunOutcome(RunStatus.FAULT, log=log, time_s=res.time_s, message=diag.message, diagnostics=[diag])
-        if result["status"] == "internal":
-            # The runtime could not map its own memory: in a process the student's code shared, so theirs.
-            diag = Diagnostic(DiagnosticKind.CUDA_ERROR, test=request.test_name or None,
-                              message=M.RUNTIME_OUT_OF_MEMORY(what=result["message"]))
-            return RunOutcome(RunStatus.FAULT, log=log, time_s=result["time_s"], message=diag.message, diagnostics=[diag])
-        status = STATUS[result["status"]]
-        diags = jobs.diagnostics_from(result, request.test_name)
-        # The run's message is its fatal diagnostic's (the same words, one Message).
-        said = next((d.message for d in diags if d.message == result["message"]), None)
-        outcome = RunOutcome(status, diagnostics=diags, log=log, time_s=result["time_s"],
-                             message=said or result["message"])
-        if status is RunStatus.OK:
-            try:
-                outcome.outputs = jobs.read_outputs(workdir, outputs)
-            except jobs.OutputFileError as exc:
-                # The runtime writes every output before it reports ok: code in its process ended it first.
-                diag = Diagnostic(DiagnosticKind.CUDA_ERROR, test=request.test_name or None,
-                                  message=M.OUTPUT_FILE_INVALID(name=str(exc)))
-                return RunOutcome(RunStatus.FAULT, log=log, time_s=res.time_s, message=diag.message, diagnostics=[diag])
-        elif status is RunStatus.FAULT and result.get("fault"):
-            self._locate_fault(build, outcome, result["fault"])
-        if "output truncated" in log[-100:]:
-            outcome.diagnostics.append(Diagnostic(DiagnosticKind.NOTE, test=request.test_name or None,
-                                                  message=M.PRINTF_TRUNCATED()))
-        return outcome
 
     def _locate_fault(self, build: Build, outcome: RunOutcome, fault: dict) -> None:
         """Map the faulting PC to the student's line with addr2line (inside the sandbox)."""
@@ -525,31 +357,3 @@ class EmulatorBackend(Backend):
         if not self.sandbox.works() and not self.sandbox.allow_unsafe:
             problems.append("the emulator needs bubblewrap (/usr/bin/bwrap) able to create namespaces")
         return problems
-
-
-# Signals that end a run whose own code crashed (the runtime's handlers normally report these).
-FAULT_SIGNALS = (signal.SIGSEGV, signal.SIGBUS, signal.SIGILL, signal.SIGFPE, signal.SIGABRT, signal.SIGTRAP)
-LOG_READ_CAP = 128 * 1024  # the runtime caps printf at 64 KiB; a larger file was not written by it
-
-
-def _signal_of(returncode: int) -> signal.Signals | None:
-    """The signal that ended a sandboxed run (bubblewrap reports 128+N, a direct child -N)."""
-    number = -returncode if returncode < 0 else returncode - 128 if 128 < returncode < 128 + 65 else 0
-    try:
-        return signal.Signals(number) if number else None
-    except ValueError:
-        return None
-
-
-def _input_bytes(request: RunRequest) -> int:
-    """Bytes of the run's input buffers (what rss_limit_bytes scales with)."""
-    return sum(int(getattr(v, "nbytes", 0)) for v in request.inputs.values())
-
-
-def _read_capped(path: Path) -> str:
-    """The start of a file the box wrote ("" when absent), never more than LOG_READ_CAP bytes."""
-    try:
-        with path.open("rb") as f:
-            return f.read(LOG_READ_CAP).decode("utf-8", errors="replace")
-    except OSError:
-        return ""
