@@ -12,6 +12,7 @@ is for the problem's authors only.
 """
 from __future__ import annotations
 
+import inspect
 import json
 import os
 import shutil
@@ -24,23 +25,20 @@ import numpy as np
 from grader.core import sandbox
 from grader.core.backends import registry
 from grader.core.errors import PlatformError
+from problems.core.package.harness import takes_variant
 
 HARNESS_TIME_S = 30.0  # wall clock of one generate() + reference() call pair
 HARNESS_MEMORY_BYTES = 4 << 30  # address space of the child (NumPy maps a lot up front)
 
+# The child cannot import the project: the one rule for "does reference() take the variant" is
+# embedded as its source, so the sandboxed and the in-process harness decide it alike.
 RUNNER = r'''
 import inspect, json, sys, traceback
 request = json.load(open("/box/request.json"))
 sys.path.insert(0, request["site"])
 import numpy as np
 
-def takes_variant(fn):
-    try:
-        params = list(inspect.signature(fn).parameters.values())
-    except (TypeError, ValueError):
-        return False
-    positional = [p for p in params if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
-    return len(positional) >= 2 or any(p.kind is p.VAR_POSITIONAL for p in params)
+''' + inspect.getsource(takes_variant) + r'''
 
 def encode(values):
     manifest, arrays = {}, {}

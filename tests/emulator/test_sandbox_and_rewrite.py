@@ -158,5 +158,8 @@ def test_endless_barrier_loop_times_out(run):
     out = run(src, spec("k", ("out", "inout", "int32")), (1, 1, 1), (32, 1, 1), {"out": np.zeros(2, np.int32)},
               time_limit_s=1.0)
     assert out.status is RunStatus.TIMEOUT
-    assert out.time_s < 2.0
+    # Stopped by the child at its limit, before the box's wall-clock backstop (a busy machine
+    # stretches the wall time, so no tighter bound holds there).
+    from grader.core.emulator.run_limits import backstop_s
+    assert out.time_s < backstop_s(1.0)
     assert out.diagnostics[0].line == 3

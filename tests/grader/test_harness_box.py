@@ -64,3 +64,18 @@ def reference(inputs):
 '''
     inputs, expected = run_case(probe, {}, np.random.default_rng(1), {})
     assert inputs == {"seen": 0, "net": 0} and expected == {}
+
+
+TWO_ARGUMENT_REFERENCE = '''import numpy as np
+
+def generate(case, rng):
+    return {"x": np.arange(case["n"], dtype=np.float32)}
+
+def reference(inputs, variant):
+    return {"y": inputs["x"] * variant["scale"]}
+'''
+
+
+def test_a_two_argument_reference_gets_the_variant_in_the_box_as_it_does_in_process():
+    inputs, expected = run_case(TWO_ARGUMENT_REFERENCE, {"n": 4}, np.random.default_rng(1), {"scale": 3})
+    assert expected["y"].tolist() == [0.0, 3.0, 6.0, 9.0]

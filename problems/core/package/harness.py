@@ -16,7 +16,10 @@ class Harness:
     reference: Callable[[dict], dict]  # (inputs) -> {output arg name: expected ndarray}
 
 
-def _takes_variant(fn: Callable) -> bool:
+def takes_variant(fn) -> bool:
+    """Whether `fn` accepts a second positional argument (the variant dict): two or more
+    positional parameters or a *args. False when its signature cannot be read (some builtins).
+    Self-contained (only `inspect`): the sandboxed harness runner embeds its source."""
     try:
         params = list(inspect.signature(fn).parameters.values())
     except (TypeError, ValueError):
@@ -33,7 +36,7 @@ def harness_for_variant(harness: Harness, variant: dict[str, VariantValue]) -> H
     def generate_variant(case: dict, rng):
         return generate({**case, **frozen}, rng)
 
-    if _takes_variant(reference):
+    if takes_variant(reference):
         def reference_variant(inputs: dict):
             return reference(inputs, dict(frozen))
     else:
