@@ -1,4 +1,7 @@
 """Every sentence the judge says to a student: a `Message`, a code of the catalogue below with parameters.
+Over 400 lines: the catalogue of message templates (data), two hundred codes and their English, with the
+Message type that carries them; cutting it would scatter one table.
+
 
 A producer (the judge, the backends, the launch checks, the rewriter, the nvcc wrapper) makes a
 `Message(code, params)`; results carry it and store it as ``{"code": ..., "params": {...}}``. Text is
@@ -384,7 +387,7 @@ COMPILE_MESSAGE = {
     "backslash": gettext_noop("a backslash at the end of a line (or outside a string) is only allowed in #define"),
     "digraphs": gettext_noop("digraphs (%%: <: :> <%% %%>) are not allowed: write # [ ] { }"),
     "predefined_macro": gettext_noop("the predefined macro %(name)s cannot be redefined"),
-    # grader/core/backends/emulator.py: ptxas's limit on static shared memory
+    # grader/core/emulator/static_shared.py: ptxas's limit on static shared memory
     "too_much_shared": gettext_noop(
         "ptxas error: Entry function '%(kernel)s' uses too much shared data (%(hex)s bytes, 0xc000 max): its "
                  "static __shared__ arrays need %(bytes)s bytes, more than the 49152 bytes (48 KiB) a block may declare"),

@@ -156,6 +156,8 @@
     const isForm = el.tagName === "FORM";
     el.addEventListener(isForm ? "submit" : "click", (event) => {
       if (event.defaultPrevented) return;
+      // A link opened in another tab or window leaves nothing: this page stays and keeps its warning.
+      if (!isForm && (event.ctrlKey || event.metaKey || event.shiftKey || event.altKey)) return;
       if (isForm) {
         // A form that is itself an item posts its own answer (the kernel's source): no autosave of
         // it is needed first. Its token is refreshed, as a log-in elsewhere may have renewed it.

@@ -10,10 +10,7 @@ SKIPPED_DIRS = {".git", ".venv", "node_modules", "__pycache__", "tests", "migrat
 MARKER = "Over 400 lines:"
 
 # path: why it is over the limit (issue 14 names the seams along which most of these are to be cut).
-OVERSIZED = {
-    "grader/core/messages.py": "the catalogue of message templates (data): two hundred codes and their English, "
-                               "with the Message type that carries them",
-}
+OVERSIZED: dict[str, str] = {}  # every module over the limit now says why at its top
 
 
 def _modules():

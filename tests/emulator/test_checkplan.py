@@ -84,7 +84,7 @@ def test_the_plan_skips_only_what_can_find_nothing():
     (threads (x, 0) and (x, 1) share an id) or the full switch: everything."""
     facts = checkplan.kernel_facts(VECTOR_ADD, tokenize(VECTOR_ADD), "vector_add")
     assert facts == checkplan.KernelFacts(shared=False, indexed_by_global_id=True)
-    assert checkplan.plan(facts, (4, 1, 1), (256, 1, 1)).variants == ()
+    assert checkplan.plan(facts, (4, 1, 1), (256, 1, 1)) == checkplan.CheckPlan(aligned=False, race=False, initcheck=False)
     assert checkplan.plan(facts, (4, 1, 1), (16, 2, 1)).variants == ("tsan",)
     assert checkplan.plan(facts, (4, 2, 1), (256, 1, 1)).variants == ("tsan",)
     assert checkplan.plan(facts, (4, 1, 1), (256, 1, 1), full=True) == checkplan.FULL
@@ -160,15 +160,22 @@ def test_an_underflowing_write_is_caught_by_the_aligned_run_in_every_plan(any_pl
     assert out.status is RunStatus.FAULT and "out_of_bounds" in kinds(out), kinds(out)
 
 
-def test_a_proven_kernel_gets_the_same_diagnostics_without_the_two_builds(any_plan):
+def test_a_proven_kernel_gets_the_same_diagnostics_without_the_two_builds(any_plan, monkeypatch):
     """The bank's vector add: nothing to report in either plan; the planned pass builds neither the
-    race nor the initcheck variant, the full one builds both."""
+    race nor the initcheck variant and runs only the plain run, the full one builds both and runs
+    the aligned run too."""
     n = 1000
     inputs = {"a": np.ones(n, np.float32), "b": np.ones(n, np.float32), "c": np.zeros(n, np.float32), "n": n}
+    runs = []
+    run_once = any_plan._run_once
+    monkeypatch.setattr(any_plan, "_run_once", lambda build, request, variant, start_aligned, **kw: (
+        runs.append((variant, start_aligned)), run_once(build, request, variant, start_aligned, **kw))[1])
     out, built = checked(any_plan, VECTOR_ADD, VECTOR_ADD_SPEC, (4, 1, 1), (256, 1, 1), inputs)
     assert out.status is RunStatus.OK and out.diagnostics == []
     assert out.outputs["c"].tolist() == [2.0] * n
     assert built == ({"fast", "tsan", "initcheck"} if any_plan.full_check_pass else {"fast"})
+    full_runs = [("fast", False), ("fast", True), ("tsan", False), ("initcheck", False)]
+    assert runs == (full_runs if any_plan.full_check_pass else [("fast", False)])
 
 
 def test_the_full_check_pass_option_reaches_the_emulator_backend_only():

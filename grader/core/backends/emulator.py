@@ -242,11 +242,11 @@ class EmulatorBackend(Backend):
             outcome = runmemo.plain_run(self, build, request, reuse=not self.full_check_pass)
             # Underflows only fault when buffers start at a page boundary.
             under = self._run_once(build, request, "fast", start_aligned=True) \
-                if request.check and outcome.status is RunStatus.OK else None
+                if request.check and plan.aligned and outcome.status is RunStatus.OK else None
         finally:
             prefetch.wait(compiling)
         if request.check and outcome.status is RunStatus.OK:
-            if under.status is not RunStatus.OK:
+            if under is not None and under.status is not RunStatus.OK:
                 return under
             if plan.race:
                 from ..emulator import races  # the race checker is only needed in check mode

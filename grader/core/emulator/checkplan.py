@@ -12,7 +12,9 @@ shared-memory initcheck (initcheck.py): for a trivial kernel the last two were m
   touch global memory only at its thread's unique 1-D global id, under a 1-D launch, and with no
   shared memory (racefree.py) has no address two threads touch.
 
-The aligned run stays in every plan: it is the check's memory check and costs one plain run.
+The aligned run (buffers that start at a page, so that a write before one faults) is the check's
+underflow check: a kernel proven as above only ever indexes with its global id, which is never
+negative, so it has no underflow to find either, and its plan skips that run too.
 `full` (the backend's full_check_pass option, WARPDRILL_FULL_CHECK_PASS=1) runs everything as
 before, whatever the kernel.
 """
@@ -36,8 +38,9 @@ class KernelFacts:
 
 @dataclass(frozen=True)
 class CheckPlan:
-    """The runs of one check pass beyond the plain and the aligned run."""
+    """The runs of one check pass beyond its plain run."""
 
+    aligned: bool = True  # run again with page-aligned buffer starts (underflows fault)
     race: bool = True  # compile and run the ThreadSanitizer build (races.py)
     initcheck: bool = True  # compile and run the shared-memory initcheck build (initcheck.py)
 
@@ -61,8 +64,9 @@ def kernel_facts(source: str, tokens: list[Token], kernel_name: str) -> KernelFa
 def plan(facts: KernelFacts, grid: tuple[int, int, int], block: tuple[int, int, int], full: bool = False) -> CheckPlan:
     """The check pass for a kernel with `facts` launched as `grid` x `block` (x, y, z each): FULL when
     `full`, else without the initcheck when there is no shared memory and without the race run when
-    no two threads can touch one address (the module docstring says why each is safe)."""
+    no two threads can touch one address, and then without the aligned run either (the kernel
+    indexes only with its non-negative global id); the module docstring says why each is safe."""
     if full:
         return FULL
     race_free = facts.indexed_by_global_id and not facts.shared and launch_is_1d(grid, block)
-    return CheckPlan(race=not race_free, initcheck=facts.shared)
+    return CheckPlan(aligned=not race_free, race=not race_free, initcheck=facts.shared)
