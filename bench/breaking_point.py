@@ -289,14 +289,7 @@ def main() -> int:
     print(f"logs in {logdir}", flush=True)
     lt.reset_database(args.database_url)
     lt.flush_broker(args.broker)
-    lt.manage(env, "migrate", "--no-input")
-    lt.manage(env, "import_problems", str(lt.BANK))
-    os.environ.update({k: env[k] for k in ("DJANGO_SETTINGS_MODULE", "DATABASE_URL", "CELERY_BROKER_URL", "DEBUG",
-                                           "SECRET_KEY", "ALLOWED_HOSTS", "WARPDRILL_DB_PASSWORDLESS")})
-    sys.path.insert(0, str(lt.ROOT))
-    import django
-
-    django.setup()
+    lt.prepare_stack(env)
     import redis
 
     from exams.models import ExamDraw
