@@ -300,11 +300,7 @@ int block_barrier(int site, int line, BarrierOp op, int predicate) {
   me->line = line;
   me->op = op;
   me->pred = predicate;
-  t_block->events++;
-  t_block->at_barrier++;
-  WD_TSAN_ONLY(char* sync = &t_block->barrier_sync[t_block->barrier_generation & 1]; __tsan_release(sync);)
-  yield_to_scheduler();
-  WD_TSAN_ONLY(__tsan_acquire(sync);)
+  wait_for_release(t_block->at_barrier, &t_block->barrier_sync[t_block->barrier_generation & 1]);
   return me->result;
 }
 

@@ -103,6 +103,14 @@ void yield_to_scheduler() {
   me->back = std::move(me->back).resume();
 }
 
+void wait_for_release(int& waiting, char* sync) {
+  t_block->events++;
+  waiting++;
+  WD_TSAN_ONLY(__tsan_release(sync);)
+  yield_to_scheduler();
+  WD_TSAN_ONLY(__tsan_acquire(sync);)
+}
+
 [[noreturn]] void rerun_with_fibers() {
   // The fast path cannot wait: the Python backend reruns this test with fibers.
   _exit(kExitRerunFibers);

@@ -81,6 +81,10 @@ extern thread_local const char* t_fast_stack_top;
 
 // ---- fibers (fiber.cpp) ----
 void yield_to_scheduler();  // suspend t_thread, back to resume_block_fibers
+// Park t_thread (its state and operands already set) until the scheduler releases it: count an
+// event and one more thread in `waiting` (the block's at_barrier or at_warp); check mode releases
+// the TSan object `sync` on arrival and acquires it on departure (CUDA's happens-before edge).
+void wait_for_release(int& waiting, char* sync);
 [[noreturn]] void rerun_with_fibers();
 extern thread_local int t_worker;  // this OS thread's worker index (run_worker)
 void start_block_fibers(Block& b);  // a fiber per thread of the block, none started yet

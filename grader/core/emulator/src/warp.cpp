@@ -171,11 +171,7 @@ unsigned long long warp_op(int site, int line, int op, unsigned mask, unsigned l
   me->wvalue = value;
   me->warg = arg;
   me->wwidth = width;
-  t_block->events++;
-  t_block->at_warp++;
-  WD_TSAN_ONLY(char* sync = &t_block->warp_sync[me->linear / 32 % 32]; __tsan_release(sync);)
-  yield_to_scheduler();
-  WD_TSAN_ONLY(__tsan_acquire(sync);)
+  wait_for_release(t_block->at_warp, &t_block->warp_sync[me->linear / 32 % 32]);
   return me->wresult;
 }
 
