@@ -15,6 +15,7 @@ from django.conf import settings
 from django.db import InterfaceError, OperationalError
 
 from grader import grading
+from grader import retries
 from grader import sweeps
 from grader import writemaps
 from grader.core.backends.registry import backend_class, get_backend, hang_explainer
@@ -185,7 +186,7 @@ def _grade(self, submission_id: int) -> str | None:
         else:
             return result.verdict.value
     # The retry is sent only now that the lock is released, so that its message finds it free.
-    raise self.retry(exc=fault, countdown=2 ** self.request.retries)
+    retries.retry_with_backoff(self, fault)
 
 
 def course_target_cc(submission) -> str:
@@ -257,17 +258,14 @@ def _retry_or_give_up(task, submission_id: int, reason: str, exc: Exception) -> 
     """Show 'not graded, retrying' and retry with backoff; after the last retry, INTERNAL_ERROR."""
     if _give_up_or_mark_retrying(task, submission_id, reason):
         return "INTERNAL_ERROR"
-    raise task.retry(exc=exc, countdown=2 ** task.request.retries)
+    retries.retry_with_backoff(task, exc)
 
 
 def _give_up_or_mark_retrying(task, submission_id: int, reason: str) -> bool:
     """After the last retry store INTERNAL_ERROR and return True; else show 'not graded, retrying'."""
     metrics.PLATFORM_FAULTS.labels(settings.WARPDRILL_JUDGE["BACKEND"]).inc()
-    if task.request.retries >= MAX_RETRIES:
-        grading.give_up(submission_id, reason)
-        return True
-    grading.mark_retrying(submission_id, reason)
-    return False
+    return retries.give_up_or_mark_retrying(task, MAX_RETRIES, lambda: grading.give_up(submission_id, reason),
+                                            lambda: grading.mark_retrying(submission_id, reason))
 
 
 @shared_task
@@ -285,10 +283,7 @@ def sweep_dead_graders() -> int:
 @shared_task
 def sweep_stuck_submissions() -> int:
     """Re-queue submissions stuck past WARPDRILL_STUCK_AFTER_S (lost messages, dead workers)."""
-    stuck = sweeps.requeue_stuck()
-    if stuck:
-        log.warning("re-queued %d stuck submission(s): %s", len(stuck), stuck)
-    return len(stuck)
+    return retries.report_requeued(log, "stuck submission(s)", sweeps.requeue_stuck())
 
 
 @worker_ready.connect

@@ -6,6 +6,7 @@ import logging
 from celery import shared_task
 from django.conf import settings
 
+from grader import retries
 from grader.core.backends.registry import get_backend
 from grader.core.errors import PlatformError
 
@@ -53,17 +54,14 @@ def run_playground(self, run_id: int) -> str | None:
 
 
 def _retry_or_give_up(task, run_id: int, reason: str, exc: Exception) -> str:
-    if task.request.retries >= MAX_RETRIES:
-        actions.give_up(run_id, reason)
+    """Show 'retrying' and retry with backoff; after the last retry, the run is FAILED."""
+    if retries.give_up_or_mark_retrying(task, MAX_RETRIES, lambda: actions.give_up(run_id, reason),
+                                        lambda: actions.mark_retrying(run_id, reason)):
         return "FAILED"
-    actions.mark_retrying(run_id, reason)
-    raise task.retry(exc=exc, countdown=2 ** task.request.retries)
+    retries.retry_with_backoff(task, exc)
 
 
 @shared_task
 def sweep_stuck_playground_runs() -> int:
     """Re-queue playground runs stuck past WARPDRILL_STUCK_AFTER_S (lost messages, dead workers)."""
-    stuck = actions.requeue_stuck_runs()
-    if stuck:
-        log.warning("re-queued %d stuck playground run(s): %s", len(stuck), stuck)
-    return len(stuck)
+    return retries.report_requeued(log, "stuck playground run(s)", actions.requeue_stuck_runs())
