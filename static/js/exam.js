@@ -106,7 +106,8 @@
         if (body.deadline) deadline = Date.parse(body.deadline);
         if (body.server_now) offset = Date.parse(body.server_now) - Date.now();
         const t = new Date(body.saved_at);
-        setStatus(`${d.textSaved} ${t.toLocaleTimeString()}`, dirty.size ? "save-pending" : "save-ok");
+        // 24-hour HH:MM:SS as elsewhere on the site, not the browser's locale ("4:12:27 PM").
+        setStatus(`${d.textSaved} ${pad(t.getHours())}:${pad(t.getMinutes())}:${pad(t.getSeconds())}`, dirty.size ? "save-pending" : "save-ok");
         root.dispatchEvent(new CustomEvent("exam:saved", { detail: body }));
         return;
       }
@@ -125,7 +126,8 @@
       sent.forEach((k) => dirty.add(k));
       failures += 1;
       failEl.hidden = false;
-      failEl.textContent = err instanceof SaveError ? err.message : `${d.textFailed} (${err.message})`;
+      // A network failure's own text ("Failed to fetch") is the browser's, untranslated: say it in the page's words.
+      failEl.textContent = err instanceof SaveError ? err.message : `${d.textFailed} (${d.textNoConnection})`;
       setStatus(d.textNotSaved, "save-failed");
       clearTimeout(timer);
       timer = setTimeout(flush, Math.min(15000, 1000 * 2 ** Math.min(failures, 4)));

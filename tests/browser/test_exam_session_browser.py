@@ -3,6 +3,7 @@ says so and keeps the answer; logged in again there (a new CSRF token), the retr
 stays open. A kernel submitted right after typing leaves the page with no "Leave site?" dialog."""
 from __future__ import annotations
 
+import re
 from datetime import timedelta
 
 import pytest
@@ -42,9 +43,9 @@ def exam_for_alice(transactional_db, monkeypatch, settings):
     return exam, start_attempt(exam, alice)
 
 
-def log_in(page, base):
+def log_in(page, base, username="alice"):
     page.goto(f"{base}/accounts/login/")
-    page.fill("input[name=username]", "alice")
+    page.fill("input[name=username]", username)
     page.fill("input[name=password]", PASSWORD)
     page.click("main button[type=submit]")
     page.wait_for_url(f"{base}/")
@@ -99,3 +100,39 @@ def test_submitting_a_kernel_right_after_typing_asks_nothing(exam_for_alice, liv
         page.click("#submit-button")
     assert dialogs == [] and kernel.submissions.count() == 1
     assert "// my kernel" in kernel.submissions.get().source
+
+
+def test_a_log_in_as_another_user_and_a_lost_connection_say_so_and_times_are_24_hour(exam_for_alice, live_server,
+                                                                                     browser):
+    """Logged in as bob in another tab, alice's page says to log in again as alice (not "check your
+    connection (HTTP 404)") and keeps the field; offline it says "(no connection)", not the browser's
+    "Failed to fetch"; the saved time is HH:MM:SS even in an en-US browser (not "4:12:27 PM")."""
+    from django.contrib.auth.models import User
+
+    User.objects.create_user("bob", "bob@example.org", PASSWORD)
+    exam, attempt = exam_for_alice
+    base = live_server.url
+    context = browser.new_context(viewport={"width": 1280, "height": 900}, locale="en-US")
+    page = context.new_page()
+    log_in(page, base)
+    page.goto(f"{base}/exams/{exam.pk}/attempt/")
+    item = attempt.items.filter(kind="question").order_by("number").first()
+    field = next(f for f in item.data["question"]["fields"] if f["kind"] != "choice")["name"]
+    box = f"#answer-{item.number}-{field}"
+    page.fill(box, "11")
+    expect(page.locator("#save-status")).to_have_text(re.compile(r"^Saved at \d\d:\d\d:\d\d$"), timeout=10000)
+
+    other = context.new_page()
+    other.goto(f"{base}/")
+    with other.expect_navigation():
+        other.click(".logout-form button")
+    log_in(other, base, "bob")
+    page.fill(box, "22")
+    expect(page.locator("#save-failed")).to_contain_text("log in again as alice", timeout=10000)
+    assert page.locator(box).is_enabled() and page.locator("#exam-closed").is_hidden()
+
+    context.set_offline(True)
+    page.fill(box, "33")
+    expect(page.locator("#save-failed")).to_contain_text("(no connection)", timeout=20000)
+    assert "Failed to fetch" not in page.locator("#save-failed").inner_text()
+    context.close()
