@@ -173,6 +173,11 @@ def save(request, pk: int):
 def _save(request, pk: int, answers: dict, payload: dict):
     if not request.user.is_authenticated:
         return _logged_out()
+    # A page rendered for another student must not save into this user's attempt of the same exam.
+    if _other_user(request, payload):
+        return _json_error(ExamError(_("You are signed in as another user in this browser: log in again "
+                                       "as the student of this exam page in another tab; your answers "
+                                       "are kept in this page."), code="other_user", status=403))
     # No course lookup: an attempt exists only for a student who was allowed to start, and
     # autosave finds it by (exam, user).
     try:
@@ -182,6 +187,14 @@ def _save(request, pk: int, answers: dict, payload: dict):
     if saved is None:
         raise Http404
     return _saved(saved, payload)
+
+
+def _other_user(request, payload: dict) -> bool:
+    """The page that sent this save was rendered for another user than the session's (its "owner",
+    the attempt owner's user id, differs from the signed-in user's). It tells the caller only that
+    its own id is not the one the page names: nothing about any attempt."""
+    owner = payload.get("owner")
+    return isinstance(owner, int) and not isinstance(owner, bool) and owner != request.user.pk
 
 
 @require_GET

@@ -96,7 +96,8 @@
     inFlight = fetch(d.saveUrl, {
       method: "POST", credentials: "same-origin",
       headers: { "Content-Type": "application/json", Accept: "application/json", "X-CSRFToken": csrfToken() },
-      body: JSON.stringify({ answers, seq }),
+      // The owner lets the server tell "signed in as someone else" apart from "no such attempt".
+      body: JSON.stringify({ answers, seq, owner: Number(d.owner) || undefined }),
     }).then(async (r) => {
       const body = await r.json().catch(() => ({}));
       if (r.ok && body.ok) {
@@ -118,6 +119,7 @@
       // and the save is retried; the next try reads the renewed CSRF cookie.
       if (r.status === 401 || (!body.code && r.redirected)) throw new SaveError(d.textLoggedOut);
       if (r.status === 403 && body.code === "csrf") throw new SaveError(d.textSessionChanged);
+      if (r.status === 403 && body.code === "other_user") throw new SaveError(d.textOtherUser);
       throw new SaveError(`${d.textFailed} (${body.error || `HTTP ${r.status}`})`);
     }).catch((err) => {
       sent.forEach((k) => dirty.add(k));

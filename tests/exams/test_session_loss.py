@@ -73,3 +73,39 @@ def test_a_form_without_its_csrf_token_gets_the_translated_page(exam, people):
     r = c.post(reverse("exams:start", args=[exam.pk]), HTTP_ACCEPT_LANGUAGE="ko", HTTP_REFERER="https://evil.example/")
     html = r.content.decode()
     assert r.status_code == 403 and "새로 고" in html and "evil.example" not in html
+
+
+@pytest.mark.parametrize("bob_started", [False, True])
+def test_a_save_from_a_page_of_another_student_is_a_403_other_user(exam, people, bob_started):
+    """Alice's page, after bob logged in in the same browser: the save (signed or not) gets 403
+    {"code": "other_user"}, not a 404, and stores nothing in either attempt (bob's too, had he one);
+    the page names alice in its message."""
+    attempt = start_attempt(exam, people["alice"])
+    item, answers = _answer(attempt)
+    bobs = start_attempt(exam, people["bob"]) if bob_started else None
+    c = client_for(people["alice"])
+    page = c.get(reverse("exams:attempt", args=[exam.pk])).content.decode()
+    assert f'data-owner="{people["alice"].pk}"' in page and "log in again as alice" in page
+    signed = re.search(r'data-save-url="([^"]+)"', page).group(1).replace("&amp;", "&")
+    c.force_login(people["bob"])
+    body = {"answers": answers, "owner": people["alice"].pk}
+    for url in (signed, reverse("exams:save", args=[exam.pk])):
+        r = c.post(url, json.dumps(body), content_type="application/json")
+        assert r.status_code == 403 and r.json()["code"] == "other_user"
+        assert "another user" in r.json()["error"] and "alice" not in r.json()["error"]
+    item.refresh_from_db()
+    assert item.saved_at is None
+    if bobs is not None:
+        assert not bobs.items.filter(saved_at__isnull=False).exists()
+    # Without an owner (an old page), nothing about the other attempt is said: still a 404 or bob's own save.
+    r = c.post(reverse("exams:save", args=[exam.pk]), json.dumps({"answers": answers}), content_type="application/json")
+    assert r.status_code == (200 if bob_started else 404)
+
+
+def test_the_other_user_message_is_korean_on_a_korean_page(exam, people):
+    """The page's "signed in as another user" text is translated, with the student's name in it."""
+    start_attempt(exam, people["alice"])
+    c = client_for(people["alice"])
+    c.cookies["django_language"] = "ko"
+    page = c.get(reverse("exams:attempt", args=[exam.pk]), HTTP_ACCEPT_LANGUAGE="ko").content.decode()
+    assert "다른 탭에서 alice(으)로 다시 로그인하세요" in page
