@@ -7,6 +7,7 @@ import json
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.db.models import Q
 from django.http import Http404, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
@@ -266,7 +267,8 @@ def kernel_item(request, pk: int, number: int):
         except BadRequestError as exc:  # grader's refusal: source or launch; no attempt is used
             error = str(exc)
         else:
-            messages.success(request, _("Submitted: it is being graded on the exam queue."))
+            # No banner: the row of the new submission says it is being graded, and the live
+            # update replaces it with the verdict (a banner stayed on after the verdict came).
             return redirect("exams:kernel", pk=exam.pk, number=number)
     version = ProblemVersion.objects.select_related("problem").get(pk=item.data["kernel"]["version_id"])
     variant = item.data["kernel"].get("variant") or None
@@ -274,7 +276,7 @@ def kernel_item(request, pk: int, number: int):
     from problems.markdown import render_statement
 
     feedback = zone_feedback(exam, item)
-    subs = [_with_progress(s) for s in item.submissions.order_by("created_at")]
+    subs = [_with_progress(s, n) for n, s in enumerate(item.submissions.order_by("created_at", "pk"), 1)]
     k = item.data["kernel"]
     return render(request, "exams/kernel.html", {
         "exam": exam, "attempt": attempt, "item": item, "kernel": k, "problem": version.problem,
@@ -289,8 +291,10 @@ def kernel_item(request, pk: int, number: int):
     }, status=400 if error else 200)
 
 
-def _with_progress(submission):
-    """The submission with `progress_current` (the test being run, 1-based) for the live row."""
+def _with_progress(submission, number: int):
+    """The submission with `progress_current` (the test being run, 1-based) and `attempt_number`
+    (`number`: its place, 1-based, among its item's submissions by time) for the live row."""
+    submission.attempt_number = number
     total = submission.progress_total
     submission.progress_current = min(submission.progress_done + 1, total) if total else 0
     return submission
@@ -314,7 +318,8 @@ def _kernel_live(request, pk: int, number: int, sid: int):
     submission = get_object_or_404(item.submissions.all(), pk=sid)
     feedback = zone_feedback(exam, item)
     response = render(request, "exams/_kernel_submission.html", {
-        "exam": exam, "item": item, "s": _with_progress(submission),
+        "exam": exam, "item": item, "s": _with_progress(submission, item.submissions.filter(
+            Q(created_at__lt=submission.created_at) | Q(created_at=submission.created_at, pk__lte=sid)).count()),
         "show_verdict": feedback in (Feedback.VERDICT, Feedback.FULL), "show_full": feedback == Feedback.FULL})
     return live.with_etag(response, request, "e", sid, token, False)
 

@@ -89,3 +89,27 @@ def test_korean_live_row(submitted, people):
     item, sub = submitted
     html = client_for(people["alice"]).get(live_url(item, sub), HTTP_ACCEPT_LANGUAGE="ko").content.decode()
     assert "Waiting for a grader" not in html and "#" in html
+
+
+def test_the_submitted_note_is_part_of_the_live_row_and_goes_with_the_verdict(exam, people, sent):
+    """After a submit the "being graded" note is inside the submission's live row (not a page banner
+    that outlives the verdict); the graded row no longer carries it. Rows read "Attempt n" (the
+    item's own count), the site-wide id only as a small label."""
+    attempt = start_attempt(exam, people["alice"])
+    item = attempt.items.get(kind="kernel")
+    alice = client_for(people["alice"])
+    url = reverse("exams:kernel", args=[exam.pk, item.number])
+    for _ in range(2):
+        assert alice.post(url, {"source": SOURCE}).status_code == 302
+    first, second = item.submissions.order_by("created_at", "pk")
+    page = alice.get(url).content.decode()
+    note = "Submitted: it is being graded on the exam queue."
+    assert page.count(note) == 2 and 'class="alert' not in page.split('id="main"')[0]
+    row = page.split(f'id="exam-sub-{second.pk}"')[1].split("</li>")[0]
+    assert "Attempt 2" in row and note in row and f'sub-id">#{second.pk}<' in row
+    tests = [CaseResult(name="t0", sample=False, verdict=Verdict.ACCEPTED)]
+    grader_grading.start_grading(second.pk, "emulator")
+    grader_grading.finish_grading(second.pk, JudgeResult(verdict=Verdict.ACCEPTED, tests=tests))
+    graded = alice.get(live_url(item, second)).content.decode()
+    assert "Accepted" in graded and note not in graded and "Attempt 2" in graded
+    assert "Attempt 1" in alice.get(live_url(item, first)).content.decode()
