@@ -10,6 +10,7 @@ import { Decoration, EditorView, MatchDecorator, ViewPlugin, keymap, placeholder
 import { indentWithTab } from "@codemirror/commands";
 import { CUDA_WORD_RE, cudaWordKind } from "./cuda.js";
 import { keepDraft } from "./draft.js";
+import { editorPhrases } from "./phrases.js";
 
 const cudaMarks = {
   keyword: Decoration.mark({ class: "cm-cuda-keyword" }),
@@ -55,6 +56,7 @@ export function codeEditor(host, textarea, { extensions = [], indent = "    ", l
       doc: textarea.value,
       extensions: [
         basicSetup,
+        editorPhrases(document.documentElement.lang),
         keymap.of([indentWithTab]),
         ...extensions,
         oneDark,
