@@ -21,6 +21,7 @@ from problems.models import Problem, ProblemVersion
 from .core.archive import unpack
 from .core.edit import rename_slug, skeleton
 from .models import ValidationItem, ValidationRun
+from .version_messages import bank_copy_message
 
 
 class AuthoringError(WarpDrillError):
@@ -82,8 +83,8 @@ def copy_from_bank(course, user, source: Problem, slug: str = "") -> Problem:
     _check_new_slug(slug)
     files = dict(source.current_version.files)
     files["problem.yaml"] = rename_slug(files["problem.yaml"], slug)
-    return _new_problem(course, user, files, _("Copied from the bank's %(slug)s v%(n)d") % {
-        "slug": source.slug, "n": source.current_version.number})
+    # Stored in English, rendered in the reader's language (authoring.version_messages).
+    return _new_problem(course, user, files, bank_copy_message(source.slug, source.current_version.number))
 
 
 def latest_version(problem: Problem) -> ProblemVersion | None:
