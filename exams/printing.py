@@ -28,6 +28,27 @@ class PrintSet(enum.StrEnum):
     STUDENTS = "students"  # one form per enrolled student, their name and ID on every page
 
 
+# Sentences of the shipped bank's statements that speak of the screen (the editor, its launch fields),
+# by language, with what a printed form says instead: a paper has no editor to fill in. An author's
+# own statement is printed as written.
+PAPER_WORDING = {
+    "en": {"Fill in the launch fields under the editor (or put a line like the one below in your source).":
+           "Write the launch configuration (block and grid) below your kernel, or a line like the one below in it."},
+    "ko": {"에디터 아래의 launch 입력칸을 채우세요 (또는 아래와 같은 줄을 소스에 넣으세요).":
+           "커널 아래에 launch 설정(block과 grid)을 쓰거나, 아래와 같은 줄을 커널에 넣으세요."},
+}
+
+
+def paper_statement(statement: dict) -> dict:
+    """The statement ({language: Markdown}) as a printed form says it (PAPER_WORDING replaced)."""
+    out = {}
+    for lang, text in statement.items():
+        for screen, paper in PAPER_WORDING.get(lang, {}).items():
+            text = text.replace(screen, paper)
+        out[lang] = text
+    return out
+
+
 def _kernel_text(item: dict) -> dict:
     """The statement (bound to the item's variant), title and reference solution of a drawn kernel item,
     from the package version it names."""
@@ -39,7 +60,7 @@ def _kernel_text(item: dict) -> dict:
     if version is None:
         return {"title": {"en": kernel.get("slug", "")}, "statement": {}, "solution": ""}
     package = version_package(version).with_variant(kernel.get("variant") or None)
-    return {"title": package.title, "statement": package.statement, "solution": package.solution}
+    return {"title": package.title, "statement": paper_statement(package.statement), "solution": package.solution}
 
 
 def _roster(exam: Exam) -> list[Student]:
