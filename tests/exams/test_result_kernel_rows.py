@@ -37,3 +37,4 @@ def test_the_kernel_row_has_the_title_the_verdict_and_a_link_as_feedback_allows(
     assert f"· {kernel_problem.title}</h2>" in html and "· tiny-add</h2>" not in html
     assert "Wrong answer" in row
     assert (sub.get_absolute_url() in row) is linked
+    assert "Attempt 1" in row and f'sub-id">' in row  # the item's own count; the site-wide id only as a label
