@@ -91,7 +91,7 @@ class SanitizerPass:
             results[tool] = (reply, text)
             if not keep:
                 self.pool.retire_sanitizer(tool)
-            elif child.jobs >= self.pool.sanitizer_jobs:
+            elif child.jobs >= self.pool.sanitizer_jobs or not child.has_room_for_a_job():
                 self.pool.retire_sanitizer(tool)  # its successor starts now, not at the next check
         self.last_check = {k: round(v, 3) for k, v in timings.items()}
         return results, error
