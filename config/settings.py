@@ -391,6 +391,9 @@ WARPDRILL_JUDGE = {
         # The emulator's check pass with every run, whatever the kernel (grader/core/emulator/checkplan.py
         # skips the race run and the initcheck where they can find nothing): for comparisons.
         "full_check_pass": env.bool("WARPDRILL_FULL_CHECK_PASS", default=False),
+        # The emulator's coro mode for kernels whose only synchronisation is __syncthreads() in their
+        # body (grader/core/emulator/coro.py); 0: fibers, as before it, for comparisons.
+        "coro": env.bool("WARPDRILL_EMULATOR_CORO", default=True),
         # The GPU backend: sm_XX to compile for (empty: asked of the GPU), the sanitizer tools of a
         # check run, a fresh child per submission ("submission") or a warm one per worker ("worker"),
         # NVRTC or nvcc ("auto", "nvrtc", "nvcc"), seconds a child may take to start, jobs a sanitizer
