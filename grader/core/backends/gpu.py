@@ -89,7 +89,7 @@ class GpuBackend(Backend):
                  memcheck_on_fault: bool = True, compiler: str = "auto", cache_root: str | Path | None = None,
                  sandbox: Sandbox | dict | None = None, start_timeout_s: float = START_TIMEOUT_S,
                  sanitizer_jobs: int = SANITIZER_JOBS, nvcc_time_limit_s: float = COMPILE_LIMIT_S,
-                 shared_children: str = "off", shared_dir: str | Path | None = None):
+                 shared_children: str = "off", shared_dir: str | Path | None = None, shared_instances: int = 1):
         """Every option comes from the shell (config/settings.py's WARPDRILL_JUDGE, from WARPDRILL_GPU_*):
 
         `arch` ("sm_90" or "9.0"; None: asked of the warm child); `cache` (default a CompileCache in
@@ -100,9 +100,9 @@ class GpuBackend(Backend):
         sanitizer tools of a check run when the problem names none: see tools_of); `compiler` ("nvrtc":
         the warm compiler child, nvcc as fallback; "nvcc": nvcc only; "auto": nvrtc when the
         cuda-bindings package is installed); `nvcc_time_limit_s` (seconds an nvcc compile may take);
-        `shared_children` ("off": every pool process has its own children; "sanitizers": one child per
-        sanitizer tool for all pool processes of the worker; "all": the main child too; gpu/shared.py),
-        their run folder `shared_dir` (default: one per worker, named after the prefork parent's pid, in
+        `shared_children` ("off": every pool process has its own children; "sanitizers": `shared_instances`
+        children per sanitizer tool for all pool processes of the worker; "all": the main child too;
+        gpu/shared.py), their run folder `shared_dir` (default: one per worker, named after the prefork parent's pid, in
         the temporary folder). Raises ValueError for an unknown compiler, tool, architecture or
         shared_children.
         """
@@ -113,7 +113,8 @@ class GpuBackend(Backend):
         shared_slots = slots_of(shared_children)
         if pool is None:
             shared = SharedChildren(shared_dir or default_shared_dir(), shared_slots, jobs=sanitizer_jobs,
-                                    box=self.sandbox, start_timeout_s=start_timeout_s) if shared_slots else None
+                                    box=self.sandbox, start_timeout_s=start_timeout_s,
+                                    instances=shared_instances) if shared_slots else None
             pool = ChildPool(sanitizer_jobs=sanitizer_jobs, sandbox=self.sandbox, start_timeout_s=start_timeout_s,
                              shared=shared)
         self.pool = pool
