@@ -391,6 +391,8 @@ WARPDRILL_JUDGE = {
         # The emulator's check pass with every run, whatever the kernel (grader/core/emulator/checkplan.py
         # skips the race run and the initcheck where they can find nothing): for comparisons.
         "full_check_pass": env.bool("WARPDRILL_FULL_CHECK_PASS", default=False),
+        # The judge's ptxas report started after the harness calls, not before the compile: for comparisons.
+        "ptxas_report_late": env.bool("WARPDRILL_PTXAS_REPORT_LATE", default=False),
         # The GPU backend: sm_XX to compile for (empty: asked of the GPU), the sanitizer tools of a
         # check run, a fresh child per submission ("submission") or a warm one per worker ("worker"),
         # NVRTC or nvcc ("auto", "nvrtc", "nvcc"), seconds a child may take to start, jobs a sanitizer

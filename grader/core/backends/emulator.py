@@ -78,13 +78,15 @@ class EmulatorBackend(Backend):
 
     def __init__(self, cache_dir: str | Path | None = None, workers: int | None = None, *,
                  cache_root: str | Path | None = None, cxx: str = toolchain.DEFAULT_CXX,
-                 sandbox: Sandbox | dict | None = None, full_check_pass: bool = False):
+                 sandbox: Sandbox | dict | None = None, full_check_pass: bool = False,
+                 ptxas_report_late: bool = False):
         """`cache_dir`: where runtimes and binaries are kept (default: `cache_root`/emulator, the site's
         cache folder, else toolchain.default_cache_dir()); `workers`: threads of one run (default: the
         CPUs, at most 8); `cxx`: the C++ compiler (under /usr: the sandbox sees only /usr); `sandbox`:
         how boxes are made (a Sandbox or its settings mapping; None: sandbox.box.DEFAULT);
         `full_check_pass`: every check pass compiles and runs the race and initcheck builds, whatever
-        the kernel (emulator/checkplan.py decides otherwise)."""
+        the kernel (emulator/checkplan.py decides otherwise); `ptxas_report_late`: the judge starts
+        ptxas's report after the harness calls instead of before the compile (base.Backend)."""
         self.cache_dir = Path(cache_dir) if cache_dir else toolchain.default_cache_dir(cache_root)
         self.cache_root = Path(cache_root) if cache_root else None
         self.cxx = cxx
@@ -92,6 +94,7 @@ class EmulatorBackend(Backend):
         self.sandbox = Sandbox.of(sandbox)
         self._runtimes: dict[str, toolchain.Runtime] = {}
         self.full_check_pass = full_check_pass
+        self.ptxas_report_late = ptxas_report_late
 
     # ---- compile ----
 

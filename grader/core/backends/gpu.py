@@ -83,6 +83,7 @@ class GpuBackend(Backend):
     supports_cooperative_launch = True  # cuLaunchCooperativeKernel through cuda-bindings (gpu/child.py)
     warm_per_process = True  # its warm children belong to the process that grades
     hangs_need_explaining = True  # a killed child is a TIMEOUT: deadlock or slow, it cannot tell
+    wants_ptxas_report = False  # every successful build carries its compiler's report (resources_of)
 
     def __init__(self, *, arch: str | None = None, cache: CompileCache | None = None, pool: ChildPool | None = None,
                  fresh_child_per_submission: bool = False, checks: str | tuple | list = DEFAULT_CHECKS,
