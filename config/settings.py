@@ -408,7 +408,7 @@ WARPDRILL_JUDGE = {
         "nvcc_time_limit_s": env.float("WARPDRILL_NVCC_TIME_LIMIT", default=30.0),
         "shared_children": env("WARPDRILL_GPU_SHARED_CHILDREN", default="off"),
         "shared_dir": env("WARPDRILL_GPU_SHARED_DIR", default="") or None,
-        "shared_instances": env.int("WARPDRILL_GPU_SHARED_INSTANCES", default=1),
+        "shared_instances": env.int("WARPDRILL_GPU_SHARED_INSTANCES", default=4),
     },
 }
 # Mixed into hidden test seeds so that hidden inputs cannot be reproduced from the package.
