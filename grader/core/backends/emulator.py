@@ -84,15 +84,17 @@ class EmulatorBackend(Backend):
 
     def __init__(self, cache_dir: str | Path | None = None, workers: int | None = None, *,
                  cache_root: str | Path | None = None, cxx: str = toolchain.DEFAULT_CXX,
-                 sandbox: Sandbox | dict | None = None, full_check_pass: bool = False, coro: bool = True):
+                 sandbox: Sandbox | dict | None = None, full_check_pass: bool = False,
+                 ptxas_report_late: bool = False, coro: bool = True):
         """`cache_dir`: where runtimes and binaries are kept (default: `cache_root`/emulator, the site's
         cache folder, else toolchain.default_cache_dir()); `workers`: threads of one run (default: the
         CPUs, at most 8); `cxx`: the C++ compiler (under /usr: the sandbox sees only /usr); `sandbox`:
         how boxes are made (a Sandbox or its settings mapping; None: sandbox.box.DEFAULT);
         `full_check_pass`: every check pass compiles and runs the race and initcheck builds, whatever
-        the kernel (emulator/checkplan.py decides otherwise); `coro`: plain runs of kernels whose only
-        synchronisation is __syncthreads() in their body use coro mode (emulator/coro.py; False: fibers,
-        as before it, for comparisons)."""
+        the kernel (emulator/checkplan.py decides otherwise); `ptxas_report_late`: the judge starts
+        ptxas's report after the harness calls instead of before the compile (base.Backend); `coro`: plain
+        runs of kernels whose only synchronisation is __syncthreads() in their body use coro mode
+        (emulator/coro.py; False: fibers, as before it, for comparisons)."""
         self.cache_dir = Path(cache_dir) if cache_dir else toolchain.default_cache_dir(cache_root)
         self.cache_root = Path(cache_root) if cache_root else None
         self.cxx = cxx
@@ -101,6 +103,7 @@ class EmulatorBackend(Backend):
         self._runtimes: dict[str, toolchain.Runtime] = {}
         self.full_check_pass = full_check_pass
         self.coro = coro
+        self.ptxas_report_late = ptxas_report_late
 
     # ---- compile ----
 

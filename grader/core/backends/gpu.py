@@ -10,7 +10,8 @@ gpu/child.py). A hang is ended by killing the child at the wall-clock limit; a s
 error ends the child too; either way a fresh child is started at once (otherwise the warm
 child serves submission after submission, buffers zeroed between jobs). Check runs (RunRequest
 .check) go to gpu/sanitizer_pass.py's SanitizerPass: warm children under compute-sanitizer, one per
-tool, the tools in parallel, each serving many checks. This process
+tool, the tools in parallel, each serving many checks. With the shared_children option those children
+(and the main child too) are one per worker, shared by its pool processes (gpu/shared.py). This process
 never imports PyCUDA and never touches CUDA: only the children do.
 """
 from __future__ import annotations
@@ -36,6 +37,7 @@ from ..gpu.nvrtc import available as nvrtc_available
 from ..gpu.pool import SANITIZER_JOBS, START_TIMEOUT_S, ChildPool, ChildStartError
 from ..gpu.sanitizer import Tool
 from ..gpu.sanitizer_pass import SanitizerPass
+from ..gpu.shared import SharedChildren, default_shared_dir, slots_of
 from ..resources import resources_of
 from ..sandbox import Sandbox
 from ..results import Diagnostic
@@ -81,12 +83,14 @@ class GpuBackend(Backend):
     supports_cooperative_launch = True  # cuLaunchCooperativeKernel through cuda-bindings (gpu/child.py)
     warm_per_process = True  # its warm children belong to the process that grades
     hangs_need_explaining = True  # a killed child is a TIMEOUT: deadlock or slow, it cannot tell
+    wants_ptxas_report = False  # every successful build carries its compiler's report (resources_of)
 
     def __init__(self, *, arch: str | None = None, cache: CompileCache | None = None, pool: ChildPool | None = None,
                  fresh_child_per_submission: bool = False, checks: str | tuple | list = DEFAULT_CHECKS,
                  memcheck_on_fault: bool = True, compiler: str = "auto", cache_root: str | Path | None = None,
                  sandbox: Sandbox | dict | None = None, start_timeout_s: float = START_TIMEOUT_S,
-                 sanitizer_jobs: int = SANITIZER_JOBS, nvcc_time_limit_s: float = COMPILE_LIMIT_S):
+                 sanitizer_jobs: int = SANITIZER_JOBS, nvcc_time_limit_s: float = COMPILE_LIMIT_S,
+                 shared_children: str = "off", shared_dir: str | Path | None = None, shared_instances: int = 4):
         """Every option comes from the shell (config/settings.py's WARPDRILL_JUDGE, from WARPDRILL_GPU_*):
 
         `arch` ("sm_90" or "9.0"; None: asked of the warm child); `cache` (default a CompileCache in
@@ -96,14 +100,27 @@ class GpuBackend(Backend):
         and is replaced only after a hang or a sticky error; True: a fresh child each); `checks` (the
         sanitizer tools of a check run when the problem names none: see tools_of); `compiler` ("nvrtc":
         the warm compiler child, nvcc as fallback; "nvcc": nvcc only; "auto": nvrtc when the
-        cuda-bindings package is installed); `nvcc_time_limit_s` (seconds an nvcc compile may take).
-        Raises ValueError for an unknown compiler, tool or architecture.
+        cuda-bindings package is installed); `nvcc_time_limit_s` (seconds an nvcc compile may take);
+        `shared_children` ("off": every pool process has its own children; "sanitizers": `shared_instances`
+        children per sanitizer tool for all pool processes of the worker; "all": the main child too;
+        gpu/shared.py), their run folder `shared_dir` (default: one per worker, named after the prefork parent's pid, in
+        the temporary folder). Raises ValueError for an unknown compiler, tool, architecture or
+        shared_children, and for a shared main child with fresh_child_per_submission.
         """
         self._arch = arch_of(arch) if arch else None
         self.sandbox = Sandbox.of(sandbox)
         self.cache_root = Path(cache_root) if cache_root else None
         self.cache = cache or CompileCache(default_cache_dir(cache_root))
-        self.pool = pool or ChildPool(sanitizer_jobs=sanitizer_jobs, sandbox=self.sandbox, start_timeout_s=start_timeout_s)
+        shared_slots = slots_of(shared_children)
+        if fresh_child_per_submission and "main" in shared_slots:
+            raise ValueError("a fresh child per submission cannot be a main child shared by the worker's processes")
+        if pool is None:
+            shared = SharedChildren(shared_dir or default_shared_dir(), shared_slots, jobs=sanitizer_jobs,
+                                    box=self.sandbox, start_timeout_s=start_timeout_s,
+                                    instances=shared_instances) if shared_slots else None
+            pool = ChildPool(sanitizer_jobs=sanitizer_jobs, sandbox=self.sandbox, start_timeout_s=start_timeout_s,
+                             shared=shared)
+        self.pool = pool
         self.fresh_child_per_submission = fresh_child_per_submission
         self.checks = tools_of(checks)
         self.memcheck_on_fault = memcheck_on_fault
@@ -209,35 +226,44 @@ class GpuBackend(Backend):
         job, arrays = self._job(handle, request)
         if request.check:
             return self.sanitizers.check(handle, request, job, arrays)
+        try:
+            with self.pool.holding(("main",)):  # a shared main child serves one job at a time
+                outcome, reply = self._run_once(handle, request, job, arrays)
+        except ChildStartError as exc:  # a shared child's lock not had in time
+            return RunOutcome(status=RunStatus.INTERNAL, message=str(exc))
+        if (outcome.status is RunStatus.FAULT and self.memcheck_on_fault and not handle.faults_located
+                and not reply.get("grid_sync_line") and reply.get("error") in FAULTS_WORTH_MEMCHECK
+                and compute_sanitizer()):
+            handle.faults_located = True  # once per submission: every later case faults the same way
+            outcome.diagnostics += self.sanitizers.where_it_faulted(handle, request, job, arrays)
+        return outcome
+
+    def _run_once(self, handle: GpuHandle, request: RunRequest, job: dict, arrays) -> tuple[RunOutcome, dict]:
+        """One run in the main child: (its outcome, the child's reply or {})."""
         for attempt in (1, 2):  # a child that died under us is replaced and the job sent once more
             try:
                 child = self.pool.main_child()
                 child.wait_ready()
             except ChildStartError as exc:
                 self.pool.retire_main(restart=False)
-                return RunOutcome(status=RunStatus.INTERNAL, message=str(exc))
+                return RunOutcome(status=RunStatus.INTERNAL, message=str(exc)), {}
             started = time.monotonic()
             try:
                 reply, outputs = child.request(job, arrays, self._deadline(request.time_limit_s, arrays))
             except protocol.DeadlineError:
                 self.pool.retire_main()
-                return self._timeout(handle, request, time.monotonic() - started)
-            except (EOFError, protocol.ProtocolError, OSError) as exc:
+                return self._timeout(handle, request, time.monotonic() - started), {}
+            except (EOFError, ChildStartError, protocol.ProtocolError, OSError) as exc:
                 why = f"the GPU child died ({type(exc).__name__}: {exc}); {child.stderr_tail()}"
                 self.pool.retire_main()
                 if attempt == 2:
-                    return RunOutcome(status=RunStatus.INTERNAL, message=why)
+                    return RunOutcome(status=RunStatus.INTERNAL, message=why), {}
                 log.warning("%s; retrying once with a fresh child", why)
                 continue
             outcome = self._outcome(reply, outputs, handle, request)
             if not child.alive() or reply.get("sticky") or outcome.status is RunStatus.INTERNAL:
                 self.pool.retire_main()
-            if (outcome.status is RunStatus.FAULT and self.memcheck_on_fault and not handle.faults_located
-                    and not reply.get("grid_sync_line") and reply.get("error") in FAULTS_WORTH_MEMCHECK
-                    and compute_sanitizer()):
-                handle.faults_located = True  # once per submission: every later case faults the same way
-                outcome.diagnostics += self.sanitizers.where_it_faulted(handle, request, job, arrays)
-            return outcome
+            return outcome, reply
         raise AssertionError("unreachable")
 
     @staticmethod

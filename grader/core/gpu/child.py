@@ -1,10 +1,13 @@
 """The GPU child: a process that owns one CUDA context and runs kernels from cubins, one job at a time.
 
-    python -m grader.core.gpu.child --result-path FIFO [--sanitizer TOOL] [--fake [--fake-log PATH] | --compiler]
+    python -m grader.core.gpu.child (--result-path FIFO | --listen SOCKET) [--sanitizer TOOL]
+                                    [--fake [--fake-log PATH] | --compiler]
 
 Started by the judge (pool.py) with `subprocess`, never forked from a process that touched CUDA.
 It creates its context at start, says "ready", then reads jobs (protocol frames) on stdin and
-answers on the FIFO at --result-path. The kernel's printf goes to fd 1, which is redirected to an
+answers on the FIFO at --result-path; a child shared by the pool processes of a worker (shared.py)
+listens on the unix socket --listen instead and serves one connection at a time, each one a job
+stream that starts with the hello. The kernel's printf goes to fd 1, which is redirected to an
 in-memory file and returned, capped, as the job's log: it can never reach the result channel.
 After a sticky CUDA error (illegal address, trap, ...) the context is unusable, so the child
 answers and exits; the judge starts a fresh one. `--sanitizer TOOL` is a child that runs under
@@ -33,10 +36,14 @@ import numpy as np
 
 from . import fence, protocol
 from .cuda_errors import classify, is_platform_fault
+from .fake_runner import FakeRunner
+from .protocol import result as _result
 from .gridreport import GridSyncReport
 
 LOG_CAP = 16 * 1024  # bytes of the kernel's printf output returned per job
-MAX_MODULES = 4  # cubins kept loaded (the test cases of one submission share one)
+# Cubins kept loaded: the test cases of one submission share one, and a child shared by the pool
+# processes of a worker (shared.py) serves several submissions' cases in turn.
+MAX_MODULES = 16
 DEFAULT_DYNAMIC_SHARED_BYTES = 48 * 1024  # above this a kernel needs the opt-in attribute
 POISON_BYTE = 0xFF  # OUT buffers start as NaN / -1, as in the emulator
 
@@ -66,10 +73,6 @@ class PrintfCapture:
         os.ftruncate(1, 0)
         os.lseek(1, 0, os.SEEK_SET)
         return data.decode("utf-8", "replace"), max(0, size - LOG_CAP)
-
-
-def _result(status: str, **fields) -> dict:
-    return {"op": "result", "status": status, **fields}
 
 
 class LaunchError(RuntimeError):
@@ -258,64 +261,6 @@ class CudaRunner:
                 {}, not sticky)
 
 
-class FakeRunner:
-    """No GPU: copies every IN/INOUT buffer to the outputs, or misbehaves on request. For tests.
-
-    Entry names drive it: "hang" sleeps forever, "crash" exits, "sticky" reports an illegal
-    address (and the child exits), "print" writes to fd 1 as a kernel's printf would. With a
-    `log_path` (a fake sanitizer child) it writes records in compute-sanitizer's format there:
-    "race" adds a racecheck hazard at kernel.cu:7, "nofence" leaves no fence after the job.
-    """
-
-    def __init__(self, log_path: str | None = None):
-        self.log_path = log_path
-        if log_path:
-            self._log("========= COMPUTE-SANITIZER\n")
-
-    def _log(self, text: str) -> None:
-        with open(self.log_path, "a") as f:
-            f.write(text)
-
-    def fence(self, tool: str, nonce: str) -> None:
-        if self._entry == "nofence":
-            raise RuntimeError("no fence (asked for by the test)")
-        if tool == "memcheck":
-            self._log('========= Program hit CUDA_ERROR_INVALID_VALUE (error 1) due to "invalid argument" on CUDA '
-                      f"API call to {fence.MEMCHECK_API}.\n=========\n")
-            return
-        name, _ = fence.entry(tool, nonce)
-        for _ in range(2):  # a fence may make several records
-            self._log("========= Error: Potential WAW hazard detected at __shared__ 0x0 in block (0,0,0) :\n"
-                      f"=========     Write Thread (0,0,0) at {name}+0x70\n"
-                      f"=========     Write Thread (32,0,0) at {name}+0x70\n=========\n")
-
-    def close(self) -> None:
-        pass
-
-    def hello(self) -> dict:
-        return {"op": "ready", "ok": True, "device": "fake", "cc": "9.0", "pid": os.getpid(), "pycuda": ""}
-
-    _entry = ""
-
-    def run(self, job: dict, arrays: dict[str, np.ndarray]):
-        entry = self._entry = job["entry"]
-        if entry == "race" and self.log_path:
-            self._log("========= Error: Race reported between Write access at k(float *)+0x90 in kernel.cu:7\n"
-                      "=========     and Read access at k(float *)+0xa0 in kernel.cu:7 [32 hazards]\n=========\n")
-        if entry == "hang":
-            while True:
-                time.sleep(3600)
-        if entry == "crash":
-            os._exit(9)
-        if entry == "sticky":
-            return (_result("fault", error="CUDA_ERROR_ILLEGAL_ADDRESS", message="an illegal memory access was encountered",
-                            sticky=True), {}, False)
-        if entry == "print":
-            os.write(1, b'{"op":"result","status":"ok"} forged\n')
-        outputs = {a["name"]: arrays[a["name"]].copy() for a in job["args"] if a["role"] in ("out", "inout")}
-        return _result("ok", time_s=0.0), outputs, True
-
-
 class CompilerRunner:
     """Compiles translation units with NVRTC (nvrtc.py); touches no GPU, so it runs anywhere."""
 
@@ -340,37 +285,17 @@ class CompilerRunner:
                         nvrtc=reply.version, time_s=reply.time_s), outputs, True)
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m grader.core.gpu.child")
-    parser.add_argument("--result-path", required=True, help="FIFO the judge reads results from")
-    parser.add_argument("--sanitizer", choices=("memcheck", "racecheck", "synccheck"),
-                        help="runs under this compute-sanitizer tool: fence its log after each job")
-    parser.add_argument("--fake", action="store_true", help="run no GPU code (tests)")
-    parser.add_argument("--fake-log", help="with --fake --sanitizer: write the tool's records here")
-    parser.add_argument("--compiler", action="store_true", help="compile with NVRTC instead of running kernels")
-    args = parser.parse_args(argv)
-    _die_with_parent()
-    result_fd = os.open(args.result_path, os.O_WRONLY)
-    capture = PrintfCapture()
-    try:
-        runner = (CompilerRunner() if args.compiler else FakeRunner(args.fake_log if args.sanitizer else None)
-                  if args.fake else CudaRunner())
-    except Exception as exc:  # no GPU, no PyCUDA, driver error: the platform's fault
-        protocol.write_frame(result_fd, {"op": "ready", "ok": False, "message": f"{type(exc).__name__}: {exc}"})
-        return 3
-    protocol.write_frame(result_fd, runner.hello())
+def _serve(args, runner, capture: PrintfCapture, read_fd: int, write_fd: int) -> str:
+    """Answer the jobs read from `read_fd` on `write_fd`. Returns "eof" at the end of the job stream,
+    "finish" when asked to finish (a "finish" op, or an op this runner does not serve), "end" after a
+    job that left this child unusable (a sticky error, a broken fence)."""
     while True:
         try:
-            job, arrays = protocol.read_frame(0)
-        except EOFError:
-            if args.sanitizer:  # asked to finish: end the context cleanly, the tool then ends its log
-                try:
-                    runner.close()
-                except Exception:
-                    pass
-            break
+            job, arrays = protocol.read_frame(read_fd)
+        except (EOFError, ConnectionError):
+            return "eof"
         if job.get("op") != getattr(runner, "op", "run"):
-            break
+            return "finish"
         try:
             reply, outputs, healthy = runner.run(job, arrays)
         except Exception as exc:  # a bug of ours or a malformed job: never the student's fault
@@ -385,9 +310,70 @@ def main(argv: list[str] | None = None) -> int:
                 healthy = False
         reply["log"], reply["log_dropped"] = capture.take()
         reply["job"] = job.get("job")
-        protocol.write_frame(result_fd, reply, outputs)
+        try:
+            protocol.write_frame(write_fd, reply, outputs)
+        except (BrokenPipeError, ConnectionError):  # a listening child's client gave up on the job
+            pass
         if not healthy:
-            break
+            return "end"
+
+
+def _listen(args, runner, capture: PrintfCapture, server) -> str:
+    """A shared child (--listen): one connection at a time, each greeted with the hello, then served
+    as the job stream of a warm child (pool.SocketChild). Returns as _serve does, never "eof"."""
+    while True:
+        conn, _ = server.accept()
+        with conn:
+            try:
+                protocol.write_frame(conn.fileno(), runner.hello())
+            except (BrokenPipeError, ConnectionError):
+                continue
+            how = _serve(args, runner, capture, conn.fileno(), conn.fileno())
+        if how != "eof":
+            return how
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m grader.core.gpu.child")
+    channel = parser.add_mutually_exclusive_group(required=True)
+    channel.add_argument("--result-path", help="FIFO the judge reads results from (jobs come on stdin)")
+    channel.add_argument("--listen", help="a unix socket to create: jobs and results on its connections")
+    parser.add_argument("--sanitizer", choices=("memcheck", "racecheck", "synccheck"),
+                        help="runs under this compute-sanitizer tool: fence its log after each job")
+    parser.add_argument("--fake", action="store_true", help="run no GPU code (tests)")
+    parser.add_argument("--fake-log", help="with --fake --sanitizer: write the tool's records here")
+    parser.add_argument("--compiler", action="store_true", help="compile with NVRTC instead of running kernels")
+    args = parser.parse_args(argv)
+    _die_with_parent()
+    server = None
+    if args.listen:  # bound before the context exists: a client's connection waits for the hello
+        import socket
+
+        server = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        server.bind(args.listen)
+        server.listen(16)
+    else:
+        result_fd = os.open(args.result_path, os.O_WRONLY)
+    capture = PrintfCapture()
+    try:
+        runner = (CompilerRunner() if args.compiler else FakeRunner(args.fake_log if args.sanitizer else None)
+                  if args.fake else CudaRunner())
+    except Exception as exc:  # no GPU, no PyCUDA, driver error: the platform's fault
+        message = f"{type(exc).__name__}: {exc}"
+        if server is None:
+            protocol.write_frame(result_fd, {"op": "ready", "ok": False, "message": message})
+        print(message, file=sys.stderr)
+        return 3
+    if server is None:
+        protocol.write_frame(result_fd, runner.hello())
+        how = _serve(args, runner, capture, 0, result_fd)
+    else:
+        how = _listen(args, runner, capture, server)
+    if args.sanitizer and how != "end":  # asked to finish: end the context cleanly, the tool then ends its log
+        try:
+            runner.close()
+        except Exception:
+            pass
     sys.stderr.flush()
     # Skip interpreter teardown: PyCUDA's context cleanup can fail noisily on a context that a
     # sticky error broke, and the driver frees everything of a process that exits.

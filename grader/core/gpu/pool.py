@@ -8,11 +8,15 @@ A sanitizer child serves job after job too: after each one it leaves a fence in 
 (fence.py) and the judge cuts the job's report off there (`Child.job_log`); it is replaced
 after SANITIZER_JOBS jobs, or as soon as its log cannot be cut. A used, hung or broken child is
 killed and a fresh one started at once, so that the next submission finds one ready.
+With a `shared` (shared.py), the children of its slots are one per worker instead, reached by
+every pool process through a unix socket, one job at a time under the slot's lock
+(`ChildPool.holding`); `spawn` and `ToolLog` serve both kinds of child.
 Children are started with `subprocess` (fork+exec), never forked from a process that holds a
 CUDA context; this process never touches CUDA at all.
 """
 from __future__ import annotations
 
+import contextlib
 import logging
 import os
 import shutil
@@ -50,7 +54,110 @@ class ChildStartError(Exception):
     """A child did not come up (no GPU, no PyCUDA, driver error). The platform's fault."""
 
 
-class Child:
+def spawn(workdir: Path, args: list[str], tool: Tool | None, *, fake: bool, compiler: bool, jobs: int, box,
+          stdin, stderr) -> subprocess.Popen:
+    """Start `python -m grader.core.gpu.child ARGS` (paths in ARGS name the work folder as "{box}") in
+    `box` (a sandbox.Sandbox, None: the default), under compute-sanitizer's `tool` unless `fake`, in a new
+    session (its process group is its pid), with `stdin` and its output to the file `stderr`.
+    Raises ChildStartError without compute-sanitizer, SandboxUnavailableError without a sandbox."""
+    args = [*args, "--sanitizer", str(tool)] if tool is not None else list(args)
+    if compiler:
+        args.append("--compiler")
+    elif fake:
+        args.append("--fake")
+        if tool is not None:
+            args += ["--fake-log", "{box}/sanitizer.log"]
+    prefix = None
+    if tool is not None and not fake:
+        sanitizer = compute_sanitizer()
+        if sanitizer is None:
+            raise ChildStartError("compute-sanitizer is not installed on this worker")
+        prefix = [sanitizer, *tool_options(tool, "{box}/sanitizer.log", jobs)]
+    launch = child_launch(workdir, args, prefix, gpu=not compiler, box=box)
+    try:
+        return subprocess.Popen(
+            launch.argv, stdin=stdin, stdout=stderr, stderr=stderr,
+            cwd=launch.cwd, env=launch.env, start_new_session=True, pass_fds=launch.pass_fds,
+            user=launch.user, group=launch.group, extra_groups=[] if launch.user is not None else None,
+        )
+    finally:
+        for fd in launch.pass_fds:
+            os.close(fd)
+
+
+class ToolLog:
+    """What a warm child's user reads in its work folder: the sanitizer's log, cut job by job at the
+    fences (the child's tool, `workdir`, and the cut's position: `log_offset` bytes holding
+    `log_records` records, the previous fence's nonce `last_fence`), and the child's output."""
+
+    tool: Tool | None
+    workdir: Path
+    log_offset = 0  # bytes of the sanitizer's log already cut into jobs' reports
+    log_records = 0  # records in those bytes: compute-sanitizer prints at most print_limit
+    print_limit = 0
+    last_fence = ""  # the nonce of the previous job's fence (its tail may follow the cut)
+
+    def print_budget(self) -> int:
+        """Records compute-sanitizer will still print for this child (its print limit counts every record
+        of the process's life: earlier jobs' findings and fences use it up)."""
+        return self.print_limit - self.log_records
+
+    def has_room_for_a_job(self) -> bool:
+        """Whether a job's full report and its fence still fit in the print budget. A child without
+        room must not take a job: records past the limit are never printed, so a racy kernel
+        after a few earlier racy ones would have its hazards silently dropped (found on the H200:
+        tiled-matmul's missing barrier ACCEPTED after the bank's other race sources)."""
+        return self.tool is None or self.print_budget() >= JOB_RECORDS[self.tool] + FENCE_RECORDS[self.tool]
+
+    def _log_bytes(self) -> bytes:
+        """The sanitizer's log from the last cut on (b"" before the tool created it)."""
+        try:
+            with open(self.workdir / "sanitizer.log", "rb") as f:
+                f.seek(self.log_offset)
+                return f.read()
+        except OSError:
+            return b""
+
+    def job_log(self, nonce: str, wait_s: float = FENCE_WAIT_S) -> str | None:
+        """This job's part of the sanitizer's log: the records before fence `nonce`, without the
+        rest of the previous job's fence. Waits up to `wait_s` for the fence; None if it did not
+        come, or cannot come because the job used up the tool's print limit (the caller then
+        finishes the child and reads `rest_of_log`)."""
+        deadline = time.monotonic() + wait_s
+        while True:
+            data = self._log_bytes()
+            # Cut at a line end: a multi-byte character is never split.
+            # surrogateescape: the characters map back to exactly the bytes they came from.
+            text = data[:data.rfind(b"\n") + 1].decode("utf-8", "surrogateescape")
+            cut = cut_job(self.tool, text, nonce)
+            if cut is not None:
+                report, consumed = cut
+                self.log_offset += len(text[:consumed].encode("utf-8", "surrogateescape"))
+                self.log_records += count_records(text[:consumed])
+                previous, self.last_fence = self.last_fence, nonce
+                report = report.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
+                return drop_fences(self.tool, report, (previous,))
+            if (time.monotonic() >= deadline or not self.alive()
+                    or self.log_records + count_records(text) >= self.print_limit):
+                return None
+            time.sleep(POLL_S)
+
+    def rest_of_log(self) -> str:
+        """Everything the tool wrote after the last cut (once the child has exited: all of it)."""
+        text = self._log_bytes().decode("utf-8", "replace")
+        return drop_fences(self.tool, text, (self.last_fence,)) if self.tool is not None else text
+
+    def stderr_tail(self) -> str:
+        """The end of the child's output (the kernel's printf is the student's text: escaped, one line)."""
+        try:  # the child writes it; this process never does, so there is nothing to flush
+            data = (self.workdir / "stderr.txt").read_bytes()
+        except OSError:
+            return ""
+        # The child's output carries the kernel's printf (the student's text): escaped, it stays one line.
+        return escape_untrusted(data[-STDERR_CAP:].decode("utf-8", "replace").strip())
+
+
+class Child(ToolLog):
     """One child process and its channels. Not thread-safe; one job at a time."""
 
     def __init__(self, tool: Tool | None = None, *, fake: bool = False, compiler: bool = False,
@@ -67,34 +174,10 @@ class Child:
         # Opened before the child exists: a FIFO that has never had a writer reads as "no data
         # yet", not as end-of-file, on Linux; once the child exits, reads see end-of-file.
         self.result_fd = os.open(fifo, os.O_RDONLY | os.O_NONBLOCK)
-        args = ["--result-path", "{box}/result.fifo"]
-        if tool is not None:
-            args += ["--sanitizer", str(tool)]
-        if compiler:
-            args.append("--compiler")
-        elif fake:
-            args.append("--fake")
-            if tool is not None:
-                args += ["--fake-log", "{box}/sanitizer.log"]
-        prefix = None
-        if tool is not None and not fake:
-            sanitizer = compute_sanitizer()
-            if sanitizer is None:
-                self._cleanup()
-                raise ChildStartError("compute-sanitizer is not installed on this worker")
-            prefix = [sanitizer, *tool_options(tool, "{box}/sanitizer.log", jobs)]
         self._stderr = open(self.workdir / "stderr.txt", "w+b")
         try:
-            launch = child_launch(self.workdir, args, prefix, gpu=not compiler, box=box)
-            try:
-                self.proc = subprocess.Popen(
-                    launch.argv, stdin=subprocess.PIPE, stdout=self._stderr, stderr=self._stderr,
-                    cwd=launch.cwd, env=launch.env, start_new_session=True, pass_fds=launch.pass_fds,
-                    user=launch.user, group=launch.group, extra_groups=[] if launch.user is not None else None,
-                )
-            finally:
-                for fd in launch.pass_fds:
-                    os.close(fd)
+            self.proc = spawn(self.workdir, ["--result-path", "{box}/result.fifo"], tool, fake=fake,
+                              compiler=compiler, jobs=jobs, box=box, stdin=subprocess.PIPE, stderr=self._stderr)
         except BaseException:
             self._stderr.close()
             os.close(self.result_fd)
@@ -108,22 +191,7 @@ class Child:
         # Celery soft time limit, say) leaves an answer in the pipe that belongs to no one: such
         # a child is replaced, never asked again.
         self.busy = False
-        self.log_offset = 0  # bytes of the sanitizer's log already cut into jobs' reports
-        self.log_records = 0  # records in those bytes: compute-sanitizer prints at most print_limit
         self.print_limit = print_limit(tool, jobs) if tool is not None else 0
-        self.last_fence = ""  # the nonce of the previous job's fence (its tail may follow the cut)
-
-    def print_budget(self) -> int:
-        """Records compute-sanitizer will still print for this child (its print limit counts every record
-        of the process's life: earlier jobs' findings and fences use it up)."""
-        return self.print_limit - self.log_records
-
-    def has_room_for_a_job(self) -> bool:
-        """Whether a job's full report and its fence still fit in the print budget. A child without
-        room must not take a job: records past the limit are never printed, so a racy kernel
-        after a few earlier racy ones would have its hazards silently dropped (found on the H200:
-        tiled-matmul's missing barrier ACCEPTED after the bank's other race sources)."""
-        return self.tool is None or self.print_budget() >= JOB_RECORDS[self.tool] + FENCE_RECORDS[self.tool]
 
     # ---- lifecycle ----
 
@@ -208,63 +276,17 @@ class Child:
         self.busy = False
         return header, outputs
 
-    def _log_bytes(self) -> bytes:
-        """The sanitizer's log from the last cut on (b"" before the tool created it)."""
-        try:
-            with open(self.workdir / "sanitizer.log", "rb") as f:
-                f.seek(self.log_offset)
-                return f.read()
-        except OSError:
-            return b""
-
-    def job_log(self, nonce: str, wait_s: float = FENCE_WAIT_S) -> str | None:
-        """This job's part of the sanitizer's log: the records before fence `nonce`, without the
-        rest of the previous job's fence. Waits up to `wait_s` for the fence; None if it did not
-        come, or cannot come because the job used up the tool's print limit (the caller then
-        finishes the child and reads `rest_of_log`)."""
-        deadline = time.monotonic() + wait_s
-        while True:
-            data = self._log_bytes()
-            # Cut at a line end: a multi-byte character is never split.
-            # surrogateescape: the characters map back to exactly the bytes they came from.
-            text = data[:data.rfind(b"\n") + 1].decode("utf-8", "surrogateescape")
-            cut = cut_job(self.tool, text, nonce)
-            if cut is not None:
-                report, consumed = cut
-                self.log_offset += len(text[:consumed].encode("utf-8", "surrogateescape"))
-                self.log_records += count_records(text[:consumed])
-                previous, self.last_fence = self.last_fence, nonce
-                report = report.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
-                return drop_fences(self.tool, report, (previous,))
-            if (time.monotonic() >= deadline or not self.alive()
-                    or self.log_records + count_records(text) >= self.print_limit):
-                return None
-            time.sleep(POLL_S)
-
-    def rest_of_log(self) -> str:
-        """Everything the tool wrote after the last cut (once the child has exited: all of it)."""
-        text = self._log_bytes().decode("utf-8", "replace")
-        return drop_fences(self.tool, text, (self.last_fence,)) if self.tool is not None else text
-
-    def stderr_tail(self) -> str:
-        try:
-            self._stderr.flush()
-            data = (self.workdir / "stderr.txt").read_bytes()
-        except (OSError, ValueError):
-            return ""
-        # The child's output carries the kernel's printf (the student's text): escaped, it stays one line.
-        return escape_untrusted(data[-STDERR_CAP:].decode("utf-8", "replace").strip())
-
-
 class ChildPool:
     """Warm children of one worker: a main child for runs, a compiler child, one child per sanitizer tool."""
 
     def __init__(self, factory: Callable[[Tool | None], Child] | None = None,
                  compiler_factory: Callable[[], Child] | None = None, sanitizer_jobs: int = SANITIZER_JOBS,
-                 *, sandbox=None, start_timeout_s: float = START_TIMEOUT_S):
+                 *, sandbox=None, start_timeout_s: float = START_TIMEOUT_S, shared=None):
         """`factory(tool)` and `compiler_factory()` start children (default: Child in `sandbox`, a
         sandbox.Sandbox or None for the default, each waited for up to `start_timeout_s` seconds);
-        a sanitizer child serves `sanitizer_jobs` jobs before it is replaced."""
+        a sanitizer child serves `sanitizer_jobs` jobs before it is replaced. `shared`: a
+        shared.SharedChildren whose slots' children serve every pool process of the worker (None:
+        every child is this process's own)."""
         self.sanitizer_jobs = max(1, sanitizer_jobs)
         # By default a sanitizer child's print limit is sized for the jobs it will serve here.
         self._factory = factory or (lambda tool: Child(tool, jobs=self.sanitizer_jobs, box=sandbox,
@@ -272,10 +294,20 @@ class ChildPool:
         self._compiler_factory = compiler_factory or (lambda: Child(compiler=True, box=sandbox,
                                                                     start_timeout_s=start_timeout_s))
         self.children: dict[str, Child] = {}  # by slot: "main", "compiler", or a tool's name
+        self.shared = shared
+
+    def _shares(self, slot: str) -> bool:
+        return self.shared is not None and self.shared.shares(slot)
+
+    def holding(self, slots):
+        """A context that holds the locks of those of `slots` that are shared around one job (see
+        shared.SharedChildren.holding; raises ChildStartError when a lock is not had in time); for
+        children of this process's own, nothing."""
+        return self.shared.holding(slots) if self.shared is not None else contextlib.nullcontext()
 
     @property
     def main(self) -> Child | None:
-        return self.children.get("main")
+        return self.shared.current("main") if self._shares("main") else self.children.get("main")
 
     @property
     def compiler(self) -> Child | None:
@@ -301,17 +333,20 @@ class ChildPool:
         """The warm child under `tool`, started now if there is none (it may still be starting).
         One that has served `sanitizer_jobs` jobs, or whose print budget has no room for a whole job's
         report (Child.has_room_for_a_job), is replaced first."""
-        child = self.children.get(str(tool))
-        if child is not None and (child.jobs >= self.sanitizer_jobs or not child.has_room_for_a_job()):
+        child = self._warm(str(tool), lambda: self._factory(tool))
+        if child.jobs >= self.sanitizer_jobs or not child.has_room_for_a_job():
             self._retire(str(tool), None)
-        return self._warm(str(tool), lambda: self._factory(tool))
+            child = self._warm(str(tool), lambda: self._factory(tool))
+        return child
 
     def retire_sanitizer(self, tool: Tool, restart: bool = True) -> None:
         """Kill the child under `tool` (its log could not be cut, it hung or broke) and start its successor."""
         self._retire(str(tool), (lambda: self.sanitizer_child(tool)) if restart else None)
 
     def _warm(self, slot: str, factory: Callable[[], Child]) -> Child:
-        """The child in `slot`; a busy or dead one is replaced by factory()."""
+        """The child in `slot`; a busy or dead one is replaced by factory() (a shared slot's by shared)."""
+        if self._shares(slot):
+            return self.shared.child(slot)
         child = self.children.get(slot)
         if child is not None and (child.busy or not child.alive()):
             child.kill()
@@ -324,7 +359,9 @@ class ChildPool:
 
     def _retire(self, slot: str, start: Callable[[], Child] | None) -> None:
         child = self.children.pop(slot, None)
-        if child is not None:
+        if self._shares(slot):
+            self.shared.retire(slot)
+        elif child is not None:
             child.kill()
             _count_restart(slot)
         if start is not None:
@@ -334,6 +371,8 @@ class ChildPool:
         for child in self.children.values():
             child.kill()
         self.children = {}
+        if self.shared is not None:
+            self.shared.close()
 
 
 # Called as listener("gpu", slot) when a warm child is killed and replaced; the shell adds one

@@ -35,6 +35,11 @@ class DeadlineError(ProtocolError):
     """The peer sent nothing (or not enough) before the deadline."""
 
 
+def result(status: str, **fields) -> dict:
+    """The header of a child's answer to a job: {"op": "result", "status": status, **fields}."""
+    return {"op": "result", "status": status, **fields}
+
+
 def encode(header: dict, arrays: dict[str, np.ndarray] | None = None) -> list[bytes | memoryview]:
     """The frame for `header` and `arrays` as a list of byte chunks (arrays are not copied)."""
     arrays = arrays or {}

@@ -39,8 +39,15 @@ class SanitizerPass:
         A late tool's child is killed (its reply is None, its log what it wrote). A child whose
         log could not be cut at this job's fence (no fence: it broke, or its print limit ran out)
         is finished and its whole remaining log read; it is replaced, as is one that has
-        served the pool's sanitizer_jobs jobs.
+        served the pool's sanitizer_jobs jobs. Shared children are held for the whole pass.
         """
+        try:
+            with self.pool.holding(tuple(str(t) for t in tools)):
+                return self._sanitize_held(tools, job, arrays, limit_s)
+        except ChildStartError as exc:  # a shared child's lock not had in time
+            return {}, str(exc)
+
+    def _sanitize_held(self, tools: tuple[Tool, ...], job: dict, arrays: dict[str, np.ndarray], limit_s: float):
         children = {}
         started = time.monotonic()
         try:
@@ -61,7 +68,7 @@ class SanitizerPass:
             try:
                 child.submit(dict(job, fence=nonces[tool]), arrays, deadline)
                 sent[tool] = child
-            except (protocol.ProtocolError, OSError) as exc:
+            except (ChildStartError, protocol.ProtocolError, OSError) as exc:
                 error = error or f"{tool}: could not send the job ({exc})"
                 self.pool.retire_sanitizer(tool)
         for tool, child in sent.items():
