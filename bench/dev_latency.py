@@ -166,8 +166,15 @@ def stage_medians(results: list[dict], times: dict) -> dict:
     """Median seconds of each grading stage (grader/stages.py's WARPDRILL_STAGE_LOG lines) of `results`."""
     lines = [times.get("stages", {}).get(str(r["pk"])) for r in results]
     lines = [line for line in lines if line]
+    for line in lines:  # the rest: the judge's own work and waits (ptxas's report), beside the timed stages
+        line["rest"] = line.get("total_s", 0.0) - sum(line.get(k, 0.0) for k in TIMED_STAGES)
     keys = sorted({k for line in lines for k in line if k not in ("id", "pid", "started")})
     return {k: round(statistics.median(line.get(k, 0.0) for line in lines), 3) for k in keys}
+
+
+# grader/stages.py's stages that are seconds of the grading's wall time, one after another ("kernel" is
+# part of "runs", "progress_writes" a count).
+TIMED_STAGES = ("heartbeat", "claim", "package", "compile", "inputs", "runs", "checks", "progress", "save")
 
 
 def breakdown(results: list[dict], times: dict) -> dict:
@@ -275,7 +282,10 @@ def run_stack(args, extra_env: dict) -> tuple[list[dict], list[dict], dict, list
 # is the defaults with the emulator's full check pass (every kernel compiled and run under
 # ThreadSanitizer and the initcheck, as before grader/core/emulator/checkplan.py), to compare with
 # "after" (`--configs full_check,after`).
-CONFIGS = {"before": {"WARPDRILL_POLL_FAST_START_S": "0"}, "after": {}, "full_check": {"WARPDRILL_FULL_CHECK_PASS": "1"}}
+# "ptxas_late" is the defaults with ptxas's report started after the harness calls and waited for at
+# the grading's end, as before it was started before the compile (`--configs ptxas_late,after`).
+CONFIGS = {"before": {"WARPDRILL_POLL_FAST_START_S": "0"}, "after": {}, "full_check": {"WARPDRILL_FULL_CHECK_PASS": "1"},
+           "ptxas_late": {"WARPDRILL_PTXAS_REPORT_LATE": "1"}}
 
 
 def main() -> int:

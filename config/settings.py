@@ -391,12 +391,17 @@ WARPDRILL_JUDGE = {
         # The emulator's check pass with every run, whatever the kernel (grader/core/emulator/checkplan.py
         # skips the race run and the initcheck where they can find nothing): for comparisons.
         "full_check_pass": env.bool("WARPDRILL_FULL_CHECK_PASS", default=False),
+        # The emulator's coro mode for kernels whose only synchronisation is __syncthreads() in their
+        # body (grader/core/emulator/coro.py); 0: fibers, as before it, for comparisons.
+        "coro": env.bool("WARPDRILL_EMULATOR_CORO", default=True),
+        # The judge's ptxas report started after the harness calls, not before the compile: for comparisons.
+        "ptxas_report_late": env.bool("WARPDRILL_PTXAS_REPORT_LATE", default=False),
         # The GPU backend: sm_XX to compile for (empty: asked of the GPU), the sanitizer tools of a
         # check run, a fresh child per submission ("submission") or a warm one per worker ("worker"),
         # NVRTC or nvcc ("auto", "nvrtc", "nvcc"), seconds a child may take to start, jobs a sanitizer
         # child serves before it is replaced, seconds an nvcc compile may take, and which warm children
-        # are one per worker, shared by its pool processes ("off", "sanitizers", "all": gpu/shared.py)
-        # in which run folder (empty: one per worker in the temporary folder).
+        # are a few per worker, shared by its pool processes ("off", "sanitizers", "all": gpu/shared.py),
+        # how many of each, in which run folder (empty: one per worker in the temporary folder).
         "arch": env("WARPDRILL_GPU_ARCH", default="") or None,
         "checks": env("WARPDRILL_GPU_CHECKS", default="memcheck,racecheck,synccheck"),
         "fresh_child_per_submission": env("WARPDRILL_GPU_CHILD_REUSE", default="worker") == "submission",
@@ -406,6 +411,7 @@ WARPDRILL_JUDGE = {
         "nvcc_time_limit_s": env.float("WARPDRILL_NVCC_TIME_LIMIT", default=30.0),
         "shared_children": env("WARPDRILL_GPU_SHARED_CHILDREN", default="off"),
         "shared_dir": env("WARPDRILL_GPU_SHARED_DIR", default="") or None,
+        "shared_instances": env.int("WARPDRILL_GPU_SHARED_INSTANCES", default=4),
     },
 }
 # Mixed into hidden test seeds so that hidden inputs cannot be reproduced from the package.

@@ -11,10 +11,11 @@ names the number of blocks beyond which it hangs (docs/synchronization.md).
 from __future__ import annotations
 
 import dataclasses
+from typing import Callable
 
 from . import messages as M
 from .backends.base import LaunchConfig, RunOutcome, RunRequest, RunStatus
-from .results import Diagnostic
+from .results import Diagnostic, Resources
 from .verdicts import DiagnosticKind
 
 
@@ -37,12 +38,13 @@ def spins_on_other_blocks(outcome: RunOutcome, launch: LaunchConfig) -> bool:
     return bool(deadlock and deadlock.detail.get("proven") is False and deadlock.detail.get("spinning"))
 
 
-def explain(backend, build, request: RunRequest, outcome: RunOutcome, gpu, registers: int | None,
-            shared_static_bytes: int | None) -> tuple[RunOutcome, LaunchConfig | None]:
+def explain(backend, build, request: RunRequest, outcome: RunOutcome, gpu,
+            resources: Callable[[], Resources | None]) -> tuple[RunOutcome, LaunchConfig | None]:
     """The outcome to grade a case by, and the co-resident launch when it replaced a spinning deadlock.
 
     When the deadlock is an inter-block wait (spins_on_other_blocks) and the grid fits on `gpu` at
-    once, the case runs again with every block co-resident: if that completes, the returned outcome
+    once (by the registers and static shared memory of `resources()`, called only then: it may wait
+    for ptxas's report; None counts as 0 of each), the case runs again with every block co-resident: if that completes, the returned outcome
     is that run's, with a DIVERGENT_BARRIER diagnostic (a SYNC_ERROR, detail shape "co_residency")
     that says the kernel relies on co-residency and hangs beyond `fit` blocks. Otherwise `outcome`
     itself and None.
@@ -50,7 +52,8 @@ def explain(backend, build, request: RunRequest, outcome: RunOutcome, gpu, regis
     launch = request.launch
     if not (backend.supports_coresident_launch and spins_on_other_blocks(outcome, launch)):
         return outcome, None
-    per_sm, fit = resident_blocks(launch, gpu, registers, shared_static_bytes)
+    res = resources()
+    per_sm, fit = resident_blocks(launch, gpu, res.registers if res else None, res.shared_static_bytes if res else None)
     if launch.blocks > fit:
         return outcome, None
     resident = dataclasses.replace(launch, coresident=True)

@@ -29,7 +29,7 @@ from .kernel import KernelSpec, LaunchConfig
 from .launch import (LaunchExpressionError, build_launch, cooperative_launch_problem, launch_problem,
                      parse_launch_comment)
 from .ptxas_report import PtxasReport, judged_resources
-from .results import CompileMessage, CompileResult, Diagnostic, JudgeResult, TestResult
+from .results import CompileMessage, CompileResult, Diagnostic, JudgeResult, Resources, TestResult
 from .static_checks import DEFAULT_MAX_SOURCE_BYTES, static_check_reason
 from .summary import case_message, submission_summary
 from .verdicts import HANGS, NOT_RUN, DiagnosticKind, Verdict, case_verdict, submission_verdict
@@ -132,7 +132,15 @@ def judge(
         return _refused(M.INVALID_LAUNCH(error=str(exc)), name)
 
     progress("compiling", 0, len(package.tests))
-    build = backend.compile(source, package.kernel)
+    # Backends without a ptxas report (the emulator) get one from nvcc, started now, before any harness
+    # call, and collected at the end: it runs beside the compile and the test cases (ptxas_report.py).
+    report = PtxasReport(source, package.kernel, target_cc, backend) \
+        if backend.wants_ptxas_report and not backend.ptxas_report_late else None
+    try:
+        build = backend.compile(source, package.kernel)
+    except BaseException:
+        _close(report)
+        raise
     try:
         if not build.compile.ok:
             first = next((m for m in build.compile.messages if m.severity == "error"), None)
@@ -147,28 +155,29 @@ def judge(
                 raise UnsupportedLaunchError(f"the {name} backend cannot make a cooperative launch")
             if build.resources is None and backend.wants_ptxas_report:
                 # Whether the grid fits at once depends on the registers: ptxas's report is needed
-                # before the cases, so it is made here, on this thread (see below why not on another).
-                build.resources = PtxasReport.compute_now(source, package.kernel, target_cc, backend)
+                # before the cases (made now, on this thread, when the late report was asked for).
+                build.resources = report.wait() if report is not None \
+                    else PtxasReport.compute_now(source, package.kernel, target_cc, backend)
         gpu = _target_gpu(target_cc, target_gpu)
         registers = build.resources.registers if build.resources else None
         static = build.resources.shared_static_bytes if build.resources else None
         refusals = [launch_problem(launch, target_cc) or cooperative_launch_problem(launch, gpu, registers, static)
                     for launch in launches]
-        # Every call into harness.py happens here, before the report thread exists. That thread
-        # forks (a sandboxed nvcc; as root `user=` rules out vfork, so pthread_atfork handlers
-        # run), and a fork while another thread is inside a multi-threaded OpenBLAS call (a
-        # reference using `@` or np.linalg) hangs in OpenBLAS's at-fork handler for good
-        # (issue 11; tests/grader/test_blas_fork.py). The cost: every case's inputs and
-        # expected outputs are held at once.
+        # Every call into harness.py happens here, on this thread, with no thread of the judge's
+        # beside it: a fork from another thread (a sandboxed nvcc as root: `user=` rules out vfork,
+        # so pthread_atfork handlers run) while a multi-threaded OpenBLAS call runs (a reference
+        # using `@` or np.linalg) hangs in OpenBLAS's at-fork handler for good (issue 11;
+        # tests/grader/test_blas_fork.py). The ptxas report's nvcc was started above, on this
+        # thread. The cost: every case's inputs and expected outputs are held at once.
         progress("running", 0, len(package.tests))  # generating the inputs is part of running the cases
         harness = package.load_harness()
         cases = [prepare_case(package, harness, test, launch, refused, seed_secret)
                  for test, launch, refused in zip(package.tests, launches, refusals)]
         check_inputs = case_inputs(package, harness, check_test, seed_secret) \
             if checking and refusals[check_index] is None else None
-        # Backends without a ptxas report (the emulator) get one from nvcc, computed while the
-        # test cases run: every submission shows its resources and occupancy, GPU or not.
-        report = PtxasReport(source, package.kernel, target_cc, backend) if build.resources is None and backend.wants_ptxas_report else None
+        if build.resources is None and backend.wants_ptxas_report and report is None:
+            # The late report (the backend's ptxas_report_late, for comparisons): started only now.
+            report = PtxasReport(source, package.kernel, target_cc, backend)
         result = JudgeResult(verdict=Verdict.ACCEPTED, compile=build.compile, backend=name)
         hung = None
         mapped: Case | None = None  # the failing case whose write map is drawn (writemap_case)
@@ -176,7 +185,7 @@ def judge(
         for k, case in enumerate(cases):
             progress("running", k, len(package.tests))
             test_result, coresident = _run_case(package, backend, build, case, result, source, explainer,
-                                                gpu, registers, static)
+                                                gpu, _resources_of(build, report))
             resident = resident or coresident
             if writemaps and writemap_wanted(backend, test_result, mapped):
                 mapped = case  # its inputs stay: the write-map run below reuses them
@@ -204,7 +213,7 @@ def judge(
                 _add_diagnostics(result, outcome.diagnostics, test.name)
         if mapped is not None and hung is None:
             result.writemaps = writemap_run(package, backend, build, mapped)
-        if report is not None:
+        if build.resources is None and report is not None:
             build.resources = report.wait()
         result.resources = judged_resources(build, launches[0], target_cc)
         result.verdict = submission_verdict(result.tests, result.diagnostics)
@@ -212,14 +221,30 @@ def judge(
         result.device = backend.device_name()
         return result
     finally:
+        _close(report)
         backend.close(build)
 
 
+def _close(report: PtxasReport | None) -> None:
+    if report is not None:
+        report.close()
+
+
+def _resources_of(build: Build, report: PtxasReport | None) -> Callable[[], Resources | None]:
+    """The build's resource report when asked for: its own, else the ptxas report's (waited for then)."""
+    def resources():
+        if build.resources is None and report is not None:
+            build.resources = report.wait()
+        return build.resources
+    return resources
+
+
 def _run_case(package, backend, build: Build, case: Case, result: JudgeResult, source: str,
-              explainer: HangExplainer | None, gpu=None, registers: int | None = None,
-              shared_static_bytes: int | None = None) -> tuple[TestResult, LaunchConfig | None]:
+              explainer: HangExplainer | None, gpu=None,
+              resources: Callable[[], Resources | None] = lambda: None) -> tuple[TestResult, LaunchConfig | None]:
     """One test case's row, and the co-resident launch when its blocks needed one to complete (an
-    inter-block spin barrier whose grid fits on `gpu` at once: a SYNC_ERROR, coresidency.py), else None."""
+    inter-block spin barrier whose grid fits on `gpu` at once: a SYNC_ERROR, coresidency.py, which
+    asks `resources()` for the registers only then), else None."""
     started = time.monotonic()
     test, launch = case.test, case.launch
     refused = case.refused
@@ -236,7 +261,7 @@ def _run_case(package, backend, build: Build, case: Case, result: JudgeResult, s
         raise PlatformError(outcome.message or f"backend failed on test {test.name}")
     resident = None
     if gpu is not None:
-        outcome, resident = coresidency.explain(backend, build, request, outcome, gpu, registers, shared_static_bytes)
+        outcome, resident = coresidency.explain(backend, build, request, outcome, gpu, resources)
         if outcome.status is RunStatus.INTERNAL:
             raise PlatformError(outcome.message or f"backend failed on test {test.name}")
     outcome = explain_hang(outcome, explainer, source, package.kernel, request)

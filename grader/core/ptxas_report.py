@@ -1,14 +1,14 @@
-"""The judge's resources stage: ptxas's resource report of the kernel, computed on a background
-thread while the test cases run (for a backend without a report of its own, the emulator), and the
-occupancy of the judged launch on the course's GPU.
+"""The judge's resources stage: ptxas's resource report of the kernel (for a backend without a
+report of its own, the emulator), its nvcc started before the compile and collected at the end,
+and the occupancy of the judged launch on the course's GPU.
 
-The thread forks (a sandboxed nvcc): judge.py makes every harness call before it starts (issue 11,
+No thread: nvcc's sandboxed process is started on the judge's thread (before any harness call) and
+only read and reaped afterwards, so nothing forks beside the harness's BLAS threads (issue 11,
 tests/grader/test_blas_fork.py). Plain Python (no Django).
 """
 from __future__ import annotations
 
 import logging
-import threading
 
 from .backends.base import Build
 from .kernel import KernelSpec, LaunchConfig
@@ -17,34 +17,50 @@ log = logging.getLogger(__name__)
 
 
 class PtxasReport:
-    """ptxas's resource report of the kernel, computed on a background thread (None when unavailable)."""
+    """ptxas's resource report of the kernel: nvcc starts in the `backend`'s sandbox when this is made
+    (on the calling thread; its result cached in the backend's cache root) and runs while the caller
+    works; wait() collects it. Either wait() or close() is called; both may be, in that order."""
 
     def __init__(self, source: str, spec: KernelSpec, cc: str, backend=None):
+        self._pending = None
         self._value = None
-        self._thread = threading.Thread(target=self._compute, args=(source, spec, cc, backend), daemon=True)
-        self._thread.start()
+        try:
+            from .resources import start_ptxas
 
-    def _compute(self, source, spec, cc, backend):
-        self._value = self.compute_now(source, spec, cc, backend)
+            self._pending = start_ptxas(source, spec, cc, sandbox=getattr(backend, "sandbox", None),
+                                        cache_root=getattr(backend, "cache_root", None))
+        except Exception as exc:  # nvcc missing or failing: the report is information, never a failure
+            log.info("no ptxas resource report: %s", exc)
 
     @staticmethod
     def compute_now(source: str, spec: KernelSpec, cc: str, backend=None):
-        """The report, computed on the calling thread (None when unavailable); nvcc runs in the
-        `backend`'s sandbox, its result cached in the backend's cache root."""
-        try:
-            from .resources import ptxas_resources
+        """The report, computed on the calling thread (None when unavailable)."""
+        return PtxasReport(source, spec, cc, backend).wait()
 
-            value = ptxas_resources(source, spec, cc, sandbox=getattr(backend, "sandbox", None),
-                                    cache_root=getattr(backend, "cache_root", None))
-            return value if value.source else None
-        except Exception as exc:  # nvcc missing or failing: the report is information, never a failure
-            log.info("no ptxas resource report: %s", exc)
-            return None
-
-    def wait(self, timeout: float = 60.0):
-        """The report (None when unavailable or not ready within `timeout` seconds)."""
-        self._thread.join(timeout)
+    def wait(self):
+        """The report (a results.Resources; None when unavailable), waiting for nvcc to end (its wall
+        clock, gpu/nvcc.py's TIME_LIMIT_S from its start, bounds the wait). Forks nothing."""
+        pending, self._pending = self._pending, None
+        if pending is not None:
+            try:
+                self._value = _report(pending.result())
+            except Exception as exc:
+                log.info("no ptxas resource report: %s", exc)
         return self._value
+
+    def close(self) -> None:
+        """Stop nvcc when its report was not waited for (a compile error, an exception)."""
+        pending, self._pending = self._pending, None
+        if pending is not None:
+            pending.cancel()
+
+
+def _report(result):
+    """The Resources of a CubinResult, None when it has no ptxas figures for the kernel."""
+    from .resources import resources_of
+
+    value = resources_of(result)
+    return value if value.source else None
 
 
 def judged_resources(build: Build, launch: LaunchConfig, target_cc: str):

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from .kernel import KernelSpec
 from .gpu.cache import CompileCache, default_cache_dir
-from .gpu.nvcc import CubinResult, arch_of, cc_of, compile_cubin
+from .gpu.nvcc import CubinResult, PendingCubin, arch_of, cc_of, start_cubin
 from .results import Resources
 
 _default_caches: dict[str, CompileCache] = {}  # per cache root: one per process
@@ -50,6 +50,13 @@ def ptxas_resources(source: str, spec: KernelSpec, cc: str = "9.0", *, cache: Co
     Returns an empty report (see resources_of) when the source does not compile with nvcc.
     Raises NvccUnavailableError (a PlatformError) without nvcc, ValueError for a malformed `cc`.
     """
+    return resources_of(start_ptxas(source, spec, cc, cache=cache, sandbox=sandbox, cache_root=cache_root).result())
+
+
+def start_ptxas(source: str, spec: KernelSpec, cc: str = "9.0", *, cache: CompileCache | None = None,
+                sandbox=None, cache_root=None) -> PendingCubin:
+    """ptxas_resources's nvcc (same arguments and errors), started on the calling thread and left
+    running: resources_of(pending.result()) is its report; pending.cancel() stops it."""
     if cache is None:
         cache = _default_caches.setdefault(str(cache_root), CompileCache(default_cache_dir(cache_root)))
-    return resources_of(compile_cubin(source, spec, arch_of(cc), cache=cache, sandbox=sandbox))
+    return start_cubin(source, spec, arch_of(cc), cache=cache, sandbox=sandbox)

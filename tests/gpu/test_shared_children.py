@@ -29,9 +29,9 @@ def run_dir():
     shutil.rmtree(path, ignore_errors=True)
 
 
-def shared_backend(run_dir: str, mode: str = "all") -> GpuBackend:
-    """A backend whose shared slots' fake children live in `run_dir`, as one pool process's."""
-    shared = SharedChildren(run_dir, slots_of(mode), fake=True, start_timeout_s=20)
+def shared_backend(run_dir: str, mode: str = "all", instances: int = 1) -> GpuBackend:
+    """A backend whose shared slots' fake children (`instances` each) live in `run_dir`, as one pool process's."""
+    shared = SharedChildren(run_dir, slots_of(mode), fake=True, start_timeout_s=20, instances=instances)
     return GpuBackend(arch="sm_90", pool=ChildPool(factory=lambda tool: Child(tool, fake=True), shared=shared))
 
 
@@ -127,7 +127,7 @@ def test_waiting_for_another_job_is_not_counted_against_the_limit(child_sandbox,
     backend = shared_backend(run_dir)
     try:
         backend.run(fake_build("copy"), request())
-        fd = os.open(os.path.join(run_dir, "main.lock"), os.O_RDWR)
+        fd = os.open(os.path.join(run_dir, "main.0.lock"), os.O_RDWR)
         fcntl.flock(fd, fcntl.LOCK_EX)
         ctx = multiprocessing.get_context("fork")
         release = ctx.Process(target=lambda: time.sleep(1.5))
@@ -138,6 +138,25 @@ def test_waiting_for_another_job_is_not_counted_against_the_limit(child_sandbox,
         waited = time.monotonic() - started
         release.join(10)
         assert out.status is RunStatus.OK and waited >= 1.0
+    finally:
+        backend.shutdown()
+
+
+def test_with_two_children_per_slot_a_job_takes_the_free_one(child_sandbox, run_dir):
+    """While another pool process holds one of two main children, a job runs at once on the other."""
+    backend = shared_backend(run_dir, instances=2)
+    try:
+        fd = os.open(os.path.join(run_dir, f"main.{os.getpid() % 2}.lock"), os.O_RDWR | os.O_CREAT)
+        fcntl.flock(fd, fcntl.LOCK_EX)  # the instance this process would try first
+        ctx = multiprocessing.get_context("fork")
+        holder = ctx.Process(target=lambda: time.sleep(3))
+        holder.start()
+        os.close(fd)
+        started = time.monotonic()
+        out = backend.run(fake_build("copy"), request())
+        assert out.status is RunStatus.OK and time.monotonic() - started < 2.5
+        assert os.path.exists(os.path.join(run_dir, f"main.{(os.getpid() + 1) % 2}.json"))
+        holder.join(10)
     finally:
         backend.shutdown()
 
@@ -168,3 +187,5 @@ def test_the_option_names_the_shared_slots(run_dir):
     backend = GpuBackend(arch="sm_90", shared_children="sanitizers", shared_dir=run_dir)
     assert backend.pool.shared.slots == slots_of("sanitizers") and not backend.pool.shared.shares("main")
     assert GpuBackend(arch="sm_90").pool.shared is None
+    with pytest.raises(ValueError, match="fresh child"):
+        GpuBackend(arch="sm_90", shared_children="all", shared_dir=run_dir, fresh_child_per_submission=True)

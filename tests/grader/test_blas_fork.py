@@ -1,12 +1,14 @@
-"""The judge never forks from its report thread while the harness runs BLAS (issue 11).
+"""The judge never forks from a thread while the harness runs BLAS (issue 11).
 
 The mechanism: a thread that forks (a sandboxed compile as root: `user=` rules out vfork, so
 pthread_atfork handlers run) while another thread is inside a multi-threaded OpenBLAS call.
 OpenBLAS's at-fork handler then waits for its busy worker threads and the process hangs for
-good. The judge compiled ptxas's resource report on a background thread while the main thread
-computed `harness.reference`, so a matmul problem hung the worker on every new submission.
+good. The judge once compiled ptxas's resource report on a background thread while the main thread
+computed `harness.reference`, so a matmul problem hung the worker on every new submission. The
+report now has no thread: its nvcc is started on the judge's thread before the compile and read
+at the end.
 
-These tests run the judge in a fresh interpreter with a deadline: a hang fails them instead of
+The first test runs the judge in a fresh interpreter with a deadline: a hang fails it instead of
 hanging the suite.
 """
 from __future__ import annotations
@@ -27,35 +29,23 @@ needs_root_and_cores = pytest.mark.skipif(
     reason="the hang needs fork() with a uid switch (root) and a multi-threaded OpenBLAS (2+ cores)",
 )
 
-# The report thread is replaced by the issue's forking loop, and the harness's reference by one
-# that multiplies with `@` for a while before answering: without the fix this hung 3 times in 3.
+# The harness's reference multiplies with `@` for a while before answering, and the backend's every
+# run forks as root; the report is the real one (nvcc in the sandbox, when nvcc is installed).
 SCRIPT = textwrap.dedent("""
-    import subprocess, threading, time, sys
+    import subprocess, time
     import numpy as np
-    from grader.core import judge as judge_module, ptxas_report
+    from grader.core import judge as judge_module
     from grader.core.backends.dummy import DummyBackend
     from problems.core.package import Harness, load_package
 
-    stop = threading.Event()
-    forks = []
     overlaps = []
-
-    def fork_loop(self, source, spec, cc):
-        while not stop.is_set():
-            subprocess.run(["/bin/true"], user=65534, group=65534, start_new_session=True)
-            forks.append(1)
-
-    plain_wait = ptxas_report.PtxasReport.wait
-
-    def wait(self, timeout=60.0):
-        stop.set()
-        return plain_wait(self, timeout)
-
-    ptxas_report.PtxasReport._compute = fork_loop
-    ptxas_report.PtxasReport.wait = wait
 
     class Backend(DummyBackend):
         wants_ptxas_report = True
+
+        def run(self, build, request):
+            subprocess.run(["/bin/true"], user=65534, group=65534, start_new_session=True)
+            return super().run(build, request)
 
     package = load_package("problems/bank/tiled-matmul")
     harness = package.load_harness()
@@ -65,68 +55,78 @@ SCRIPT = textwrap.dedent("""
         until = time.monotonic() + 0.4
         while time.monotonic() < until:
             a @ a
-            overlaps.append(len(forks))
+            overlaps.append(1)
         return harness.reference(inputs)
 
     package.load_harness = lambda: Harness(generate=harness.generate, reference=reference)
     result = judge_module.judge(package, package.solution, Backend())
-    print("verdict", result.verdict, "forks", len(forks), "matmuls", len(overlaps), flush=True)
+    print("verdict", result.verdict, "matmuls", len(overlaps), flush=True)
 """)
 
 
 @needs_root_and_cores
-def test_judge_with_a_blas_reference_and_a_forking_report_thread_finishes():
+def test_judge_with_a_blas_reference_and_the_ptxas_report_finishes():
     """judge() on the tiled-matmul package, whose reference is NumPy's `@` on a multi-threaded
-    OpenBLAS, finishes while the report thread forks as root in a loop: the harness never runs
-    while that thread exists."""
+    OpenBLAS, finishes while the ptxas report's nvcc runs and every run forks as root."""
     env = {k: v for k, v in os.environ.items() if not k.endswith("_NUM_THREADS")}
     env["PYTHONPATH"] = str(ROOT)
     try:
         done = subprocess.run([sys.executable, "-c", SCRIPT], cwd=ROOT, env=env, capture_output=True,
                               text=True, timeout=DEADLINE_S)
     except subprocess.TimeoutExpired:
-        pytest.fail(f"judge() hung for {DEADLINE_S} s: a fork from the report thread met busy BLAS threads")
+        pytest.fail(f"judge() hung for {DEADLINE_S} s: a fork met busy BLAS threads")
     assert done.returncode == 0, done.stderr[-3000:]
-    assert done.stdout.startswith("verdict WRONG_ANSWER forks "), done.stdout
+    assert done.stdout.startswith("verdict WRONG_ANSWER matmuls "), done.stdout
 
 
-def test_no_harness_call_runs_while_the_report_thread_exists(monkeypatch):
-    """Every generate() and reference() call of a judged package (test cases and the check pass)
-    happens before the ptxas report thread starts, so none can overlap its forks."""
+@pytest.mark.parametrize("late", [False, True])
+def test_no_harness_call_runs_beside_a_thread_of_the_judge(monkeypatch, late):
+    """Every generate() and reference() call of a judged package (test cases and the check pass) runs
+    on the judge's thread with no other thread of the judge's alive; the report starts on that thread,
+    before the first harness call (after the last one with the backend's ptxas_report_late)."""
     import threading
 
-    from grader.core import judge as judge_module, ptxas_report
+    from grader.core import judge as judge_module
     from grader.core.backends.dummy import DummyBackend
     from problems.core.package import Harness, load_package
 
-    started = threading.Event()
     calls = []
+    started = []
+    before = set(threading.enumerate())
 
     class Report:
         def __init__(self, *args):
-            started.set()
+            started.append((len(calls), threading.current_thread()))
 
         def wait(self):
             return None
 
+        def close(self):
+            pass
+
     class Backend(DummyBackend):
         wants_ptxas_report = True
         supports_sanitizers = True
+        ptxas_report_late = late
 
     monkeypatch.setattr(judge_module, "PtxasReport", Report)
     package = load_package(ROOT / "problems" / "bank" / "tiled-matmul")
     harness = package.load_harness()
 
+    def seen(name):
+        calls.append((name, threading.current_thread(), set(threading.enumerate()) - before))
+
     def generate(case, rng):
-        calls.append(("generate", started.is_set()))
+        seen("generate")
         return harness.generate(case, rng)
 
     def reference(inputs):
-        calls.append(("reference", started.is_set()))
+        seen("reference")
         return harness.reference(inputs)
 
     monkeypatch.setattr(package, "load_harness", lambda: Harness(generate=generate, reference=reference))
     result = judge_module.judge(package, package.solution, Backend())
-    assert started.is_set() and result.verdict is not None
+    assert result.verdict is not None
     assert len(calls) == 2 * len(package.tests) + 1  # each case, and the check pass's inputs
-    assert not [c for c in calls if c[1]], calls
+    assert started == [(len(calls) if late else 0, threading.current_thread())]
+    assert all(thread is threading.current_thread() and not extra for _, thread, extra in calls), calls

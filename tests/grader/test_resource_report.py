@@ -1,10 +1,16 @@
-"""Every submission gets nvcc's resource report and the occupancy of its launch, even on the emulator."""
+"""Every submission gets nvcc's resource report and the occupancy of its launch, even on the emulator;
+the report's nvcc runs beside the compile and the test cases, on no thread of its own."""
 import shutil
+import threading
+import time
 
 import pytest
 
+from grader.core import judge as judge_module
+from grader.core.backends.emulator import EmulatorBackend
 from grader.core.backends.registry import get_backend
 from grader.core.judge import judge
+from grader.core.ptxas_report import PtxasReport
 from grader.core.verdicts import Verdict
 from problems.core.package import parse_package
 from tests.packages import tiny_package_files
@@ -52,3 +58,57 @@ def test_a_submission_is_judged_for_its_courses_gpu(settings):
     problem.save()
     owned = Submission.objects.get(pk=bank.pk)
     assert course_target_cc(owned) == "8.6"
+
+
+def _fresh(source: str) -> str:
+    return f"// {time.time_ns()}\n{source}"  # not in the compile cache
+
+
+def test_the_report_runs_beside_the_caller_on_no_thread():
+    """PtxasReport comes back while nvcc still runs, without a thread; wait() gives ptxas's figures."""
+    package = parse_package(tiny_package_files())
+    threads = threading.active_count()
+    report = PtxasReport(_fresh(package.solution), package.kernel, "9.0", get_backend("emulator"))
+    proc = report._pending.running.proc
+    assert proc.poll() is None and threading.active_count() == threads
+    res = report.wait()
+    assert proc.poll() is not None and threading.active_count() == threads
+    assert res.source == "ptxas" and 1 <= res.registers <= 32
+    assert report.wait() is res  # collected once
+
+
+def test_a_closed_report_stops_nvcc():
+    """close() before wait() kills nvcc's box; its report is then None."""
+    package = parse_package(tiny_package_files())
+    report = PtxasReport(_fresh(package.solution), package.kernel, "9.0", get_backend("emulator"))
+    proc, workdir = report._pending.running.proc, report._pending.workdir
+    report.close()
+    assert proc.poll() is not None and not workdir.exists()
+    assert report.wait() is None
+
+
+def test_a_compile_error_stops_the_report(monkeypatch):
+    """A source the emulator cannot compile ends the judge at once: the report started before the
+    compile is closed unwaited, its nvcc no longer running."""
+    made = []
+
+    class Spy(PtxasReport):
+        def __init__(self, *args):
+            super().__init__(*args)
+            made.append((self, self._pending.running.proc))
+
+    monkeypatch.setattr(judge_module, "PtxasReport", Spy)
+    package = parse_package(tiny_package_files())
+    result = judge(package, _fresh(package.solution.replace("int i", "int i int")), get_backend("emulator"))
+    assert result.verdict is Verdict.COMPILE_ERROR and result.resources is None
+    [(report, proc)] = made
+    assert report._pending is None and proc.poll() is not None
+
+
+def test_the_late_report_gives_the_same_resources():
+    """The report started before the compile and the one started after the harness calls (the
+    backend's ptxas_report_late) give the judged launch the same figures."""
+    package = parse_package(tiny_package_files())
+    early = judge(package, _fresh(package.solution), get_backend("emulator")).resources
+    late = judge(package, _fresh(package.solution), EmulatorBackend(ptxas_report_late=True)).resources
+    assert early.source == "ptxas" and early == late

@@ -87,8 +87,12 @@ class Backend(abc.ABC):
     # LaunchConfig.coresident: runs an ordinary launch with every block resident at once (the emulator).
     supports_coresident_launch: bool = False
     supports_writemap: bool = False  # run_writemap records which thread wrote each output element
-    # When a build has no resource report, the judge asks nvcc's ptxas for one (no GPU needed).
+    # Its builds have no resource report of their own: the judge asks nvcc's ptxas for one (no GPU
+    # needed), started before the compile and collected at the end (ptxas_report.py).
     wants_ptxas_report: bool = True
+    # That report started only after the harness calls and waited for at the end, as before issue 17's
+    # early start (the emulator's ptxas_report_late option): for comparisons.
+    ptxas_report_late: bool = False
     # True when the warm state is held by the grading process itself (child processes, a CUDA
     # context): a Celery prefork worker prepares it in each pool process, never in the parent,
     # whose objects a later-forked pool process would inherit but could not use.

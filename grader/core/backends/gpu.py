@@ -83,13 +83,14 @@ class GpuBackend(Backend):
     supports_cooperative_launch = True  # cuLaunchCooperativeKernel through cuda-bindings (gpu/child.py)
     warm_per_process = True  # its warm children belong to the process that grades
     hangs_need_explaining = True  # a killed child is a TIMEOUT: deadlock or slow, it cannot tell
+    wants_ptxas_report = False  # every successful build carries its compiler's report (resources_of)
 
     def __init__(self, *, arch: str | None = None, cache: CompileCache | None = None, pool: ChildPool | None = None,
                  fresh_child_per_submission: bool = False, checks: str | tuple | list = DEFAULT_CHECKS,
                  memcheck_on_fault: bool = True, compiler: str = "auto", cache_root: str | Path | None = None,
                  sandbox: Sandbox | dict | None = None, start_timeout_s: float = START_TIMEOUT_S,
                  sanitizer_jobs: int = SANITIZER_JOBS, nvcc_time_limit_s: float = COMPILE_LIMIT_S,
-                 shared_children: str = "off", shared_dir: str | Path | None = None):
+                 shared_children: str = "off", shared_dir: str | Path | None = None, shared_instances: int = 4):
         """Every option comes from the shell (config/settings.py's WARPDRILL_JUDGE, from WARPDRILL_GPU_*):
 
         `arch` ("sm_90" or "9.0"; None: asked of the warm child); `cache` (default a CompileCache in
@@ -100,20 +101,23 @@ class GpuBackend(Backend):
         sanitizer tools of a check run when the problem names none: see tools_of); `compiler` ("nvrtc":
         the warm compiler child, nvcc as fallback; "nvcc": nvcc only; "auto": nvrtc when the
         cuda-bindings package is installed); `nvcc_time_limit_s` (seconds an nvcc compile may take);
-        `shared_children` ("off": every pool process has its own children; "sanitizers": one child per
-        sanitizer tool for all pool processes of the worker; "all": the main child too; gpu/shared.py),
-        their run folder `shared_dir` (default: one per worker, named after the prefork parent's pid, in
+        `shared_children` ("off": every pool process has its own children; "sanitizers": `shared_instances`
+        children per sanitizer tool for all pool processes of the worker; "all": the main child too;
+        gpu/shared.py), their run folder `shared_dir` (default: one per worker, named after the prefork parent's pid, in
         the temporary folder). Raises ValueError for an unknown compiler, tool, architecture or
-        shared_children.
+        shared_children, and for a shared main child with fresh_child_per_submission.
         """
         self._arch = arch_of(arch) if arch else None
         self.sandbox = Sandbox.of(sandbox)
         self.cache_root = Path(cache_root) if cache_root else None
         self.cache = cache or CompileCache(default_cache_dir(cache_root))
         shared_slots = slots_of(shared_children)
+        if fresh_child_per_submission and "main" in shared_slots:
+            raise ValueError("a fresh child per submission cannot be a main child shared by the worker's processes")
         if pool is None:
             shared = SharedChildren(shared_dir or default_shared_dir(), shared_slots, jobs=sanitizer_jobs,
-                                    box=self.sandbox, start_timeout_s=start_timeout_s) if shared_slots else None
+                                    box=self.sandbox, start_timeout_s=start_timeout_s,
+                                    instances=shared_instances) if shared_slots else None
             pool = ChildPool(sanitizer_jobs=sanitizer_jobs, sandbox=self.sandbox, start_timeout_s=start_timeout_s,
                              shared=shared)
         self.pool = pool

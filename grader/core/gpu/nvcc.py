@@ -171,17 +171,17 @@ def cap(text: str, limit: int = LOG_CAP) -> str:
     return data[:limit].decode("utf-8", "ignore") + f"\n[log truncated: {len(data) - limit} more bytes dropped]\n"
 
 
-def _run_nvcc(workdir: Path, arch: str, time_limit_s: float, box=None):
-    """Run nvcc on workdir/tu.cu inside the sandbox `box` (a sandbox.Sandbox; None: sandbox.box.DEFAULT);
-    returns the sandbox's result."""
+def _start_nvcc(workdir: Path, arch: str, time_limit_s: float, box=None):
+    """Start nvcc on workdir/tu.cu inside the sandbox `box` (a sandbox.Sandbox; None: sandbox.box.DEFAULT);
+    returns the running box (sandbox.box.Running)."""
     from .. import sandbox
 
     nvcc = nvcc_path()
     cuda_root = str(Path(nvcc).parent.parent)
     binds = {} if cuda_root.startswith("/usr/") else {cuda_root: cuda_root}
     argv = [nvcc, *flags(arch), "-o", f"{sandbox.WORK_PATH}/kernel.cubin", f"{sandbox.WORK_PATH}/tu.cu"]
-    return sandbox.Sandbox.of(box).run(argv, workdir, sandbox.Limits(time_limit_s, MEMORY_BYTES, cpu_s=time_limit_s),
-                                       ro_binds=binds, env={"TMPDIR": "/tmp"})
+    return sandbox.Sandbox.of(box).start(argv, workdir, sandbox.Limits(time_limit_s, MEMORY_BYTES, cpu_s=time_limit_s),
+                                         ro_binds=binds, env={"TMPDIR": "/tmp"})
 
 
 def compile_cubin(source: str, spec: KernelSpec, arch: str, *, cache: CompileCache | None = None,
@@ -192,6 +192,14 @@ def compile_cubin(source: str, spec: KernelSpec, arch: str, *, cache: CompileCac
     Raises NvccUnavailableError when nvcc is missing and SandboxUnavailableError when the
     sandbox cannot run (both PlatformError).
     """
+    return start_cubin(source, spec, arch, cache=cache, time_limit_s=time_limit_s, sandbox=sandbox).result()
+
+
+def start_cubin(source: str, spec: KernelSpec, arch: str, *, cache: CompileCache | None = None,
+                time_limit_s: float = TIME_LIMIT_S, sandbox=None) -> PendingCubin:
+    """compile_cubin's compile (same arguments and errors), started: nvcc runs in its box (or the cache
+    answers) while the caller works; `PendingCubin.result()` is compile_cubin's result. Every process
+    is started here, on the calling thread (the fork hazard of issue 11: result() forks nothing)."""
     started = time.monotonic()
     tu = translation_unit(source, spec)
     key = cache_key(tu, " ".join(flags(arch)), nvcc_version(), spec.name)
@@ -200,27 +208,66 @@ def compile_cubin(source: str, spec: KernelSpec, arch: str, *, cache: CompileCac
         result = _from_meta(meta, cubin, arch)
         result.compile.cached = True
         result.compile.time_s = round(time.monotonic() - started, 4)
-        return result
+        return PendingCubin(done=result)
     workdir = Path(tempfile.mkdtemp(prefix="warpdrill-nvcc-"))
     try:
         (workdir / "tu.cu").write_text(tu)
-        run = _run_nvcc(workdir, arch, time_limit_s, sandbox)
-        log = (run.stderr + run.stdout).strip()
-        cubin_path = workdir / "kernel.cubin"
-        cubin = cubin_path.read_bytes() if run.returncode == 0 and cubin_path.exists() else None
-    finally:
+        running = _start_nvcc(workdir, arch, time_limit_s, sandbox)
+    except BaseException:
         shutil.rmtree(workdir, ignore_errors=True)
-    elapsed = round(time.monotonic() - started, 4)
-    if run.timed_out:
-        msg = M.COMPILE_TIME_LIMIT(limit=f"{time_limit_s:g}")
-        return CubinResult(CompileResult(ok=False, messages=[CompileMessage(None, None, "error", msg)],
-                                         log=cap(log + "\n" + msg), time_s=elapsed), arch)
-    meta = _meta(log, cubin is not None, spec, source)
-    if cache is not None:
-        cache.put(key, meta, cubin)
-    result = _from_meta(meta, cubin, arch)
-    result.compile.time_s = elapsed
-    return result
+        raise
+    return PendingCubin(running=running, workdir=workdir, started=started, key=key, cache=cache, spec=spec,
+                        source=source, arch=arch, time_limit_s=time_limit_s)
+
+
+@dataclass
+class PendingCubin:
+    """An nvcc compile started by start_cubin: `result()` waits for it (once), `cancel()` kills it."""
+
+    done: CubinResult | None = None  # the result, when known (a cache hit, or result() ran)
+    running: object = None  # the box (sandbox.box.Running) while nvcc runs
+    workdir: Path | None = None
+    started: float = 0.0
+    key: str = ""
+    cache: CompileCache | None = None
+    spec: KernelSpec | None = None
+    source: str = ""
+    arch: str = ""
+    time_limit_s: float = TIME_LIMIT_S
+
+    def result(self) -> CubinResult:
+        """The CubinResult (compile_cubin's); raises SandboxUnavailableError as compile_cubin does."""
+        if self.done is not None:
+            return self.done
+        running, self.running = self.running, None
+        try:
+            run = running.finish()
+            log = (run.stderr + run.stdout).strip()
+            cubin_path = self.workdir / "kernel.cubin"
+            cubin = cubin_path.read_bytes() if run.returncode == 0 and cubin_path.exists() else None
+        finally:
+            shutil.rmtree(self.workdir, ignore_errors=True)
+        elapsed = round(time.monotonic() - self.started, 4)
+        if run.timed_out:
+            msg = M.COMPILE_TIME_LIMIT(limit=f"{self.time_limit_s:g}")
+            self.done = CubinResult(CompileResult(ok=False, messages=[CompileMessage(None, None, "error", msg)],
+                                                  log=cap(log + "\n" + msg), time_s=elapsed), self.arch)
+            return self.done
+        meta = _meta(log, cubin is not None, self.spec, self.source)
+        if self.cache is not None:
+            self.cache.put(self.key, meta, cubin)
+        self.done = _from_meta(meta, cubin, self.arch)
+        self.done.compile.time_s = elapsed
+        return self.done
+
+    def cancel(self) -> None:
+        """Kill nvcc if it still runs (its result is not wanted); nothing after result()."""
+        running, self.running = self.running, None
+        if running is not None:
+            try:
+                running.abandon()
+            finally:
+                shutil.rmtree(self.workdir, ignore_errors=True)
 
 
 def _meta(log: str, built: bool, spec: KernelSpec, source: str = "") -> dict:

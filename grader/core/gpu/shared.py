@@ -4,15 +4,16 @@ Without this, each pool process of a GPU worker holds its own main child and one
 sanitizer tool, each a CUDA context, and the GPU time-slices between them: at 8 pool processes,
 32 contexts, and the round trip of a 0.3-2.9 ms kernel took 460 ms at the median
 (docs/gpu-validation.md). With the backend's shared_children option, the children of some slots
-("memcheck", "racecheck", "synccheck", and "main" too with "all") are one per worker, in a run
+("memcheck", "racecheck", "synccheck", and "main" too with "all") are a few per worker
+(`instances` of each slot, the shared_instances option; a job takes whichever is free), in a run
 folder of the worker's (`run_dir`):
 
 - A child of a shared slot is owned by whichever pool process starts it (it is that process's
   subprocess, in the same bubblewrap box as any child: pool.spawn) and listens on a unix socket
   in its own work folder (child.py --listen). Any pool process reaches it by connecting there.
-- `<slot>.lock` is an flock held around each job (a run, a check), so a child serves one job at a
+- `<slot>.<i>.lock` is an flock held around each job (a run, a check), so a child serves one job at a
   time and a job's deadline starts once the lock is held: the wait for another student's job is
-  never counted against this one's limit. `<slot>.json` is the child's state, read and written
+  never counted against this one's limit. `<slot>.<i>.json` is the child's state, read and written
   under the lock: its pid and start time, jobs served, whether a job is in flight (`busy`), and
   where its sanitizer log was last cut (pool.ToolLog), so the next user cuts on from there.
 - The next user restarts a child that died, faulted (a sticky error ends it after its answer) or
@@ -22,7 +23,7 @@ folder of the worker's (`run_dir`):
 - A child dies with its owner (bubblewrap's --die-with-parent); the next user starts another.
 
 Lock order, so that no two pool processes wait on each other: "main" before the tools, the tools
-by name (holding() takes them sorted).
+by name (holding() takes them sorted), one instance of each.
 """
 from __future__ import annotations
 
@@ -207,13 +208,14 @@ class SharedChildren:
 
     def __init__(self, run_dir: str | Path, slots: frozenset[str] | set[str], *, fake: bool = False,
                  jobs: int = SANITIZER_JOBS, box=None, start_timeout_s: float = START_TIMEOUT_S,
-                 lock_wait_s: float = LOCK_WAIT_S):
-        """`slots`: which slots are shared ("main", tool names); `fake`: fake children (tests); `jobs`:
+                 lock_wait_s: float = LOCK_WAIT_S, instances: int = 1):
+        """`slots`: which slots are shared ("main", tool names), `instances` children each (a job takes
+        whichever is free); `fake`: fake children (tests); `jobs`:
         what a sanitizer child serves before it is replaced (sizes its print limit); `box`: the
         worker's sandbox.Sandbox. Creates `run_dir` (mode 0700). Raises ValueError when its path is too
         long for the children's sockets, PermissionError when it is not this user's own folder."""
         self.run_dir = Path(run_dir)
-        if len(str(self.run_dir)) + len("/synccheck-xxxxxxxx/" + SOCKET_NAME) > MAX_SOCKET_PATH:
+        if len(str(self.run_dir)) + len("/synccheck.99-xxxxxxxx/" + SOCKET_NAME) > MAX_SOCKET_PATH:
             raise ValueError(f"{self.run_dir} is too long a path for the shared GPU children's sockets")
         with contextlib.suppress(FileExistsError):
             os.mkdir(self.run_dir, 0o700)
@@ -221,9 +223,10 @@ class SharedChildren:
         if not os.path.isdir(self.run_dir) or os.path.islink(self.run_dir) or st.st_uid != os.geteuid():
             raise PermissionError(f"{self.run_dir} is not a folder of this worker's user")
         self.slots = frozenset(slots)
+        self.instances = max(1, int(instances))
         self.fake, self.jobs, self.box = fake, jobs, box
         self.start_timeout_s, self.lock_wait_s = start_timeout_s, lock_wait_s
-        self._held: dict[str, int] = {}  # slot -> the descriptor of its lock file, while held
+        self._held: dict[str, tuple[str, int]] = {}  # slot -> (its instance held, the lock's descriptor)
         self._children: dict[str, SocketChild | None] = {}  # slot -> its child as last seen here
         self._owned: dict[int, subprocess.Popen] = {}  # pid -> the children this process started
 
@@ -244,7 +247,7 @@ class SharedChildren:
             for slot in sorted(s for s in set(slots) if s in self.slots and s not in self._held):
                 self._held[slot] = self._lock(slot)
                 taken.append(slot)
-                self._children[slot] = child = self._load(slot)
+                self._children[slot] = child = self._load(self._held[slot][0])
                 if child is not None:
                     child.held = True
             yield
@@ -255,9 +258,9 @@ class SharedChildren:
                     if child is not None:
                         child.disconnect()
                         child.held = False
-                    self._save(slot, child)
+                    self._save(self._held[slot][0], child)
                 finally:
-                    os.close(self._held.pop(slot))  # closing the descriptor releases the flock
+                    os.close(self._held.pop(slot)[1])  # closing the descriptor releases the flock
             self._reap()
 
     def child(self, slot: str) -> SocketChild:
@@ -293,43 +296,48 @@ class SharedChildren:
 
     # ---- the run folder ----
 
-    def _lock(self, slot: str) -> int:
-        fd = os.open(self.run_dir / f"{slot}.lock", os.O_RDWR | os.O_CREAT, 0o600)
+    def _lock(self, slot: str) -> tuple[str, int]:
+        """(instance, descriptor) of the first of the slot's instances whose lock is free, waited for
+        up to lock_wait_s (each pool process tries them from its own first one, to spread them)."""
+        names = [f"{slot}.{i}" for i in range(self.instances)]
+        first = os.getpid() % self.instances
+        names = names[first:] + names[:first]
         deadline = time.monotonic() + self.lock_wait_s
         while True:
-            try:
-                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-                return fd
-            except OSError as exc:
-                if exc.errno not in (errno.EAGAIN, errno.EWOULDBLOCK):
+            for name in names:
+                fd = os.open(self.run_dir / f"{name}.lock", os.O_RDWR | os.O_CREAT, 0o600)
+                try:
+                    fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                    return name, fd
+                except OSError as exc:
                     os.close(fd)
-                    raise
+                    if exc.errno not in (errno.EAGAIN, errno.EWOULDBLOCK):
+                        raise
             if time.monotonic() >= deadline:
-                os.close(fd)
-                raise ChildStartError(f"the shared GPU child {slot} was busy for {self.lock_wait_s:g} s")
+                raise ChildStartError(f"the shared GPU children {slot} were busy for {self.lock_wait_s:g} s")
             time.sleep(LOCK_POLL_S)
 
-    def _load(self, slot: str) -> SocketChild | None:
+    def _load(self, name: str) -> SocketChild | None:
         try:
-            state = json.loads((self.run_dir / f"{slot}.json").read_text())
+            state = json.loads((self.run_dir / f"{name}.json").read_text())
         except (OSError, ValueError):
             return None
         return SocketChild(state, self._owned.get(state.get("pid")), self.start_timeout_s)
 
-    def _save(self, slot: str, child: SocketChild | None) -> None:
-        path = self.run_dir / f"{slot}.json"
+    def _save(self, name: str, child: SocketChild | None) -> None:
+        path = self.run_dir / f"{name}.json"
         if child is None:
             with contextlib.suppress(FileNotFoundError):
                 path.unlink()
             return
-        fd, tmp = tempfile.mkstemp(dir=self.run_dir, prefix=f".{slot}-")
+        fd, tmp = tempfile.mkstemp(dir=self.run_dir, prefix=f".{name}-")
         with os.fdopen(fd, "w") as f:
             json.dump(child.state(), f)
         os.replace(tmp, path)
 
     def _start(self, slot: str) -> SocketChild:
         tool = None if slot == "main" else Tool(slot)
-        workdir = Path(tempfile.mkdtemp(prefix=f"{slot}-", dir=self.run_dir))
+        workdir = Path(tempfile.mkdtemp(prefix=f"{self._held[slot][0]}-", dir=self.run_dir))
         with open(workdir / "stderr.txt", "w+b") as stderr:
             try:
                 proc = spawn(workdir, ["--listen", "{box}/" + SOCKET_NAME], tool, fake=self.fake, compiler=False,
@@ -342,7 +350,7 @@ class SharedChildren:
                  "start": _start_time(proc.pid), "jobs": 0, "busy": False, "log_offset": 0, "log_records": 0,
                  "last_fence": "", "print_limit": print_limit(tool, self.jobs) if tool else 0, "info": None}
         child = SocketChild(state, proc, self.start_timeout_s)
-        child.held = slot in self._held
+        child.held = True  # started under the slot's lock
         return child
 
     def _reap(self) -> None:

@@ -76,8 +76,8 @@ class Sandbox:
     def _try_box(self) -> str:
         with tempfile.TemporaryDirectory(prefix="wd-probe-") as tmp:
             try:
-                res = self._run(["/usr/bin/true"], Path(tmp), Limits(20.0, 256 << 20, 1 << 20, cpu_s=5,
-                                                                     output_bytes=4096), {}, None, False)
+                res = self._start(["/usr/bin/true"], Path(tmp), Limits(20.0, 256 << 20, 1 << 20, cpu_s=5,
+                                                                       output_bytes=4096), {}, None, False).finish()
             except SandboxUnavailableError as exc:
                 return str(exc)
             except OSError as exc:
@@ -118,15 +118,24 @@ class Sandbox:
         and the /sys entries CUDA reads. Raises SandboxUnavailableError when bubblewrap cannot run
         and unsafe mode is off.
         """
+        return self.start(argv, workdir, limits, ro_binds=ro_binds, env=env, gpu=gpu).finish()
+
+    def start(self, argv: list[str], workdir: Path, limits: Limits, *, ro_binds: dict[str, str] | None = None,
+              env: dict[str, str] | None = None, gpu: bool = False) -> Running:
+        """Start what `run` runs (same arguments, preconditions and errors) and return at once: the box
+        runs while the caller works, and `Running.finish()` (on any thread; it forks nothing) watches
+        it to its end. Its limits hold from the start (rlimits inside the box; the wall clock counts
+        from now), but its output, memory and disk are watched only while `finish` runs: a command
+        that writes more than a pipe holds (64 KiB) waits for it. Call `finish` or `abandon` once."""
         workdir = Path(workdir).resolve()
         full_env = {**BASE_ENV, **(env or {})}
         if self.sandboxed():
-            return self._run(argv, workdir, limits, full_env, ro_binds, gpu)
+            return self._start(argv, workdir, limits, full_env, ro_binds, gpu)
         logger.warning("UNSAFE: bubblewrap is unavailable; running untrusted code WITHOUT a sandbox (%s=1)",
                        UNSAFE_SETTING)
-        return _run_unsafe(argv, workdir, limits, full_env, ro_binds or {})
+        return _start_unsafe(argv, workdir, limits, full_env, ro_binds or {})
 
-    def _run(self, argv, workdir: Path, limits: Limits, env: dict, ro_binds, gpu: bool) -> SandboxResult:
+    def _start(self, argv, workdir: Path, limits: Limits, env: dict, ro_binds, gpu: bool) -> Running:
         self.prepare(workdir, ro_binds)
         disk = watch.DiskWatch.for_limits(workdir, limits)
         started_r, started_w = os.pipe()
@@ -140,13 +149,33 @@ class Sandbox:
                 cwd="/", env={}, start_new_session=True, pass_fds=command.pass_fds,
                 user=command.user, group=command.group, extra_groups=[] if command.user is not None else None,
             )
+        except BaseException:
+            os.close(started_r)
+            raise
         finally:
             os.close(started_w)
             if filter_fd is not None:
                 os.close(filter_fd)
+        return Running(proc, workdir, limits, start, started_r, True, disk)
+
+
+class Running:
+    """A box started by `Sandbox.start`: `finish()` watches it to its end and returns its result,
+    `abandon()` kills it. Exactly one of the two is called, once."""
+
+    def __init__(self, proc: subprocess.Popen, workdir: Path, limits: Limits, start: float,
+                 started_fd: int | None, sandboxed: bool, disk: watch.DiskWatch | None):
+        self.proc, self.workdir, self.limits, self.start = proc, workdir, limits, start
+        self._started_fd, self._sandboxed, self._disk = started_fd, sandboxed, disk
+
+    def finish(self) -> SandboxResult:
+        """Read the box's output (capped) and watch its clocks, memory and disk until it ends; its
+        SandboxResult. Raises SandboxUnavailableError when bubblewrap never set the box up; any
+        exception on the way out (a soft time limit) kills the box first."""
+        limits, proc = self.limits, self.proc
         try:
-            end = watch.collect(proc, start + limits.time_s, limits.output_bytes, started_r, limits.watched_rss_bytes,
-                                disk, _charge(start, limits))
+            end = watch.collect(proc, self.start + limits.time_s, limits.output_bytes, self._started_fd,
+                                limits.watched_rss_bytes, self._disk, _charge(self.start, limits))
         except BaseException:
             # Any way out but a normal end (Celery's SoftTimeLimitExceeded raised by its signal
             # handler in the middle of reading, KeyboardInterrupt, a bug) must not leave the box
@@ -154,13 +183,29 @@ class Sandbox:
             watch.abandon(proc)
             raise
         finally:
-            os.close(started_r)
-        elapsed = time.monotonic() - start
-        scrub(workdir)
-        if not end.started and not end.timed_out and not end.memory_exceeded and not end.disk_exceeded:
+            self._close()
+        elapsed = time.monotonic() - self.start
+        scrub(self.workdir)
+        if self._sandboxed and not end.started and not end.timed_out and not end.memory_exceeded \
+                and not end.disk_exceeded:
             # The box's first process reports before starting the command: without it, the box never existed.
             raise SandboxUnavailableError(f"bubblewrap could not set up the sandbox: {end.err.text.strip()[:500]}")
-        return end.result(proc.returncode, elapsed, True)
+        return end.result(proc.returncode, elapsed, self._sandboxed)
+
+    def abandon(self) -> None:
+        """Kill the box and its processes and reap bubblewrap (its result is not wanted)."""
+        try:
+            watch.abandon(self.proc)
+        finally:
+            for pipe in (self.proc.stdout, self.proc.stderr):
+                if pipe is not None:
+                    pipe.close()
+            self._close()
+
+    def _close(self) -> None:
+        if self._started_fd is not None:
+            os.close(self._started_fd)
+            self._started_fd = None
 
 
 # The sandbox of callers that name none (scripts, tests; the production default). Grading code gets
@@ -192,7 +237,7 @@ def scrub(workdir: Path) -> int:
     return removed
 
 
-def _run_unsafe(argv, workdir: Path, limits: Limits, env: dict, ro_binds: dict) -> SandboxResult:
+def _start_unsafe(argv, workdir: Path, limits: Limits, env: dict, ro_binds: dict) -> Running:
     """Development only: the same command with paths translated back to the host, rlimits, no box."""
     argv = cmd.unsafe_argv(argv, workdir, ro_binds)
     if Path(cmd.PRLIMIT).exists():
@@ -202,11 +247,4 @@ def _run_unsafe(argv, workdir: Path, limits: Limits, env: dict, ro_binds: dict) 
     start = time.monotonic()
     proc = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                             cwd=workdir, env=run_env, start_new_session=True)
-    try:
-        end = watch.collect(proc, start + limits.time_s, limits.output_bytes, None, limits.watched_rss_bytes, disk,
-                            _charge(start, limits))
-    except BaseException:
-        watch.abandon(proc)
-        raise
-    scrub(workdir)
-    return end.result(proc.returncode, time.monotonic() - start, False)
+    return Running(proc, workdir, limits, start, None, False, disk)
