@@ -160,7 +160,7 @@ class EmulatorBackend(Backend):
         handle = EmulatorHandle(spec, text, rewritten.needs_fibers, rewritten.serial,
                                 source_lines=source.count("\n") + 1, vector_loads=rewritten.vector_loads,
                                 facts=checkplan.kernel_facts(source, tokenize(source), spec.name))
-        if rewritten.coro_text is not None:  # the plain runs' build gets the kernel's coroutine copy (coro.py)
+        if rewritten.coro_text is not None and self.coro:  # the plain build gets the kernel's coroutine copy (coro.py)
             handle.fast_text = f'#line 1 "{STUDENT_FILE}"\n' + rewritten.coro_text + HARNESS_LINE + \
                 jobs.harness_source(spec, coro=True)
         workdir = Path(tempfile.mkdtemp(prefix="wd-emu-"))
