@@ -79,14 +79,18 @@ class EmulatorBackend(Backend):
     def __init__(self, cache_dir: str | Path | None = None, workers: int | None = None, *,
                  cache_root: str | Path | None = None, cxx: str = toolchain.DEFAULT_CXX,
                  sandbox: Sandbox | dict | None = None, full_check_pass: bool = False,
-                 ptxas_report_late: bool = False):
+                 ptxas_report_late: bool = False, ptxas_compiler: str = "auto"):
         """`cache_dir`: where runtimes and binaries are kept (default: `cache_root`/emulator, the site's
         cache folder, else toolchain.default_cache_dir()); `workers`: threads of one run (default: the
         CPUs, at most 8); `cxx`: the C++ compiler (under /usr: the sandbox sees only /usr); `sandbox`:
         how boxes are made (a Sandbox or its settings mapping; None: sandbox.box.DEFAULT);
         `full_check_pass`: every check pass compiles and runs the race and initcheck builds, whatever
         the kernel (emulator/checkplan.py decides otherwise); `ptxas_report_late`: the judge starts
-        ptxas's report after the harness calls instead of before the compile (base.Backend)."""
+        ptxas's report after the harness calls instead of before the compile; `ptxas_compiler`: "auto"
+        (NVRTC where installed, else nvcc) or "nvcc" makes that report (base.Backend). Raises
+        ValueError for another compiler."""
+        if ptxas_compiler not in ("auto", "nvcc"):
+            raise ValueError(f"the emulator's ptxas_compiler must be auto or nvcc, not {ptxas_compiler!r}")
         self.cache_dir = Path(cache_dir) if cache_dir else toolchain.default_cache_dir(cache_root)
         self.cache_root = Path(cache_root) if cache_root else None
         self.cxx = cxx
@@ -95,6 +99,17 @@ class EmulatorBackend(Backend):
         self._runtimes: dict[str, toolchain.Runtime] = {}
         self.full_check_pass = full_check_pass
         self.ptxas_report_late = ptxas_report_late
+        self.ptxas_compiler = ptxas_compiler
+
+    def prepare_process(self) -> None:
+        """Start this process's NVRTC compiler child for ptxas's report (ptxas_report.nvrtc_compiler),
+        when `ptxas_compiler` is "auto" and NVRTC is installed: the first grading does not wait ≈ 1 s."""
+        if self.ptxas_compiler == "auto":
+            from ..ptxas_report import nvrtc_compiler
+
+            compiler = nvrtc_compiler(self.sandbox, self.cache_root)
+            if compiler is not None:
+                compiler.pool.compiler_child()
 
     # ---- compile ----
 
