@@ -46,7 +46,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import exam_load  # noqa: E402  (the exam, its template, the students' browser)
 import load_test as lt  # noqa: E402  (the stack: database, broker, gunicorn, worker, HTTP client)
-from limits import children_of  # noqa: E402
+from procs import children_of, cpu_seconds  # noqa: E402
 from breaking_steps import Limit, StepFigures, Thresholds, judge_step, log_causes, next_load, slope_per_min  # noqa: E402
 
 PY = lt.PY
@@ -176,18 +176,6 @@ def grading_latency(exam_id: int, since, until) -> list[float]:
         return [((done if done and done <= until else until) - made).total_seconds() for made, done in rows]
     finally:
         connection.close()
-
-
-def cpu_seconds(pids: list[int]) -> float:
-    """User + system CPU seconds the processes have used so far (/proc/PID/stat; gone ones count 0)."""
-    tick, total = os.sysconf("SC_CLK_TCK"), 0
-    for pid in pids:
-        try:
-            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-        except OSError:
-            continue
-        total += int(fields[11]) + int(fields[12])  # utime, stime (fields 14 and 15 of stat)
-    return total / tick
 
 
 class LogTail:

@@ -286,18 +286,29 @@ def native_comparison(backend: EmulatorBackend, reps: int) -> dict:
 
 def _grid_alone(backend: EmulatorBackend, build, kspec, launch, inputs, reps: int) -> dict:
     """Medians of the grid's own wall and CPU seconds (the result file's launch_s, launch_cpu_s), the
-    binary run outside the sandbox `reps` times, with the machine's load beside them."""
-    rows = []
+    binary run outside the sandbox `reps` times, with the machine's load beside them. A kernel with a
+    coroutine copy (coro mode) is run both ways, the modes alternating: `fibers_*` are the fiber
+    scheduler's figures, the baseline of coro mode."""
+    modes = ["fibers", "coro"] if build.handle.fast_text is not None else ["fibers" if build.handle.needs_fibers else "loop"]
+    rows = {m: [] for m in modes}
     with tempfile.TemporaryDirectory(prefix="wd-grid-") as tmp:
-        jobs.write_job(Path(tmp), kspec, launch, inputs, fibers=build.handle.needs_fibers, workers=backend.workers,
-                       start_aligned=False, time_limit_s=60)
         for _ in range(reps):
-            _direct([str(build.handle.binaries["fast"]), str(Path(tmp) / "job.txt")])
-            r = json.loads((Path(tmp) / "result.json").read_text())
-            rows.append((r["launch_s"], r["launch_cpu_s"], _load()))
-    return {"mode": "fibers" if build.handle.needs_fibers else "loop",
-            "launch_s": _r(statistics.median(r[0] for r in rows), 3),
-            "launch_cpu_s": _r(statistics.median(r[1] for r in rows), 3), "load": _r(statistics.median(r[2] for r in rows), 1)}
+            for mode in modes:
+                jobs.write_job(Path(tmp), kspec, launch, inputs, fibers=mode == "fibers", coro=mode == "coro",
+                               workers=backend.workers, start_aligned=False, time_limit_s=60)
+                _direct([str(build.handle.binaries["fast"]), str(Path(tmp) / "job.txt")])
+                r = json.loads((Path(tmp) / "result.json").read_text())
+                rows[mode].append((r["launch_s"], r["launch_cpu_s"], _load()))
+
+    def medians(m: str) -> dict:
+        return {"launch_s": _r(statistics.median(r[0] for r in rows[m]), 3),
+                "launch_cpu_s": _r(statistics.median(r[1] for r in rows[m]), 3),
+                "load": _r(statistics.median(r[2] for r in rows[m]), 1)}
+
+    out = {"mode": modes[-1], **medians(modes[-1])}
+    if len(modes) == 2:
+        out.update({f"fibers_{k}": v for k, v in medians("fibers").items()})
+    return out
 
 
 def _r(x: float, digits: int = 4) -> float:
@@ -357,6 +368,11 @@ def main() -> None:
         print(f"{name:18} {r['mode']:6} {r['run_s']:7.3f} {r['kernel_s']:9.3f} {r['launch_s']:7.3f} {r['launch_cpu_s']:10.3f} "
               f"{r['load']:5.1f} {r['budget_s']:7.1f} {r['elements_per_s']:10.3g} "
               f"{r.get('numba_elements_per_s', float('nan')):13.3g} {r.get('speedup_vs_numba', float('nan')):8}")
+    for name, r in results.items():
+        if "fibers_launch_s" in r:
+            print(f"{name:18} fibers (baseline): grid {r['fibers_launch_s']:.3f} s, grid CPU {r['fibers_launch_cpu_s']:.3f} s; "
+                  f"coro: grid {r['launch_s']:.3f} s, grid CPU {r['launch_cpu_s']:.3f} s "
+                  f"({r['fibers_launch_s'] / max(r['launch_s'], 1e-9):.1f}x)")
     print_native(native)
     print(f"compile (typical submission): {summary['compile_s']} s; peak RSS, 1024-thread blocks: "
           f"{summary['peak_rss_1024_thread_blocks_mib']} MiB")

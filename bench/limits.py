@@ -34,12 +34,13 @@ import tempfile
 import time
 import urllib.error
 import urllib.request
-from collections import Counter, defaultdict
+from collections import Counter
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import load_test as lt  # noqa: E402  (the stack: database, gunicorn, worker)
+from procs import children_of  # noqa: E402
 from redis_loss import PrivateRedis  # noqa: E402
 
 ROOT = lt.ROOT
@@ -56,24 +57,6 @@ def parse_args():
                    help="a role that is not a superuser (superusers are exempt from connection limits); created when missing")
     p.add_argument("--admin-url", default="postgres://postgres@127.0.0.1:5432/postgres")
     return p.parse_args()
-
-
-def children_of(pid: int) -> list[int]:
-    """Every descendant pid of `pid` (from /proc/*/stat)."""
-    parents: dict[int, list[int]] = defaultdict(list)
-    for entry in os.listdir("/proc"):
-        if entry.isdigit():
-            try:
-                stat = Path(f"/proc/{entry}/stat").read_text()
-            except OSError:
-                continue
-            parents[int(stat.rsplit(")", 1)[1].split()[1])].append(int(entry))
-    out, todo = [], [pid]
-    while todo:
-        for child in parents.get(todo.pop(), []):
-            out.append(child)
-            todo.append(child)
-    return out
 
 
 def sockets_by_pid(port: int) -> Counter:

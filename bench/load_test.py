@@ -8,6 +8,8 @@ Usage (from the repository root; PostgreSQL and Redis running, as .ci/run starts
     .venv/bin/python bench/load_test.py --worker-nice 0      # the same, grading at the web's priority
     .venv/bin/python bench/load_test.py --ramp-s 120         # the same 300 within 2 minutes (a burst)
     .venv/bin/python bench/load_test.py --poll-via page      # students poll the page's live partial, not the API
+    .venv/bin/python bench/load_test.py --ramp-s 120 --poll-etag --client-nice 10 --worker-nice 19
+                                                             # the burst, the load generator and the graders below the web
     .venv/bin/python bench/load_test.py --students 20 --ramp-s 20 --think-s 2   # a quick check
 
 It needs gunicorn in the virtual environment (`pip install gunicorn`; platform/Dockerfile installs
@@ -21,7 +23,12 @@ when gunicorn is not installed) with production settings (DEBUG off), and one Ce
 Redis database (--broker, flushed first). The worker runs at niceness --worker-nice (10 by default):
 production runs the web and the graders on separate machines (docker-compose services), so on one
 2-core machine the graders' lower priority stands in for that separation; --worker-nice 0 measures
-them competing as equals. One warm-up submission is graded before the clock starts
+them competing as equals. The simulated students are this script's own process: in production they
+are 300 other machines, so --client-nice N lowers its priority (every thread of it, after the servers
+have started: gunicorn and the worker are its children but do not inherit it; PostgreSQL and Redis
+are the machine's) so that the figures say what the web tier does, not what the load generator
+costs. The header and the JSON line give each part's niceness, as read from /proc, and the CPU each
+part used per request. One warm-up submission is graded before the clock starts
 (it builds the emulator runtime, as a long-lived worker has).
 
 Each student arrives during the first --ramp-s seconds, with a session cookie for pages and an API
@@ -61,6 +68,9 @@ from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import procs  # noqa: E402  (descendants, CPU seconds and niceness from /proc)
+
 ROOT = Path(__file__).resolve().parents[1]
 BANK = ROOT / "problems" / "bank"
 PY = sys.executable
@@ -81,11 +91,16 @@ def parse_args():
                    help="API polls revalidate with the last ETag, as the CLI does (default: plain GETs, as "
                         "measured before; in both runs so far, 2026-12-02, the warm-up's poller never saw "
                         "its verdict: see the README)")
-    p.add_argument("--web-workers", type=int, default=4, help="gunicorn sync workers")
+    p.add_argument("--web-workers", type=int, default=4, help="gunicorn worker processes")
+    p.add_argument("--web-threads", type=int, default=1,
+                   help="threads per gunicorn worker: 1, sync workers (as before); more, gthread workers")
     p.add_argument("--grading-concurrency", type=int, default=2, help="Celery worker processes")
     p.add_argument("--worker-nice", type=int, default=10,
                    help="niceness of the grading worker (10: web requests first, standing in for production's "
                         "separate grading machines; 0: web and grading compete as equals)")
+    p.add_argument("--client-nice", type=int, default=None,
+                   help="niceness of the simulated students (this process, once the servers have started); "
+                        "default: this process's own, 0 unless the script was started under nice")
     p.add_argument("--database-url", default="postgres://postgres@127.0.0.1:5432/warpdrill_load")
     p.add_argument("--broker", default="redis://127.0.0.1:6379/13")
     p.add_argument("--drain-timeout-s", type=float, default=1800.0,
@@ -193,6 +208,9 @@ def start_web(args, env, port: int, logdir: Path) -> tuple[Service, str]:
         argv = [gunicorn, "config.wsgi:application", "--bind", f"127.0.0.1:{port}", "--workers",
                 str(args.web_workers), "--backlog", "2048", "--timeout", "60"]
         kind = f"gunicorn, {args.web_workers} sync workers"
+        if getattr(args, "web_threads", 1) > 1:
+            argv += ["--worker-class", "gthread", "--threads", str(args.web_threads)]
+            kind = f"gunicorn, {args.web_workers} gthread workers x {args.web_threads} threads"
     else:
         argv = [PY, "manage.py", "runserver", "--noreload", f"127.0.0.1:{port}"]
         kind = "runserver (gunicorn is not installed)"
@@ -204,6 +222,43 @@ def start_worker(args, env, logdir: Path) -> Service:
             "-B", "-s", str(logdir / "beat-schedule"), "--loglevel", "INFO", "-n", "load@%h",
             "--without-gossip", "--without-mingle", "--without-heartbeat"]
     return Service("worker", argv, env, logdir, nice=args.worker_nice)
+
+
+def lower_clients(value: int | None) -> int:
+    """Renice this process (the simulated students) to `value` once the servers have started, and
+    return its niceness. None leaves it as it is. Exits when `value` asks for a higher priority
+    than this process may take (it was started under nice, without the privilege to undo it)."""
+    own = procs.niceness(os.getpid())
+    if value is None or value == own:
+        return own
+    try:
+        held = procs.renice_self(value)
+    except PermissionError:
+        raise SystemExit(f"--client-nice {value}: this process runs at niceness {own} and may not raise its "
+                         f"priority; start it without nice, or pass --client-nice {own} or more") from None
+    return held[0]
+
+
+def stack_niceness(web: Service, worker: Service, broker: str) -> dict:
+    """The niceness of each part of the running stack, every thread of it (a list: one value when the
+    part runs at one priority; [] when /proc does not show it): the gunicorn master and workers, the
+    Celery worker and its pool processes, this script (the simulated students), this script's
+    PostgreSQL backend (forked by the postmaster: what every backend runs at) and the Redis server."""
+    import redis
+    from django.db import connection
+
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_backend_pid()")
+        postgres = procs.niceness_of([cursor.fetchone()[0]])  # read while the backend lives
+    connection.close()
+    try:
+        redis_pid = int(redis.Redis.from_url(broker).info("server")["process_id"])
+    except (redis.RedisError, KeyError, ValueError):
+        redis_pid = -1
+    return {"web": procs.niceness_of([web.proc.pid, *procs.children_of(web.proc.pid)]),
+            "grading": procs.niceness_of([worker.proc.pid, *procs.children_of(worker.proc.pid)]),
+            "clients": procs.niceness_of([os.getpid()]),
+            "postgres": postgres, "redis": procs.niceness_of([redis_pid])}
 
 
 def wait_for(predicate, timeout: float, what: str) -> None:
@@ -458,10 +513,14 @@ def main() -> int:
     right, wrong = candidates()
 
     port = free_port()
+    own_nice = procs.niceness(os.getpid())
     web, web_kind = start_web(args, env, port, logdir)
     worker = start_worker(args, env, logdir)
     services = [web, worker]
     try:
+        # The servers have started (forked and exec'd at this process's niceness, the worker at its own
+        # --worker-nice): only now are the clients lowered, so that neither server inherits theirs.
+        client_nice = lower_clients(args.client_nice)
         wait_for(lambda: " ready." in worker.output(), 120, "the Celery worker")
         rec = Recorder()
         http = Http(port, rec)
@@ -484,9 +543,17 @@ def main() -> int:
         rec.samples.clear()
         rec.failures.clear()
 
+        nice = stack_niceness(web, worker, args.broker)
+        if nice["web"] != [own_nice]:  # e.g. a server started after lower_clients() would have inherited it
+            raise SystemExit(f"gunicorn runs at niceness {nice['web']}, not this script's {own_nice} before it "
+                             f"lowered the clients to {client_nice}")
         print(f"{args.students} students over {args.ramp_s:g} s on {web_kind}; grading: {args.grading_concurrency} "
               f"process(es), nice {args.worker_nice}", flush=True)
+        print("niceness: " + ", ".join(f"{part} {'/'.join(map(str, values)) or '?'}" for part, values in nice.items()),
+              flush=True)
+        web_pids = [web.proc.pid, *procs.children_of(web.proc.pid)]
         t0 = time.monotonic()
+        cpu0 = {"web": procs.cpu_seconds(web_pids), "clients": time.process_time()}
         verdict_deadline = [float("inf")]
         loads: list[float] = []
 
@@ -511,6 +578,7 @@ def main() -> int:
 
         asyncio.run(everyone())
         duration = time.monotonic() - t0
+        cpu_s = {"web": procs.cpu_seconds(web_pids) - cpu0["web"], "clients": time.process_time() - cpu0["clients"]}
     finally:
         for service in services:
             service.stop()
@@ -538,6 +606,10 @@ def main() -> int:
         "web_ms": summary(web_ms, 1000),
         "web_ms_by_kind": {k: summary([s.seconds for s in rec.samples if s.kind == k], 1000) for k in kinds},
         "errors": errors,
+        # CPU (user + system, all threads) per request during the run: the gunicorn processes (those
+        # of the start; a worker restarted meanwhile is not counted) and the simulated students.
+        "cpu_ms_per_request": {part: round(seconds / max(len(rec.samples), 1) * 1000, 2) for part, seconds in cpu_s.items()},
+        "cpu_cores_mean": {part: round(seconds / duration, 2) for part, seconds in cpu_s.items()},
         "not_modified_304": sum(1 for s in rec.samples if s.status == 304),
         "submissions": len(rec.submitted),
         "graded": len(graded),
@@ -557,6 +629,7 @@ def main() -> int:
         "goal": {"web_p95_le_150ms": bool(web_ms) and pct(web_ms, 95) <= 0.150, "zero_errors": errors == 0,
                  "zero_lost": not lost},
         "config": {"web": web_kind, "grading_concurrency": args.grading_concurrency, "worker_nice": args.worker_nice,
+                   "client_nice": client_nice, "niceness": nice,
                    "ramp_s": args.ramp_s, "submissions_per_student": args.submissions_per_student,
                    "poll_via": args.poll_via, "poll_etag": args.poll_etag,
                    "wrong_fraction": args.wrong_fraction, "think_s": args.think_s, "poll_s": args.poll_s,
@@ -588,6 +661,8 @@ def print_table(result: dict, rec: Recorder, lost, phantom, wrong_verdicts) -> N
     if result["requeued_by_sweeper"]:
         print(f"  {result['requeued_by_sweeper']} submission(s) re-sent by the sweeper: their first message never reached "
               "this worker (another consumer on the same Redis database?); submit-to-verdict includes that wait")
+    cpu, cores = result["cpu_ms_per_request"], result["cpu_cores_mean"]
+    print("CPU per request: " + ", ".join(f"{part} {ms} ms ({cores[part]} cores on average)" for part, ms in cpu.items()))
     load = result["machine_load"]
     print(f"machine load average (1 min): {load['before_1_5_15min'][0]} before, {load['during_mean_1min']} mean and "
           f"{load['during_max_1min']} max during the run")

@@ -391,6 +391,9 @@ WARPDRILL_JUDGE = {
         # The emulator's check pass with every run, whatever the kernel (grader/core/emulator/checkplan.py
         # skips the race run and the initcheck where they can find nothing): for comparisons.
         "full_check_pass": env.bool("WARPDRILL_FULL_CHECK_PASS", default=False),
+        # The emulator's coro mode for kernels whose only synchronisation is __syncthreads() in their
+        # body (grader/core/emulator/coro.py); 0: fibers, as before it, for comparisons.
+        "coro": env.bool("WARPDRILL_EMULATOR_CORO", default=True),
         # The judge's ptxas report started after the harness calls, not before the compile: for comparisons.
         "ptxas_report_late": env.bool("WARPDRILL_PTXAS_REPORT_LATE", default=False),
         # Who makes the emulator's ptxas report: "auto" (NVRTC in a warm compiler child, nvcc when it
@@ -411,7 +414,7 @@ WARPDRILL_JUDGE = {
         "nvcc_time_limit_s": env.float("WARPDRILL_NVCC_TIME_LIMIT", default=30.0),
         "shared_children": env("WARPDRILL_GPU_SHARED_CHILDREN", default="off"),
         "shared_dir": env("WARPDRILL_GPU_SHARED_DIR", default="") or None,
-        "shared_instances": env.int("WARPDRILL_GPU_SHARED_INSTANCES", default=1),
+        "shared_instances": env.int("WARPDRILL_GPU_SHARED_INSTANCES", default=4),
     },
 }
 # Mixed into hidden test seeds so that hidden inputs cannot be reproduced from the package.

@@ -4,7 +4,8 @@
 # GPU_WORKER_CONCURRENCY pool processes per GPU (default 2, the best measured on an H200); each
 # holds its own warm children (a CUDA context, NVRTC, one child per sanitizer tool). More is not
 # faster: 16 graded 89.7 per minute against 136-151 with 2 (docs/gpu-validation.md, "Issue 17"),
-# since their 64 CUDA contexts time-slice the GPU.
+# since their 64 CUDA contexts time-slice the GPU. WARPDRILL_GPU_SHARED_CHILDREN=all shares a few warm
+# children per worker among its pool processes instead (8 processes: 229 a minute against 173).
 # If any worker exits, the others are stopped and the script fails, so the container restarts.
 set -euo pipefail
 

@@ -340,18 +340,18 @@ def test_a_job_that_used_up_the_print_limit_is_not_waited_for(child_sandbox):
 
 def test_a_sanitizer_child_whose_print_budget_cannot_hold_a_whole_report_is_replaced(fake_backend):
     """compute-sanitizer's print limit counts every record of a child's life. A child whose earlier jobs'
-    findings left less than one job's report and fence must not take the next job: its records would
+    findings left no room for a report and its fence must not take the next job: its records would
     never be printed and a racy kernel would pass (tiled-matmul's missing barrier on the H200, after
     the bank's other race sources in one child)."""
-    from grader.core.gpu.sanitizer import FENCE_RECORDS, JOB_RECORDS
+    from grader.core.gpu.sanitizer import FENCE_RECORDS, MIN_REPORT_RECORDS
 
     fake_backend.run(fake_build("copy"), check_request())
     first = fake_backend.pool.children["racecheck"]
     assert first.has_room_for_a_job()
     fake_backend.run(fake_build("copy"), check_request())
     assert fake_backend.pool.children["racecheck"] is first  # a clean job leaves room: the child stays
-    # Earlier racy jobs' findings used the budget up to one record short of a whole report.
-    first.log_records = first.print_limit - (JOB_RECORDS[Tool.RACECHECK] + FENCE_RECORDS[Tool.RACECHECK]) + 1
+    # Earlier racy jobs' findings used the budget up to one record short of a report and its fence.
+    first.log_records = first.print_limit - (MIN_REPORT_RECORDS + FENCE_RECORDS[Tool.RACECHECK]) + 1
     assert not first.has_room_for_a_job()
     out = fake_backend.run(fake_build("race"), check_request())
     assert fake_backend.pool.children["racecheck"] is not first and first.proc.poll() is not None

@@ -187,3 +187,5 @@ def test_the_option_names_the_shared_slots(run_dir):
     backend = GpuBackend(arch="sm_90", shared_children="sanitizers", shared_dir=run_dir)
     assert backend.pool.shared.slots == slots_of("sanitizers") and not backend.pool.shared.shares("main")
     assert GpuBackend(arch="sm_90").pool.shared is None
+    with pytest.raises(ValueError, match="fresh child"):
+        GpuBackend(arch="sm_90", shared_children="all", shared_dir=run_dir, fresh_child_per_submission=True)

@@ -65,6 +65,12 @@ class EmulatorHandle:
     vector_loads: bool = False  # 16-byte vector types: buffers start 16-byte aligned (jobs.write_job)
     facts: checkplan.KernelFacts = field(default_factory=checkplan.KernelFacts)  # what the check plan reads
     plain_runs: dict = field(default_factory=dict)  # runmemo.key -> an ok plain RunOutcome of a small case
+    # The plain variant's translation unit when it has the kernel's coroutine copy (coro mode), else None.
+    fast_text: str | None = None
+
+    def text_of(self, variant: str) -> str:
+        """The translation unit `variant` compiles: the check variants never get the coroutine copy."""
+        return self.fast_text if variant == "fast" and self.fast_text is not None else self.text
 
 
 class EmulatorBackend(Backend):
@@ -79,15 +85,17 @@ class EmulatorBackend(Backend):
     def __init__(self, cache_dir: str | Path | None = None, workers: int | None = None, *,
                  cache_root: str | Path | None = None, cxx: str = toolchain.DEFAULT_CXX,
                  sandbox: Sandbox | dict | None = None, full_check_pass: bool = False,
-                 ptxas_report_late: bool = False, ptxas_compiler: str = "auto"):
+                 ptxas_report_late: bool = False, coro: bool = True, ptxas_compiler: str = "auto"):
         """`cache_dir`: where runtimes and binaries are kept (default: `cache_root`/emulator, the site's
         cache folder, else toolchain.default_cache_dir()); `workers`: threads of one run (default: the
         CPUs, at most 8); `cxx`: the C++ compiler (under /usr: the sandbox sees only /usr); `sandbox`:
         how boxes are made (a Sandbox or its settings mapping; None: sandbox.box.DEFAULT);
         `full_check_pass`: every check pass compiles and runs the race and initcheck builds, whatever
         the kernel (emulator/checkplan.py decides otherwise); `ptxas_report_late`: the judge starts
-        ptxas's report after the harness calls instead of before the compile; `ptxas_compiler`: "auto"
-        (NVRTC where installed, else nvcc) or "nvcc" makes that report (base.Backend). Raises
+        ptxas's report after the harness calls instead of before the compile; `coro`: plain runs of
+        kernels whose only synchronisation is __syncthreads() in their body use coro mode
+        (emulator/coro.py; False: fibers, as before it, for comparisons); `ptxas_compiler`: "auto"
+        (NVRTC where installed, else nvcc) or "nvcc" makes the ptxas report (base.Backend). Raises
         ValueError for another compiler."""
         if ptxas_compiler not in ("auto", "nvcc"):
             raise ValueError(f"the emulator's ptxas_compiler must be auto or nvcc, not {ptxas_compiler!r}")
@@ -98,18 +106,18 @@ class EmulatorBackend(Backend):
         self.sandbox = Sandbox.of(sandbox)
         self._runtimes: dict[str, toolchain.Runtime] = {}
         self.full_check_pass = full_check_pass
+        self.coro = coro
         self.ptxas_report_late = ptxas_report_late
         self.ptxas_compiler = ptxas_compiler
 
     def prepare_process(self) -> None:
-        """Start this process's NVRTC compiler child for ptxas's report (ptxas_report.nvrtc_compiler),
-        when `ptxas_compiler` is "auto" and NVRTC is installed: the first grading does not wait ≈ 1 s."""
-        if self.ptxas_compiler == "auto":
-            from ..ptxas_report import nvrtc_compiler
+        """Start this process's NVRTC compiler child for ptxas's report (ptxas_report.nvrtc_compiler) when
+        `ptxas_compiler` is "auto" and NVRTC is installed: the first grading does not wait ≈ 1 s for it."""
+        from ..ptxas_report import nvrtc_compiler
 
-            compiler = nvrtc_compiler(self.sandbox, self.cache_root)
-            if compiler is not None:
-                compiler.pool.compiler_child()
+        compiler = nvrtc_compiler(self.sandbox, self.cache_root) if self.ptxas_compiler == "auto" else None
+        if compiler is not None:
+            compiler.pool.compiler_child()
 
     # ---- compile ----
 
@@ -166,9 +174,19 @@ class EmulatorBackend(Backend):
         handle = EmulatorHandle(spec, text, rewritten.needs_fibers, rewritten.serial,
                                 source_lines=source.count("\n") + 1, vector_loads=rewritten.vector_loads,
                                 facts=checkplan.kernel_facts(source, tokenize(source), spec.name))
+        if rewritten.coro_text is not None and self.coro:  # the plain build gets the kernel's coroutine copy (coro.py)
+            handle.fast_text = f'#line 1 "{STUDENT_FILE}"\n' + rewritten.coro_text + HARNESS_LINE + \
+                jobs.harness_source(spec, coro=True)
         workdir = Path(tempfile.mkdtemp(prefix="wd-emu-"))
         build = Build(compile=CompileResult(ok=True), handle=handle, workdir=workdir)
         ok, messages, log, cached = self._build_variant(handle, "fast")
+        if not ok and handle.fast_text is not None:
+            # Without the copy, as before coro mode: the student's own errors, once each, and never a
+            # failure of the copy's (our bug, logged) instead of a build.
+            handle.fast_text = None
+            ok, messages, log, cached = self._build_variant(handle, "fast")
+            if ok:
+                logger.warning("the coroutine copy of %s did not compile; it runs with fibers", spec.name)
         if ok and (too_much := static_shared_problem(handle.binaries["fast"].read_bytes(), rewritten.other_kernel_sites,
                                                      spec.name)):
             ok, messages = False, [too_much]
@@ -178,7 +196,7 @@ class EmulatorBackend(Backend):
     def _build_variant(self, handle: EmulatorHandle, variant: str) -> tuple[bool, list[CompileMessage], str, bool]:
         runtime = self.runtime(variant)
         key = hashlib.sha256(
-            (handle.text + variant + repr(toolchain.compile_argv(variant, "k", "o", self.cxx)) + runtime.hash).encode()
+            (handle.text_of(variant) + variant + repr(toolchain.compile_argv(variant, "k", "o", self.cxx)) + runtime.hash).encode()
         ).hexdigest()[:32]
         final = self.cache_dir / "bin" / key / "kernel.bin"
         if final.exists():
@@ -189,7 +207,7 @@ class EmulatorBackend(Backend):
             raise PlatformError(missing)
         with tempfile.TemporaryDirectory(prefix="wd-cc-") as tmp:
             tmpdir = Path(tmp)
-            (tmpdir / "kernel.cpp").write_text(handle.text)
+            (tmpdir / "kernel.cpp").write_text(handle.text_of(variant))
             res = self._compile_in_box(tmpdir, variant, runtime)
             log = toolchain.clean_log(res.stderr + res.stdout)
             if res.timed_out:
@@ -302,6 +320,10 @@ class EmulatorBackend(Backend):
                   force_fibers: bool = False, env: dict | None = None, keep: list | None = None) -> RunOutcome:
         handle: EmulatorHandle = build.handle
         fibers = handle.needs_fibers or force_fibers or request.launch.coresident  # co-resident blocks are fibers
+        # Coro mode for the plain variant's barrier kernels (coro.py); it reruns with fibers when irregular.
+        coro = self.coro and fibers and variant == "fast" and handle.fast_text is not None and not force_fibers \
+            and not request.launch.coresident and not request.launch.cooperative
+        fibers = fibers and not coro
         runroot = build.workdir or Path(tempfile.mkdtemp(prefix="wd-emu-"))
         workdir = Path(tempfile.mkdtemp(prefix="run-", dir=runroot))
         # The write map's "last writer" of a word several blocks store is the last block in launch
@@ -310,7 +332,7 @@ class EmulatorBackend(Backend):
         try:
             while True:
                 outputs = jobs.write_job(
-                    workdir, handle.spec, request.launch, request.inputs, fibers=fibers,
+                    workdir, handle.spec, request.launch, request.inputs, fibers=fibers, coro=coro,
                     workers=workers,
                     start_aligned=start_aligned, vector_aligned=handle.vector_loads, time_limit_s=request.time_limit_s,
                     writemap=variant == "writemap",
@@ -319,7 +341,7 @@ class EmulatorBackend(Backend):
                 res = self.sandbox.run([SANDBOX_BINARY, f"{sandbox.WORK_PATH}/job.txt"], workdir, limits,
                                        ro_binds={str(handle.binaries[variant]): SANDBOX_BINARY}, env=env)
                 if res.returncode == EXIT_RERUN_FIBERS and not fibers:
-                    fibers = True
+                    fibers, coro = True, False
                     continue
                 if res.returncode == EXIT_RERUN_SERIAL and workers > 1:
                     workers = 1

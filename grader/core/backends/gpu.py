@@ -90,7 +90,7 @@ class GpuBackend(Backend):
                  memcheck_on_fault: bool = True, compiler: str = "auto", cache_root: str | Path | None = None,
                  sandbox: Sandbox | dict | None = None, start_timeout_s: float = START_TIMEOUT_S,
                  sanitizer_jobs: int = SANITIZER_JOBS, nvcc_time_limit_s: float = COMPILE_LIMIT_S,
-                 shared_children: str = "off", shared_dir: str | Path | None = None, shared_instances: int = 1):
+                 shared_children: str = "off", shared_dir: str | Path | None = None, shared_instances: int = 4):
         """Every option comes from the shell (config/settings.py's WARPDRILL_JUDGE, from WARPDRILL_GPU_*):
 
         `arch` ("sm_90" or "9.0"; None: asked of the warm child); `cache` (default a CompileCache in
@@ -105,13 +105,15 @@ class GpuBackend(Backend):
         children per sanitizer tool for all pool processes of the worker; "all": the main child too;
         gpu/shared.py), their run folder `shared_dir` (default: one per worker, named after the prefork parent's pid, in
         the temporary folder). Raises ValueError for an unknown compiler, tool, architecture or
-        shared_children.
+        shared_children, and for a shared main child with fresh_child_per_submission.
         """
         self._arch = arch_of(arch) if arch else None
         self.sandbox = Sandbox.of(sandbox)
         self.cache_root = Path(cache_root) if cache_root else None
         self.cache = cache or CompileCache(default_cache_dir(cache_root))
         shared_slots = slots_of(shared_children)
+        if fresh_child_per_submission and "main" in shared_slots:
+            raise ValueError("a fresh child per submission cannot be a main child shared by the worker's processes")
         if pool is None:
             shared = SharedChildren(shared_dir or default_shared_dir(), shared_slots, jobs=sanitizer_jobs,
                                     box=self.sandbox, start_timeout_s=start_timeout_s,

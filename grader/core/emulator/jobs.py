@@ -24,12 +24,13 @@ FLOAT_POISON = 0xFF
 INT_POISON = 0xCD
 
 
-def harness_source(spec: KernelSpec) -> str:
+def harness_source(spec: KernelSpec, coro: bool = False) -> str:
     """C++ appended after the student's code: stores the launch's arguments, calls the kernel.
 
     Shielded from the student's macros (macros.shielded): every identifier it uses but the
     kernel's name is #undef'd around it, so `#define T 16` or `#define float double` in the
-    kernel file cannot change it."""
+    kernel file cannot change it. `coro`: the student's code has the kernel's coroutine copy (coro.py),
+    which `wd_user_coro` starts for coro mode."""
     lines = ["namespace wd { namespace detail { struct AnyPtr { void* p; template <class T> operator T*() const { return static_cast<T*>(p); } }; } }"]
     params, call = [], []
     for i, arg in enumerate(spec.args):
@@ -44,7 +45,16 @@ def harness_source(spec: KernelSpec) -> str:
             call.append(f"wd_a{i}")
     lines.append('extern "C" void wd_user_setup(void* const* a) { ' + " ".join(params) + " }")
     lines.append('extern "C" void wd_user_thread() { ' + f"{spec.name}({', '.join(call)});" + " }")
-    return shielded("\n".join(lines) + "\n", keep=(spec.name,))
+    if coro:
+        lines.append('extern "C" void* wd_user_coro() { return ' + f"{coro_name(spec.name)}({', '.join(call)}).frame;" + " }")
+    else:
+        lines.append('extern "C" void* wd_user_coro() { return nullptr; }')
+    return shielded("\n".join(lines) + "\n", keep=(spec.name, coro_name(spec.name)))
+
+
+def coro_name(kernel_name: str) -> str:
+    """The name of the kernel's coroutine copy (coro.py)."""
+    return f"wd_coro_{kernel_name}"
 
 
 def write_job(
@@ -59,6 +69,7 @@ def write_job(
     time_limit_s: float,
     vector_aligned: bool = False,
     writemap: bool = False,
+    coro: bool = False,
 ) -> dict[str, tuple[str, tuple, np.dtype]]:
     """Write inputs and job.txt into `workdir`. Returns {arg name: (file, shape, dtype)} of outputs.
 
@@ -68,10 +79,12 @@ def write_job(
     such a buffer's end and the page are filled with 0xFF (NaN for floats) and a write there is
     reported as an out-of-bounds write when the run ends.
 
+    `coro` (without `fibers`): the block's threads are the kernel's coroutine copy (coro.py).
+
     `writemap`: also create each output's write-map side file (`<file>.wm`, writemap.side_file_bytes)
     and name it in the job, for the writemap variant to record into (outputs past the cap are skipped)."""
     job = [
-        f"mode {'fibers' if fibers else 'fast'}",
+        f"mode {'fibers' if fibers else 'coro' if coro else 'fast'}",
         f"workers {workers}",
         f"align {'start' if start_aligned else 'end16' if vector_aligned else 'end'}",
         "grid {} {} {}".format(*launch.grid),

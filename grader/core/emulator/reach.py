@@ -44,10 +44,13 @@ class Features:
     sync: bool = False  # a barrier or warp operation
     serial: bool = False  # atomics, volatile, fences or printf
     shared: bool = False  # __shared__ memory
+    other_sync: bool = False  # a sync token other than a plain __syncthreads (coroutine copies have only those)
 
     def add(self, text: str) -> None:
         """Note the identifier `text`."""
-        self.sync |= bool(SYNC_TOKENS.match(text))
+        sync = bool(SYNC_TOKENS.match(text))
+        self.sync |= sync
+        self.other_sync |= sync and text != "__syncthreads"
         self.serial |= bool(SERIAL_TOKENS.match(text)) or text == "printf"
         self.shared |= text == SHARED_TOKEN
 
@@ -55,6 +58,7 @@ class Features:
         self.sync |= other.sync
         self.serial |= other.serial
         self.shared |= other.shared
+        self.other_sync |= other.other_sync
 
     def any(self) -> bool:
         return self.sync or self.serial or self.shared
@@ -72,13 +76,17 @@ class Reach:
 
     `loop`: no fibers needed (run each block's threads as a plain loop); `serial`: one worker thread;
     `exact`: the reach was bounded by the kernel's call graph (False: the whole file counted);
-    `names`: the functions and macros reached (the kernel's own name included), when exact."""
+    `names`: the functions and macros reached (the kernel's own name included), when exact;
+    `barriers_in_body`: the kernel's only synchronisation is plain __syncthreads() written in its own
+    body (or in macros it uses there), none in a function it calls: it can have a coroutine copy
+    (coro.py). Exact reaches only, without atomics, volatile, fences or printf."""
 
     loop: bool
     serial: bool
     shared: bool
     exact: bool
     names: frozenset[str] = frozenset()
+    barriers_in_body: bool = False
 
 
 def _function_name(tokens: list[Token], brace: int) -> str | None:
@@ -202,13 +210,16 @@ def kernel_reach(tokens: list[Token], kernel_name: str) -> Reach:
         seen.add(name)
         features.merge(regions[name].features)
         todo.extend(regions[name].names - seen)
+    syncing = _carrying(regions, lambda r: r.features.sync)
+    functions = seen - macro_names - {kernel_name}
+    in_body = features.sync and not features.other_sync and not features.serial and not (functions & syncing)
     return Reach(loop=not features.any(), serial=features.serial, shared=features.shared, exact=True,
-                 names=frozenset(seen))
+                 names=frozenset(seen), barriers_in_body=in_body)
 
 
-def _carrying(regions: dict[str, _Region]) -> set[str]:
-    """Names whose definitions reach a feature, directly or through other names (a fixpoint)."""
-    carrying = {name for name, r in regions.items() if r.features.any()}
+def _carrying(regions: dict[str, _Region], has=lambda r: r.features.any()) -> set[str]:
+    """Names whose definitions reach a feature (`has`: any), directly or through other names (a fixpoint)."""
+    carrying = {name for name, r in regions.items() if has(r)}
     changed = True
     while changed:
         changed = False

@@ -26,7 +26,7 @@ import re
 from dataclasses import dataclass, field
 
 from .. import messages as M
-from . import checks, reach, rmw
+from . import checks, coro, reach, rmw
 from .checks import ALLOWED_INCLUDES, FORBIDDEN_IDENTIFIERS, RESERVED_NAME, Problem  # noqa: F401 (the module's API)
 from .tokens import Token, tokenize  # noqa: F401 (the module's API)
 
@@ -48,6 +48,8 @@ class Rewritten:
     # 16-byte aligned as cudaMalloc's do, or the CPU's aligned vector moves fault.
     vector_loads: bool = False
     shared_sites: int = 0  # number of __shared__ declarations rewritten
+    # The text with the kernel's coroutine copy (coro.py) for coro mode, or None when it has none.
+    coro_text: str | None = None
     # Sites declared inside other __global__ functions: not part of the kernel's static shared memory.
     other_kernel_sites: set[int] = field(default_factory=set)
 
@@ -196,6 +198,8 @@ def rewrite(source: str, kernel_name: str) -> Rewritten:
     result.shared_sites = site
     if result.text.count("\n") != source.count("\n"):  # a broken invariant is our bug, not the student's
         raise RuntimeError("emulator rewrite changed the number of lines")
+    if how.barriers_in_body and not result.problems:
+        result.coro_text = coro.with_coroutine_copy(result.text, kernel_name)
     return result
 
 

@@ -34,9 +34,10 @@ SANDBOX_INCLUDE = "/wd/include"
 SANDBOX_LIB = "/wd/lib"
 
 # Flags shared by the runtime and student code. -fwrapv and -fno-strict-aliasing make integer
-# overflow and type punning behave as they do on a GPU instead of being optimised as UB; -no-pie
+# overflow and type punning behave as they do on a GPU instead of being optimised as UB; -fcoroutines
+# gives C++17 the coroutines of coro mode (include/warpdrill/detail/coro.hpp); -no-pie
 # makes fault addresses map directly to lines with addr2line.
-COMMON_FLAGS = ["-std=c++17", "-g", "-fno-omit-frame-pointer", "-fwrapv", "-fno-strict-aliasing"]
+COMMON_FLAGS = ["-std=c++17", "-fcoroutines", "-g", "-fno-omit-frame-pointer", "-fwrapv", "-fno-strict-aliasing"]
 VARIANTS = {
     "fast": {"opt": ["-O2"], "link": []},
     # Race checking: ThreadSanitizer instruments the student's code (see docs/emulator.md).
@@ -156,7 +157,8 @@ def build_runtime(cache_dir: Path, variant: str = "fast", cxx: str = DEFAULT_CXX
 # functions the runtime calls and nothing else. Used to tell a broken toolchain from a student's
 # error when a failed compile names no line of the student's code.
 PROBE_SOURCE = ('extern "C" void wd_user_setup(void* const*) {}\n'
-                'extern "C" void wd_user_thread() {}\n')
+                'extern "C" void wd_user_thread() {}\n'
+                'extern "C" void* wd_user_coro() { return nullptr; }\n')
 
 
 def missing_compiler(cxx: str = DEFAULT_CXX) -> str | None:
@@ -178,7 +180,7 @@ def names_student_line(messages: list[CompileMessage]) -> bool:
 
 OBJCOPY = "/usr/bin/objcopy"  # binutils, which g++ needs anyway
 # The only symbols of the student's object the runtime may see (jobs.harness_source defines them).
-ENTRY_POINTS = ("wd_user_setup", "wd_user_thread")
+ENTRY_POINTS = ("wd_user_setup", "wd_user_thread", "wd_user_coro")
 
 
 PRELUDE = "warpdrill/prelude.hpp"

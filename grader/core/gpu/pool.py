@@ -32,7 +32,7 @@ import numpy as np
 from ..escape import escape_untrusted
 from . import protocol
 from .isolation import child_launch, compute_sanitizer
-from .sanitizer import FENCE_RECORDS, JOB_RECORDS, Tool, count_records, cut_job, drop_fences, print_limit, tool_options
+from .sanitizer import FENCE_RECORDS, MIN_REPORT_RECORDS, Tool, count_records, cut_job, drop_fences, print_limit, tool_options
 
 log = logging.getLogger(__name__)
 
@@ -103,11 +103,12 @@ class ToolLog:
         return self.print_limit - self.log_records
 
     def has_room_for_a_job(self) -> bool:
-        """Whether a job's full report and its fence still fit in the print budget. A child without
-        room must not take a job: records past the limit are never printed, so a racy kernel
-        after a few earlier racy ones would have its hazards silently dropped (found on the H200:
-        tiled-matmul's missing barrier ACCEPTED after the bank's other race sources)."""
-        return self.tool is None or self.print_budget() >= JOB_RECORDS[self.tool] + FENCE_RECORDS[self.tool]
+        """Whether a job's report (at least MIN_REPORT_RECORDS records) and its fence still fit in the
+        print budget. A child without room must not take a job: records past the limit are never
+        printed, so a racy kernel after a few earlier racy ones would have its hazards silently
+        dropped (found on the H200: tiled-matmul's missing barrier ACCEPTED after the bank's other
+        race sources, the racecheck child's budget down to 2 records and then -1)."""
+        return self.tool is None or self.print_budget() >= MIN_REPORT_RECORDS + FENCE_RECORDS[self.tool]
 
     def _log_bytes(self) -> bytes:
         """The sanitizer's log from the last cut on (b"" before the tool created it)."""
@@ -331,8 +332,8 @@ class ChildPool:
 
     def sanitizer_child(self, tool: Tool) -> Child:
         """The warm child under `tool`, started now if there is none (it may still be starting).
-        One that has served `sanitizer_jobs` jobs, or whose print budget has no room for a whole job's
-        report (Child.has_room_for_a_job), is replaced first."""
+        One that has served `sanitizer_jobs` jobs, or whose print budget has no room for a job's report
+        (Child.has_room_for_a_job), is replaced first."""
         child = self._warm(str(tool), lambda: self._factory(tool))
         if child.jobs >= self.sanitizer_jobs or not child.has_room_for_a_job():
             self._retire(str(tool), None)

@@ -41,6 +41,11 @@ JOB_RECORDS = {Tool.MEMCHECK: 100, Tool.RACECHECK: 100, Tool.SYNCCHECK: 1024}
 # Records one fence makes (fence.py), measured on an H200: memcheck's failed API call, one;
 # racecheck's race, one analysis record; synccheck's barrier, one per thread (two).
 FENCE_RECORDS = {Tool.MEMCHECK: 1, Tool.RACECHECK: 1, Tool.SYNCCHECK: 2}
+# The fewest records a warm child must still be able to print for a job (pool.Child.has_room_for_a_job):
+# enough to name the lines of a report (one record decides the verdict; a longer report may be cut,
+# its fence then missing, and the child is replaced after it). Records past the limit are never
+# printed: a job that starts with no room at all would pass a racy kernel.
+MIN_REPORT_RECORDS = 16
 
 
 def print_limit(tool: Tool, jobs: int = 1) -> int:

@@ -56,7 +56,7 @@ void read_job(const char* path) {
     std::string key;
     ss >> key;
     if (key.empty() || key[0] == '#') continue;
-    if (key == "mode") { std::string m; ss >> m; g_job.fibers = m == "fibers"; }
+    if (key == "mode") { std::string m; ss >> m; g_job.fibers = m == "fibers"; g_job.coro = m == "coro"; }
     else if (key == "workers") ss >> g_job.workers;
     else if (key == "align") {
       std::string a;

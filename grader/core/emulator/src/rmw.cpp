@@ -6,8 +6,9 @@
 // interleaving is missed, never invented), which thread of which block last updated it and in
 // which barrier generation. A thread updating a word that another thread of its block updated
 // since their last barrier (or a thread of another co-resident block) races with it:
-// - on the fast path (threads as plain calls, one after another) it cannot interleave, so the
-//   test reruns with fibers (kExitRerunFibers), as a loop that waits does;
+// - on the fast path (threads as plain calls, one after another) and in coro mode (coroutine frames
+//   between barriers) it cannot interleave, so the test reruns with fibers (kExitRerunFibers), as a
+//   loop that waits does;
 // - with fibers the thread yields between its load and its store, so the threads after it in the
 //   scheduler's pass load the same old value and their stores overwrite each other: a block's
 //   `count[0] += 1` counts 2, where a GPU's warps count about one each (the first thread's update
@@ -91,14 +92,17 @@ void rmw_point(const volatile void* vaddr) {
   if (g_start_s == 0) return;  // a static initialiser, before the launch
   if (!g_job.fibers) {
     // The threads of a block run one after another on this stack: their locals share addresses.
+    // In coro mode a thread's own locals are in its coroutine frame, and an update of a word another
+    // thread updated in an earlier barrier interval is ordered by that barrier.
     const char* a = static_cast<const char*>(addr);
     if (a >= static_cast<const char*>(__builtin_frame_address(0)) && a < t_fast_stack_top) return;
+    if (in_coro_frame(a)) return;
     check_other_workers(addr);
     RmwOwner& e = slot(addr);
-    unsigned long long block = fast_block_id();
+    unsigned long long block = fast_block_id(), generation = coro_generation();
     int thread = fast_thread_id();
-    if (e.addr == addr && e.block == block && e.thread != thread) rerun_with_fibers();
-    e.addr = addr, e.block = block, e.generation = 0, e.thread = thread;
+    if (e.addr == addr && e.block == block && e.generation == generation && e.thread != thread) rerun_with_fibers();
+    e.addr = addr, e.block = block, e.generation = generation, e.thread = thread;
     return;
   }
   Thread* me = t_thread;

@@ -15,6 +15,8 @@
 // Provided by the generated harness at the end of the student's translation unit.
 extern "C" void wd_user_setup(void* const* args);
 extern "C" void wd_user_thread();
+// The kernel's coroutine copy for this thread (its frame), or nullptr when it has none (coro.py).
+extern "C" void* wd_user_coro();
 
 namespace wd {
 namespace detail {
@@ -48,6 +50,7 @@ struct Buffer {
 
 struct Job {
   bool fibers = false;  // false: fast path (threads are plain calls)
+  bool coro = false;  // mode coro: a block's threads are coroutine frames resumed between barriers (coro.cpp)
   int workers = 1;
   bool start_aligned = false;  // check mode: buffers start at a page so underflows fault
   bool align16 = false;  // buffers start 16-byte aligned (16-byte vector types); their slack is checked at the end

@@ -17,9 +17,9 @@ namespace rt {
 thread_local Block* t_block = nullptr;
 thread_local Thread* t_thread = nullptr;
 
-namespace {
-
 thread_local long long t_fast_ticks = 0;
+
+namespace {
 
 void set_thread_ctx(const Thread& t, long quantum) {
   detail::t_ctx.thread_idx = t.tid;
@@ -244,6 +244,8 @@ void run_worker(int worker) {
       block.bid = bid;
       block.linear_bid = lin;
       run_block_fibers(block);
+    } else if (g_job.coro) {
+      run_block_coro(lin);
     } else {
       run_block_fast(bid, n);
     }

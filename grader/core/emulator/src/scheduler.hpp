@@ -75,6 +75,17 @@ struct Block {
 extern thread_local Block* t_block;
 extern thread_local Thread* t_thread;
 
+// Loop iterations the running thread has made since it was last called or resumed outside the
+// fiber scheduler (the fast path, coro mode): past kFastBudget the test reruns with fibers.
+extern thread_local long long t_fast_ticks;
+
+// ---- coroutine mode (coro.cpp) ----
+void run_block_coro(unsigned long long linear_bid);  // the block's threads as coroutine frames
+// Whether `addr` lies in the running thread's coroutine frame (its locals); the block's barrier
+// generation so far (0 outside coro mode).
+bool in_coro_frame(const char* addr);
+unsigned long long coro_generation();
+
 // ---- non-atomic read-modify-writes (rmw.cpp) ----
 // The frame the fast path calls each thread from: the thread's locals lie below it.
 extern thread_local const char* t_fast_stack_top;

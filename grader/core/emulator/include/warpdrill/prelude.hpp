@@ -29,4 +29,5 @@
 #include "detail/curand.hpp"
 #include "detail/printf.hpp"
 #include "detail/cooperative_groups.hpp"
+#include "detail/coro.hpp"
 #include "detail/loops.hpp"  // last: redefines `for` and `while` to add yield points
