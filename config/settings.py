@@ -202,11 +202,12 @@ CACHES = {
 # "live": each submission's state token, which verdict polls are answered 304 from with no SQL
 # (grader/live.py). Unlike the two above it is shared by every web process and every worker (the
 # grader writes it): Redis when one is configured (LIVE_CACHE_URL, else REDIS_URL or a redis://
-# broker), else files under var/ (one machine: `make dev`, and each test run with its workers).
+# broker; ops/cache.py: Django's backend without a new client object per operation), else files under
+# var/ (one machine: `make dev`, and each test run with its workers).
 _live_cache_url = env("LIVE_CACHE_URL", default="") or env("REDIS_URL", default="") or (
     env("CELERY_BROKER_URL", default="") if env("CELERY_BROKER_URL", default="").startswith("redis") else "")
 if _live_cache_url and not TESTING:
-    CACHES["live"] = {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": _live_cache_url,
+    CACHES["live"] = {"BACKEND": "ops.cache.RedisCache", "LOCATION": _live_cache_url,
                       "KEY_PREFIX": f"wd-live-{DATABASES['default'].get('NAME', '')}"}
 else:
     CACHES["live"] = {"BACKEND": "django.core.cache.backends.filebased.FileBasedCache",
