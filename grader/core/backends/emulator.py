@@ -13,7 +13,6 @@ See docs/emulator.md.
 """
 from __future__ import annotations
 
-import fcntl
 import hashlib
 import logging
 import os
@@ -27,7 +26,7 @@ from pathlib import Path
 from .. import sandbox
 from ..sandbox import Limits, Sandbox
 from .. import messages as M
-from ..emulator import checkplan, jobs, runmemo, toolchain
+from ..emulator import checkplan, jobs, pch, runmemo, toolchain
 from ..emulator.outcome import read_outcome
 from ..emulator.rewrite import rewrite
 from ..emulator.run_limits import run_limits
@@ -130,37 +129,9 @@ class EmulatorBackend(Backend):
         """The runtime library for `variant`, built once per worker and cache directory."""
         if variant not in self._runtimes:
             runtime = toolchain.build_runtime(self.cache_dir, variant, self.cxx)
-            self._build_pch(variant, runtime)
+            pch.build(self.sandbox, self.cache_dir, variant, runtime, self.cxx, COMPILE_TIME_LIMIT_S * 4)
             self._runtimes[variant] = runtime
         return self._runtimes[variant]
-
-    def _build_pch(self, variant: str, runtime: toolchain.Runtime) -> None:
-        """Precompile the prelude for `variant` into `runtime.lib_dir/pch-<variant>/` (once per runtime
-        hash, under the runtime's lock), inside the sandbox so the header paths the .gch records are the
-        ones a student's compile sees. It only saves time (≈ 0.1 s of CPU per compile): when it cannot
-        be built, compiles parse the header as before and a warning is logged."""
-        out = runtime.lib_dir / f"pch-{variant}"
-        done = runtime.lib_dir / f".done-pch-{variant}"
-        if done.exists() or toolchain.missing_compiler(self.cxx):
-            return
-        with open(self.cache_dir / f"runtime-{runtime.hash}.lock", "w") as lock:
-            fcntl.flock(lock, fcntl.LOCK_EX)
-            if done.exists():
-                return
-            with tempfile.TemporaryDirectory(prefix="wd-pch-") as tmp:
-                res = self.sandbox.run(
-                    toolchain.pch_argv(variant, "prelude.hpp.gch", self.cxx), Path(tmp), Limits(COMPILE_TIME_LIMIT_S * 4, 4 << 30),
-                    ro_binds={str(toolchain.INCLUDE_DIR): toolchain.SANDBOX_INCLUDE})
-                gch = Path(tmp) / "prelude.hpp.gch"
-                if res.returncode != 0 or not gch.exists():
-                    logger.warning("the emulator's precompiled prelude (%s) did not build: %s", variant,
-                                (res.stderr + res.stdout)[-500:])
-                    return
-                (out / "warpdrill").mkdir(parents=True, exist_ok=True)
-                staging = out / "warpdrill" / f".prelude.hpp.gch.{os.getpid()}"
-                shutil.copyfile(gch, staging)
-                os.replace(staging, out / "warpdrill" / "prelude.hpp.gch")
-            done.write_text(runtime.hash)
 
     def compile(self, source: str, spec: KernelSpec) -> Build:
         start = time.monotonic()
