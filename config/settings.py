@@ -397,6 +397,9 @@ WARPDRILL_JUDGE = {
         "coro": env.bool("WARPDRILL_EMULATOR_CORO", default=True),
         # The judge's ptxas report started after the harness calls, not before the compile: for comparisons.
         "ptxas_report_late": env.bool("WARPDRILL_PTXAS_REPORT_LATE", default=False),
+        # Who makes the emulator's ptxas report: "auto" (NVRTC in a warm compiler child, nvcc when it
+        # refuses the source) or "nvcc" (for comparisons).
+        "ptxas_compiler": env("WARPDRILL_PTXAS_COMPILER", default="auto"),
         # The GPU backend: sm_XX to compile for (empty: asked of the GPU), the sanitizer tools of a
         # check run, a fresh child per submission ("submission") or a warm one per worker ("worker"),
         # NVRTC or nvcc ("auto", "nvrtc", "nvcc"), seconds a child may take to start, jobs a sanitizer
