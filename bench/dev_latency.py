@@ -283,9 +283,10 @@ def run_stack(args, extra_env: dict) -> tuple[list[dict], list[dict], dict, list
 # ThreadSanitizer and the initcheck, as before grader/core/emulator/checkplan.py), to compare with
 # "after" (`--configs full_check,after`).
 # "ptxas_late" is the defaults with ptxas's report started after the harness calls and waited for at
-# the grading's end, as before it was started before the compile (`--configs ptxas_late,after`).
+# the grading's end, as before it was started before the compile (`--configs ptxas_late,after`);
+# "ptxas_nvcc" makes that report with nvcc instead of NVRTC (`--configs ptxas_nvcc,after`).
 CONFIGS = {"before": {"WARPDRILL_POLL_FAST_START_S": "0"}, "after": {}, "full_check": {"WARPDRILL_FULL_CHECK_PASS": "1"},
-           "ptxas_late": {"WARPDRILL_PTXAS_REPORT_LATE": "1"}}
+           "ptxas_late": {"WARPDRILL_PTXAS_REPORT_LATE": "1"}, "ptxas_nvcc": {"WARPDRILL_PTXAS_COMPILER": "nvcc"}}
 
 
 def main() -> int:

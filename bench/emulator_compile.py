@@ -35,7 +35,7 @@ from grader.core.backends.emulator import EmulatorBackend  # noqa: E402
 from grader.core.emulator import toolchain  # noqa: E402
 
 SHIPPED_PCH_DIR, SHIPPED_LINKER = toolchain.pch_dir, toolchain.LINKER
-MODES = ("baseline", "pch", "shipped")
+MODES = ("baseline", "pch", "no-coro", "shipped")
 
 
 def _children_cpu() -> float:
@@ -45,9 +45,12 @@ def _children_cpu() -> float:
 
 def compile_once(backend: EmulatorBackend, mode: str, tag: str) -> tuple[float, float]:
     """(wall s, CPU s) of one uncached compile in `mode`: "baseline" (no precompiled prelude, the
-    default linker), "pch" (the precompiled prelude, the default linker) or "shipped" (toolchain as is)."""
+    default linker, no coroutine copy), "pch" (the precompiled prelude, the default linker, no copy),
+    "no-coro" (the toolchain as is, without the kernel's coroutine copy: as before coro mode) or
+    "shipped" (the toolchain as is: the reduction gets its coroutine copy, emulator/coro.py)."""
     toolchain.pch_dir = SHIPPED_PCH_DIR if mode != "baseline" else (lambda variant: "/wd/no-pch")
-    toolchain.LINKER = SHIPPED_LINKER if mode == "shipped" else []
+    toolchain.LINKER = SHIPPED_LINKER if mode in ("shipped", "no-coro") else []
+    backend.coro = mode == "shipped"
     spec = _spec("reduce", ("x", "in", "float32"), ("y", "out", "float32"), ("n", "scalar", "int32"))
     wall = time.perf_counter()
     build = backend.compile(REDUCE + f"// bench {tag}\n", spec)
@@ -56,7 +59,7 @@ def compile_once(backend: EmulatorBackend, mode: str, tag: str) -> tuple[float, 
         raise SystemExit(build.compile.log)
     runtime = backend.runtime("fast")
     with tempfile.TemporaryDirectory(prefix="wd-bench-cc-") as tmp:
-        (Path(tmp) / "kernel.cpp").write_text(build.handle.text)
+        (Path(tmp) / "kernel.cpp").write_text(build.handle.text_of("fast"))
         argv = sandbox.unsafe_argv(toolchain.compile_argv("fast", "kernel.cpp", "kernel.bin"), Path(tmp),
                                     {str(toolchain.INCLUDE_DIR): toolchain.SANDBOX_INCLUDE,
                                      str(runtime.lib_dir): toolchain.SANDBOX_LIB})

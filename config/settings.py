@@ -202,11 +202,12 @@ CACHES = {
 # "live": each submission's state token, which verdict polls are answered 304 from with no SQL
 # (grader/live.py). Unlike the two above it is shared by every web process and every worker (the
 # grader writes it): Redis when one is configured (LIVE_CACHE_URL, else REDIS_URL or a redis://
-# broker), else files under var/ (one machine: `make dev`, and each test run with its workers).
+# broker; ops/cache.py: Django's backend without a new client object per operation), else files under
+# var/ (one machine: `make dev`, and each test run with its workers).
 _live_cache_url = env("LIVE_CACHE_URL", default="") or env("REDIS_URL", default="") or (
     env("CELERY_BROKER_URL", default="") if env("CELERY_BROKER_URL", default="").startswith("redis") else "")
 if _live_cache_url and not TESTING:
-    CACHES["live"] = {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": _live_cache_url,
+    CACHES["live"] = {"BACKEND": "ops.cache.RedisCache", "LOCATION": _live_cache_url,
                       "KEY_PREFIX": f"wd-live-{DATABASES['default'].get('NAME', '')}"}
 else:
     CACHES["live"] = {"BACKEND": "django.core.cache.backends.filebased.FileBasedCache",
@@ -396,6 +397,9 @@ WARPDRILL_JUDGE = {
         "coro": env.bool("WARPDRILL_EMULATOR_CORO", default=True),
         # The judge's ptxas report started after the harness calls, not before the compile: for comparisons.
         "ptxas_report_late": env.bool("WARPDRILL_PTXAS_REPORT_LATE", default=False),
+        # Who makes the emulator's ptxas report: "auto" (NVRTC in a warm compiler child, nvcc when it
+        # refuses the source) or "nvcc" (for comparisons).
+        "ptxas_compiler": env("WARPDRILL_PTXAS_COMPILER", default="auto"),
         # The GPU backend: sm_XX to compile for (empty: asked of the GPU), the sanitizer tools of a
         # check run, a fresh child per submission ("submission") or a warm one per worker ("worker"),
         # NVRTC or nvcc ("auto", "nvrtc", "nvcc"), seconds a child may take to start, jobs a sanitizer

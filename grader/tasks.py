@@ -324,10 +324,13 @@ def _prepare_logged() -> None:
 
 @worker_process_init.connect
 def prepare_backend_in_pool_process(**kwargs) -> None:
-    """Warm a per-process backend (see Backend.warm_per_process) in a new prefork pool process."""
+    """Warm a per-process backend (see Backend.warm_per_process) in a new prefork pool process; any
+    other starts its process's own warm state there (Backend.prepare_process)."""
     try:
         if backend_class().warm_per_process:
             get_backend().prepare()
+        else:
+            get_backend().prepare_process()
     except Exception:
         log.exception("the judge backend could not be prepared in this pool process")
 

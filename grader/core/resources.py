@@ -57,6 +57,9 @@ def start_ptxas(source: str, spec: KernelSpec, cc: str = "9.0", *, cache: Compil
                 sandbox=None, cache_root=None) -> PendingCubin:
     """ptxas_resources's nvcc (same arguments and errors), started on the calling thread and left
     running: resources_of(pending.result()) is its report; pending.cancel() stops it."""
-    if cache is None:
-        cache = _default_caches.setdefault(str(cache_root), CompileCache(default_cache_dir(cache_root)))
-    return start_cubin(source, spec, arch_of(cc), cache=cache, sandbox=sandbox)
+    return start_cubin(source, spec, arch_of(cc), cache=cache or default_cache(cache_root), sandbox=sandbox)
+
+
+def default_cache(cache_root=None) -> CompileCache:
+    """This process's compile cache in `cache_root`/gpu (None: the checkout's var/cache)."""
+    return _default_caches.setdefault(str(cache_root), CompileCache(default_cache_dir(cache_root)))

@@ -10,7 +10,8 @@ from grader.core import judge as judge_module
 from grader.core.backends.emulator import EmulatorBackend
 from grader.core.backends.registry import get_backend
 from grader.core.judge import judge
-from grader.core.ptxas_report import PtxasReport
+from grader.core.gpu.nvrtc import available as nvrtc_available
+from grader.core.ptxas_report import PtxasReport, nvrtc_compiler
 from grader.core.verdicts import Verdict
 from problems.core.package import parse_package
 from tests.packages import tiny_package_files
@@ -64,11 +65,14 @@ def _fresh(source: str) -> str:
     return f"// {time.time_ns()}\n{source}"  # not in the compile cache
 
 
+NVCC = EmulatorBackend(ptxas_compiler="nvcc")  # the report by nvcc in its box, never NVRTC
+
+
 def test_the_report_runs_beside_the_caller_on_no_thread():
     """PtxasReport comes back while nvcc still runs, without a thread; wait() gives ptxas's figures."""
     package = parse_package(tiny_package_files())
     threads = threading.active_count()
-    report = PtxasReport(_fresh(package.solution), package.kernel, "9.0", get_backend("emulator"))
+    report = PtxasReport(_fresh(package.solution), package.kernel, "9.0", NVCC)
     proc = report._pending.running.proc
     assert proc.poll() is None and threading.active_count() == threads
     res = report.wait()
@@ -80,7 +84,7 @@ def test_the_report_runs_beside_the_caller_on_no_thread():
 def test_a_closed_report_stops_nvcc():
     """close() before wait() kills nvcc's box; its report is then None."""
     package = parse_package(tiny_package_files())
-    report = PtxasReport(_fresh(package.solution), package.kernel, "9.0", get_backend("emulator"))
+    report = PtxasReport(_fresh(package.solution), package.kernel, "9.0", NVCC)
     proc, workdir = report._pending.running.proc, report._pending.workdir
     report.close()
     assert proc.poll() is not None and not workdir.exists()
@@ -99,7 +103,7 @@ def test_a_compile_error_stops_the_report(monkeypatch):
 
     monkeypatch.setattr(judge_module, "PtxasReport", Spy)
     package = parse_package(tiny_package_files())
-    result = judge(package, _fresh(package.solution.replace("int i", "int i int")), get_backend("emulator"))
+    result = judge(package, _fresh(package.solution.replace("int i", "int i int")), NVCC)
     assert result.verdict is Verdict.COMPILE_ERROR and result.resources is None
     [(report, proc)] = made
     assert report._pending is None and proc.poll() is not None
@@ -109,6 +113,64 @@ def test_the_late_report_gives_the_same_resources():
     """The report started before the compile and the one started after the harness calls (the
     backend's ptxas_report_late) give the judged launch the same figures."""
     package = parse_package(tiny_package_files())
-    early = judge(package, _fresh(package.solution), get_backend("emulator")).resources
-    late = judge(package, _fresh(package.solution), EmulatorBackend(ptxas_report_late=True)).resources
+    early = judge(package, _fresh(package.solution), NVCC).resources
+    late = judge(package, _fresh(package.solution), EmulatorBackend(ptxas_report_late=True,
+                                                                   ptxas_compiler="nvcc")).resources
     assert early.source == "ptxas" and early == late
+
+
+needs_nvrtc = pytest.mark.skipif(not nvrtc_available(), reason="cuda-bindings (NVRTC) is not installed")
+
+
+@needs_nvrtc
+def test_the_report_comes_from_nvrtc_with_nvccs_figures():
+    """With ptxas_compiler "auto" the report is NVRTC's, made in the warm compiler child before
+    PtxasReport returns (no nvcc box), and its figures are nvcc's for the same kernel."""
+    package = parse_package(tiny_package_files())
+    source = _fresh(package.solution)
+    report = PtxasReport(source, package.kernel, "9.0", EmulatorBackend())
+    assert report._pending is None  # no nvcc running
+    by_nvrtc, by_nvcc = report.wait(), PtxasReport.compute_now(source, package.kernel, "9.0", NVCC)
+    assert by_nvrtc.source == "ptxas" and by_nvrtc.registers and by_nvrtc == by_nvcc
+    assert nvrtc_compiler().pool.compiler.jobs >= 1
+
+
+@needs_nvrtc
+def test_a_source_nvrtc_refuses_gets_nvccs_report():
+    """NVRTC takes no host variables; nvcc does: the report then comes from nvcc, started at once."""
+    package = parse_package(tiny_package_files())
+    report = PtxasReport(_fresh("int calls = 0;\n" + package.solution), package.kernel, "9.0", EmulatorBackend())
+    assert report._pending is not None  # nvcc's box
+    res = report.wait()
+    assert res.source == "ptxas" and 1 <= res.registers <= 32
+
+
+@needs_nvrtc
+def test_each_process_has_its_own_compiler(monkeypatch):
+    """One warm compiler per process and cache (a forked Celery pool process, another pid, never
+    uses its parent's child)."""
+    from grader.core import ptxas_report
+
+    mine = nvrtc_compiler()
+    assert nvrtc_compiler() is mine
+    assert nvrtc_compiler(cache_root="/nonexistent/elsewhere") is not mine
+    monkeypatch.setattr(ptxas_report.os, "getpid", lambda: -1)  # as in a forked process
+    assert nvrtc_compiler() is not mine
+
+
+@needs_nvrtc
+def test_a_pool_process_starts_its_compiler_child_before_its_first_grading(monkeypatch, tmp_path):
+    """EmulatorBackend.prepare_process (a new Celery pool process) starts the NVRTC compiler child;
+    with ptxas_compiler "nvcc" it starts nothing."""
+    from grader.core import ptxas_report
+
+    monkeypatch.setattr(ptxas_report, "_compilers", {})
+    EmulatorBackend(cache_root=tmp_path, ptxas_compiler="nvcc").prepare_process()
+    assert ptxas_report._compilers == {}
+    EmulatorBackend(cache_root=tmp_path).prepare_process()
+    [compiler] = ptxas_report._compilers.values()
+    try:
+        child = compiler.pool.children["compiler"]
+        assert child.alive() and child.wait_ready()
+    finally:
+        compiler.pool.close()

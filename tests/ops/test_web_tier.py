@@ -27,12 +27,15 @@ def get(url: str, headers: dict | None = None) -> tuple[int, bytes]:
         return exc.code, exc.read()
 
 
-def test_gunicorn_workers_share_their_metrics_and_log_json_access_lines(transactional_db, tmp_path):
+@pytest.mark.parametrize("workers, threads", [("3", "1"), ("2", "3")], ids=["sync", "gthread"])
+def test_gunicorn_workers_share_their_metrics_and_log_json_access_lines(transactional_db, tmp_path, workers, threads):
+    """With sync workers (WEB_THREADS=1) and gthread workers (WEB_THREADS>1) alike, /metrics counts every
+    worker's requests and each request is one JSON access line carrying its request id."""
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
     (tmp_path / "metrics").mkdir()
-    env = worker_env(WEB_BIND=f"127.0.0.1:{port}", WEB_WORKERS="3", PROMETHEUS_MULTIPROC_DIR=str(tmp_path / "metrics"))
+    env = worker_env(WEB_BIND=f"127.0.0.1:{port}", WEB_WORKERS=workers, WEB_THREADS=threads, PROMETHEUS_MULTIPROC_DIR=str(tmp_path / "metrics"))
     proc = subprocess.Popen([sys.executable, "-m", "gunicorn", "config.wsgi:application", "-c", "platform/gunicorn.conf.py"],
                             cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
                             start_new_session=True)
@@ -57,6 +60,7 @@ def test_gunicorn_workers_share_their_metrics_and_log_json_access_lines(transact
     finally:
         os.killpg(proc.pid, 15)
         out = proc.communicate(timeout=30)[0]
+    assert ("Using worker: gthread" in out) == (threads != "1"), out[-3000:]
     access = [json.loads(line) for line in out.splitlines() if line.startswith('{"ts"') and "gunicorn.access" in line]
     ids = {a["request_id"] for a in access if a["status"] == 404}
     assert {f"probe-request-{k:04d}" for k in range(30)} <= ids, out[-3000:]

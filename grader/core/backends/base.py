@@ -93,6 +93,9 @@ class Backend(abc.ABC):
     # That report started only after the harness calls and waited for at the end, as before issue 17's
     # early start (the emulator's ptxas_report_late option): for comparisons.
     ptxas_report_late: bool = False
+    # Who makes that report: "auto" (NVRTC in a warm compiler child where cuda-bindings is installed,
+    # nvcc when NVRTC refuses the source) or "nvcc" (the emulator's ptxas_compiler option).
+    ptxas_compiler: str = "nvcc"
     # True when the warm state is held by the grading process itself (child processes, a CUDA
     # context): a Celery prefork worker prepares it in each pool process, never in the parent,
     # whose objects a later-forked pool process would inherit but could not use.
@@ -123,6 +126,11 @@ class Backend(abc.ABC):
         Idempotent and safe to call from several processes. Raises PlatformError when the
         backend cannot work on this machine.
         """
+
+    def prepare_process(self) -> None:
+        """Start what this process's first grading would otherwise wait for and that belongs to the
+        process (warm children), in each new prefork pool process of a backend without
+        warm_per_process (whose prepare() runs in the parent). Raises PlatformError when it cannot."""
 
     def close(self, build: Build) -> None:
         """Release what `compile` created (work directories, child processes)."""

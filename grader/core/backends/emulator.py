@@ -13,7 +13,6 @@ See docs/emulator.md.
 """
 from __future__ import annotations
 
-import fcntl
 import hashlib
 import logging
 import os
@@ -27,7 +26,7 @@ from pathlib import Path
 from .. import sandbox
 from ..sandbox import Limits, Sandbox
 from .. import messages as M
-from ..emulator import checkplan, jobs, runmemo, toolchain
+from ..emulator import checkplan, jobs, pch, runmemo, toolchain
 from ..emulator.outcome import read_outcome
 from ..emulator.rewrite import rewrite
 from ..emulator.run_limits import run_limits
@@ -85,16 +84,20 @@ class EmulatorBackend(Backend):
     def __init__(self, cache_dir: str | Path | None = None, workers: int | None = None, *,
                  cache_root: str | Path | None = None, cxx: str = toolchain.DEFAULT_CXX,
                  sandbox: Sandbox | dict | None = None, full_check_pass: bool = False,
-                 ptxas_report_late: bool = False, coro: bool = True):
+                 ptxas_report_late: bool = False, coro: bool = True, ptxas_compiler: str = "auto"):
         """`cache_dir`: where runtimes and binaries are kept (default: `cache_root`/emulator, the site's
         cache folder, else toolchain.default_cache_dir()); `workers`: threads of one run (default: the
         CPUs, at most 8); `cxx`: the C++ compiler (under /usr: the sandbox sees only /usr); `sandbox`:
         how boxes are made (a Sandbox or its settings mapping; None: sandbox.box.DEFAULT);
         `full_check_pass`: every check pass compiles and runs the race and initcheck builds, whatever
         the kernel (emulator/checkplan.py decides otherwise); `ptxas_report_late`: the judge starts
-        ptxas's report after the harness calls instead of before the compile (base.Backend); `coro`: plain
-        runs of kernels whose only synchronisation is __syncthreads() in their body use coro mode
-        (emulator/coro.py; False: fibers, as before it, for comparisons)."""
+        ptxas's report after the harness calls instead of before the compile; `coro`: plain runs of
+        kernels whose only synchronisation is __syncthreads() in their body use coro mode
+        (emulator/coro.py; False: fibers, as before it, for comparisons); `ptxas_compiler`: "auto"
+        (NVRTC where installed, else nvcc) or "nvcc" makes the ptxas report (base.Backend). Raises
+        ValueError for another compiler."""
+        if ptxas_compiler not in ("auto", "nvcc"):
+            raise ValueError(f"the emulator's ptxas_compiler must be auto or nvcc, not {ptxas_compiler!r}")
         self.cache_dir = Path(cache_dir) if cache_dir else toolchain.default_cache_dir(cache_root)
         self.cache_root = Path(cache_root) if cache_root else None
         self.cxx = cxx
@@ -104,6 +107,16 @@ class EmulatorBackend(Backend):
         self.full_check_pass = full_check_pass
         self.coro = coro
         self.ptxas_report_late = ptxas_report_late
+        self.ptxas_compiler = ptxas_compiler
+
+    def prepare_process(self) -> None:
+        """Start this process's NVRTC compiler child for ptxas's report (ptxas_report.nvrtc_compiler) when
+        `ptxas_compiler` is "auto" and NVRTC is installed: the first grading does not wait ≈ 1 s for it."""
+        from ..ptxas_report import nvrtc_compiler
+
+        compiler = nvrtc_compiler(self.sandbox, self.cache_root) if self.ptxas_compiler == "auto" else None
+        if compiler is not None:
+            compiler.pool.compiler_child()
 
     # ---- compile ----
 
@@ -116,37 +129,9 @@ class EmulatorBackend(Backend):
         """The runtime library for `variant`, built once per worker and cache directory."""
         if variant not in self._runtimes:
             runtime = toolchain.build_runtime(self.cache_dir, variant, self.cxx)
-            self._build_pch(variant, runtime)
+            pch.build(self.sandbox, self.cache_dir, variant, runtime, self.cxx, COMPILE_TIME_LIMIT_S * 4)
             self._runtimes[variant] = runtime
         return self._runtimes[variant]
-
-    def _build_pch(self, variant: str, runtime: toolchain.Runtime) -> None:
-        """Precompile the prelude for `variant` into `runtime.lib_dir/pch-<variant>/` (once per runtime
-        hash, under the runtime's lock), inside the sandbox so the header paths the .gch records are the
-        ones a student's compile sees. It only saves time (≈ 0.1 s of CPU per compile): when it cannot
-        be built, compiles parse the header as before and a warning is logged."""
-        out = runtime.lib_dir / f"pch-{variant}"
-        done = runtime.lib_dir / f".done-pch-{variant}"
-        if done.exists() or toolchain.missing_compiler(self.cxx):
-            return
-        with open(self.cache_dir / f"runtime-{runtime.hash}.lock", "w") as lock:
-            fcntl.flock(lock, fcntl.LOCK_EX)
-            if done.exists():
-                return
-            with tempfile.TemporaryDirectory(prefix="wd-pch-") as tmp:
-                res = self.sandbox.run(
-                    toolchain.pch_argv(variant, "prelude.hpp.gch", self.cxx), Path(tmp), Limits(COMPILE_TIME_LIMIT_S * 4, 4 << 30),
-                    ro_binds={str(toolchain.INCLUDE_DIR): toolchain.SANDBOX_INCLUDE})
-                gch = Path(tmp) / "prelude.hpp.gch"
-                if res.returncode != 0 or not gch.exists():
-                    logger.warning("the emulator's precompiled prelude (%s) did not build: %s", variant,
-                                (res.stderr + res.stdout)[-500:])
-                    return
-                (out / "warpdrill").mkdir(parents=True, exist_ok=True)
-                staging = out / "warpdrill" / f".prelude.hpp.gch.{os.getpid()}"
-                shutil.copyfile(gch, staging)
-                os.replace(staging, out / "warpdrill" / "prelude.hpp.gch")
-            done.write_text(runtime.hash)
 
     def compile(self, source: str, spec: KernelSpec) -> Build:
         start = time.monotonic()
@@ -160,7 +145,7 @@ class EmulatorBackend(Backend):
         handle = EmulatorHandle(spec, text, rewritten.needs_fibers, rewritten.serial,
                                 source_lines=source.count("\n") + 1, vector_loads=rewritten.vector_loads,
                                 facts=checkplan.kernel_facts(source, tokenize(source), spec.name))
-        if rewritten.coro_text is not None:  # the plain runs' build gets the kernel's coroutine copy (coro.py)
+        if rewritten.coro_text is not None and self.coro:  # the plain build gets the kernel's coroutine copy (coro.py)
             handle.fast_text = f'#line 1 "{STUDENT_FILE}"\n' + rewritten.coro_text + HARNESS_LINE + \
                 jobs.harness_source(spec, coro=True)
         workdir = Path(tempfile.mkdtemp(prefix="wd-emu-"))

@@ -37,18 +37,26 @@ class GpuCompiler:
 
         Raises PlatformError (no nvcc, no sandbox): the submission is retried.
         """
-        result = None
-        if self.use_nvrtc:
-            try:
-                result = compile_with_nvrtc(source, spec, arch, self._nvrtc, version=self._nvrtc_version(),
-                                            cache=self.cache, time_limit_s=self.time_limit_s)
-            except NvrtcUnavailableError as exc:
-                log.warning("NVRTC is unavailable on this worker; compiling with nvcc from now on: %s", exc)
-                self.use_nvrtc = False
+        result = self.compile_nvrtc(source, spec, arch)
         if result is None:
             result = compile_cubin(source, spec, arch, cache=self.cache, time_limit_s=self.time_limit_s,
                                    sandbox=self.sandbox)
         return result
+
+    def compile_nvrtc(self, source: str, spec: KernelSpec, arch: str) -> CubinResult | None:
+        """NVRTC's half of compile(): its result (a success, or a compile past the limit), or None
+        when `use_nvrtc` is off or NVRTC refused the source (the caller then compiles with nvcc).
+        NVRTC found unavailable turns `use_nvrtc` off for good (logged). Starts the compiler child
+        on the calling thread when there is none."""
+        if not self.use_nvrtc:
+            return None
+        try:
+            return compile_with_nvrtc(source, spec, arch, self._nvrtc, version=self._nvrtc_version(),
+                                      cache=self.cache, time_limit_s=self.time_limit_s)
+        except NvrtcUnavailableError as exc:
+            log.warning("NVRTC is unavailable on this worker; compiling with nvcc from now on: %s", exc)
+            self.use_nvrtc = False
+            return None
 
     def _nvrtc_version(self) -> str:
         try:

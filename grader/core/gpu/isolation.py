@@ -107,6 +107,14 @@ def _library_dirs() -> list[str]:
     return sorted(set(dirs))
 
 
+def interpreter() -> str:
+    """The Python that runs the judge, by a path the box holds: its folder resolved (a virtual
+    environment reached through a symlinked folder is bound at its real place, _python_dirs), its
+    own name not (the virtual environment is found from that path, not from the /usr interpreter
+    it links to)."""
+    return os.path.join(os.path.realpath(os.path.dirname(sys.executable)), os.path.basename(sys.executable))
+
+
 def child_launch(workdir: Path, child_args: list[str], prefix: list[str] | None = None, *,
                  gpu: bool = True, box: sandbox.Sandbox | None = None) -> Launch:
     """How to start `python -m grader.core.gpu.child CHILD_ARGS`, behind `prefix` (compute-sanitizer).
@@ -117,7 +125,7 @@ def child_launch(workdir: Path, child_args: list[str], prefix: list[str] | None 
     SandboxUnavailableError (see sandboxed()).
     """
     box_config = sandbox.Sandbox.of(box)
-    python = sys.executable  # not resolved: a virtual environment is found from this path
+    python = interpreter()
     env = {"PATH": "/usr/local/cuda/bin:/usr/bin:/bin", "HOME": "/tmp", "LANG": "C.UTF-8",
            "PYTHONDONTWRITEBYTECODE": "1", "PYTHONUNBUFFERED": "1",
            # NVRTC keeps a cache of ptxas results; a cached compile prints no ptxas report.
