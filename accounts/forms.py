@@ -35,8 +35,15 @@ class SignupForm(UserCreationForm):
         username = super().clean_username()
         if not username:
             return username
+        # A server-side cursor on PostgreSQL, read only as far as the first look-alike: closed here. The
+        # refusal below keeps this frame in a reference cycle (the form -> its errors -> the refusal ->
+        # its traceback -> this frame), so left to the garbage collector the cursor was closed in the
+        # middle of a later query on the same connection, which waited for its own lock (the suite hung).
         existing = get_user_model().objects.values_list("username", flat=True).iterator()
-        problem = username_problem(username, existing)
+        try:
+            problem = username_problem(username, existing)
+        finally:
+            existing.close()
         if problem is not None:
             raise forms.ValidationError(USERNAME_MESSAGES[problem], code=problem.value)
         return username

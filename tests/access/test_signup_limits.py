@@ -2,6 +2,8 @@
 can require an invite code (issue 13, finding 5)."""
 from __future__ import annotations
 
+import gc
+
 import pytest
 from django.contrib.auth.models import User
 from django.test import Client, override_settings
@@ -47,6 +49,28 @@ def test_signup_refuses_a_look_alike_of_an_existing_user(client):
     response = _signup(client, "instruct0r")  # a zero for the o
     assert "looks the same" in response.content.decode()
     assert User.objects.count() == 1
+
+
+def test_the_look_alike_check_leaves_no_cursor_open(client):
+    """The existing usernames are read through a server-side cursor on PostgreSQL and only as far as the
+    first look-alike. The refusal's traceback keeps the reading frame alive, so a cursor left to the
+    garbage collector stayed open and was closed in the middle of a later query on the same connection,
+    which then waited for its own lock (the suite hung once). It is closed before the form answers."""
+    from django.db import connection
+
+    if connection.vendor != "postgresql":
+        pytest.skip("server-side cursors are PostgreSQL's")
+    for name in ("instructor", "zeta", "omega"):
+        User.objects.create_user(name, password=PASSWORD)
+    gc.disable()  # the cycle (form -> its errors -> the refusal -> its traceback -> the frame) is the GC's
+    try:
+        response = _signup(client, "instruct0r")  # a zero for the o: the usernames are read
+        assert "looks the same" in response.content.decode()
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT count(*) FROM pg_cursors")
+            assert cursor.fetchone()[0] == 0
+    finally:
+        gc.enable()
 
 
 @override_settings(WARPDRILL_SIGNUPS_PER_HOUR=3)
