@@ -23,7 +23,7 @@ from __future__ import annotations
 import re
 
 from .jobs import coro_name
-from .tokens import Token, directive_text, tokenize
+from .tokens import Token, directive_text, matching, tokenize
 
 _DEFINE = re.compile(r"^\s*#\s*define\b")
 
@@ -44,18 +44,6 @@ def _is_lambda_bracket(prev: Token | None) -> bool:
     if prev.kind == "ident":
         return prev.text in _NOT_OPERANDS
     return prev.text not in _BEFORE_SUBSCRIPT
-
-
-def _matching(tokens: list[Token], i: int, open_: str, close: str) -> int | None:
-    """The index of the token closing the bracket opened at tokens[i] (directives skipped)."""
-    depth = 0
-    for k in range(i, len(tokens)):
-        if tokens[k].kind == "pp":
-            continue
-        depth += (tokens[k].text == open_) - (tokens[k].text == close)
-        if depth == 0:
-            return k
-    return None
 
 
 def with_coroutine_copy(text: str, kernel_name: str) -> str | None:
@@ -79,16 +67,16 @@ def with_coroutine_copy(text: str, kernel_name: str) -> str | None:
     voids = [k for k in range(head, name) if tokens[k].kind == "ident" and tokens[k].text == "void"]
     if len(voids) != 1 or "__global__" not in {tokens[k].text for k in range(head, name)}:
         return None
-    close_params = _matching(tokens, name + 1, "(", ")")
-    if close_params is None:
+    close_params = matching(tokens, name + 1)
+    if close_params >= len(tokens):
         return None
     open_body = close_params + 1
     while open_body < len(tokens) and tokens[open_body].text not in ("{", ";"):
         open_body += 1
     if open_body >= len(tokens) or tokens[open_body].text != "{":
         return None
-    close_body = _matching(tokens, open_body, "{", "}")
-    if close_body is None:
+    close_body = matching(tokens, open_body)
+    if close_body >= len(tokens):
         return None
     edits: list[tuple[int, int, str]] = [(tokens[voids[0]].start, tokens[voids[0]].end, "::wd::WdCoTask"),
                                          (tokens[name].start, tokens[name].end, coro_name(kernel_name))]

@@ -15,6 +15,7 @@
 from __future__ import annotations
 
 from .. import messages as M
+from .tokens import matching
 
 # Attributes that change nothing a kernel could use to reach the host, the start-up code or the
 # checks: inlining, unused-variable warnings, alignment, branch hints, purity.
@@ -32,21 +33,6 @@ _NOT_A_NAME = frozenset({"__launch_bounds__", "__align__", "__attribute__", "__a
 _ASSIGN_OPS = ("=", "+=", "-=", "*=", "/=", "%=", "&=", "|=", "^=", "<<=", ">>=")
 
 
-def _matching(tokens, i: int) -> int:
-    """Index of the bracket closing tokens[i] (one of ( [ {), or len(tokens) when it never closes."""
-    opening = tokens[i].text
-    closing = {"(": ")", "[": "]", "{": "}"}[opening]
-    depth = 0
-    for j in range(i, len(tokens)):
-        if tokens[j].text == opening:
-            depth += 1
-        elif tokens[j].text == closing:
-            depth -= 1
-            if depth == 0:
-                return j
-    return len(tokens)
-
-
 def _normalise(name: str) -> str:
     return name[2:-2] if name.startswith("__") and name.endswith("__") and len(name) > 4 else name
 
@@ -58,7 +44,7 @@ def _attribute_names(tokens, k: int, inner_end: int, read_name) -> list[str]:
     while k < inner_end:
         t = tokens[k]
         if t.text == "(":
-            k = _matching(tokens, k) + 1
+            k = matching(tokens, k) + 1
             continue
         if t.text == ",":
             expect_name = True
@@ -91,14 +77,14 @@ def gnu_attributes(tokens, i: int) -> tuple[list[str], int]:
     A malformed list yields the name "__attribute__" itself (refused: not harmless)."""
     if i + 2 >= len(tokens) or tokens[i + 1].text != "(" or tokens[i + 2].text != "(":
         return ["__attribute__"], i + 1
-    end = _matching(tokens, i + 1)
-    return _attribute_names(tokens, i + 3, _matching(tokens, i + 2), _gnu_name), end + 1
+    end = matching(tokens, i + 1)
+    return _attribute_names(tokens, i + 3, matching(tokens, i + 2), _gnu_name), end + 1
 
 
 def cxx11_attributes(tokens, i: int) -> tuple[list[str], int]:
     """The attribute names of `[[gnu::a, b(1)]]` starting at tokens[i] (names keep their namespace)."""
-    end = _matching(tokens, i)
-    return _attribute_names(tokens, i + 2, _matching(tokens, i + 1), _cxx11_name), end + 1
+    end = matching(tokens, i)
+    return _attribute_names(tokens, i + 2, matching(tokens, i + 1), _cxx11_name), end + 1
 
 
 def refused_attributes(names: list[str]) -> list[str]:
@@ -138,7 +124,7 @@ def linkage_problems(tokens) -> list[tuple[int, str]]:
                 continue
             if i + 1 < n and tokens[i + 1].kind == "string" and tokens[i + 1].text in ('"C"', '"C++"'):
                 if i + 2 < n and tokens[i + 2].text == "{":
-                    c_blocks.append(_matching(tokens, i + 2))
+                    c_blocks.append(matching(tokens, i + 2))
                     i += 3
                     continue
                 i = _declaration(tokens, i + 2, tok.line, declared, defined, problems)
@@ -154,7 +140,7 @@ def linkage_problems(tokens) -> list[tuple[int, str]]:
                 i = _declaration(tokens, i, tok.line, declared, defined, problems)
             continue
         if tok.kind == "ident" and i + 1 < n and tokens[i + 1].text == "(" and tok.text not in _NOT_A_NAME:
-            close = _matching(tokens, i + 1)
+            close = matching(tokens, i + 1)
             if _body_follows(tokens, close + 1):
                 defined.add(tok.text)
         i += 1
@@ -168,7 +154,7 @@ def _skip_statement(tokens, i: int) -> int:
     """The index after the statement starting at tokens[i] (its braces skipped, up to its `;`)."""
     while i < len(tokens) and tokens[i].text != ";":
         if tokens[i].text in ("{", "(", "["):
-            i = _matching(tokens, i)
+            i = matching(tokens, i)
         elif tokens[i].text == "}":
             return i  # the end of the enclosing block
         i += 1
@@ -191,16 +177,16 @@ def _declaration(tokens, i: int, line: int, declared, defined, problems) -> int:
         if t.text in (";", "{", "}"):
             break
         if t.kind == "ident" and k + 1 < n and tokens[k + 1].text == "(" and t.text in _NOT_A_NAME:
-            k = _matching(tokens, k + 1) + 1
+            k = matching(tokens, k + 1) + 1
             continue
         if t.kind == "ident" and k + 1 < n and tokens[k + 1].text == "(":
-            close = _matching(tokens, k + 1)
+            close = matching(tokens, k + 1)
             if _body_follows(tokens, close + 1):
                 defined.add(t.text)
                 body = close + 1
                 while tokens[body].text != "{":
                     body += 1
-                return _matching(tokens, body) + 1
+                return matching(tokens, body) + 1
             declared.append((t.text, line))
             while close < n and tokens[close].text != ";":
                 close += 1
@@ -250,7 +236,7 @@ def constant_write_problems(tokens) -> list[tuple[int, str]]:
         j = k + 1
         while j < len(tokens):  # the lvalue's path: [index], .member
             if tokens[j].text == "[":
-                j = _matching(tokens, j) + 1
+                j = matching(tokens, j) + 1
             elif tokens[j].text == "." and j + 1 < len(tokens) and tokens[j + 1].kind == "ident":
                 j += 2
             else:

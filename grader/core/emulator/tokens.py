@@ -160,3 +160,17 @@ def directive_text(text: str) -> str:
         pos = end
     return "".join(out)
 
+
+def matching(tokens: list[Token], i: int) -> int:
+    """Index of the bracket closing tokens[i] (one of ( [ {), or len(tokens) when it never closes."""
+    opening = tokens[i].text
+    closing = {"(": ")", "[": "]", "{": "}"}[opening]
+    depth = 0
+    for j in range(i, len(tokens)):
+        if tokens[j].text == opening:
+            depth += 1
+        elif tokens[j].text == closing:
+            depth -= 1
+            if depth == 0:
+                return j
+    return len(tokens)

@@ -65,17 +65,10 @@ std::coroutine_handle<> handle(const CoThread& t) { return std::coroutine_handle
 // Each thread of the block in thread order, as the fiber scheduler's pass goes.
 template <class F>
 void each_thread(F&& f) {
-  const dim3 bd = g_job.block;
-  unsigned i = 0;
-  for (unsigned z = 0; z < bd.z; ++z)
-    for (unsigned y = 0; y < bd.y; ++y)
-      for (unsigned x = 0; x < bd.x; ++x, ++i) {
-        detail::t_ctx.thread_idx = uint3{x, y, z};
-        detail::t_ctx.countdown = kFastQuantum;
-        t_fast_ticks = 0;
-        t_co_cur = &t_co[i];
-        f(t_co[i]);
-      }
+  for_each_thread_in_order([&](unsigned i) {
+    t_co_cur = &t_co[i];
+    f(t_co[i]);
+  });
   t_co_cur = nullptr;
 }
 
@@ -84,7 +77,7 @@ void each_thread(F&& f) {
 bool in_coro_frame(const char* addr) { return t_co_cur && addr >= t_co_cur->lo && addr < t_co_cur->hi; }
 unsigned long long coro_generation() { return t_co_generation; }
 
-void run_block_coro(unsigned long long linear_bid) {
+void run_block_coro() {
   const dim3 bd = g_job.block;
   t_fast_stack_top = static_cast<const char*>(__builtin_frame_address(0));
   t_arena.reset();
@@ -109,7 +102,6 @@ void run_block_coro(unsigned long long linear_bid) {
     });
   }
   for (const auto& t : t_co) handle(t).destroy();
-  (void)linear_bid;
 }
 
 }  // namespace rt

@@ -27,17 +27,8 @@ void set_thread_ctx(const Thread& t, long quantum) {
 }
 
 void run_block_fast(uint3 bid, unsigned n) {
-  const dim3 bd = g_job.block;
   t_fast_stack_top = static_cast<const char*>(__builtin_frame_address(0));
-  unsigned i = 0;
-  for (unsigned z = 0; z < bd.z; ++z)
-    for (unsigned y = 0; y < bd.y; ++y)
-      for (unsigned x = 0; x < bd.x; ++x, ++i) {
-        detail::t_ctx.thread_idx = uint3{x, y, z};
-        detail::t_ctx.countdown = kFastQuantum;
-        t_fast_ticks = 0;
-        wd_user_thread();
-      }
+  for_each_thread_in_order([](unsigned) { wd_user_thread(); });
   (void)bid;
   (void)n;
 }
@@ -245,7 +236,7 @@ void run_worker(int worker) {
       block.linear_bid = lin;
       run_block_fibers(block);
     } else if (g_job.coro) {
-      run_block_coro(lin);
+      run_block_coro();
     } else {
       run_block_fast(bid, n);
     }

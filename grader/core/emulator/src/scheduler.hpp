@@ -79,8 +79,24 @@ extern thread_local Thread* t_thread;
 // fiber scheduler (the fast path, coro mode): past kFastBudget the test reruns with fibers.
 extern thread_local long long t_fast_ticks;
 
+// Each thread of the block in thread order (x fastest), as the fast path calls them and coro mode
+// starts and resumes them: its threadIdx set and its loop budget fresh, then f(its linear index).
+template <class F>
+void for_each_thread_in_order(F&& f) {
+  const dim3 bd = g_job.block;
+  unsigned i = 0;
+  for (unsigned z = 0; z < bd.z; ++z)
+    for (unsigned y = 0; y < bd.y; ++y)
+      for (unsigned x = 0; x < bd.x; ++x, ++i) {
+        detail::t_ctx.thread_idx = uint3{x, y, z};
+        detail::t_ctx.countdown = kFastQuantum;
+        t_fast_ticks = 0;
+        f(i);
+      }
+}
+
 // ---- coroutine mode (coro.cpp) ----
-void run_block_coro(unsigned long long linear_bid);  // the block's threads as coroutine frames
+void run_block_coro();  // the running block's threads as coroutine frames
 // Whether `addr` lies in the running thread's coroutine frame (its locals); the block's barrier
 // generation so far (0 outside coro mode).
 bool in_coro_frame(const char* addr);
