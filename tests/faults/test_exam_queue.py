@@ -36,7 +36,9 @@ def workers(tmp_path, settings):
 
     def start(name: str, queues: str, beat: bool = False, **env: str) -> FaultWorker:
         # The emulator's runtime is built once into a cache kept between runs (minutes on a busy machine).
-        extra = {"WARPDRILL_ALLOW_UNSAFE_SANDBOX": "0", "WARPDRILL_STUCK_AFTER_S": "3600",
+        # No input cache: every slow-add grading must pay its slow harness, or the practice worker
+        # takes its flood in one slow grading and five fast ones (the inputs are seeded, so cached).
+        extra = {"WARPDRILL_ALLOW_UNSAFE_SANDBOX": "0", "WARPDRILL_INPUT_CACHE_MB": "0", "WARPDRILL_STUCK_AFTER_S": "3600",
                  "WARPDRILL_EXAM_SWEEP_EVERY_S": "1", "WARPDRILL_CACHE_DIR": str(ROOT / "var" / "cache-tests"), **env}
         args = ("-B", "-s", str(tmp_path / f"beat-{name}")) if beat else ()
         w = FaultWorker(worker_env(**extra), name=name, queues=queues, args=args)
