@@ -156,6 +156,7 @@ def test_an_exam_from_a_new_course_to_the_printed_pdf(language, people, exam_wor
     student.check("input[name=honour_code]")
     student.click("#start-button")
     student.wait_for_url(f"{base}/exams/{exam.pk}/attempt/")
+    assert student.locator("#exam-attempt h1").inner_text() == TITLE[language]  # the template's, in the language
     attempt = ExamAttempt.objects.get(exam=exam, user=kim)
     items = list(attempt.items.order_by("number"))
     assert sorted(i.kind for i in items) == ["kernel", "question", "question", "question"]
