@@ -24,10 +24,16 @@ def browser():
         pytest.skip("front-end not built: run `npm ci && npm run build`")
     from playwright.sync_api import sync_playwright
 
+    from django.db import connections
+
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
         yield browser
         browser.close()
+        # While Playwright's event loop runs, Django keeps the test's database connections per async
+        # context (asgiref), apart from the thread's own: close them here, in that context, or each
+        # such test leaves a PostgreSQL session open (and the test database cannot be dropped at the end).
+        connections.close_all()
 
 
 @pytest.fixture(autouse=True)
