@@ -482,7 +482,7 @@ RUNTIME_SKIPPED_BARRIER_NOTE = gettext_noop(
     "%(arrived)s reached it while lanes %(skipped)s (e.g. thread %(thread)s) skipped it and exited. Undefined by the "
     "Programming Guide's rule (the condition around a barrier must be the same for the whole block); completes on "
     "sm_70+ because exited threads are not waited for.")
-# A warp split between two barrier sites: where sm_90 hangs (shared/device/README.md).
+# A warp split between two barrier sites: where sm_90 hangs (docs/synchronization.md row 8).
 RUNTIME_DIVERGENT_BARRIERS_SPLIT = gettext_noop(
     "Divergent __syncthreads(): in block %(block)s threads wait at barriers on lines %(lines)s at the same time "
     "(e.g. thread %(thread)s on line %(line)s, thread %(other_thread)s on line %(other_line)s). A barrier must be "

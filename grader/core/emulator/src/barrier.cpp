@@ -74,7 +74,7 @@ void check_skipped_barrier(Block& b, int barrier_line) {
 
 // The first warp whose live lanes wait at two different barriers (-1: none). On sm_70+ such a warp
 // hangs when the compiler emits the branch as a jump; a short branch it predicates completes
-// (measured on an H200, shared/device/README.md).
+// (measured on an H200: docs/synchronization.md row 8, docs/gpu-validation.md).
 int split_warp(const Block& b) {
   int n = static_cast<int>(b.threads.size());
   for (int w0 = 0; w0 < n; w0 += 32) {
