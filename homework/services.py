@@ -1,6 +1,7 @@
 """Reads of problem sets: what is open for a member, and each item's status for a student."""
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from enum import StrEnum
 
@@ -64,7 +65,8 @@ def _status(times_correct, times_any, problem_set) -> ItemStatus:
 def item_rows(problem_set, user) -> list[ItemRow]:
     """Every item of the set with `user`'s status: kernel problems from their graded submissions
     (platform faults and validation runs excluded), question families from their answers, both
-    counted from the set's opening time."""
+    counted from the set's opening time. A family item links to a question of exactly its family
+    (homework.actions.item_question); any answer to that family in the window counts."""
     from grader.core.verdicts import Verdict
     from grader.models import Purpose, Status, Submission
     from practice.core.questions import FAMILIES
@@ -86,7 +88,8 @@ def item_rows(problem_set, user) -> list[ItemRow]:
                            .values_list("created_at", "correct", "after_reveal"))
             family = FAMILIES.get(item.family)
             title = _family_title(family) if family else item.family
-            rows.append(ItemRow(item, title, reverse("practice:home"),
+            rows.append(ItemRow(item, title, reverse("homework:item-question",
+                                                     args=[problem_set.course.code, problem_set.pk, item.pk]),
                                 _status([t for t, ok, shown in answers if ok and not shown],
                                         [t for t, _ok, _shown in answers], problem_set)))
     return rows
@@ -102,3 +105,35 @@ def _family_title(family) -> str:
         if isinstance(value, str):
             return value
     return family.id
+
+
+@dataclass(frozen=True)
+class SetItemOrigin:
+    """The set item a practice question was opened for, as the question's page links back to it."""
+
+    problem_set: object  # ProblemSet
+    item: object  # ProblemSetItem
+    set_url: str
+    another_url: str  # POST: another question of the item's family
+    counts_now: bool  # the set still counts work (before its due date, or its late deadline)
+
+
+_SLOT_RE = re.compile(r"set-(?P<set>\d+)-(?P<item>\d+)-\d+")
+
+
+def set_item_of(variant, now=None) -> SetItemOrigin | None:
+    """The problem-set item `variant` (a practice.models.QuestionVariant) was opened for, from its slot
+    (homework.actions.ITEM_SLOT); None for a practice or exam question, or an item since removed."""
+    from .models import ProblemSetItem
+
+    m = _SLOT_RE.fullmatch(variant.slot or "")
+    if m is None:
+        return None
+    item = (ProblemSetItem.objects.select_related("problem_set__course")
+            .filter(pk=int(m["item"]), problem_set_id=int(m["set"])).first())
+    if item is None:
+        return None
+    s, code = item.problem_set, item.problem_set.course.code
+    return SetItemOrigin(s, item, reverse("homework:set", args=[code, s.pk]),
+                         reverse("homework:item-question", args=[code, s.pk, item.pk]),
+                         s.opens_at <= (now or timezone.now()) < s.closes_at())
