@@ -76,6 +76,8 @@ def test_answering_the_items_question_counts_for_the_item_and_the_page_links_bac
     assert item_rows(s, people["stu"])[0].status is ItemStatus.NOT_STARTED
     page = student.get(question_url).content.decode()
     assert 'id="back-to-set"' in page and f'href="{set_url}"' in page and "Week 1" in page
+    ko = student.get(question_url, HTTP_ACCEPT_LANGUAGE="ko").content.decode()
+    assert "과제로 돌아가기" in ko and "Back to the problem set" not in ko
     student.post(question_url, _answers(variant, right=False))
     assert item_rows(s, people["stu"])[0].status is ItemStatus.TRIED
     student.post(question_url, _answers(variant, right=True))
