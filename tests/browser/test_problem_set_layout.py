@@ -49,4 +49,4 @@ def test_each_add_button_sits_beside_its_own_select(live_server, browser, log_in
     assert option.endswith("(occupancy.blocks_per_sm)") and option != "occupancy.blocks_per_sm"
     assert ("SM당" in option) == (lang == "ko")
     if lang == "ko":
-        assert page.locator("#set-items button").inner_text() != "내보내기"
+        assert page.locator("#set-items button").inner_text() == "제거"
