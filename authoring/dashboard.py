@@ -101,32 +101,34 @@ def build(course, problem=None, now=None) -> Dashboard:
     d.verdict_bars = bars([(v, n, "verdict-" + v.lower().replace("_", "-")) for v, n in d.verdicts], width=600)
     d.stuck = sorted(stats.filter(n_accepted=0, attempts__gte=STUCK_ATTEMPTS)
                      .values_list("user__username", "problem__slug", "attempts"), key=lambda r: (-r[2], r[0], r[1]))
-    d.first_accepted = _first_accepted(stats.filter(first_accepted_at__isnull=False))
+    d.first_accepted = _first_accepted(stats.filter(seconds_to_accepted__isnull=False))
     d.counted_at = now
     return d
 
 
-class _MedianSeconds(Aggregate):
-    """PostgreSQL's median (percentile_cont(0.5): the mean of the two middle values of an even
-    count, as statistics.median) of first_accepted_at - first_at, in seconds."""
+class _Median(Aggregate):
+    """PostgreSQL's median of a number column (percentile_cont(0.5): the mean of the two middle
+    values of an even count, as statistics.median)."""
 
     function = "percentile_cont"
-    template = "%(function)s(0.5) WITHIN GROUP (ORDER BY EXTRACT(EPOCH FROM (%(expressions)s)))"
-    arg_joiner = " - "
+    template = "%(function)s(0.5) WITHIN GROUP (ORDER BY %(expressions)s)"
     output_field = FloatField()
 
 
 def _first_accepted(solved) -> list[tuple[str, int, float | None]]:
     """(slug, solvers, median seconds from a first submission to a first ACCEPTED) per problem, from
-    the summary rows of the pairs that were accepted: counted by the database on PostgreSQL, in
-    Python elsewhere (SQLite has no median)."""
+    the summary rows of the pairs that were accepted (their stored seconds_to_accepted): counted by
+    the database on PostgreSQL, in Python elsewhere (SQLite has no median), from plain numbers."""
     if connection.vendor == "postgresql":
         return sorted(solved.order_by().values_list("problem__slug").annotate(
-            n=Count("pk"), median=_MedianSeconds(F("first_accepted_at"), F("first_at"))))
-    times: dict[str, list[float]] = {}
-    for slug, first, first_ok in solved.values_list("problem__slug", "first_at", "first_accepted_at"):
-        times.setdefault(slug, []).append((first_ok - first).total_seconds())
-    return sorted((slug, len(t), median_or_none(t)) for slug, t in times.items())
+            n=Count("pk"), median=_Median(F("seconds_to_accepted"))))
+    times: dict[int, list[float]] = {}
+    for problem_id, seconds in solved.order_by().values_list("problem_id", "seconds_to_accepted"):
+        times.setdefault(problem_id, []).append(seconds)
+    from problems.models import Problem
+
+    slugs = dict(Problem.objects.filter(pk__in=times).values_list("pk", "slug"))
+    return sorted((slugs[pk], len(t), median_or_none(t)) for pk, t in times.items())
 
 
 CACHE_SECONDS = 60  # a dashboard (and its CSV tables) is counted at most once a minute per course or problem

@@ -58,6 +58,7 @@ def summarize(user_id: int, problem_id: int, rows, Stats):
             setattr(stats, column, getattr(stats, column) + 1)
         if verdict == "ACCEPTED" and stats.first_accepted_at is None:
             stats.first_accepted_at = at
+            stats.seconds_to_accepted = (at - stats.first_at).total_seconds()
     stats.best_verdict = "ACCEPTED" if stats.first_accepted_at is not None else rows[-1][0]
     return stats
 

@@ -489,7 +489,13 @@ RUNTIME_SKIPPED_BARRIER_NOTE = gettext_noop(
     "%(arrived)s reached it while lanes %(skipped)s (e.g. thread %(thread)s) skipped it and exited. Undefined by the "
     "Programming Guide's rule (the condition around a barrier must be the same for the whole block); completes on "
     "sm_70+ because exited threads are not waited for.")
-# A warp split between two barrier sites: where sm_90 hangs (shared/device/README.md).
+# The same note when whole warps skip the barrier and exit (no lane of theirs reached it).
+RUNTIME_SKIPPED_BARRIER_WARPS_NOTE = gettext_noop(
+    "The __syncthreads() on line %(line)s is skipped by whole warps: in block %(block)s warps %(warps)s (e.g. thread "
+    "%(thread)s) skipped it and exited while %(arrived)s threads reached it. Undefined by the Programming Guide's rule "
+    "(the condition around a barrier must be the same for the whole block); completes on sm_70+ because exited "
+    "threads are not waited for.")
+# A warp split between two barrier sites: where sm_90 hangs (docs/synchronization.md row 8).
 RUNTIME_DIVERGENT_BARRIERS_SPLIT = gettext_noop(
     "Divergent __syncthreads(): in block %(block)s threads wait at barriers on lines %(lines)s at the same time "
     "(e.g. thread %(thread)s on line %(line)s, thread %(other_thread)s on line %(other_line)s). A barrier must be "
@@ -555,7 +561,8 @@ RUNTIME_FAULT = {
     "trap": gettext_noop("trap or illegal instruction (cudaErrorIllegalInstruction)"),
 }
 RUNTIME_FAULTS = tuple(RUNTIME_FAULT.values())
-RUNTIME_MESSAGES = (RUNTIME_TIMEOUT, RUNTIME_SKIPPED_BARRIER_NOTE, RUNTIME_SKIPPED_BARRIER,
+RUNTIME_MESSAGES = (RUNTIME_TIMEOUT, RUNTIME_SKIPPED_BARRIER_NOTE, RUNTIME_SKIPPED_BARRIER_WARPS_NOTE,
+                    RUNTIME_SKIPPED_BARRIER,
                     RUNTIME_DIVERGENT_BARRIER_PASSED_SPLIT, RUNTIME_DIVERGENT_BARRIER_PASSED,
                     RUNTIME_DIVERGENT_BARRIER_PASSED_WARPS, RUNTIME_DIVERGENT_BARRIERS_SPLIT, RUNTIME_DIVERGENT_BARRIERS,
                     RUNTIME_WARP_EXITED, RUNTIME_WARP_MISMATCH, RUNTIME_TOO_MUCH_SHARED, RUNTIME_GRID_SYNC_NOT_COOPERATIVE,

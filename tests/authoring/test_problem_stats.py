@@ -17,7 +17,7 @@ from grader.core.verdicts import Verdict
 from grader.models import Purpose, Status, Submission
 
 pytestmark = pytest.mark.django_db
-FIELDS = ["attempts", "best_verdict", "first_at", "last_at", "first_accepted_at"] + [
+FIELDS = ["attempts", "best_verdict", "first_at", "last_at", "first_accepted_at", "seconds_to_accepted"] + [
     verdict_column(v) for v in COUNTED_VERDICTS]
 
 
@@ -33,6 +33,7 @@ def recount() -> dict:
         out[pair] = {"attempts": len(subs), "best_verdict": "ACCEPTED" if ok else subs[-1].verdict,
                      "first_at": subs[0].created_at, "last_at": subs[-1].created_at,
                      "first_accepted_at": ok[0] if ok else None,
+                     "seconds_to_accepted": (ok[0] - subs[0].created_at).total_seconds() if ok else None,
                      **{verdict_column(v): sum(1 for s in subs if s.verdict == v) for v in COUNTED_VERDICTS}}
     return out
 
@@ -177,3 +178,20 @@ def test_the_dashboard_reads_the_summary(problem, people, courses):
     assert [(slug, n) for slug, n, _median in d.first_accepted] == [(problem.slug, 1)]
     Submission.objects.all().update(verdict="TIME_LIMIT")  # around the signals: the summary still says what it said
     assert dict(dashboard.build(courses["A"]).verdicts) == {"WRONG_ANSWER": 5, "ACCEPTED": 1}
+
+
+def test_the_migration_stores_seconds_to_a_first_accepted_for_pairs_summed_before(problem, people):
+    """Pairs summed before seconds_to_accepted existed get first_accepted_at - first_at in seconds."""
+    import importlib
+    from datetime import timedelta
+
+    from django.apps import apps
+
+    v1 = problem.versions.get()
+    graded(people["stu"], v1, Verdict.WRONG_ANSWER)
+    graded(people["stu"], v1, Verdict.ACCEPTED)
+    row = ProblemStats.objects.get()
+    ProblemStats.objects.update(first_accepted_at=row.first_at + timedelta(seconds=90.5), seconds_to_accepted=None)
+    migration = importlib.import_module("authoring.migrations.0004_problemstats_seconds_to_accepted")
+    migration.backfill(apps, None)
+    assert ProblemStats.objects.get().seconds_to_accepted == 90.5

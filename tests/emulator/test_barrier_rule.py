@@ -53,6 +53,94 @@ def test_early_return_and_skip_then_exit_agree(run):
     assert list(a.outputs["out"][:48]) == list(b.outputs["out"][:48]) == list(range(47, -1, -1))
 
 
+WHOLE_WARPS_SKIP = """#define BLOCK 256
+#define HEAD 64   // only the first two warps stage and reverse a tile
+
+extern "C" __global__ void k(const int* x, int* out)
+{
+    __shared__ int tile[HEAD];
+    int t = threadIdx.x;
+    if (t < HEAD) {
+        tile[t] = x[t];
+        __syncthreads();
+        out[t] = tile[HEAD - 1 - t];
+    }
+}"""
+
+
+def test_whole_warps_that_skip_a_barrier_and_exit_get_the_note(run):
+    """Warps 2-7 of a 256-thread block skip the `if` block's barrier and run off the end of the kernel
+    (docs/synchronization.md row 3 with a warp-aligned condition): no finding, the right output, and
+    the rule's note naming the warps, in English and in Korean."""
+    import gettext
+    from pathlib import Path
+
+    inputs = {"x": np.arange(256, dtype=np.int32), "out": np.zeros(256, np.int32)}
+    out = run(WHOLE_WARPS_SKIP, KSPEC, (1, 1, 1), (256, 1, 1), inputs)
+    assert out.status is RunStatus.OK and findings(out) == []
+    assert list(out.outputs["out"][:64]) == list(range(63, -1, -1))
+    [note] = [d for d in out.diagnostics if d.detail.get("rule") == "skipped_then_exited"]
+    assert note.line == 10 and note.message.template == M.RUNTIME_SKIPPED_BARRIER_WARPS_NOTE
+    assert note.message.params == {"line": 10, "block": "(0,0,0)", "warps": "2-7", "thread": "(64,0,0)",
+                                   "arrived": 64}
+    assert note.detail["skipped_warps"] == [2, 3, 4, 5, 6, 7] and note.detail["arrived_threads"] == 64
+    assert "completes on sm_70+ because exited threads are not waited for" in note.message
+    mo = Path(__file__).resolve().parents[2] / "locale" / "ko" / "LC_MESSAGES" / "django.mo"
+    with mo.open("rb") as f:
+        korean = gettext.GNUTranslations(f)
+    text = note.message.render(korean.gettext)
+    assert "warp 전체가" in text and "2-7" in text and "sm_70 이상" in text
+
+
+def test_a_tail_guard_that_retires_whole_warps_is_silent(run):
+    """`if (i >= n) return;` above the first barrier retires warps 2-7 (n = 64): row 2, no note."""
+    src = """#define BLOCK 256
+extern "C" __global__ void k(const int* x, int* out, int n)
+{
+    __shared__ int s[BLOCK];
+    int t = threadIdx.x;
+    if (t >= n) return;
+    s[t] = x[t];
+    __syncthreads();
+    out[t] = s[n - 1 - t];
+}"""
+    kspec = spec("k", ("x", "in", "int32"), ("out", "out", "int32"), ("n", "scalar", "int32"))
+    out = run(src, kspec, (1, 1, 1), (256, 1, 1), {"x": np.arange(256, dtype=np.int32),
+                                                    "out": np.zeros(256, np.int32), "n": 64})
+    assert out.status is RunStatus.OK and out.diagnostics == []
+    assert list(out.outputs["out"][:64]) == list(range(63, -1, -1))
+
+
+def test_a_tree_loop_reports_the_split_warp_not_the_whole_warps_before_it(run):
+    """`if (t < stride) { ...; __syncthreads(); }` drops whole warps first (stride 128..32) and then half
+    of warp 0 (stride 16): one note on the barrier's line, the split warp's, which says more."""
+    src = """template <int BLOCK>
+__device__ void tree_sum(int* s, int t)
+{
+    for (int stride = BLOCK / 2; stride > 0; stride >>= 1) {
+        if (t < stride) {
+            s[t] += s[t + stride];
+            __syncthreads();
+        }
+    }
+}
+
+__global__ void k(const int* x, int* out)
+{
+    __shared__ int s[256];
+    int t = threadIdx.x;
+    s[t] = x[t];
+    __syncthreads();
+    tree_sum<256>(s, t);
+    if (t == 0) out[0] = s[0];
+}"""
+    out = run(src, KSPEC, (1, 1, 1), (256, 1, 1), {"x": np.ones(256, np.int32), "out": np.zeros(1, np.int32)})
+    assert out.status is RunStatus.OK and findings(out) == [] and out.outputs["out"][0] == 256
+    [note] = [d for d in out.diagnostics if d.detail.get("rule") == "skipped_then_exited"]
+    assert note.line == 7 and note.message.template == M.RUNTIME_SKIPPED_BARRIER_NOTE
+    assert note.detail["warp"] == 0 and note.detail["skipped_lanes"] == "0xffff0000"
+
+
 def test_warp_split_between_two_barriers_says_sm70_hangs(run):
     """`if (t % 2) { ...; __syncthreads(); } else { __syncthreads(); }`: live threads at two barriers,
     lanes of one warp on both sides. SYNC_ERROR with both lines, and the message says that sm_70+

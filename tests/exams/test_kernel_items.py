@@ -69,6 +69,29 @@ def test_no_attempts_left(exam, people, sent_tasks):
         submit_kernel(item, people["alice"], SOURCE)
 
 
+def test_reset_of_a_kernel_item_resets_its_attempt_count(exam, people, sent_tasks):
+    """A TA's reset of a kernel item with every attempt used (3 wrong answers) gives the student all 3
+    attempts again: the earlier submissions leave the item (kept, detached) and the reset is logged."""
+    from exams.actions.attempts import reset_item
+    from exams.actions.grading import kernel_outcomes
+    from exams.core.scoring import attempts_left
+    from exams.models import EventKind
+
+    a = start_attempt(exam, people["alice"])
+    item = kernel(a)
+    used = [submit_kernel(item, people["alice"], SOURCE) for _ in range(3)]
+    for sub in used:
+        grade(sub, Verdict.WRONG_ANSWER, 1)
+    assert attempts_left(item.data["kernel"], kernel_outcomes(item)) == 0
+    item = reset_item(item.pk, people["tom"])
+    assert attempts_left(item.data["kernel"], kernel_outcomes(item)) == 3
+    assert set(Submission.objects.filter(pk__in=[s.pk for s in used]).values_list("exam_item", flat=True)) == {None}
+    event = a.events.get(kind=EventKind.RESET)
+    assert event.by == people["tom"] and sorted(event.data["old"]["submissions"]) == [s.pk for s in used]
+    sub = submit_kernel(item, people["alice"], SOURCE)  # refused before the reset
+    assert sub.exam_item_id == item.pk
+
+
 def test_in_flight_submission_holds_its_attempt(exam, people, sent_tasks):
     a = start_attempt(exam, people["alice"])
     item = kernel(a)

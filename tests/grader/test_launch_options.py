@@ -104,7 +104,8 @@ def test_a_cooperative_launch_too_large_for_the_target_is_a_runtime_error_before
 
 
 def test_a_backend_without_cooperative_launches_refuses_the_problem_as_a_platform_limit():
-    """The emulator cannot co-schedule a grid yet: judging a cooperative problem there raises
+    """A backend that cannot co-schedule a grid (`supports_cooperative_launch` False, as the dummy
+    backend's; the emulator and the GPU backend both can) refuses a cooperative problem with
     UnsupportedLaunchError (a PlatformError: INTERNAL_ERROR, never the student's fault)."""
     with pytest.raises(UnsupportedLaunchError, match="cooperative"):
         judge(_package("  cooperative: true"), SOLUTION, DummyBackend())

@@ -2,6 +2,7 @@
 // has arrived; divergent barriers (live threads at different sites) and barriers skipped inside a
 // warp are reported here, by the rule of docs/synchronization.md.
 #include <map>
+#include <vector>
 
 #include "scheduler.hpp"
 
@@ -9,24 +10,46 @@ namespace wd {
 namespace rt {
 namespace {
 
-// Lanes that skipped this barrier and exited while other lanes of their warp arrived: the barrier
-// sits in a condition that differs inside a warp (e.g. `if (t < stride) { ...; __syncthreads(); }`
-// in a loop, or `if (t < 64) { __syncthreads(); ... }` with the other lanes running on to the
-// end of the kernel). Lanes count as skipping it when they had already passed a barrier, or when
-// they left the kernel after the barrier's line (by its end or a later `return;`). A tail guard
-// `if (i >= n) return;` above the first barrier, and whole warps leaving, are silent.
+// Threads that skipped this barrier and exited while other threads of the block arrived at it: the
+// barrier sits in a condition that differs inside the block (e.g. `if (t < stride) { ...; __syncthreads(); }`
+// in a loop, or `if (t < 64) { __syncthreads(); ... }` with the other threads running on to the end
+// of the kernel). Threads count as skipping it when they had passed this barrier before (a loop), or
+// when they left the kernel after the barrier's line (by its end or a later `return;`). An early
+// `return` above a barrier they never passed, such as a tail guard `if (i >= n) return;` or
+// `if (t >= 128) return;` between two barriers, is silent (row 2 of the table).
 //
 // The barrier rule (docs/synchronization.md): exited threads do not count at a barrier, so a
 // thread that skips a barrier and exits is the same as one that exited before it. This is a
-// NOTE, not a finding: the Programming Guide calls it undefined, sm_70+ completes it. What the
-// skipping lanes did on their way out is judged on its own: another barrier is a divergent
-// barrier (release_block_barrier), a memory access the barrier should have ordered is a race
-// (the check pass).
-void check_skipped_barrier(Block& b, int barrier_line) {
+// NOTE, not a finding: the Programming Guide calls it undefined, sm_70+ completes it. A skip that
+// splits a warp is named by its warp and lanes; whole warps skipping it (rows 3-4 with a warp-aligned
+// condition) by the warps. What the skipping threads did on their way out is judged on its own:
+// another barrier is a divergent barrier (release_block_barrier), a memory access the barrier
+// should have ordered is a race (the check pass).
+
+// "2-7", "1, 3, 5-6": warp numbers in increasing order as ranges.
+std::string ranges_str(const std::vector<int>& v) {
+  std::string s;
+  for (std::size_t i = 0; i < v.size();) {
+    std::size_t j = i;
+    while (j + 1 < v.size() && v[j + 1] == v[j] + 1) ++j;
+    s += (s.empty() ? "" : ", ") + std::to_string(v[i]) + (j > i ? "-" + std::to_string(v[j]) : "");
+    i = j + 1;
+  }
+  return s;
+}
+
+const char* kUndefinedButCompletes =
+    " Undefined by the Programming Guide's rule (the condition around a barrier must be the same for the whole "
+    "block); completes on sm_70+ because exited threads are not waited for.";
+
+void check_skipped_barrier(Block& b, int site, int barrier_line) {
   int n = static_cast<int>(b.threads.size());
+  int arrived_threads = 0, line = 0;
+  const Thread* first_arrived = nullptr;
+  const Thread* first_skipper = nullptr;
+  std::vector<int> skipped_warps;  // warps none of whose lanes reached it, some of which skipped it
   for (int w0 = 0; w0 < n; w0 += 32) {
     unsigned arrived = 0, skipped = 0;
-    int line = 0;
     const Thread* example = nullptr;
     const Thread* skipper = nullptr;
     for (int j = 0; j < 32 && w0 + j < n; ++j) {
@@ -36,10 +59,16 @@ void check_skipped_barrier(Block& b, int barrier_line) {
         line = t.line;
         if (!example) example = &t;
       } else if (t.state == kExited && t.exit_generation == b.barrier_generation &&
-                 (t.last_site != 0 || t.exit_line == 0 || t.exit_line > barrier_line)) {
+                 ((t.passed_sites >> (site % 64) & 1) || t.exit_line == 0 || t.exit_line > barrier_line)) {
         skipped |= 1u << j;
         if (!skipper) skipper = &t;
       }
+    }
+    arrived_threads += __builtin_popcount(arrived);
+    if (arrived && !first_arrived) first_arrived = example;
+    if (!arrived && skipped) {
+      skipped_warps.push_back(w0 / 32);
+      if (!first_skipper) first_skipper = skipper;
     }
     if (!arrived || !skipped) continue;
     Diag d;
@@ -47,8 +76,7 @@ void check_skipped_barrier(Block& b, int barrier_line) {
     d.message = "The __syncthreads() on line " + std::to_string(line) + " is skipped inside a warp: in warp " +
                 std::to_string(w0 / 32) + " of block " + tid_str(b.bid) + " lanes " + mask_hex(arrived) +
                 " reached it while lanes " + mask_hex(skipped) + " (e.g. thread " + tid_str(skipper->tid) +
-                ") skipped it and exited. Undefined by the Programming Guide's rule (the condition around a barrier "
-                "must be the same for the whole block); completes on sm_70+ because exited threads are not waited for.";
+                ") skipped it and exited." + kUndefinedButCompletes;
     d.code = "RUNTIME_SKIPPED_BARRIER_NOTE";
     d.params_json = JsonObject()
                         .add("line", line)
@@ -67,14 +95,42 @@ void check_skipped_barrier(Block& b, int barrier_line) {
                     ", \"rule\": \"skipped_then_exited\"}";
     d.key = "skipped:" + std::to_string(line);
     d.order = b.linear_bid;
-    add_diag(std::move(d));
+    // A skip inside a warp says more than whole warps skipping the same barrier at an earlier release
+    // (a tree loop drops whole warps first, then halves of one).
+    add_diag_over(std::move(d), "RUNTIME_SKIPPED_BARRIER_WARPS_NOTE");
     return;
   }
+  if (!arrived_threads || skipped_warps.empty()) return;
+  std::string warps = ranges_str(skipped_warps), warps_json;
+  for (int w : skipped_warps) warps_json += (warps_json.empty() ? "" : ", ") + std::to_string(w);
+  Diag d;
+  d.kind = "note";
+  d.message = "The __syncthreads() on line " + std::to_string(line) + " is skipped by whole warps: in block " +
+              tid_str(b.bid) + " warps " + warps + " (e.g. thread " + tid_str(first_skipper->tid) +
+              ") skipped it and exited while " + std::to_string(arrived_threads) + " threads reached it." +
+              kUndefinedButCompletes;
+  d.code = "RUNTIME_SKIPPED_BARRIER_WARPS_NOTE";
+  d.params_json = JsonObject()
+                      .add("line", line)
+                      .add("block", tid_str(b.bid))
+                      .add("warps", warps)
+                      .add("thread", tid_str(first_skipper->tid))
+                      .add("arrived", arrived_threads)
+                      .str();
+  d.line = line;
+  d.block = b.bid;
+  d.thread = first_arrived->tid;
+  d.has_ids = true;
+  d.detail_json = "{\"other_thread\": " + ids_json(first_skipper->tid) + ", \"skipped_warps\": [" + warps_json +
+                  "], \"arrived_threads\": " + std::to_string(arrived_threads) + ", \"rule\": \"skipped_then_exited\"}";
+  d.key = "skipped:" + std::to_string(line);
+  d.order = b.linear_bid;
+  add_diag(std::move(d));
 }
 
 // The first warp whose live lanes wait at two different barriers (-1: none). On sm_70+ such a warp
 // hangs when the compiler emits the branch as a jump; a short branch it predicates completes
-// (measured on an H200, shared/device/README.md).
+// (measured on an H200: docs/synchronization.md row 8, docs/gpu-validation.md).
 int split_warp(const Block& b) {
   int n = static_cast<int>(b.threads.size());
   for (int w0 = 0; w0 < n; w0 += 32) {
@@ -268,7 +324,7 @@ bool release_block_barrier(Block& b) {
   // Once the block has diverged its threads pass barriers out of step, so lanes that run out of
   // iterations and exit while their warp-mates still wait are a consequence of that first report,
   // not a barrier they skipped: the skipped-barrier check would blame a correct barrier.
-  if (!divergent && !b.diverged) check_skipped_barrier(b, line);
+  if (!divergent && !b.diverged) check_skipped_barrier(b, site, line);
   for (auto& t : b.threads) {
     if (t.state != kAtBarrier) continue;
     if (b.diverged) {
@@ -277,7 +333,7 @@ bool release_block_barrier(Block& b) {
       r[t.linear] = 1;
       b.site_line[t.site] = t.line;
     }
-    t.last_site = t.site;
+    t.passed_sites |= 1ull << (t.site % 64);
     t.result = barrier_result(t.op, count, all, any);
     t.state = kRunnable;
   }

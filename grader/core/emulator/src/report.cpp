@@ -79,6 +79,19 @@ void add_diag(Diag d, bool refine) {
   if (g_diags.size() < kMaxDiags) g_diags.push_back(std::move(d));
 }
 
+void add_diag_over(Diag d, const std::string& weaker_code) {
+  {
+    std::lock_guard<std::mutex> lock(g_diag_mutex);
+    for (auto& old : g_diags) {
+      if (old.key == d.key && old.order == d.order && old.code == weaker_code) {
+        old = std::move(d);
+        return;
+      }
+    }
+  }
+  add_diag(std::move(d));
+}
+
 static std::string diag_json(const Diag& d) {
   std::string s = "{\"kind\": " + json_str(d.kind) + ", \"message\": " + json_str(d.message);
   if (!d.code.empty())

@@ -85,6 +85,9 @@ struct Diag {
 // Keeps one diagnostic per key, from the lowest block. `refine`: `d` is a better wording of a report
 // this block already made under the same key, and replaces it unless a lower block's is kept.
 void add_diag(Diag d, bool refine = false);
+// The same, except that a report of this block under the same key whose code is `weaker_code` (a less
+// telling wording of the same fact) is replaced by `d`.
+void add_diag_over(Diag d, const std::string& weaker_code);
 [[noreturn]] void finish(const char* status, const std::string& message, std::vector<Diag> fatal);
 void write_result_and_exit_from_signal(const char* json_tail);
 std::string json_str(const std::string& s);

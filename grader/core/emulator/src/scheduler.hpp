@@ -39,7 +39,9 @@ struct Thread {
   int wsite = 0, wline = 0, wop = 0, warg = 0, wwidth = 32;
   unsigned long long wvalue = 0, wresult = 0;
   int last_line = 0;
-  int last_site = 0;  // the barrier site this thread last arrived at (0: none yet)
+  // Bit (site % 64) of every barrier site this thread has passed (WD_SITE's __COUNTER__ part: one bit per
+  // call site for the first 64 of a file): a `return` above a barrier it passed before is a skip of it.
+  unsigned long long passed_sites = 0;
   unsigned long long exit_generation = ~0ULL;  // barrier generation during which it exited
   int exit_line = 0;  // the line of the `return;` it left the kernel by (0: it ran to the end)
   const char* stack_lo = nullptr;  // its fiber's stack [stack_lo, stack_hi)
