@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('authoring', '0003_problem_stats'),
+        ('authoring', '0004_problemstats_seconds_to_accepted'),
     ]
 
     operations = [
