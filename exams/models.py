@@ -91,6 +91,22 @@ class Exam(models.Model):
     def get_absolute_url(self):
         return reverse("exams:exam", args=[self.pk])
 
+    def title_in(self, language: str) -> str:
+        """The title in `language` ("en" or "ko"). An exam scheduled under its template's title (the
+        English one, `title` left empty in the form) takes the template's title in that language, as its
+        printed forms do; a title the instructor typed is theirs, in every language."""
+        titles = (self.spec or {}).get("title")
+        if isinstance(titles, dict) and self.title == titles.get("en"):
+            return titles.get(language) or self.title
+        return self.title
+
+    @property
+    def localized_title(self) -> str:
+        """The title in the language of the request being served (Korean or English)."""
+        from django.utils.translation import get_language
+
+        return self.title_in("ko" if (get_language() or "en").startswith("ko") else "en")
+
 
 class Accommodation(models.Model):
     """One student's extra time and/or own window for an exam."""

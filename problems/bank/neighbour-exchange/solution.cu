@@ -1,5 +1,6 @@
-// Every thread of the block reaches the one barrier, including those with no element:
-// the condition around a __syncthreads() must be the same for the whole block.
+// Every thread of the block reaches the one barrier, including those with no element (the
+// Programming Guide's rule: the condition around a __syncthreads() is the same for the whole
+// block). Returning early for i >= n is accepted too: exited threads are not waited for.
 __global__ void neighbour_sum(const float* x, float* out, int n)
 {
     __shared__ float s[256];

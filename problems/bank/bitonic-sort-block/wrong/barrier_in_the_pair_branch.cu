@@ -1,5 +1,6 @@
 // verdict: SYNC_ERROR
 // gpu-verdict: TIME_LIMIT (sm_90 hangs: the two halves of each warp wait at different barriers; no emulator on the GPU worker proves it)
+// rule: 5 (docs/synchronization.md, the barrier rule's table)
 // The barrier is inside `if (partner > t)`: the upper thread of each pair skips it and goes on to
 // the next step's reads while the lower threads wait - a divergent barrier.
 #define BLOCK 256

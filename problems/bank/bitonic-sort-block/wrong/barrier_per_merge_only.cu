@@ -1,4 +1,5 @@
 // verdict: SYNC_ERROR
+// rule: 1b (docs/synchronization.md, the barrier rule's table)
 // One barrier per merge size k instead of one per step j: within a merge, a thread compares with a
 // partner whose slot another thread is swapping in the same or the previous step - a race.
 #define BLOCK 256

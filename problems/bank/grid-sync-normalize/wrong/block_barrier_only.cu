@@ -1,5 +1,6 @@
 // verdict: SYNC_ERROR
 // gpu-verdict: WRONG_ANSWER (the race on gmax is in global memory, which racecheck does not see; blocks divide by a partial max)
+// rule: 15 (docs/synchronization.md, the barrier rule's table)
 // __syncthreads() waits for this block only: a fast block reads *gmax while other blocks are still
 // updating it (an inter-block race), and divides by a max that is not yet the global one.
 #define BLOCK 256

@@ -1,5 +1,6 @@
 // verdict: SYNC_ERROR
 // gpu-verdict: WRONG_ANSWER (the lost update is in global memory, which racecheck does not see)
+// rule: 14 (docs/synchronization.md, the barrier rule's table)
 // `if (s[0] > *gmax) *gmax = s[0];` is a read-modify-write that other blocks interleave with: two
 // blocks both read the old max and the smaller one may be stored last (a lost update). atomicMax
 // does the compare and the store as one operation.

@@ -1,5 +1,6 @@
 // verdict: SYNC_ERROR
 // gpu-verdict: WRONG_ANSWER (the other threads exit past grid.sync() and read gmax before it is final)
+// rule: 5 (docs/synchronization.md, the barrier rule's table)
 // grid.sync() only in thread 0 of each block: it is a barrier for every thread of the grid, so the
 // other 255 threads of each block never arrive.
 #include <cooperative_groups.h>

@@ -1,4 +1,5 @@
 // verdict: SYNC_ERROR
+// rule: 8 (docs/synchronization.md, the barrier rule's table)
 // "Every thread hits a barrier" -- but not the same one. In a partial block the threads
 // with i < n wait at the first __syncthreads() and the others at the second: barriers
 // reached under a condition that differs inside the block are undefined behaviour.

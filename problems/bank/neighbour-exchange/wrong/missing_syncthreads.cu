@@ -1,4 +1,5 @@
 // verdict: SYNC_ERROR
+// rule: 1b (docs/synchronization.md, the barrier rule's table)
 // No barrier between the write of s[t] and the read of s[t + 1]: the neighbour (often in
 // another warp) may not have written its slot yet. A shared-memory race; on a GPU the
 // output is usually right anyway, which is why the judge runs a race check.

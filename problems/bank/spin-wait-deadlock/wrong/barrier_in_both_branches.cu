@@ -1,4 +1,5 @@
 // verdict: SYNC_ERROR
+// rule: 8 (docs/synchronization.md, the barrier rule's table)
 // "Give the other threads a barrier too": thread 0 and the others now wait at two
 // different __syncthreads() calls. That is undefined behaviour, not one barrier. The H200
 // happens to let them through together (synccheck reports it); other GPUs need not.

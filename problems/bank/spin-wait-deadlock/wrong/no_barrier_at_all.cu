@@ -1,4 +1,5 @@
 // verdict: SYNC_ERROR
+// rule: 1b (docs/synchronization.md, the barrier rule's table)
 // Drops the flag and the barrier: the other threads read m while thread 0 may still be
 // computing it. A shared-memory race (read before write).
 __global__ void subtract_block_min(const int* x, int* out, int n)

@@ -1,4 +1,5 @@
 // verdict: DEADLOCK
+// rule: 9 (docs/synchronization.md, the barrier rule's table)
 // The kernel as given. Thread 0 waits at a __syncthreads() that the other 255 threads never
 // reach: they are alive, spinning on `ready`, which thread 0 sets only after the barrier.
 // Neither side can move. On an H200 this hangs until the process is killed.

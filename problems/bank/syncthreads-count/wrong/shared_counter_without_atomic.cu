@@ -1,4 +1,5 @@
 // verdict: SYNC_ERROR
+// rule: 14 (docs/synchronization.md, the barrier rule's table)
 // Counts with `c++` on a shared counter: a load, an add and a store, so two threads can
 // both read the same old value and one increment is lost. A shared-memory race.
 __global__ void count_positive(const float* x, int* counts, int n)
