@@ -15,6 +15,7 @@ from grader import actions as grader_actions
 from grader import rejudging as grader_rejudging
 from grader.core.errors import WarpDrillError
 from grader.core.verdicts import Verdict
+from grader.routing import grading_queue
 from problems.core.package import PackageError, SLUG_RE, parse_package
 from problems.models import Problem, ProblemVersion
 
@@ -129,10 +130,17 @@ def import_archive(course, user, data: bytes, message: str = "") -> tuple[Proble
     return problem, version, created
 
 
+def validation_queues() -> list[str]:
+    """The queues a validation run grades each source on: `cpu` (the emulator) and `gpu` on a site with
+    GPU workers (settings.WARPDRILL_GPU_WORKERS), else the one grading queue (grader.routing)."""
+    return ["cpu", "gpu"] if grading_queue() == "gpu" else [grading_queue()]
+
+
 def start_validation(version: ProblemVersion, user) -> ValidationRun:
     """Queue the version's solution (must be ACCEPTED) and every wrong solution (must get its declared
-    verdict) as validation submissions at low priority. Returns the run; its items fill in as the
-    worker grades them.
+    verdict: `// gpu-verdict:`'s where the GPU backend grades it and one is given, else `// verdict:`'s)
+    as validation submissions at low priority, once on each of validation_queues(); every one must pass.
+    Returns the run; its items fill in as the workers grade them.
 
     A package with variant parameters is validated in each variant of its validation set (every
     variant, or the sample its `variants.validate` asks for, which holds every value of every
@@ -143,13 +151,16 @@ def start_validation(version: ProblemVersion, user) -> ValidationRun:
     for variant in variants:
         package = base.with_variant(variant)
         label = (" · " + ", ".join(f"{k}={v}" for k, v in variant.items())) if variant else ""
-        sources.append(("solution.cu" + label, Verdict.ACCEPTED.value, package.solution, variant))
-        sources += [(f"wrong/{w.name}{label}", w.verdict.value, w.source, variant) for w in package.wrong]
+        sources.append(("solution.cu" + label, Verdict.ACCEPTED.value, "", package.solution, variant))
+        sources += [(f"wrong/{w.name}{label}", w.verdict.value, w.expected_on("gpu").value, w.source, variant)
+                    for w in package.wrong]
     with transaction.atomic():
         run = ValidationRun.objects.create(version=version, created_by=user)
-        for name, expected, source, variant in sources:
-            submission = grader_actions.create_validation_submission(user, version, source, variant)
-            ValidationItem.objects.create(run=run, name=name[:100], expected=expected, submission=submission)
+        for name, expected, on_gpu, source, variant in sources:
+            for queue in validation_queues():
+                submission = grader_actions.create_validation_submission(user, version, source, variant, queue)
+                ValidationItem.objects.create(run=run, name=name[:100], expected=expected,
+                                              expected_gpu=on_gpu if on_gpu != expected else "", submission=submission)
     return run
 
 

@@ -45,6 +45,10 @@ class Submission(models.Model):
     # so that the judge grades the task the student was shown; {} for a package without variants.
     variant = models.JSONField(_("variant"), default=dict, blank=True)
     purpose = models.CharField(_("purpose"), max_length=16, choices=Purpose.choices, default=Purpose.STUDENT)
+    # The Celery queue that must grade it, for work that needs one backend: a validation run on a site
+    # with GPU workers grades each source on `cpu` (the emulator) and on `gpu`. Blank: grader.routing
+    # decides (`gpu` when the site has GPU workers, else `cpu`). Re-queues (sweeps, retries) keep it.
+    queue = models.CharField(_("queue"), max_length=8, blank=True)
 
     status = models.CharField(_("status"), max_length=16, choices=Status.choices, default=Status.QUEUED, db_index=True)
     verdict = models.CharField(_("verdict"), max_length=16, choices=[(v.value, v.value) for v in Verdict], blank=True)

@@ -125,6 +125,15 @@ def _setup_pending(task, backend) -> bool:
         return False
 
 
+def _same_queue(task) -> dict:
+    """apply_async's `queue` option that sends a task's message back to the queue it came from (a
+    validation run's source sent to `cpu` on a site whose grading goes to `gpu` must stay on `cpu`);
+    {} where the request does not say (eager runs)."""
+    info = getattr(task.request, "delivery_info", None) or {}
+    queue = info.get("routing_key")
+    return {"queue": queue} if queue else {}
+
+
 def _grade(self, submission_id: int) -> str | None:
     """Grade one submission: claim it, run the judge, store the verdict.
 
@@ -147,7 +156,7 @@ def _grade(self, submission_id: int) -> str | None:
         grading.still_waiting_for_setup(submission_id)
         log.info("submission %s: the judge is still setting up (the emulator runtime is building); "
                  "grading it in %s s", submission_id, SETUP_WAIT_S)
-        self.apply_async((submission_id,), countdown=SETUP_WAIT_S)
+        self.apply_async((submission_id,), countdown=SETUP_WAIT_S, **_same_queue(self))
         return None
     claiming = time.monotonic()
     with grading.grading_lock(submission_id) as lock_held:
@@ -170,8 +179,10 @@ def _grade(self, submission_id: int) -> str | None:
             # A course's harness.py failed: deterministic, so not retried. Its traceback is for the
             # problem's authors: it is kept only on their validation runs, never on a student's page.
             log.warning("submission %s: the problem's harness failed: %s", submission_id, exc.author_detail)
-            detail = exc.author_detail if submission.purpose == Purpose.VALIDATION else ""
-            grading.give_up(submission_id, f"{exc}\n{detail}".strip())
+            if submission.purpose == Purpose.VALIDATION:
+                grading.harness_failed(submission_id, exc.author_detail)
+            else:
+                grading.give_up(submission_id, str(exc))
             return "INTERNAL_ERROR"
         except Exception as exc:
             if isinstance(exc, PlatformError):
