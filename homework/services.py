@@ -3,24 +3,18 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from enum import StrEnum
 
 from django.urls import reverse
 from django.utils import timezone
 
 from courses import access
 from courses.services import OpenItem
+from practice.labels import family_title
 
+from .core.standing import ItemStatus, classify
 from .models import ProblemSet
 
-
-class ItemStatus(StrEnum):
-    """A student's standing on one item of a problem set."""
-
-    SOLVED = "solved"  # solved (ACCEPTED, or a correct answer) by the due date
-    SOLVED_LATE = "solved_late"  # solved after the due date, while late work still counted
-    TRIED = "tried"  # worked on in the set's window, not solved
-    NOT_STARTED = "not_started"  # nothing in the set's window
+__all__ = ["ItemRow", "ItemStatus", "SetItemOrigin", "item_rows", "open_problem_sets", "set_item_of", "visible_sets"]
 
 
 @dataclass(frozen=True)
@@ -53,13 +47,10 @@ def open_problem_sets(course, user, now=None) -> list[OpenItem]:
 
 
 def _status(times_correct, times_any, problem_set) -> ItemStatus:
-    due, closes = problem_set.due_at, problem_set.closes_at()
+    """The status from every right answer's and every attempt's time since the set opened."""
+    closes = problem_set.closes_at()
     solved = [t for t in times_correct if t <= closes]
-    if any(t <= due for t in solved):
-        return ItemStatus.SOLVED
-    if solved:
-        return ItemStatus.SOLVED_LATE
-    return ItemStatus.TRIED if any(t <= closes for t in times_any) else ItemStatus.NOT_STARTED
+    return classify(min(solved) if solved else None, any(t <= closes for t in times_any), problem_set.due_at)
 
 
 def item_rows(problem_set, user) -> list[ItemRow]:
@@ -69,7 +60,6 @@ def item_rows(problem_set, user) -> list[ItemRow]:
     (homework.actions.item_question); any answer to that family in the window counts."""
     from grader.core.verdicts import Verdict
     from grader.models import Purpose, Status, Submission
-    from practice.core.questions import FAMILIES
     from practice.models import QuestionAttempt
 
     rows = []
@@ -86,25 +76,32 @@ def item_rows(problem_set, user) -> list[ItemRow]:
             answers = list(QuestionAttempt.objects.filter(variant__user=user, variant__family=item.family,
                                                           created_at__gte=problem_set.opens_at)
                            .values_list("created_at", "correct", "after_reveal"))
-            family = FAMILIES.get(item.family)
-            title = _family_title(family) if family else item.family
-            rows.append(ItemRow(item, title, reverse("homework:item-question",
+            rows.append(ItemRow(item, family_title(item.family), reverse("homework:item-question",
                                                      args=[problem_set.course.code, problem_set.pk, item.pk]),
                                 _status([t for t, ok, shown in answers if ok and not shown],
                                         [t for t, _ok, _shown in answers], problem_set)))
     return rows
 
 
-def _family_title(family) -> str:
-    from django.utils.translation import get_language
+def item_columns(problem_set, items) -> list[tuple]:
+    """(item, title in the active language, staff URL) per dashboard item (homework.dashboard.Item):
+    a kernel problem's dashboard, a question family's preview."""
+    from urllib.parse import urlencode
 
-    for attr in ("title", "name", "label"):
-        value = getattr(family, attr, None)
-        if isinstance(value, dict):
-            return value.get("ko" if (get_language() or "").startswith("ko") else "en") or value.get("en", family.id)
-        if isinstance(value, str):
-            return value
-    return family.id
+    from problems.models import Problem
+
+    code = problem_set.course.code
+    problems = {p.slug: p for p in Problem.objects.filter(slug__in=[i.key for i in items if i.kind == "problem"])}
+    out = []
+    for item in items:
+        if item.kind == "problem":
+            problem = problems.get(item.key)
+            out.append((item, problem.title if problem else item.key,
+                        reverse("authoring:problem-dashboard", args=[code, item.key])))
+        else:
+            out.append((item, family_title(item.key),
+                        reverse("authoring:family-preview", args=[code]) + "?" + urlencode({"family": item.key})))
+    return out
 
 
 @dataclass(frozen=True)
