@@ -233,6 +233,17 @@ def _forget_signups_per_address():
 
 
 @pytest.fixture(autouse=True)
+def _forget_version_problems():
+    """authoring.progress keeps which problem each version belongs to for the life of the process (a
+    version never moves). A rolled-back test's version ids are taken again by the next test's versions
+    of other problems (SQLite's AUTOINCREMENT rolls back with the test), so each test starts with none."""
+    yield
+    from authoring import progress
+
+    progress._VERSION_PROBLEM.clear()
+
+
+@pytest.fixture(autouse=True)
 def _default_language_after_each_test():
     """A test that activates Korean (translation.activate, or a request with Accept-Language: ko in the
     same thread) must not leave it active for the next test's messages."""
