@@ -118,7 +118,7 @@ def test_problem_set_status_ignores_exam_work(wrong_in_exam, course, people, ker
 
 
 def test_migration_marks_attached_and_detached_exam_submissions(wrong_in_exam, people):
-    """grader 0011 fills `exam` for submissions answering an item and for those a reset detached
+    """grader 0012 fills `exam` for submissions answering an item and for those a reset detached
     (named by the reset's timeline event)."""
     import importlib
 
@@ -129,7 +129,7 @@ def test_migration_marks_attached_and_detached_exam_submissions(wrong_in_exam, p
     reset_item(item.pk, people["tom"])
     third = submit_kernel(item, people["alice"], SOURCE)
     Submission.objects.update(exam=None)
-    migration = importlib.import_module("grader.migrations.0011_submission_exam")
+    migration = importlib.import_module("grader.migrations.0012_submission_exam")
     migration.mark_exam_work(apps, None)
     exam_id = item.attempt.exam_id
     assert dict(Submission.objects.values_list("pk", "exam_id")) == {sub.pk: exam_id, second.pk: exam_id,

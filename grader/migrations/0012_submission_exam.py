@@ -21,7 +21,7 @@ class Migration(migrations.Migration):
 
     dependencies = [
         ('exams', '0003_predrawn_variants'),
-        ('grader', '0010_retire_old_message_codes'),
+        ('grader', '0011_submission_queue'),
     ]
 
     operations = [
