@@ -194,13 +194,16 @@ def unpublish(problem: Problem, user) -> Problem:
 
 
 def rejudge_targets(problem, scope: str, scope_version: int | None = None):
-    """The graded STUDENT submissions of `problem` a rejudge of `scope` covers (authoring.models.RejudgeScope)."""
+    """The graded STUDENT submissions of `problem` a rejudge of `scope` covers (authoring.models.RejudgeScope).
+    Exam submissions are not among them: their verdicts decide scores, so they are re-judged from their
+    exam's regrade page, which previews the scores too (exams.actions.regrades)."""
     from courses.models import Membership, Role
     from grader.models import Purpose, Status, Submission
 
     from .models import RejudgeScope
 
-    rows = Submission.objects.filter(problem_version__problem=problem, purpose=Purpose.STUDENT, status=Status.GRADED)
+    rows = Submission.objects.filter(problem_version__problem=problem, purpose=Purpose.STUDENT, status=Status.GRADED,
+                                     exam_item__isnull=True)
     if scope == RejudgeScope.VERSION:
         rows = rows.filter(problem_version__number=scope_version)
     elif scope == RejudgeScope.COURSE:
@@ -228,14 +231,14 @@ def start_rejudge(problem: Problem, user, version: ProblemVersion, scope: str, s
                                         created_by=user)
         for original in targets:
             copy = grader_rejudging.create_rejudge_copy(user, version, original)
-            RejudgeItem.objects.create(run=run, original=original, copy=copy, old_verdict=original.verdict,
-                                       old_result=original.result, old_version_id=original.problem_version_id)
+            RejudgeItem.objects.create(run=run, original=original, copy=copy, **grader_rejudging.snapshot(original))
     return run
 
 
 def apply_rejudge(run, user) -> int:
     """Apply a previewed rejudge whose copies are all graded: each original gets its copy's verdict,
-    result and version (the old ones stay in the run's items). Logged on the run. Returns how many
+    result and version (the old ones stay in the run's items), except where the copy ended
+    INTERNAL_ERROR (a platform fault: the old verdict stays). Logged on the run. Returns how many
     verdicts changed. Raises AuthoringError when it is still running or was applied already."""
     from django.utils import timezone
 
@@ -246,11 +249,8 @@ def apply_rejudge(run, user) -> int:
         raise AuthoringError(_("This rejudge was applied already."))
     if any(i.copy.status != Status.GRADED for i in items):
         raise AuthoringError(_("Wait until every submission is graded again."))
-    changed = 0
     with transaction.atomic():
-        for item in items:
-            grader_rejudging.apply_rejudge(item.original_id, item.copy)
-            changed += item.copy.verdict != item.old_verdict
+        changed = sum(1 for item in grader_rejudging.apply_records(items) if item.changed)
         run.applied_at, run.applied_by = timezone.now(), user
         run.save(update_fields=["applied_at", "applied_by"])
     return changed

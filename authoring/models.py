@@ -8,7 +8,7 @@ from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
-from grader.models import Status
+from grader.models import RejudgeRecord, Status
 
 
 class ValidationRun(models.Model):
@@ -107,16 +107,15 @@ class RejudgeRun(models.Model):
         return f"rejudge of {self.problem} against v{self.version.number}"
 
 
-class RejudgeItem(models.Model):
-    """One submission of a rejudge: its verdict before, and the copy graded again."""
+class RejudgeItem(RejudgeRecord):
+    """One submission of a rejudge: its verdict and result before (RejudgeRecord), and the copy graded
+    again; `state`, `changed` and `not_rejudged` say what the pair means (grader.core.rejudge)."""
 
     run = models.ForeignKey(RejudgeRun, on_delete=models.CASCADE, related_name="items", verbose_name=_("rejudge"))
     original = models.ForeignKey("grader.Submission", on_delete=models.CASCADE, related_name="rejudge_items",
                                  verbose_name=_("submission"))
     copy = models.OneToOneField("grader.Submission", on_delete=models.CASCADE, related_name="rejudge_copy_of",
                                 verbose_name=_("rejudged copy"))
-    old_verdict = models.CharField(_("old verdict"), max_length=16)
-    old_result = models.JSONField(_("old result"), null=True, blank=True)
     old_version = models.ForeignKey("problems.ProblemVersion", on_delete=models.CASCADE, related_name="+",
                                     verbose_name=_("old version"))
 
@@ -124,10 +123,6 @@ class RejudgeItem(models.Model):
         ordering = ["run", "pk"]
         verbose_name = _("rejudged submission")
         verbose_name_plural = _("rejudged submissions")
-
-    @property
-    def changed(self) -> bool:
-        return self.copy.status == Status.GRADED and self.copy.verdict != self.old_verdict
 
 
 # The verdicts a dashboard counts (INTERNAL_ERROR is never an attempt), each with its count column

@@ -229,7 +229,8 @@ def report(args) -> None:
 
     load = [round(x, 1) for x in os.getloadavg()]
     print(f"load average (1, 5, 15 min) after the runs: {load}")
-    print(json.dumps({"students": args.students, "submissions": args.submissions, "runs": args.runs, "load_average": load,
+    print(json.dumps({"students": args.students, "submissions": args.submissions, "answers": args.answers,
+                      "runs": args.runs, "load_average": load,
                       "database": connection.vendor, "pages": figures, "goal_p95_ms": 300}))
 
 

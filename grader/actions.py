@@ -196,6 +196,7 @@ def create_submission(user, problem, source: str, choice: LaunchChoice | None = 
             user=user,
             problem_version=version,
             exam_item=exam_item,
+            exam_id=exam_item.attempt.exam_id if exam_item is not None else None,
             source=source,
             launch_block=choice.block,
             launch_grid=choice.grid,

@@ -203,10 +203,16 @@ def _grade(self, submission_id: int) -> str | None:
 def course_target_cc(submission) -> str:
     """The compute capability of the course a submission belongs to ("" when none): its exam's course,
     else its problem's course. The judge checks the launch and reports occupancy for that GPU, so an
-    exam of a course about an RTX 3090 (8.6) shows 8.6's blocks per SM, as its questions do."""
+    exam of a course about an RTX 3090 (8.6) shows 8.6's blocks per SM, as its questions do. A copy
+    graded again for an exam's regrade takes its exam's course, as its original did."""
     try:
         if submission.exam_item_id:
             return submission.exam_item.attempt.exam.course.target_cc or ""
+        if submission.purpose == Purpose.REJUDGE:
+            # A copy graded again for an exam's regrade is judged for the GPU its original was judged for.
+            record = getattr(submission, "exam_rejudge", None)  # exams.models.KernelRejudge
+            if record is not None:
+                return record.regrade.exam.course.target_cc or ""
         course = submission.problem_version.problem.course
     except Exception:  # a row without its relations (tests, a deleted exam): the site's default
         return ""
@@ -256,7 +262,8 @@ def _judge(submission, backend):
             explainer=hang_explainer(backend),
             # An exam's grading capacity is sized for its rush (README): its write maps are drawn on
             # request only, never recorded while the exam queue is busy.
-            writemaps=submission.exam_item_id is None,
+            # A rejudge's copy is a preview of a verdict: no write map either.
+            writemaps=submission.exam_item_id is None and submission.purpose != Purpose.REJUDGE,
         )
     finally:
         timer.finish()

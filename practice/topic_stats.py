@@ -94,9 +94,12 @@ _pending = threading.local()  # rows whose deletions wait for the commit, per th
 
 def _key(attempt) -> tuple[int, str] | None:
     """(user id, topic) of an answer, from its variant (None when the variant or its family is gone)."""
-    from .models import QuestionVariant
+    from .models import QuestionAttempt, QuestionVariant
 
-    found = QuestionVariant.objects.filter(pk=attempt.variant_id).values_list("user_id", "family").first()
+    if QuestionAttempt.variant.is_cached(attempt):  # practice.actions.submit_answer passes the variant
+        found = (attempt.variant.user_id, attempt.variant.family)
+    else:
+        found = QuestionVariant.objects.filter(pk=attempt.variant_id).values_list("user_id", "family").first()
     if found is None:
         return None
     topic = topic_of(found[1])

@@ -234,9 +234,8 @@ def _forget_signups_per_address():
 
 @pytest.fixture(autouse=True)
 def _forget_version_problems():
-    """authoring.progress keeps which problem each version belongs to for the life of the process (a
-    version never moves). A rolled-back test's version ids are taken again by the next test's versions
-    of other problems (SQLite's AUTOINCREMENT rolls back with the test), so each test starts with none."""
+    """authoring.progress caches each version's problem ("a version never moves"): true in a database,
+    not across tests, whose rolled-back ids are taken again by other problems' versions."""
     yield
     from authoring import progress
 

@@ -109,6 +109,8 @@ ROUTES = {
     "exams:accommodations": "instructors of the exam's course (others: 404)",
     "exams:results": "TAs and instructors of the exam's course (others: 404)",
     "exams:regrade": "instructors of the exam's course (others: 404)",
+    "exams:kernel_regrade": "instructors of the exam's course (others: 404; tests/exams/test_regrade.py)",
+    "exams:kernel_regrade_old_result": "instructors of the exam's course (others: 404; tests/exams/test_regrade.py)",
     "exams:export": "instructors of the exam's course (others: 404)",
     "exams:attempt_detail": "TAs and instructors of the attempt's course (others: 404)",
     "exams:extend": "TAs and instructors of the attempt's course, POST (others: 404)",

@@ -76,7 +76,7 @@ def started_exam(transactional_db, monkeypatch):
     from tests.exams.conftest import TEMPLATE, enrol, make_course
     from tests.packages import tiny_package_files
 
-    monkeypatch.setattr(grader_actions, "_send", lambda pk, priority=None, exam=False: None)
+    monkeypatch.setattr(grader_actions, "_send", lambda pk, priority=None, exam=False, queue="": None)
     import_package(parse_package(tiny_package_files()))
     course = make_course()
     ivy = User.objects.create_user("ivy", "ivy@example.org", PASSWORD)
