@@ -15,6 +15,7 @@ from grader import actions as grader_actions
 from grader import rejudging as grader_rejudging
 from grader.core.errors import WarpDrillError
 from grader.core.verdicts import Verdict
+from grader.routing import grading_queue
 from problems.core.package import PackageError, SLUG_RE, parse_package
 from problems.models import Problem, ProblemVersion
 
@@ -129,10 +130,17 @@ def import_archive(course, user, data: bytes, message: str = "") -> tuple[Proble
     return problem, version, created
 
 
+def validation_queues() -> list[str]:
+    """The queues a validation run grades each source on: `cpu` (the emulator) and `gpu` on a site with
+    GPU workers (settings.WARPDRILL_GPU_WORKERS), else the one grading queue (grader.routing)."""
+    return ["cpu", "gpu"] if grading_queue() == "gpu" else [grading_queue()]
+
+
 def start_validation(version: ProblemVersion, user) -> ValidationRun:
     """Queue the version's solution (must be ACCEPTED) and every wrong solution (must get its declared
-    verdict) as validation submissions at low priority. Returns the run; its items fill in as the
-    worker grades them.
+    verdict: `// gpu-verdict:`'s where the GPU backend grades it and one is given, else `// verdict:`'s)
+    as validation submissions at low priority, once on each of validation_queues(); every one must pass.
+    Returns the run; its items fill in as the workers grade them.
 
     A package with variant parameters is validated in each variant of its validation set (every
     variant, or the sample its `variants.validate` asks for, which holds every value of every
@@ -143,13 +151,16 @@ def start_validation(version: ProblemVersion, user) -> ValidationRun:
     for variant in variants:
         package = base.with_variant(variant)
         label = (" · " + ", ".join(f"{k}={v}" for k, v in variant.items())) if variant else ""
-        sources.append(("solution.cu" + label, Verdict.ACCEPTED.value, package.solution, variant))
-        sources += [(f"wrong/{w.name}{label}", w.verdict.value, w.source, variant) for w in package.wrong]
+        sources.append(("solution.cu" + label, Verdict.ACCEPTED.value, "", package.solution, variant))
+        sources += [(f"wrong/{w.name}{label}", w.verdict.value, w.expected_on("gpu").value, w.source, variant)
+                    for w in package.wrong]
     with transaction.atomic():
         run = ValidationRun.objects.create(version=version, created_by=user)
-        for name, expected, source, variant in sources:
-            submission = grader_actions.create_validation_submission(user, version, source, variant)
-            ValidationItem.objects.create(run=run, name=name[:100], expected=expected, submission=submission)
+        for name, expected, on_gpu, source, variant in sources:
+            for queue in validation_queues():
+                submission = grader_actions.create_validation_submission(user, version, source, variant, queue)
+                ValidationItem.objects.create(run=run, name=name[:100], expected=expected,
+                                              expected_gpu=on_gpu if on_gpu != expected else "", submission=submission)
     return run
 
 
@@ -183,13 +194,16 @@ def unpublish(problem: Problem, user) -> Problem:
 
 
 def rejudge_targets(problem, scope: str, scope_version: int | None = None):
-    """The graded STUDENT submissions of `problem` a rejudge of `scope` covers (authoring.models.RejudgeScope)."""
+    """The graded STUDENT submissions of `problem` a rejudge of `scope` covers (authoring.models.RejudgeScope).
+    Exam submissions are not among them: their verdicts decide scores, so they are re-judged from their
+    exam's regrade page, which previews the scores too (exams.actions.regrades)."""
     from courses.models import Membership, Role
     from grader.models import Purpose, Status, Submission
 
     from .models import RejudgeScope
 
-    rows = Submission.objects.filter(problem_version__problem=problem, purpose=Purpose.STUDENT, status=Status.GRADED)
+    rows = Submission.objects.filter(problem_version__problem=problem, purpose=Purpose.STUDENT, status=Status.GRADED,
+                                     exam_item__isnull=True)
     if scope == RejudgeScope.VERSION:
         rows = rows.filter(problem_version__number=scope_version)
     elif scope == RejudgeScope.COURSE:
@@ -217,14 +231,14 @@ def start_rejudge(problem: Problem, user, version: ProblemVersion, scope: str, s
                                         created_by=user)
         for original in targets:
             copy = grader_rejudging.create_rejudge_copy(user, version, original)
-            RejudgeItem.objects.create(run=run, original=original, copy=copy, old_verdict=original.verdict,
-                                       old_result=original.result, old_version_id=original.problem_version_id)
+            RejudgeItem.objects.create(run=run, original=original, copy=copy, **grader_rejudging.snapshot(original))
     return run
 
 
 def apply_rejudge(run, user) -> int:
     """Apply a previewed rejudge whose copies are all graded: each original gets its copy's verdict,
-    result and version (the old ones stay in the run's items). Logged on the run. Returns how many
+    result and version (the old ones stay in the run's items), except where the copy ended
+    INTERNAL_ERROR (a platform fault: the old verdict stays). Logged on the run. Returns how many
     verdicts changed. Raises AuthoringError when it is still running or was applied already."""
     from django.utils import timezone
 
@@ -235,11 +249,8 @@ def apply_rejudge(run, user) -> int:
         raise AuthoringError(_("This rejudge was applied already."))
     if any(i.copy.status != Status.GRADED for i in items):
         raise AuthoringError(_("Wait until every submission is graded again."))
-    changed = 0
     with transaction.atomic():
-        for item in items:
-            grader_rejudging.apply_rejudge(item.original_id, item.copy)
-            changed += item.copy.verdict != item.old_verdict
+        changed = sum(1 for item in grader_rejudging.apply_records(items) if item.changed)
         run.applied_at, run.applied_by = timezone.now(), user
         run.save(update_fields=["applied_at", "applied_by"])
     return changed

@@ -15,7 +15,7 @@ from courses.models import Membership, Role
 from grader.core.verdicts import Verdict
 from grader.models import Purpose, Status, Submission
 
-from .core.stats import Bar, bars, median_or_none
+from .core.stats import Bar, StackedBar, bars, median_or_none, stacked_bars
 from .models import COUNTED_VERDICTS, ProblemDay, ProblemError, ProblemStats, verdict_column
 
 STUCK_ATTEMPTS = 5  # this many graded attempts at one problem without an ACCEPTED: stuck
@@ -35,6 +35,11 @@ class Dashboard:
     first_accepted: list[tuple[str, int, float | None]] = field(default_factory=list)  # (slug, solvers, median s)
     daily_bars: list[Bar] = field(default_factory=list)
     verdict_bars: list[Bar] = field(default_factory=list)
+    # The course's students' practice (question families) per topic: practice.progress.TopicReach rows,
+    # each topic's every-difficulty row first; with a stacked bar per topic (solved, tried, not yet).
+    topics: list = field(default_factory=list)
+    topic_bars: list[StackedBar] = field(default_factory=list)
+    topic_chart_height: float = 0
     counted_at: datetime | None = None  # when the database counted these (a cached dashboard is older)
 
 
@@ -75,7 +80,9 @@ def build(course, problem=None, now=None) -> Dashboard:
     ProblemError), never from the submissions: one aggregate or small read per table, whatever the
     number of submissions (bench/dashboard_bench.py). The days are the site's time zone's; under
     another active time zone the per-day chart is counted from the submissions (GROUP BY day). The
-    common errors are counted over all the course's failed submissions, by wording.
+    common errors are counted over all the course's failed submissions, by wording. A course's
+    dashboard also counts its students' practice per topic (practice.progress.group_progress, from
+    the TopicStats summary); a problem's does not.
     """
     now = now or timezone.now()
     rows = course_submissions(course, problem).order_by()
@@ -102,8 +109,23 @@ def build(course, problem=None, now=None) -> Dashboard:
     d.stuck = sorted(stats.filter(n_accepted=0, attempts__gte=STUCK_ATTEMPTS)
                      .values_list("user__username", "problem__slug", "attempts"), key=lambda r: (-r[2], r[0], r[1]))
     d.first_accepted = _first_accepted(stats.filter(seconds_to_accepted__isnull=False))
+    if problem is None:
+        _practice(d, course)
     d.counted_at = now
     return d
+
+
+def _practice(d: Dashboard, course) -> None:
+    """The course's students' practice per topic (practice.progress.group_progress) and its chart:
+    per topic, the students who solved a question of it, who answered but solved none, and who have
+    not answered any, out of the course's students."""
+    from practice.progress import group_progress
+
+    d.topics = group_progress(Membership.objects.filter(course=course, role=Role.STUDENT).values("user_id"))
+    rows = [(t.topic, [("solved", t.solved, "seg-solved"), ("tried", t.attempted - t.solved, "seg-tried"),
+                       ("not_started", d.students - t.attempted, "seg-none")])
+            for t in d.topics if t.difficulty is None]
+    d.topic_bars, d.topic_chart_height = stacked_bars(rows, d.students)
 
 
 class _Median(Aggregate):
@@ -156,4 +178,6 @@ CSV_TABLES = {
     "errors": (("kind", "message", "count"), lambda d: d.errors),
     "stuck": (("student", "problem", "attempts"), lambda d: d.stuck),
     "first_accepted": (("problem", "solvers", "median_seconds_to_first_accepted"), lambda d: d.first_accepted),
+    "practice": (("topic", "difficulty", "students_attempted", "students_solved", "attempts"),
+                 lambda d: [(t.topic, t.difficulty or "all", t.attempted, t.solved, t.attempts) for t in d.topics]),
 }

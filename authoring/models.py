@@ -8,7 +8,7 @@ from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
-from grader.models import Status
+from grader.models import RejudgeRecord, Status
 
 
 class ValidationRun(models.Model):
@@ -37,11 +37,15 @@ class ValidationRun(models.Model):
 
 
 class ValidationItem(models.Model):
-    """One source of a run (the solution, or wrong/<name>.cu) and the verdict it must get."""
+    """One source of a run (the solution, or wrong/<name>.cu) graded once on one queue, and the verdicts
+    it must get: `expected` (its `// verdict:`), or on the GPU backend `expected_gpu` where the source
+    declares a different `// gpu-verdict:`. A site with GPU workers grades each source twice, its
+    submission sent to `cpu` (the emulator) and to `gpu` (Submission.queue): two items of one name."""
 
     run = models.ForeignKey(ValidationRun, on_delete=models.CASCADE, related_name="items", verbose_name=_("run"))
     name = models.CharField(_("file"), max_length=100)  # "solution.cu" or "wrong/<name>.cu"
     expected = models.CharField(_("declared verdict"), max_length=16)
+    expected_gpu = models.CharField(_("declared verdict on the GPU"), max_length=16, blank=True)  # "": `expected`
     submission = models.OneToOneField("grader.Submission", on_delete=models.CASCADE, related_name="validation_item",
                                       verbose_name=_("submission"))
 
@@ -53,10 +57,20 @@ class ValidationItem(models.Model):
     def __str__(self):
         return f"{self.name}: {self.expected}"
 
+    def declared_on(self, backend: str) -> str:
+        """The verdict this source must get from the backend named `backend` ("emulator", "gpu", ...)."""
+        return self.expected_gpu if backend == "gpu" and self.expected_gpu else self.expected
+
+    @property
+    def declared(self) -> str:
+        """The verdict it must get from the backend that graded it (Submission.backend), or, before that,
+        from the backend its queue is for."""
+        return self.declared_on(self.submission.backend or ("gpu" if self.submission.queue == "gpu" else ""))
+
     @property
     def ok(self) -> bool:
-        """Graded with the declared verdict."""
-        return self.submission.status == Status.GRADED and self.submission.verdict == self.expected
+        """Graded with the verdict declared for the backend that graded it."""
+        return self.submission.status == Status.GRADED and self.submission.verdict == self.declared
 
 
 class RejudgeScope(models.TextChoices):
@@ -93,16 +107,15 @@ class RejudgeRun(models.Model):
         return f"rejudge of {self.problem} against v{self.version.number}"
 
 
-class RejudgeItem(models.Model):
-    """One submission of a rejudge: its verdict before, and the copy graded again."""
+class RejudgeItem(RejudgeRecord):
+    """One submission of a rejudge: its verdict and result before (RejudgeRecord), and the copy graded
+    again; `state`, `changed` and `not_rejudged` say what the pair means (grader.core.rejudge)."""
 
     run = models.ForeignKey(RejudgeRun, on_delete=models.CASCADE, related_name="items", verbose_name=_("rejudge"))
     original = models.ForeignKey("grader.Submission", on_delete=models.CASCADE, related_name="rejudge_items",
                                  verbose_name=_("submission"))
     copy = models.OneToOneField("grader.Submission", on_delete=models.CASCADE, related_name="rejudge_copy_of",
                                 verbose_name=_("rejudged copy"))
-    old_verdict = models.CharField(_("old verdict"), max_length=16)
-    old_result = models.JSONField(_("old result"), null=True, blank=True)
     old_version = models.ForeignKey("problems.ProblemVersion", on_delete=models.CASCADE, related_name="+",
                                     verbose_name=_("old version"))
 
@@ -110,10 +123,6 @@ class RejudgeItem(models.Model):
         ordering = ["run", "pk"]
         verbose_name = _("rejudged submission")
         verbose_name_plural = _("rejudged submissions")
-
-    @property
-    def changed(self) -> bool:
-        return self.copy.status == Status.GRADED and self.copy.verdict != self.old_verdict
 
 
 # The verdicts a dashboard counts (INTERNAL_ERROR is never an attempt), each with its count column

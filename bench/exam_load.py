@@ -15,25 +15,34 @@ the emulator and its own Redis database (--broker, flushed first). One warm-up s
 exam and has a kernel graded before the clock starts (it builds the emulator runtime).
 
 Scheduling the exam queues the drawing of every student's variant ahead of Start (exams.drawing);
-the clock starts once the worker has stored them. Each student starts within the first --start-s seconds (POST Start, then GET the attempt page), then
-every --save-every-s seconds changes one answer and autosaves it (the page's JSON POST) for --minutes;
---kernel-share of them submit the exam's kernel item once at a random moment (the right solution);
-then every student submits. Measured: latency of Start, of the attempt page, of every autosave;
-kernel submit-to-verdict on the exam queue (from the database); errors; and answers lost: for every
-(student, question, field), the value of the last autosave the server acknowledged, compared with the
-value stored after the exam closed (must be 0). A table is printed; the last line is JSON.
+the clock starts once the worker has stored them. Each student behaves as the exam page makes a browser
+behave (static/js/exam.js, templates/exams/_kernel_submission.html):
+
+- starts within the first --start-s seconds (POST Start, then GET the attempt page);
+- every --save-every-s seconds changes one answer and autosaves it (the page's JSON POST to its signed
+  save URL) for --minutes;
+- from the attempt page on, polls the exam's state URL (the page's signed clock resync) every
+  --state-poll-s seconds until they submit;
+- exactly --kernel-share of the students (drawn with rng.sample) submit the exam's kernel item once at
+  a random moment (the right solution), follow the redirect to the kernel page and poll their
+  submission's live row as htmx does (every 3 s while queued or retrying, every second while compiling
+  or running, revalidating with the last ETag, so an unchanged row is a 304) until it shows the verdict;
+- then every student submits.
+
+Measured: latency of Start, of the attempt page, of every autosave, of the state and live-row polls
+(and how many of the latter were 304s); kernel submit-to-verdict on the exam queue (from the database)
+and submit-to-verdict as the page shows it (the poll that first saw GRADED); errors; and answers lost:
+for every (student, question, field), the value of the last autosave the server acknowledged, compared
+with the value stored after the exam closed (must be 0). A table is printed; the last line is JSON.
 """
 from __future__ import annotations
 
 import argparse
 import asyncio
-import html
 import json
 import os
 import random
-import re
 import secrets
-import string
 import sys
 import tempfile
 import time
@@ -42,6 +51,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import load_test as lt  # noqa: E402  (the stack: database, broker, gunicorn, worker, HTTP client)
+from exam_clients import Client, page_url, poll_state, watch_kernel  # noqa: E402
 
 ROOT = lt.ROOT
 PY = lt.PY
@@ -54,7 +64,10 @@ def parse_args():
     p.add_argument("--start-s", type=float, default=60.0, help="students press Start uniformly within this many seconds")
     p.add_argument("--minutes", type=float, default=10.0, help="how long students keep autosaving")
     p.add_argument("--save-every-s", type=float, default=15.0)
-    p.add_argument("--kernel-share", type=float, default=0.2, help="share of students who submit the kernel item")
+    p.add_argument("--kernel-share", type=float, default=0.2,
+                   help="share of students who submit the kernel item (exactly round(share * students) of them)")
+    p.add_argument("--state-poll-s", type=float, default=30.0,
+                   help="the attempt page's clock resync period (exam.js: data-sync-ms, 30 s)")
     p.add_argument("--web-workers", type=int, default=4)
     p.add_argument("--grading-concurrency", type=int, default=2)
     p.add_argument("--worker-nice", type=int, default=10)
@@ -106,32 +119,6 @@ def setup_exam(n: int):
     return exam, students[:n], students[n]
 
 
-class Client:
-    """One student's browser: a session cookie and a CSRF cookie/header pair (an unmasked secret)."""
-
-    def __init__(self, http: lt.Http, student: lt.Student):
-        self.http, self.student = http, student
-        self.csrf = "".join(secrets.choice(string.ascii_letters + string.digits) for _ in range(32))
-        self.cookie = f"sessionid={student.session}; csrftoken={self.csrf}"
-
-    def headers(self, **extra) -> dict[str, str]:
-        return {"Cookie": self.cookie, "X-CSRFToken": self.csrf, **extra}
-
-    async def post_form(self, kind: str, path: str, fields: dict[str, str]):
-        from urllib.parse import urlencode
-
-        body = urlencode({**fields, "csrfmiddlewaretoken": self.csrf}).encode()
-        return await self.http.request(kind, "POST", path, self.headers(**{
-            "Content-Type": "application/x-www-form-urlencoded"}), body)
-
-    async def post_json(self, kind: str, path: str, payload: dict):
-        return await self.http.request(kind, "POST", path, self.headers(**{"Content-Type": "application/json"}),
-                                       json.dumps(payload).encode())
-
-    async def get(self, kind: str, path: str):
-        return await self.http.request(kind, "GET", path, self.headers())
-
-
 def attempt_items(username: str, exam_id: int) -> list[dict]:
     """The student's drawn items as the page shows them (read from the database: what the page has)."""
     from exams.models import ExamItem
@@ -146,7 +133,8 @@ def random_answer(rng: random.Random) -> str:
 
 
 async def run_student(student: lt.Student, exam_id: int, args, http: lt.Http, rng: random.Random,
-                      acked: dict, sent: dict, kernel_source: str, t0: float, items_for):
+                      acked: dict, sent: dict, kernel_source: str, t0: float, items_for, takes_kernel: bool,
+                      verdicts_seen: list[float]):
     c = Client(http, student)
     await asyncio.sleep(rng.uniform(0, args.start_s))
     status, _, head = await c.post_form("start", f"/exams/{exam_id}/start/", {})
@@ -154,14 +142,17 @@ async def run_student(student: lt.Student, exam_id: int, args, http: lt.Http, rn
         http.rec.failures.append(f"{student.username}: start gave {status}")
         return
     _, page, _ = await c.get("attempt page", f"/exams/{exam_id}/attempt/")
-    # Autosave where the page does: its save URL is signed for this session (exams.fastsave).
-    found = re.search(rb'data-save-url="([^"]+)"', page or b"")
-    save_url = html.unescape(found[1].decode()) if found else f"/exams/{exam_id}/attempt/save/"
+    # Autosave and resync where the page does: its URLs are signed for this session (exams.clock).
+    save_url = page_url(page, "save-url", f"/exams/{exam_id}/attempt/save/")
+    state_url = page_url(page, "state-url", f"/exams/{exam_id}/attempt/state/")
+    submitted = asyncio.Event()
+    state_poller = asyncio.create_task(poll_state(c, state_url, args.state_poll_s, submitted))
     items = await asyncio.to_thread(items_for, student.username, exam_id)
     questions = [i for i in items if i["kind"] == "question"]
     kernel = next((i for i in items if i["kind"] == "kernel"), None)
     saves_until = t0 + args.start_s + args.minutes * 60
-    kernel_at = rng.uniform(time.monotonic(), saves_until) if rng.random() < args.kernel_share else None
+    kernel_at = rng.uniform(time.monotonic(), saves_until) if takes_kernel else None
+    watcher = None
     while time.monotonic() < saves_until:
         await asyncio.sleep(args.save_every_s * rng.uniform(0.8, 1.2))
         item = rng.choice(questions)
@@ -178,12 +169,21 @@ async def run_student(student: lt.Student, exam_id: int, args, http: lt.Http, rn
         if kernel_at is not None and kernel and time.monotonic() >= kernel_at:
             # A unique comment: every submission is compiled (no compile-cache hits), as in load_test.py.
             source = f"// {student.username} {secrets.token_hex(4)}\n{kernel_source}"
-            status, _, _ = await c.post_form("kernel submit", f"/exams/{exam_id}/attempt/kernel/{kernel['number']}/",
-                                             {"source": source})
+            kernel_url = f"/exams/{exam_id}/attempt/kernel/{kernel['number']}/"
+            submitted_at = time.monotonic()
+            status, _, _ = await c.post_form("kernel submit", kernel_url, {"source": source})
             if status != 302:
                 http.rec.failures.append(f"{student.username}: kernel submit gave {status}")
+            else:  # the browser follows the redirect to the kernel page, whose row then polls
+                _, kernel_page, _ = await c.get("kernel page", kernel_url)
+                watcher = asyncio.create_task(watch_kernel(c, kernel_page, submitted_at,
+                                                           submitted_at + args.drain_timeout_s, verdicts_seen))
             kernel_at = None
     await c.post_form("submit", f"/exams/{exam_id}/attempt/submit/", {})
+    submitted.set()
+    await state_poller
+    if watcher is not None:
+        await watcher
 
 
 def lost_answers(exam_id: int, acked: dict) -> list[str]:
@@ -268,11 +268,15 @@ def main() -> int:
         http = lt.Http(port, rec)
         acked: dict = {}
         sent: dict = {}
+        verdicts_seen: list[float] = []
+        # Exactly the share asked for take the kernel item, drawn without replacement.
+        takers = set(rng.sample(range(len(students)), round(args.kernel_share * len(students))))
         t0 = time.monotonic()
 
         async def room():
             await asyncio.gather(*(run_student(s, exam.pk, args, http, random.Random(rng.random()), acked, sent,
-                                               kernel_source, t0, attempt_items) for s in students))
+                                               kernel_source, t0, attempt_items, i in takers, verdicts_seen)
+                                   for i, s in enumerate(students)))
 
         asyncio.run(room())
         wall = time.monotonic() - t0
@@ -291,6 +295,7 @@ def main() -> int:
         by_kind.setdefault(s.kind, []).append(s.seconds)
     ms = {k: lt.summary(v, 1000, 0) for k, v in by_kind.items()}
     verdicts = [k["to_verdict_s"] for k in kernels if k["to_verdict_s"] is not None]
+    kernel_polls = [x for x in rec.samples if x.kind == "kernel poll"]
     grading = [k["grading_s"] for k in kernels if k["grading_s"] is not None]
     mean_grading = sum(grading) / len(grading) if grading else None
     result = {
@@ -299,8 +304,13 @@ def main() -> int:
         "wall_s": round(wall, 1),
         "start_ms": ms.get("start", {}), "attempt_page_ms": ms.get("attempt page", {}),
         "autosave_ms": ms.get("autosave", {}), "submit_ms": ms.get("submit", {}),
-        "kernel_submit_ms": ms.get("kernel submit", {}),
+        "kernel_submit_ms": ms.get("kernel submit", {}), "kernel_page_ms": ms.get("kernel page", {}),
+        "state_poll_ms": ms.get("state poll", {}), "kernel_poll_ms": ms.get("kernel poll", {}),
+        "kernel_polls_304": sum(1 for x in kernel_polls if x.status == 304),
+        "kernel_students": len(takers),
         "kernel_verdict_s": lt.summary(verdicts, 1, 1),
+        # From the submit POST to the poll that showed GRADED on the kernel page: what the student waits.
+        "kernel_verdict_seen_s": lt.summary(verdicts_seen, 1, 1),
         "kernel_grading_s": lt.summary(grading, 1, 1),
         # Verdicts per minute one grading process delivers (60 / its mean time per submission).
         "verdicts_per_worker_per_min": round(60 / mean_grading, 1) if mean_grading else None,
@@ -310,13 +320,17 @@ def main() -> int:
     }
     print()
     print(f"{'what':<16}{'n':>6}{'p50':>9}{'p95':>9}{'max':>9}")
-    for name in ("start", "attempt page", "autosave", "kernel submit", "submit"):
+    for name in ("start", "attempt page", "autosave", "state poll", "kernel submit", "kernel page", "kernel poll",
+                 "submit"):
         s = ms.get(name)
         if s and s.get("n"):
             print(f"{name:<16}{s['n']:>6}{s['p50']:>7.0f}ms{s['p95']:>7.0f}ms{s['max']:>7.0f}ms")
-    kv = result["kernel_verdict_s"]
-    if kv.get("n"):
-        print(f"{'kernel verdict':<16}{kv['n']:>6}{kv['p50']:>8.1f}s{kv['p95']:>8.1f}s{kv['max']:>8.1f}s")
+    for name, key in (("kernel verdict", "kernel_verdict_s"), ("verdict on page", "kernel_verdict_seen_s")):
+        kv = result[key]
+        if kv.get("n"):
+            print(f"{name:<16}{kv['n']:>6}{kv['p50']:>8.1f}s{kv['p95']:>8.1f}s{kv['max']:>8.1f}s")
+    print(f"kernel polls answered 304: {result['kernel_polls_304']} of {len(kernel_polls)}; "
+          f"{len(takers)} of {args.students} students submitted the kernel")
     print(f"errors {len(errors)}; answers lost {len(lost)} of {len(acked)}; {rec.failures[:5]}")
     for line in lost[:10]:
         print("LOST", line)

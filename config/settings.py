@@ -357,6 +357,10 @@ CELERY_BEAT_SCHEDULE = {
 # --- Judge ----------------------------------------------------------------------------
 # True when GPU workers consume the "gpu" queue; grading tasks are then routed there.
 WARPDRILL_GPU_WORKERS = env.bool("WARPDRILL_GPU_WORKERS", default=False)
+# A course's harness.py runs in the sandbox (grader/harness_box.py) with these limits per test case:
+# seconds of wall clock for its generate() and reference(), and MiB of address space.
+WARPDRILL_HARNESS_TIME_S = env.float("WARPDRILL_HARNESS_TIME_S", default=30.0)
+WARPDRILL_HARNESS_MEMORY_MB = env.int("WARPDRILL_HARNESS_MEMORY_MB", default=4096)
 # Compute capability used for resource reports and occupancy when no GPU is present.
 WARPDRILL_TARGET_CC = env("WARPDRILL_TARGET_CC", default="9.0")
 # Only for development machines without bubblewrap: run student code unsandboxed (logged loudly).

@@ -33,7 +33,7 @@ def open_items(course: Course, user) -> list[OpenItem]:
     from exams.services import open_exams  # exams builds on courses, not the other way round
     from homework.services import open_problem_sets  # and so does homework
 
-    items = [OpenItem(o.exam.title, o.url, "exam", o.closes_at) for o in open_exams(course, user)]
+    items = [OpenItem(o.exam.localized_title, o.url, "exam", o.closes_at) for o in open_exams(course, user)]
     items += open_problem_sets(course, user)
     far = datetime.max.replace(tzinfo=dt_timezone.utc)
     return sorted(items, key=lambda item: item.closes_at or far)

@@ -9,6 +9,8 @@ from django.db import models
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
+from grader.models import RejudgeRecord
+
 
 class ExamTemplate(models.Model):
     """An exam template of a course, stored as data (exams.core.template's format)."""
@@ -90,6 +92,22 @@ class Exam(models.Model):
 
     def get_absolute_url(self):
         return reverse("exams:exam", args=[self.pk])
+
+    def title_in(self, language: str) -> str:
+        """The title in `language` ("en" or "ko"). An exam scheduled under its template's title (the
+        English one, `title` left empty in the form) takes the template's title in that language, as its
+        printed forms do; a title the instructor typed is theirs, in every language."""
+        titles = (self.spec or {}).get("title")
+        if isinstance(titles, dict) and self.title == titles.get("en"):
+            return titles.get(language) or self.title
+        return self.title
+
+    @property
+    def localized_title(self) -> str:
+        """The title in the language of the request being served (Korean or English)."""
+        from django.utils.translation import get_language
+
+        return self.title_in("ko" if (get_language() or "en").startswith("ko") else "en")
 
 
 class Accommodation(models.Model):
@@ -222,3 +240,68 @@ class ExamDraw(models.Model):
         verbose_name = _("drawn variant")
         verbose_name_plural = _("drawn variants")
         constraints = [models.UniqueConstraint(fields=["exam", "user"], name="unique_draw_per_student")]
+
+
+class RegradeAgainst(models.TextChoices):
+    """Which package version a kernel regrade judges each submission against."""
+
+    CURRENT = "current", _("the problem's current published version")  # the fixed package
+    OWN = "own", _("the version each submission was graded on")  # the same package (a fixed judge)
+
+
+class KernelRegrade(models.Model):
+    """A re-judging of an exam's kernel submissions (of its ended attempts) for a regrade: each is graded
+    again as a shadow copy at low priority (KernelRejudge rows), the regrade page previews what that
+    changes, from what to what, and nothing changes until an instructor applies it. Applying is logged
+    here (who, when, the diff as applied) and on each changed attempt's timeline; the old verdicts and
+    results stay in the rows. exams.actions.regrades is its write path."""
+
+    exam = models.ForeignKey(Exam, on_delete=models.CASCADE, related_name="kernel_regrades", verbose_name=_("exam"))
+    against = models.CharField(_("judged against"), max_length=8, choices=RegradeAgainst.choices,
+                               default=RegradeAgainst.CURRENT)
+    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+",
+                                   verbose_name=_("started by"))
+    created_at = models.DateTimeField(_("started at"), auto_now_add=True)
+    applied_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+                                   related_name="+", verbose_name=_("applied by"))
+    applied_at = models.DateTimeField(_("applied at"), null=True, blank=True)
+    applied_diff = models.JSONField(_("what applying changed"), default=dict, blank=True,
+                                    help_text=_("The regrade's diff as it was applied (exams.core.regrade)."))
+    discarded_at = models.DateTimeField(_("discarded at"), null=True, blank=True)
+
+    class Meta:
+        ordering = ["exam", "-created_at", "-pk"]
+        verbose_name = _("kernel regrade")
+        verbose_name_plural = _("kernel regrades")
+
+    def __str__(self):
+        return f"kernel regrade of {self.exam} against {self.against} at {self.created_at:%Y-%m-%d %H:%M}"
+
+    @property
+    def is_open(self) -> bool:
+        """Neither applied nor discarded: the regrade page previews it."""
+        return self.applied_at is None and self.discarded_at is None
+
+
+class KernelRejudge(RejudgeRecord):
+    """One kernel submission of a KernelRegrade: its verdict, result and version before (RejudgeRecord,
+    old_version), the copy graded again (its problem_version is the version the new verdict came from),
+    and the exam item it answers. The item's stored variant is never changed: it keeps pointing at the
+    version it was drawn with."""
+
+    regrade = models.ForeignKey(KernelRegrade, on_delete=models.CASCADE, related_name="items",
+                                verbose_name=_("regrade"))
+    item = models.ForeignKey(ExamItem, on_delete=models.CASCADE, related_name="+", verbose_name=_("exam item"))
+    original = models.ForeignKey("grader.Submission", on_delete=models.CASCADE, related_name="exam_rejudges",
+                                 verbose_name=_("submission"))
+    copy = models.OneToOneField("grader.Submission", null=True, blank=True, on_delete=models.CASCADE,
+                                related_name="exam_rejudge", verbose_name=_("rejudged copy"))
+    old_version = models.ForeignKey("problems.ProblemVersion", on_delete=models.CASCADE, related_name="+",
+                                    verbose_name=_("old version"))
+    version = models.ForeignKey("problems.ProblemVersion", on_delete=models.CASCADE, related_name="+",
+                                verbose_name=_("judged against"))
+
+    class Meta:
+        ordering = ["regrade", "pk"]
+        verbose_name = _("re-judged exam submission")
+        verbose_name_plural = _("re-judged exam submissions")

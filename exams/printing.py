@@ -105,8 +105,7 @@ def exam_pdf(exam: Exam, which: PrintSet, lang: str, part: Part, count: int = 4)
         if not forms:
             raise ValueError(_("The course has no students to print forms for."))
     # The template's titles in both languages, unless the exam was renamed when it was scheduled.
-    title = dict(spec.title) if exam.title == spec.title.get("en") else {"en": exam.title}
-    header = ExamHeader(title=title, course=str(exam.course))
+    header = ExamHeader(title={la: exam.title_in(la) for la in ("en", "ko")}, course=str(exam.course))
     renderer = KatexRenderer(settings.BASE_DIR / "node_modules" / "katex")
     pdf = print_forms(header, forms, lang, part, renderer=renderer, kernel_text=_kernel_text)
     return pdf, exam_filename(exam, which, part, lang, count)

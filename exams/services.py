@@ -43,28 +43,35 @@ def open_exams(course, user, now: datetime | None = None) -> list[OpenExam]:
 
 
 def hidden_from_student(submission, now: datetime | None = None) -> bool:
-    """True when the student who made this exam submission may not see its result page yet: the exam
-    gives less than full feedback (for its zone) and the results are not released. Practice
-    submissions are never hidden."""
-    if not submission.exam_item_id:
-        return False
-    from .models import ExamItem
+    """True when the student who made this exam submission may not see its result yet: the exam gives
+    less than full feedback (for the item's zone) and the results are not released. A submission a
+    reset detached from its item (exam_item None, exam kept) is held to the exam's strictest feedback.
+    Practice submissions are never hidden; neither is one whose exam was deleted (nothing to keep)."""
+    from .models import Exam, ExamItem
 
-    item = ExamItem.objects.select_related("attempt__exam").filter(pk=submission.exam_item_id).first()
-    if item is None:
+    item = None
+    if submission.exam_item_id:
+        item = ExamItem.objects.select_related("attempt__exam").filter(pk=submission.exam_item_id).first()
+    exam = item.attempt.exam if item is not None else (
+        Exam.objects.filter(pk=submission.exam_id).first() if submission.exam_id else None)
+    if exam is None:
         return False
-    exam = item.attempt.exam
     now = now or timezone.now()
     if exam.results_release_at is not None and now >= exam.results_release_at:
         return False
     zones = exam.spec.get("zones", [])
-    zi = item.data.get("zone", 0)
-    feedback = (zones[zi].get("feedback") if zi < len(zones) else None) or exam.feedback
-    return feedback != "full"
+    if item is not None:
+        zi = item.data.get("zone", 0)
+        feedbacks = [(zones[zi].get("feedback") if zi < len(zones) else None) or exam.feedback]
+    else:
+        feedbacks = [z.get("feedback") or exam.feedback for z in zones] or [exam.feedback]
+    return any(f != "full" for f in feedbacks)
 
 
 def exam_course(submission):
-    """The course of the exam an exam submission answers (None when its item is gone)."""
+    """The course of the exam an exam submission was made in (None when the exam is gone)."""
     from courses.models import Course
 
+    if submission.exam_id:
+        return Course.objects.filter(exams__pk=submission.exam_id).first()
     return Course.objects.filter(exams__attempts__items__pk=submission.exam_item_id).first()

@@ -1,5 +1,6 @@
 """Staff pages of exams: templates (edit, import/export, preview), scheduling, accommodations, results with
-statistics and a histogram, an attempt's answers and timeline, resets, extensions, regrades and CSV exports."""
+statistics and a histogram, an attempt's answers and timeline, resets, extensions and CSV exports
+(regrades: regrade_views.py)."""
 from __future__ import annotations
 
 from django.contrib import messages
@@ -19,7 +20,6 @@ from exams.core.template import dump_yaml
 
 from .access import is_staff, require_instructor, require_staff, role
 from .actions.attempts import close_expired, extend_attempt, refresh, reset_item
-from .actions.grading import apply_regrade, preview_regrade, rejudge_kernels
 from .actions.scheduling import (check_template, remove_accommodation, save_template, schedule_exam,
                                  set_accommodation, update_exam)
 from .catalogue import DbCatalogue
@@ -275,24 +275,6 @@ def reset(request, item_id: int):
     except ExamError as exc:
         messages.error(request, str(exc))
     return redirect("exams:attempt_detail", attempt_id=item.attempt_id)
-
-
-@login_required
-def regrade(request, pk: int):
-    """GET: the diff a regrade would make. POST apply: store it. POST rejudge: re-judge the exam's kernels."""
-    exam = get_object_or_404(Exam.objects.select_related("course"), pk=pk)
-    require_instructor(request.user, exam.course)
-    if request.method == "POST":
-        if request.POST.get("action") == "rejudge":
-            n = rejudge_kernels(exam)
-            messages.success(request, _("%(n)d kernel submissions were sent to be judged again; "
-                                        "regrade once they have verdicts.") % {"n": n})
-            return redirect("exams:regrade", pk=exam.pk)
-        diff = apply_regrade(exam, request.user)
-        messages.success(request, _("Regrade applied: %(n)d attempts changed.") % {"n": len(diff.changes)})
-        return redirect("exams:results", pk=exam.pk)
-    diff = preview_regrade(exam)
-    return render(request, "exams/regrade.html", {"exam": exam, "diff": diff})
 
 
 def _students(exam: Exam) -> list[StudentTotal]:

@@ -1,7 +1,7 @@
 """URLs of exams, mounted at /exams/."""
 from django.urls import path
 
-from . import print_views, staff_views, views
+from . import print_views, regrade_views, staff_views, views
 
 app_name = "exams"
 
@@ -28,7 +28,10 @@ urlpatterns = [
     path("<int:pk>/accommodations/<int:acc_id>/delete/", staff_views.accommodation_delete,
          name="accommodation_delete"),
     path("<int:pk>/results/", staff_views.results, name="results"),
-    path("<int:pk>/regrade/", staff_views.regrade, name="regrade"),
+    path("<int:pk>/regrade/", regrade_views.regrade, name="regrade"),
+    path("<int:pk>/regrade/kernels/<int:regrade_id>/", regrade_views.kernel_regrade, name="kernel_regrade"),
+    path("<int:pk>/regrade/kernels/<int:regrade_id>/<int:record_id>/old/", regrade_views.old_result,
+         name="kernel_regrade_old_result"),
     path("<int:pk>/export/<str:layout>.csv", staff_views.export, name="export"),
     path("<int:pk>/print/", print_views.print_page, name="print"),
     path("<int:pk>/print.pdf", print_views.print_pdf, name="print_pdf"),

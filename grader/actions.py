@@ -196,6 +196,7 @@ def create_submission(user, problem, source: str, choice: LaunchChoice | None = 
             user=user,
             problem_version=version,
             exam_item=exam_item,
+            exam_id=exam_item.attempt.exam_id if exam_item is not None else None,
             source=source,
             launch_block=choice.block,
             launch_grid=choice.grid,
@@ -222,14 +223,16 @@ def record_refusal(user, now=None) -> None:
 LOW_PRIORITY = 9
 
 
-def create_validation_submission(user, version, source: str, variant: dict | None = None) -> Submission:
+def create_validation_submission(user, version, source: str, variant: dict | None = None,
+                                 queue: str = "") -> Submission:
     """Save a QUEUED validation submission of `source` (an author's solution or wrong solution) for
     exactly `version` (not necessarily the problem's current one) and enqueue it at LOW_PRIORITY.
 
     Validation runs are the platform checking a package, not attempts: no rate limit, and
     `purpose` VALIDATION keeps them out of every statistic. Precondition: the caller may author
     the problem (authoring.actions checks). Raises BadRequestError for a source the static check refuses.
-    `variant` is the package variant it is judged as (None: the default variant).
+    `variant` is the package variant it is judged as (None: the default variant). `queue` is the Celery
+    queue that must grade it ("cpu": the emulator, "gpu"; "": grader.routing decides), kept with the row.
     """
     if len(source.encode("utf-8", "replace")) > settings.WARPDRILL_MAX_SOURCE_BYTES:
         raise BadRequestError(_("The source is larger than %(kib)d KiB; remove unused code.") % {
@@ -239,7 +242,7 @@ def create_validation_submission(user, version, source: str, variant: dict | Non
         submission = Submission.objects.create(
             user=user, problem_version=version, source=source, purpose=Purpose.VALIDATION,
             variant=package.with_variant(variant or None).variant, status=Status.QUEUED,
-            progress_total=len(package.tests), queued_at=timezone.now(),
+            progress_total=len(package.tests), queued_at=timezone.now(), queue=queue,
         )
         enqueue(submission, priority=LOW_PRIORITY)
     return submission
@@ -261,22 +264,27 @@ def enqueue(submission: Submission, priority: int | None = None) -> None:
 
     The row is committed first, so a broker that is down loses nothing: the failure is logged,
     the caller still gets its submission, and the sweeper (requeue_stuck) sends it later.
-    `priority` is Celery's message priority (None: the default; LOW_PRIORITY for staff work).
+    `priority` is Celery's message priority (None: the default; LOW_PRIORITY for staff work). A
+    submission with a `queue` of its own goes there; any other, where grader.routing sends it.
     """
     exam = submission.exam_item_id is not None
-    transaction.on_commit(lambda: _send(submission.pk, priority, exam))
+    queue = submission.queue or ""
+    transaction.on_commit(lambda: _send(submission.pk, priority, exam, queue))
 
 
-def _send(submission_id: int, priority: int | None = None, exam: bool = False) -> None:
+def _send(submission_id: int, priority: int | None = None, exam: bool = False, queue: str = "") -> None:
     from .tasks import grade_exam_submission, grade_submission
 
     # The exam task runs the same grading; routing.QUEUES sends it to the `exam` queue.
     task = grade_exam_submission if exam else grade_submission
+    options = {"priority": priority} if priority is not None else {}
+    if queue:
+        options["queue"] = queue
     try:
-        if priority is None:
+        if not options:
             task.delay(submission_id)
         else:
-            task.apply_async((submission_id,), priority=priority)
+            task.apply_async((submission_id,), **options)
     except Exception as exc:  # kombu/redis errors vary by transport; all mean "not sent now"
         log.error("submission %s: saved but not queued (%s: %s); the sweeper will queue it",
                   submission_id, type(exc).__name__, exc)

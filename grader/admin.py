@@ -90,11 +90,18 @@ class SubmissionAdmin(admin.ModelAdmin):
     def rejudge_selected(self, request, queryset):
         """Queue the selected graded submissions again (grader.rejudging.rejudge); say what was skipped."""
         ids = list(queryset.values_list("pk", flat=True))
+        exam = queryset.filter(exam_item__isnull=False).count()
         queued = rejudging.rejudge(ids)
-        skipped = len(ids) - queued
+        skipped = len(ids) - queued - exam
         text = ngettext("%(n)d submission queued for rejudging.", "%(n)d submissions queued for rejudging.",
                         queued) % {"n": queued}
-        if skipped:
+        if exam:
+            text += " " + ngettext(
+                "%(n)d exam submission skipped: re-judge it from its exam's regrade page, which previews the scores.",
+                "%(n)d exam submissions skipped: re-judge them from their exam's regrade page, which previews the scores.",
+                exam,
+            ) % {"n": exam}
+        if skipped > 0:
             text += " " + ngettext(
                 "%(n)d skipped because it is still queued or being graded.",
                 "%(n)d skipped because they are still queued or being graded.",

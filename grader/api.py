@@ -224,7 +224,7 @@ class SubmissionListView(WarpDrillAPIView):
 
     def get(self, request):
         # Exam submissions are listed on the exam's pages, with the feedback the exam allows.
-        rows = Submission.objects.filter(user=request.user, exam_item__isnull=True).select_related(
+        rows = Submission.objects.filter(user=request.user).exclude(access.exam_work_q()).select_related(
             "problem_version__problem")[:50]
         return Response({"submissions": [
             {k: v for k, v in submission_payload(s, full=False, request=request).items()

@@ -17,6 +17,7 @@ from django.db import DatabaseError, connection, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from grader.core import messages as M
 from grader.core.escape import escape_untrusted
 from grader.core.results import JudgeResult
 from grader.core.verdicts import NOT_RUN, Verdict
@@ -154,6 +155,21 @@ def give_up(submission_id: int, reason: str) -> None:
     """After the last retry: INTERNAL_ERROR, which never counts as an attempt."""
     result = JudgeResult(verdict=Verdict.INTERNAL_ERROR, message=_("Not graded: %(reason)s. This does not count as an attempt; an instructor can rejudge it.") % {"reason": escape_untrusted(reason)})
     finish_grading(submission_id, result)
+
+
+def harness_failed(submission_id: int, detail: str) -> None:
+    """A validation submission whose problem's harness.py failed: INTERNAL_ERROR at once (a harness bug is
+    deterministic) with `detail` (grader.harness_box.HarnessError.author_detail: harness.py's line and
+    traceback) for the authors on their validation run. Control characters in it are written as escapes,
+    line breaks kept; at most HARNESS_DETAIL_CHARS of it. Never for a student's submission (give_up)."""
+    lines = [escape_untrusted(line) for line in detail[:HARNESS_DETAIL_CHARS].splitlines()]
+    if len(detail) > HARNESS_DETAIL_CHARS:
+        lines.append(f"[{len(detail) - HARNESS_DETAIL_CHARS} more characters not shown]")
+    finish_grading(submission_id, JudgeResult(verdict=Verdict.INTERNAL_ERROR,
+                                              message=M.HARNESS_FAILED(detail="\n".join(lines))))
+
+
+HARNESS_DETAIL_CHARS = 4000
 
 
 def beat_heart(submission_id: int) -> None:

@@ -27,13 +27,19 @@ from grader.core.backends import registry
 from grader.core.errors import PlatformError
 from problems.core.package.harness import takes_variant
 
+# The defaults of settings.WARPDRILL_HARNESS_TIME_S and WARPDRILL_HARNESS_MEMORY_MB (harness_limits()).
 HARNESS_TIME_S = 30.0  # wall clock of one generate() + reference() call pair
 HARNESS_MEMORY_BYTES = 4 << 30  # address space of the child (NumPy maps a lot up front)
+# The child stops itself at this share of its time limit, from a SIGALRM raised inside harness.py's
+# frames, so that the author reads the line it was at; the wall clock kills it at the limit itself
+# (a harness stuck inside one C call of NumPy never returns to Python to take the signal).
+ALARM_SHARE = 0.85
 
 # The child cannot import the project: the one rule for "does reference() take the variant" is
 # embedded as its source, so the sandboxed and the in-process harness decide it alike.
 RUNNER = r'''
-import inspect, json, sys, traceback
+import inspect, json, signal, sys, time, traceback
+started = time.monotonic()
 request = json.load(open("/box/request.json"))
 sys.path.insert(0, request["site"])
 import numpy as np
@@ -54,6 +60,12 @@ def encode(values):
             raise TypeError(f"{key!r}: a {type(value).__name__} (give NumPy arrays, NumPy scalars or numbers)")
     return manifest, arrays
 
+def past_time_limit(signum, frame):
+    raise TimeoutError("generate() and reference() of one test case ran past harness.py's time limit of "
+                       f"{request['time_limit_s']:g} s")
+
+signal.signal(signal.SIGALRM, past_time_limit)
+signal.setitimer(signal.ITIMER_REAL, max(0.1, request["alarm_s"] - (time.monotonic() - started)))
 try:
     module = {"__name__": "harness"}
     exec(compile(open("/box/harness.py").read(), "harness.py", "exec"), module)
@@ -76,11 +88,15 @@ try:
         manifest, arrays = encode(values)
         out[prefix] = manifest
         np.savez(f"/box/{prefix}.npz", **arrays)
+    signal.setitimer(signal.ITIMER_REAL, 0)
     json.dump(out, open("/box/manifest.json", "w"))
 except BaseException as exc:
+    signal.setitimer(signal.ITIMER_REAL, 0)
     frames = [f for f in traceback.extract_tb(exc.__traceback__) if f.filename == "harness.py"]
     line = frames[-1].lineno if frames else getattr(exc, "lineno", None)
     text = "".join(traceback.format_exception_only(type(exc), exc)).strip()
+    if isinstance(exc, MemoryError):
+        text += f" (past harness.py's memory limit of {request['memory_mib']} MiB)"
     stack = "".join(traceback.format_list(frames))
     json.dump({"error": text, "line": line, "traceback": stack}, open("/box/error.json", "w"))
     sys.exit(3)
@@ -95,6 +111,17 @@ class HarnessError(PlatformError):
         super().__init__("the problem's harness.py failed (a fault of the problem, not of the submitted code)")
         self.author_detail = author_detail
         self.line = line
+
+
+def harness_limits() -> tuple[float, int]:
+    """(seconds, bytes): the wall clock of one test case's generate() + reference() and the address
+    space of the child, from settings.WARPDRILL_HARNESS_TIME_S and WARPDRILL_HARNESS_MEMORY_MB
+    (HARNESS_TIME_S and HARNESS_MEMORY_BYTES where they are not set)."""
+    from django.conf import settings
+
+    time_s = float(getattr(settings, "WARPDRILL_HARNESS_TIME_S", HARNESS_TIME_S))
+    memory_mib = int(getattr(settings, "WARPDRILL_HARNESS_MEMORY_MB", HARNESS_MEMORY_BYTES >> 20))
+    return time_s, memory_mib << 20
 
 
 def _binds() -> tuple[dict[str, str], str]:
@@ -125,24 +152,32 @@ def _decode(manifest: dict, arrays) -> dict:
     return out
 
 
-def run_case(harness_source: str, case: dict, rng: np.random.Generator, variant: dict) -> tuple[dict, dict]:
-    """(inputs, expected outputs) of one test case from `harness_source` run in the sandbox.
+def run_case(harness_source: str, case: dict, rng: np.random.Generator, variant: dict,
+             time_s: float | None = None, memory_bytes: int | None = None) -> tuple[dict, dict]:
+    """(inputs, expected outputs) of one test case from `harness_source` run in the sandbox, within
+    `time_s` seconds of wall clock and `memory_bytes` of address space (None: harness_limits()).
 
     `rng`'s state is handed to the child, which draws from an identical generator; `rng` itself is
-    left as it was. Raises HarnessError (the harness raised, returned the wrong types, ran past
-    HARNESS_TIME_S or HARNESS_MEMORY_BYTES) or SandboxUnavailableError.
+    left as it was. Raises HarnessError (the harness raised, returned the wrong types, ran past its
+    time or memory limit: the author's detail names the limit and, where the child could still say
+    it, harness.py's line) or SandboxUnavailableError.
     """
+    default_time_s, default_memory = harness_limits()
+    time_s = default_time_s if time_s is None else time_s
+    memory_bytes = default_memory if memory_bytes is None else memory_bytes
     binds, site = _binds()
     work = Path(tempfile.mkdtemp(prefix="wd-harness-"))
     try:
         (work / "harness.py").write_text(harness_source, encoding="utf-8")
         (work / "runner.py").write_text(RUNNER, encoding="utf-8")
         (work / "request.json").write_text(json.dumps({
-            "case": case, "variant": variant, "site": site, "rng": rng.bit_generator.state}), encoding="utf-8")
+            "case": case, "variant": variant, "site": site, "rng": rng.bit_generator.state,
+            "time_limit_s": time_s, "alarm_s": time_s * ALARM_SHARE, "memory_mib": memory_bytes >> 20}),
+            encoding="utf-8")
         python = os.path.realpath(sys.executable)
         result = registry.configured_sandbox().run(
             [python, "-S", "-E", "-B", f"{sandbox.WORK_PATH}/runner.py"], work,
-            sandbox.Limits(HARNESS_TIME_S, HARNESS_MEMORY_BYTES), ro_binds=binds,
+            sandbox.Limits(time_s, memory_bytes), ro_binds=binds,
             env={"OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1"})
         error = work / "error.json"
         if error.exists():
@@ -150,12 +185,15 @@ def run_case(harness_source: str, case: dict, rng: np.random.Generator, variant:
             where = f"harness.py line {data['line']}: " if data.get("line") else "harness.py: "
             raise HarnessError(f"{where}{data['error']}\n{data.get('traceback', '')}".strip(), data.get("line"))
         if result.timed_out:
-            raise HarnessError(f"harness.py: generate() and reference() took longer than {HARNESS_TIME_S:.0f} s")
+            raise HarnessError(f"harness.py: generate() and reference() of one test case ran past harness.py's "
+                               f"time limit of {time_s:g} s (stopped inside a call that never returned to Python: "
+                               f"no line to show)")
         manifest = work / "manifest.json"
+        if result.memory_exceeded:
+            raise HarnessError(f"harness.py: stopped past harness.py's memory limit of {memory_bytes >> 20} MiB")
         if result.returncode != 0 or not manifest.exists():
             tail = (result.stderr or "")[-1500:]
-            raise HarnessError(f"harness.py: the harness process ended with status {result.returncode}"
-                               f"{' (memory limit)' if result.memory_exceeded else ''}\n{tail}".strip())
+            raise HarnessError(f"harness.py: the harness process ended with status {result.returncode}\n{tail}".strip())
         meta = json.loads(manifest.read_text(encoding="utf-8"))
         with np.load(work / "in.npz", allow_pickle=False) as ins, np.load(work / "out.npz", allow_pickle=False) as outs:
             return _decode(meta["in"], ins), _decode(meta["out"], outs)

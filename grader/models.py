@@ -5,6 +5,7 @@ from django.urls import reverse
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
+from grader.core.rejudge import RejudgeState, rejudge_state
 from grader.core.results import JudgeResult
 from grader.core.verdicts import Verdict
 
@@ -44,6 +45,10 @@ class Submission(models.Model):
     # so that the judge grades the task the student was shown; {} for a package without variants.
     variant = models.JSONField(_("variant"), default=dict, blank=True)
     purpose = models.CharField(_("purpose"), max_length=16, choices=Purpose.choices, default=Purpose.STUDENT)
+    # The Celery queue that must grade it, for work that needs one backend: a validation run on a site
+    # with GPU workers grades each source on `cpu` (the emulator) and on `gpu`. Blank: grader.routing
+    # decides (`gpu` when the site has GPU workers, else `cpu`). Re-queues (sweeps, retries) keep it.
+    queue = models.CharField(_("queue"), max_length=8, blank=True)
 
     status = models.CharField(_("status"), max_length=16, choices=Status.choices, default=Status.QUEUED, db_index=True)
     verdict = models.CharField(_("verdict"), max_length=16, choices=[(v.value, v.value) for v in Verdict], blank=True)
@@ -62,6 +67,11 @@ class Submission(models.Model):
     # seconds (grader.sweeps.requeue_stale_exam_submissions) rather than the sweeper's minutes.
     exam_item = models.ForeignKey("exams.ExamItem", null=True, blank=True, on_delete=models.SET_NULL,
                                   related_name="submissions", verbose_name=_("exam item"))
+    # The exam a submission was made in, set when it is made and kept when a reset detaches it from
+    # its item (exam_item None): exam work stays out of the practice pages and keeps the exam's
+    # feedback rule until the results are released (grader.access).
+    exam = models.ForeignKey("exams.Exam", null=True, blank=True, on_delete=models.SET_NULL,
+                             related_name="submissions", verbose_name=_("exam"))
     heartbeat_at = models.DateTimeField(_("grader heartbeat"), null=True, blank=True)
 
     class Meta:
@@ -94,6 +104,11 @@ class Submission(models.Model):
         return JudgeResult.from_dict(self.result) if self.result else None
 
     @property
+    def is_exam_work(self) -> bool:
+        """Made in an exam (answering an exam item now, or detached from one by a reset)."""
+        return self.exam_item_id is not None or self.exam_id is not None
+
+    @property
     def counts_as_attempt(self) -> bool:
         """Platform faults never count against the student."""
         return self.status == Status.GRADED and self.verdict != Verdict.INTERNAL_ERROR
@@ -115,3 +130,37 @@ class SubmissionRefusal(models.Model):
         indexes = [models.Index(fields=["user", "-created_at"])]
         verbose_name = _("refused submission")
         verbose_name_plural = _("refused submissions")
+
+
+class RejudgeRecord(models.Model):
+    """One submission of a rejudge with a preview, kept for the record: its verdict and result before,
+    and the copy graded again (grader.rejudging.create_rejudge_copy). Applying gives the submission its
+    copy's verdict, result and version (grader.rejudging.apply_records); these fields keep the old ones.
+
+    Abstract, shared by an author's rejudge (authoring.RejudgeItem) and an exam's regrade
+    (exams.KernelRejudge); each declares `original` and `copy` (a OneToOne to the copy, null where no
+    copy could be made) and `old_version`, with related names of its own. What a pair means is
+    grader.core.rejudge's rule."""
+
+    old_verdict = models.CharField(_("old verdict"), max_length=16)
+    old_result = models.JSONField(_("old result"), null=True, blank=True)
+
+    class Meta:
+        abstract = True
+
+    @property
+    def state(self):
+        """The submission's RejudgeState (grader.core.rejudge) (reads `copy`: select_related it)."""
+        copy = self.copy
+        if copy is None:
+            return rejudge_state(self.old_verdict, None)
+        return rejudge_state(self.old_verdict, copy.status == Status.GRADED, copy.verdict)
+
+    @property
+    def changed(self) -> bool:
+        """Graded again with another verdict (a platform fault is not one)."""
+        return self.state is RejudgeState.CHANGED
+
+    @property
+    def not_rejudged(self) -> bool:
+        return self.state is RejudgeState.NOT_REJUDGED

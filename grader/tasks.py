@@ -125,6 +125,15 @@ def _setup_pending(task, backend) -> bool:
         return False
 
 
+def _same_queue(task) -> dict:
+    """apply_async's `queue` option that sends a task's message back to the queue it came from (a
+    validation run's source sent to `cpu` on a site whose grading goes to `gpu` must stay on `cpu`);
+    {} where the request does not say (eager runs)."""
+    info = getattr(task.request, "delivery_info", None) or {}
+    queue = info.get("routing_key")
+    return {"queue": queue} if queue else {}
+
+
 def _grade(self, submission_id: int) -> str | None:
     """Grade one submission: claim it, run the judge, store the verdict.
 
@@ -147,7 +156,7 @@ def _grade(self, submission_id: int) -> str | None:
         grading.still_waiting_for_setup(submission_id)
         log.info("submission %s: the judge is still setting up (the emulator runtime is building); "
                  "grading it in %s s", submission_id, SETUP_WAIT_S)
-        self.apply_async((submission_id,), countdown=SETUP_WAIT_S)
+        self.apply_async((submission_id,), countdown=SETUP_WAIT_S, **_same_queue(self))
         return None
     claiming = time.monotonic()
     with grading.grading_lock(submission_id) as lock_held:
@@ -170,8 +179,10 @@ def _grade(self, submission_id: int) -> str | None:
             # A course's harness.py failed: deterministic, so not retried. Its traceback is for the
             # problem's authors: it is kept only on their validation runs, never on a student's page.
             log.warning("submission %s: the problem's harness failed: %s", submission_id, exc.author_detail)
-            detail = exc.author_detail if submission.purpose == Purpose.VALIDATION else ""
-            grading.give_up(submission_id, f"{exc}\n{detail}".strip())
+            if submission.purpose == Purpose.VALIDATION:
+                grading.harness_failed(submission_id, exc.author_detail)
+            else:
+                grading.give_up(submission_id, str(exc))
             return "INTERNAL_ERROR"
         except Exception as exc:
             if isinstance(exc, PlatformError):
@@ -192,10 +203,16 @@ def _grade(self, submission_id: int) -> str | None:
 def course_target_cc(submission) -> str:
     """The compute capability of the course a submission belongs to ("" when none): its exam's course,
     else its problem's course. The judge checks the launch and reports occupancy for that GPU, so an
-    exam of a course about an RTX 3090 (8.6) shows 8.6's blocks per SM, as its questions do."""
+    exam of a course about an RTX 3090 (8.6) shows 8.6's blocks per SM, as its questions do. A copy
+    graded again for an exam's regrade takes its exam's course, as its original did."""
     try:
         if submission.exam_item_id:
             return submission.exam_item.attempt.exam.course.target_cc or ""
+        if submission.purpose == Purpose.REJUDGE:
+            # A copy graded again for an exam's regrade is judged for the GPU its original was judged for.
+            record = getattr(submission, "exam_rejudge", None)  # exams.models.KernelRejudge
+            if record is not None:
+                return record.regrade.exam.course.target_cc or ""
         course = submission.problem_version.problem.course
     except Exception:  # a row without its relations (tests, a deleted exam): the site's default
         return ""
@@ -245,7 +262,8 @@ def _judge(submission, backend):
             explainer=hang_explainer(backend),
             # An exam's grading capacity is sized for its rush (README): its write maps are drawn on
             # request only, never recorded while the exam queue is busy.
-            writemaps=submission.exam_item_id is None,
+            # A rejudge's copy is a preview of a verdict: no write map either.
+            writemaps=submission.exam_item_id is None and submission.purpose != Purpose.REJUDGE,
         )
     finally:
         timer.finish()

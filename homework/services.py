@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from enum import StrEnum
 
 from django.urls import reverse
 from django.utils import timezone
@@ -10,16 +9,10 @@ from django.utils import timezone
 from courses import access
 from courses.services import OpenItem
 
+from .core.standing import ItemStatus, classify
 from .models import ProblemSet
 
-
-class ItemStatus(StrEnum):
-    """A student's standing on one item of a problem set."""
-
-    SOLVED = "solved"  # solved (ACCEPTED, or a correct answer) by the due date
-    SOLVED_LATE = "solved_late"  # solved after the due date, while late work still counted
-    TRIED = "tried"  # worked on in the set's window, not solved
-    NOT_STARTED = "not_started"  # nothing in the set's window
+__all__ = ["ItemRow", "ItemStatus", "item_rows", "open_problem_sets", "visible_sets"]
 
 
 @dataclass(frozen=True)
@@ -52,30 +45,27 @@ def open_problem_sets(course, user, now=None) -> list[OpenItem]:
 
 
 def _status(times_correct, times_any, problem_set) -> ItemStatus:
-    due, closes = problem_set.due_at, problem_set.closes_at()
+    """The status from every right answer's and every attempt's time since the set opened."""
+    closes = problem_set.closes_at()
     solved = [t for t in times_correct if t <= closes]
-    if any(t <= due for t in solved):
-        return ItemStatus.SOLVED
-    if solved:
-        return ItemStatus.SOLVED_LATE
-    return ItemStatus.TRIED if any(t <= closes for t in times_any) else ItemStatus.NOT_STARTED
+    return classify(min(solved) if solved else None, any(t <= closes for t in times_any), problem_set.due_at)
 
 
 def item_rows(problem_set, user) -> list[ItemRow]:
-    """Every item of the set with `user`'s status: kernel problems from their graded submissions
-    (platform faults and validation runs excluded), question families from their answers, both
+    """Every item of the set with `user`'s status: kernel problems from their graded practice
+    submissions (platform faults, validation runs and exam work excluded), question families from their answers, both
     counted from the set's opening time."""
     from grader.core.verdicts import Verdict
-    from grader.models import Purpose, Status, Submission
+    from grader.access import practice_submissions
+    from grader.models import Status
     from practice.core.questions import FAMILIES
     from practice.models import QuestionAttempt
 
     rows = []
     for item in problem_set.items.select_related("problem"):
         if item.problem_id:
-            subs = (Submission.objects.filter(user=user, purpose=Purpose.STUDENT, status=Status.GRADED,
-                                              problem_version__problem=item.problem,
-                                              created_at__gte=problem_set.opens_at)
+            subs = (practice_submissions(user).filter(status=Status.GRADED, problem_version__problem=item.problem,
+                                                      created_at__gte=problem_set.opens_at)
                     .exclude(verdict=Verdict.INTERNAL_ERROR).values_list("created_at", "verdict"))
             subs = list(subs)
             status = _status([t for t, v in subs if v == Verdict.ACCEPTED], [t for t, _ in subs], problem_set)
@@ -102,3 +92,26 @@ def _family_title(family) -> str:
         if isinstance(value, str):
             return value
     return family.id
+
+
+def item_columns(problem_set, items) -> list[tuple]:
+    """(item, title in the active language, staff URL) per dashboard item (homework.dashboard.Item):
+    a kernel problem's dashboard, a question family's preview."""
+    from urllib.parse import urlencode
+
+    from practice.core.questions import FAMILIES
+    from problems.models import Problem
+
+    code = problem_set.course.code
+    problems = {p.slug: p for p in Problem.objects.filter(slug__in=[i.key for i in items if i.kind == "problem"])}
+    out = []
+    for item in items:
+        if item.kind == "problem":
+            problem = problems.get(item.key)
+            out.append((item, problem.title if problem else item.key,
+                        reverse("authoring:problem-dashboard", args=[code, item.key])))
+        else:
+            family = FAMILIES.get(item.key)
+            out.append((item, _family_title(family) if family else item.key,
+                        reverse("authoring:family-preview", args=[code]) + "?" + urlencode({"family": item.key})))
+    return out

@@ -7,6 +7,7 @@ app_name = "homework"
 urlpatterns = [
     path("", views.sets, name="sets"),
     path("<int:set_id>/", views.problem_set, name="set"),
+    path("<int:set_id>/dashboard/", views.dashboard, name="dashboard"),
     path("<int:set_id>/items/", views.add_item, name="add-item"),
     path("<int:set_id>/items/<int:item_id>/remove/", views.remove_item, name="remove-item"),
 ]

@@ -5,14 +5,17 @@ from __future__ import annotations
 from django import forms
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
 
 from courses import access
+from courses.core.spreadsheet import write_rows
 
 from . import actions, services
+from . import dashboard as reads
 from .models import LatePolicy
 
 
@@ -82,3 +85,25 @@ def remove_item(request, code, set_id, item_id):
     problem_set = get_object_or_404(course.problem_sets, pk=set_id)
     actions.remove_item(problem_set, item_id)
     return redirect("homework:set", course.code, problem_set.pk)
+
+
+@login_required
+def dashboard(request, code, set_id):
+    """The set's dashboard, for the course's TAs and instructors only (everyone else: 404);
+    ?csv=<table> exports one table (homework.dashboard.CSV_TABLES), ?fresh=1 counts again."""
+    course, role = access.course_for(request.user, code, *access.MANAGERS)
+    problem_set = get_object_or_404(course.problem_sets, pk=set_id)
+    data = reads.cached(problem_set, fresh=request.GET.get("fresh") == "1")
+    table = request.GET.get("csv")
+    if table:
+        if table not in reads.CSV_TABLES:
+            raise Http404("No such table.")
+        response = HttpResponse(content_type="text/csv; charset=utf-8")
+        response["Content-Disposition"] = f'attachment; filename="{course.code}-set{problem_set.pk}-{table}.csv"'
+        write_rows(response, reads.CSV_TABLES[table](data))
+        return response
+    columns = services.item_columns(problem_set, data.items)
+    return render(request, "homework/dashboard.html", {
+        "course": course, "role": role, "set": problem_set, "d": data, "columns": columns,
+        "per_item": list(zip(columns, data.counts)), "late": data.late[:reads.SHOWN_ROWS],
+        "stuck": data.stuck[:reads.SHOWN_ROWS], "shown_rows": reads.SHOWN_ROWS})

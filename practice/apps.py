@@ -7,3 +7,6 @@ class PracticeConfig(AppConfig):
 
     name = "practice"
     verbose_name = _("Practice")
+
+    def ready(self):
+        from . import topic_stats  # noqa: F401  (its receivers keep TopicStats equal to a recount)

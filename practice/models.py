@@ -66,3 +66,28 @@ class QuestionAttempt(models.Model):
 
     def __str__(self):
         return f"{self.variant}: {'correct' if self.correct else 'wrong'}"
+
+
+class TopicStats(models.Model):
+    """One student's answers to one topic's practice questions, per difficulty (1, 2, 3): how many
+    answers, and how many questions answered right before their key was shown. The course
+    dashboard's practice per topic reads these rows (at most one per student and topic) instead of
+    every answer. Kept by practice.topic_stats whenever an answer is stored, changed or deleted,
+    recomputed from that student's answers to that topic, so it equals a recount;
+    `manage.py rebuild_practice_stats` recomputes every row (after a bulk load, or after a family
+    moved to another topic)."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+",
+                             verbose_name=_("student"))
+    topic = models.CharField(_("topic"), max_length=32)
+    answers_1 = models.PositiveIntegerField(default=0)
+    answers_2 = models.PositiveIntegerField(default=0)
+    answers_3 = models.PositiveIntegerField(default=0)
+    solved_1 = models.PositiveIntegerField(default=0)
+    solved_2 = models.PositiveIntegerField(default=0)
+    solved_3 = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        verbose_name = _("practice progress per topic")
+        verbose_name_plural = _("practice progress per topic")
+        constraints = [models.UniqueConstraint(fields=["user", "topic"], name="unique_topic_stats_per_user")]

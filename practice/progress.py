@@ -87,3 +87,45 @@ def streak(user) -> int:
             break
         run += 1
     return run
+
+
+@dataclass(frozen=True)
+class TopicReach:
+    """How far a group of students (a course's) got with one topic's questions, at every difficulty
+    (difficulty None) or at one."""
+
+    topic: str
+    difficulty: int | None  # 1..3, or None for every difficulty together
+    attempted: int  # students who answered at least one question of it
+    solved: int  # students who answered at least one right before its key was shown
+    attempts: int  # answers given in all (an unparseable answer is not stored, so never counted)
+
+
+def group_progress(user_ids) -> list[TopicReach]:
+    """Practice of the students `user_ids` (ids, or a query of them) per topic, in Topic order: for
+    each topic one row for every difficulty together, then one per difficulty in DIFFICULTIES.
+
+    Read from TopicStats (practice.topic_stats keeps it equal to a recount of the answers): one
+    aggregate over at most one row per student and topic, whatever the number of answers. All the
+    students' practice counts, wherever they started it: practice belongs to a student, not to a course.
+    """
+    from django.db.models import Sum
+
+    from .models import TopicStats
+
+    solved_any = Q(solved_1__gt=0) | Q(solved_2__gt=0) | Q(solved_3__gt=0)
+    sums = {"attempted": Count("pk"), "solved": Count("pk", filter=solved_any)}
+    for d in DIFFICULTIES:
+        sums |= {f"attempted_{d}": Count("pk", filter=Q(**{f"answers_{d}__gt": 0})),
+                 f"solved_{d}": Count("pk", filter=Q(**{f"solved_{d}__gt": 0})), f"attempts_{d}": Sum(f"answers_{d}")}
+    found = {r["topic"]: r for r in TopicStats.objects.filter(user_id__in=user_ids).order_by().values("topic")
+             .annotate(**sums)}
+    out = []
+    for topic in Topic:
+        row = found.get(str(topic)) or {}
+        levels = [TopicReach(str(topic), d, row.get(f"attempted_{d}", 0), row.get(f"solved_{d}", 0),
+                             row.get(f"attempts_{d}") or 0) for d in DIFFICULTIES]
+        out.append(TopicReach(str(topic), None, row.get("attempted", 0), row.get("solved", 0),
+                              sum(t.attempts for t in levels)))
+        out.extend(levels)
+    return out

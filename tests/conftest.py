@@ -136,18 +136,21 @@ def start_worker(transactional_db):
 class SentTasks(list):
     """The ids of the grading task messages that grader.actions sent, in order, recorded instead of
     queued (the queue itself is tested in tests/integration). `calls` keeps each send's
-    (submission id, priority, exam) too. Messages go out after the commit: run the code under
-    `until_commit()` (nothing is sent inside it), then `commit()` runs the held commit callbacks."""
+    (submission id, priority, exam) too, and `queues` each one's queue of its own. Messages go out
+    after the commit: run the code under `until_commit()` (nothing is sent inside it), then `commit()`
+    runs the held commit callbacks."""
 
     def __init__(self, capture_on_commit):
         super().__init__()
         self.calls: list[tuple[int, int | None, bool]] = []
+        self.queues: dict[int, str] = {}  # submission id -> the queue it was sent to ("": by grader.routing)
         self._capture = capture_on_commit
         self._held: list = []
 
-    def record(self, submission_id: int, priority: int | None = None, exam: bool = False) -> None:
+    def record(self, submission_id: int, priority: int | None = None, exam: bool = False, queue: str = "") -> None:
         self.append(submission_id)
         self.calls.append((submission_id, priority, exam))
+        self.queues[submission_id] = queue
 
     def with_exam(self) -> list[tuple[int, bool]]:
         """(submission id, sent to the exam task?) of every send, in order."""
@@ -227,6 +230,16 @@ def _forget_signups_per_address():
     # Submissions' polled states (grader.live): a rolled-back test's ids are taken again by the next.
     caches["live"].clear()
     yield
+
+
+@pytest.fixture(autouse=True)
+def _forget_version_problems():
+    """authoring.progress caches each version's problem ("a version never moves"): true in a database,
+    not across tests, whose rolled-back ids are taken again by other problems' versions."""
+    yield
+    from authoring import progress
+
+    progress._VERSION_PROBLEM.clear()
 
 
 @pytest.fixture(autouse=True)

@@ -45,3 +45,48 @@ def bars(rows: list[tuple[str, int, str]], width: float = 600, height: float = 1
         h = height * value / top
         out.append(Bar(label, value, i * step + gap / 2, height - h, max(step - gap, 1), h, css))
     return out
+
+
+@dataclass(frozen=True)
+class Segment:
+    """One part of a stacked bar: geometry in SVG user units, along the bar."""
+
+    name: str  # what it counts (e.g. "solved"), for its tooltip and the legend
+    value: int
+    x: float
+    width: float
+    css: str = ""
+
+
+@dataclass(frozen=True)
+class StackedBar:
+    """One horizontal bar of a stacked bar chart: its label and its segments, left to right."""
+
+    label: str
+    y: float  # top of the bar
+    height: float
+    segments: tuple[Segment, ...]
+
+    @property
+    def text_y(self) -> float:
+        """The baseline of the label, centred on the bar."""
+        return self.y + self.height / 2 + 4
+
+
+def stacked_bars(rows: list[tuple[str, list[tuple[str, int, str]]]], scale: int, x0: float = 200,
+                 width: float = 600, bar_height: float = 18, gap: float = 6) -> tuple[list[StackedBar], float]:
+    """Horizontal stacked bars, one per (label, [(name, value, css class), ...]) row, the segments laid
+    left to right from x0, a total of `scale` (e.g. the number of students) filling the width up to
+    `width`; segments of 0 are left out. Returns (bars, the chart's height)."""
+    span = width - x0
+    out = []
+    for i, (label, parts) in enumerate(rows):
+        x, segments = x0, []
+        for name, value, css in parts:
+            if value <= 0:
+                continue
+            w = span * value / scale if scale else 0
+            segments.append(Segment(name, value, x, w, css))
+            x += w
+        out.append(StackedBar(label, i * (bar_height + gap), bar_height, tuple(segments)))
+    return out, max(len(rows) * (bar_height + gap) - gap, 0)

@@ -31,4 +31,4 @@ def dashboard(request, code, slug=None):
         write_rows(response, [header, *rows(data)])
         return response
     return render(request, "authoring/dashboard.html", {"course": course, "role": role, "problem": problem,
-                                                        "d": data})
+                                                        "d": data, "sets": course.problem_sets.all() if problem is None else ()})

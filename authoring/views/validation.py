@@ -6,9 +6,13 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
 
 from grader.core.errors import WarpDrillError
+from grader.core.results import stored_message
+from grader.core.verdicts import Verdict
+from grader.models import Status
 
 from .. import actions
 from ..models import ValidationRun
@@ -28,9 +32,47 @@ def validate(request, code, slug, number):
     return redirect("authoring:run", course.code, slug, run.pk)
 
 
+# The heading of a backend's column in a run graded on more than one queue.
+QUEUE_LABELS = {"cpu": gettext_lazy("CPU (emulator)"), "gpu": gettext_lazy("GPU")}
+
+
+def run_table(items) -> tuple[list[dict], list[dict]]:
+    """A run's items as the live table shows them: (columns, rows). One column per queue the run
+    graded on ({"queue", "label"}; one column, labelled "Got", on a site without GPU workers); one row
+    per source ({"name", "expected", "expected_gpu", "cells", "graded", "ok", "errors"}), its cells
+    in the columns' order, each {"item", "other_backend"} (the backend that graded it when that is not
+    the one its column is for: a misrouted worker) or None; `errors` are the distinct messages of its
+    INTERNAL_ERROR cells (a failing harness.py's traceback), in the reader's language."""
+    queues = list(dict.fromkeys(i.submission.queue for i in items))
+    rows: dict[str, dict] = {}
+    for item in items:
+        row = rows.setdefault(item.name, {"name": item.name, "expected": item.expected,
+                                          "expected_gpu": item.expected_gpu, "by_queue": {}})
+        row["by_queue"][item.submission.queue] = item
+    for row in rows.values():
+        cells = []
+        for queue in queues:
+            item = row["by_queue"].get(queue)
+            backend = item.submission.backend if item else ""
+            misrouted = bool(backend) and len(queues) > 1 and (backend == "gpu") != (queue == "gpu")
+            cells.append({"item": item, "other_backend": backend if misrouted else ""} if item else None)
+        present = [c["item"] for c in cells if c]
+        row.update(cells=cells, graded=all(i.submission.status == Status.GRADED for i in present),
+                   ok=all(i.ok for i in present),
+                   errors=list(dict.fromkeys(stored_message(i.submission.result).render(_) for i in present
+                                             if i.submission.verdict == Verdict.INTERNAL_ERROR
+                                             and i.submission.result and i.submission.result.get("message"))))
+        del row["by_queue"]
+    label = len(queues) > 1
+    columns = [{"queue": q, "label": QUEUE_LABELS.get(q, q) if label else gettext_lazy("Got")} for q in queues]
+    return columns, list(rows.values())
+
+
 def _run_context(course, problem, run: ValidationRun) -> dict:
     items = list(run.items.select_related("submission"))
-    return {"course": course, "problem": problem, "run": run, "items": items, "outcome": run.outcome(),
+    columns, rows = run_table(items)
+    return {"course": course, "problem": problem, "run": run, "columns": columns, "rows": rows,
+            "outcome": run.outcome(),
             "published_now": problem.is_published and problem.current_version_id == run.version_id}
 
 

@@ -314,6 +314,13 @@ VALIDATE_OUT_READ_BEFORE_WRITE = gettext_noop(
     "%(file)s reads the out buffer '%(name)s' before writing it: it is ACCEPTED only when '%(name)s' starts "
     "zeroed. out buffers start poisoned; declare it `init: zeros` in problem.yaml if the kernel accumulates into it.")
 
+# A course's harness.py failed in the sandbox (grader/harness_box.py) on a validation run: for the problem's
+# authors only. `detail` is what the box said: the exception, harness.py's line and the traceback, or the
+# limit it ran past (Python's own words, shown as they are).
+HARNESS_FAILED = gettext_noop(
+    "Not graded: the problem's harness.py failed (a fault of the problem, not of this source). Fix harness.py, "
+    "save and validate again.\n%(detail)s")
+
 # ---- the playground's refusals of a run as written (playground/core/spec.py, signature.py) ----
 
 # PlaygroundSpecError carries one of these; the field it names is the form's or the API's key at fault.

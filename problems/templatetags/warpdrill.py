@@ -138,3 +138,18 @@ def judge_setting_up() -> bool:
     from grader import live
 
     return live.setting_up()
+
+
+@register.filter
+def topic_name(topic):
+    """A topic's name as the practice pages write it (problems.core.topics.TOPIC_NAMES), in the
+    active language; the key itself for a topic that no longer exists."""
+    from django.utils.translation import get_language
+
+    from problems.core.topics import TOPIC_NAMES, Topic
+
+    try:
+        names = TOPIC_NAMES[Topic(str(topic))]
+    except ValueError:
+        return str(topic)
+    return names["ko" if (get_language() or "en").startswith("ko") else "en"]

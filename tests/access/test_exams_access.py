@@ -153,7 +153,7 @@ def test_exam_submission_details_hidden_until_release_unless_full_feedback(exam,
     it is not in their submission lists, until the results are released; 'full' shows the page."""
     from grader import actions as grader_actions
 
-    monkeypatch.setattr(grader_actions, "_send", lambda pk, priority=None, exam=False: None)
+    monkeypatch.setattr(grader_actions, "_send", lambda pk, priority=None, exam=False, queue="": None)
     a = start_attempt(exam, people["alice"])
     sub = submit_kernel(a.items.get(kind="kernel"), people["alice"], "__global__ void add() {}")
     c = client_for(people["alice"])
@@ -176,7 +176,7 @@ def test_exam_submission_page_for_the_exam_course_staff_only(exam, people, monke
 
     from grader import actions as grader_actions
 
-    monkeypatch.setattr(grader_actions, "_send", lambda pk, priority=None, exam=False: None)
+    monkeypatch.setattr(grader_actions, "_send", lambda pk, priority=None, exam=False, queue="": None)
     a = start_attempt(exam, people["alice"])
     sub = submit_kernel(a.items.get(kind="kernel"), people["alice"], "__global__ void add() {}")
     other = User.objects.create_user("ob", "ob@example.org", PASSWORD)

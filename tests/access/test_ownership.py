@@ -87,6 +87,7 @@ ROUTES = {
     "authoring:yaml-form": "TAs and instructors of the course (others: 404)",
     "homework:sets": "members of the course (students: the opened sets); TAs and instructors create (others: 404)",
     "homework:set": "members of the course once it opens; TAs and instructors always (others: 404)",
+    "homework:dashboard": "TAs and instructors of the course (others: 404; tests/homework/test_dashboard.py)",
     "homework:add-item": "TAs and instructors of the course, POST (others: 404)",
     "homework:remove-item": "TAs and instructors of the course, POST (others: 404)",
     # Exams: roles of the exam's course (exams/access.py); tests/access/test_exams_access.py checks them.
@@ -108,6 +109,8 @@ ROUTES = {
     "exams:accommodations": "instructors of the exam's course (others: 404)",
     "exams:results": "TAs and instructors of the exam's course (others: 404)",
     "exams:regrade": "instructors of the exam's course (others: 404)",
+    "exams:kernel_regrade": "instructors of the exam's course (others: 404; tests/exams/test_regrade.py)",
+    "exams:kernel_regrade_old_result": "instructors of the exam's course (others: 404; tests/exams/test_regrade.py)",
     "exams:export": "instructors of the exam's course (others: 404)",
     "exams:attempt_detail": "TAs and instructors of the attempt's course (others: 404)",
     "exams:extend": "TAs and instructors of the attempt's course, POST (others: 404)",

@@ -80,3 +80,55 @@ def test_course_problems_are_not_in_the_public_list_or_api(client_for, problem, 
     response = client_for("nobody").post(f"/api/v1/problems/{problem.slug}/submissions",
                                          {"source": "__global__ void scale() {}"}, content_type="application/json")
     assert response.status_code in (401, 403, 404)
+
+
+def _dashboard_urls(course_code: str, set_id: int, slug: str) -> list[str]:
+    """Every dashboard page of course A and every CSV table of each (the course's, a problem's, a
+    problem set's), as reached through `course_code`'s URLs."""
+    from authoring import dashboard
+    from homework import dashboard as set_dashboard
+
+    course = reverse("authoring:dashboard", args=[course_code])
+    problem = reverse("authoring:problem-dashboard", args=[course_code, slug])
+    problem_set = reverse("homework:dashboard", args=[course_code, set_id])
+    return ([course, course + "?fresh=1", problem, problem_set, problem_set + "?fresh=1"]
+            + [course + f"?csv={t}" for t in dashboard.CSV_TABLES] + [problem + f"?csv={t}" for t in dashboard.CSV_TABLES]
+            + [problem_set + f"?csv={t}" for t in set_dashboard.CSV_TABLES])
+
+
+@pytest.fixture
+def course_a_set(courses, people, bank_problem):
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from homework import actions as homework
+
+    now = timezone.now()
+    s = homework.create_set(courses["A"], people["prof"], title_en="Week", opens_at=now - timedelta(days=1),
+                            due_at=now + timedelta(days=1))
+    homework.add_item(s, problem_slug=bank_problem.slug)
+    homework.add_item(s, family="occupancy.blocks_per_sm")
+    return s
+
+
+@pytest.mark.parametrize("who", OUTSIDERS)
+def test_no_one_but_the_courses_staff_reaches_any_dashboard_or_export(client_for, course_a_set, bank_problem, who):
+    """The course's, a problem's and a problem set's dashboards and all their CSV tables: 404 for the
+    course's students, other courses' staff and outsiders, through course A's URLs and their own."""
+    client = client_for(who)
+    for url in _dashboard_urls("PP-A", course_a_set.pk, bank_problem.slug):
+        assert client.get(url).status_code == 404, (who, url)
+    for url in _dashboard_urls("GA-B", course_a_set.pk, bank_problem.slug):  # B's own dashboard is B staff's
+        if "/sets/" in url or bank_problem.slug in url:
+            assert client.get(url).status_code == 404, (who, url)
+
+
+@pytest.mark.parametrize("who", ["prof", "tara"])
+def test_the_courses_staff_reach_every_dashboard_and_export(client_for, course_a_set, bank_problem, who):
+    client = client_for(who)
+    for url in _dashboard_urls("PP-A", course_a_set.pk, bank_problem.slug):
+        response = client.get(url)
+        assert response.status_code == 200, url
+        if "csv=" in url:
+            assert response["Content-Type"].startswith("text/csv"), url

@@ -113,3 +113,43 @@ def test_a_dashboard_csv_writes_a_formula_like_username_as_text(published, peopl
         _graded(at, published.current_version, Verdict.WRONG_ANSWER, timezone.now() - timedelta(minutes=k))
     csv = client_for("prof").get(reverse("authoring:dashboard", args=["PP-A"]) + "?csv=stuck&fresh=1")
     assert f"'@SUM,{published.slug},5" in csv.content.decode().splitlines()
+
+
+def test_the_course_dashboard_counts_its_students_practice_per_topic_and_difficulty(courses, people, client_for):
+    """Per topic and difficulty: the course's students who answered a question of it, who answered
+    one right before its key was shown, and the answers; staff and outsiders do not count."""
+    from django.contrib.auth.models import User
+
+    from courses.models import Membership, Role
+    from practice.models import QuestionAttempt, QuestionVariant
+
+    def answered(user, family, difficulty, *results):
+        n = QuestionVariant.objects.filter(user=user).count()
+        variant = QuestionVariant.objects.create(user=user, family=family, generator_version=1, difficulty=difficulty,
+                                                 seed=n, slot=f"practice-{n}", params={}, answer={})
+        for correct, after_reveal in results:
+            QuestionAttempt.objects.create(variant=variant, response={}, correct=correct, after_reveal=after_reveal)
+
+    bob = User.objects.create_user("bob")
+    Membership.objects.create(course=courses["A"], user=bob, role=Role.STUDENT)
+    answered(people["stu"], "occupancy.blocks_per_sm", 1, (False, False), (True, False))
+    answered(people["stu"], "occupancy.limiter", 2, (True, False))
+    answered(bob, "occupancy.limiter", 2, (False, False), (False, False), (False, False), (True, True))
+    answered(bob, "occupancy.blocks_per_sm", 1, (False, False))
+    answered(people["tara"], "occupancy.limiter", 1, (True, False))  # a TA: not a student
+    answered(people["nobody"], "synchronization.classify", 1, (True, False))  # not in the course
+    d = dashboard.build(courses["A"])
+    rows = {(t.topic, t.difficulty): (t.attempted, t.solved, t.attempts) for t in d.topics}
+    assert rows[("occupancy", None)] == (2, 1, 8)
+    assert rows[("occupancy", 1)] == (2, 1, 3) and rows[("occupancy", 2)] == (2, 1, 5)
+    assert rows[("occupancy", 3)] == (0, 0, 0) and rows[("synchronization", None)] == (0, 0, 0)
+    occupancy = next(b for b in d.topic_bars if b.label == "occupancy")
+    assert [(s.name, s.value) for s in occupancy.segments] == [("solved", 1), ("tried", 1)]
+    url = reverse("authoring:dashboard", args=["PP-A"])
+    page = client_for("tara").get(url).content.decode()
+    assert 'id="topic-chart"' in page and 'data-topic="occupancy"' in page
+    csv = client_for("prof").get(url + "?csv=practice").content.decode().splitlines()
+    assert csv[0] == "topic,difficulty,students_attempted,students_solved,attempts"
+    assert "occupancy,all,2,1,8" in csv and "occupancy,2,2,1,5" in csv
+    for who in ("stu", "tom", "bea", "nobody"):
+        assert client_for(who).get(url + "?csv=practice").status_code == 404

@@ -67,3 +67,18 @@ def test_only_the_courses_staff_rejudge(client_for, problem, people, who):
     assert client.post(reverse("authoring:rejudge", args=["PP-A", problem.slug]),
                        {"scope": "all", "against": "1"}).status_code == 404
     assert RejudgeRun.objects.count() == 0
+
+
+def test_a_platform_fault_while_rejudging_is_never_applied(client_for, problem, people):
+    """A copy that ends INTERNAL_ERROR shows "not re-judged" and applying keeps the submission's verdict."""
+    a = _graded(people["stu"], problem.versions.get(), Verdict.ACCEPTED)
+    client = client_for("prof")
+    response = client.post(reverse("authoring:rejudge", args=["PP-A", problem.slug]), {"scope": "all", "against": "1"})
+    item = RejudgeRun.objects.get().items.get()
+    grader_grading.give_up(item.copy_id, "the worker died")
+    page = client.get(response["Location"]).content.decode()
+    assert "not re-judged" in page and "0 of 1 verdicts would change." in page
+    client.post(response["Location"])
+    a.refresh_from_db()
+    assert a.verdict == "ACCEPTED" and stored_message(a.result) == "old"
+    assert RejudgeRun.objects.get().applied_at is not None

@@ -130,3 +130,8 @@ def test_instructor_writes_validates_and_assigns_a_problem_that_the_student_solv
     student.goto(f"{live_server.url}/courses/{course.code}/sets/")
     student.click("text=Week 1")
     assert student.locator('#set-items tr[data-status="solved"]').count() == 1
+    # So does the set's dashboard, found from the sets list: the student's cell is solved.
+    page.goto(f"{live_server.url}/courses/{course.code}/sets/")
+    page.click("#problem-sets >> text=Dashboard")
+    assert page.locator("#set-matrix td.c-solved").count() == 1
+    assert page.locator("#set-chart rect.seg-solved").count() == 1

@@ -20,17 +20,8 @@ def shot(page, name):
         page.screenshot(path=os.path.join(SHOTS, f"{name}.png"), full_page=True)
 
 
-def log_in(page, base, username, password, next_path):
-    page.goto(f"{base}/accounts/login/?next={next_path}")
-    page.fill("input[name=username]", username)
-    page.fill("input[name=password]", password)
-    page.click("main button[type=submit]")
-    page.wait_for_url(f"{base}{next_path}")
-
-
 def test_instructor_creates_a_course_and_an_invite_and_students_join(live_server, browser, django_user_model,
-                                                                      monkeypatch):
-    monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+                                                                      log_in):
     from courses.models import Course, Membership, Role
 
     base = live_server.url
@@ -41,7 +32,7 @@ def test_instructor_creates_a_course_and_an_invite_and_students_join(live_server
     # The instructor: Courses in the header, New course, the form, then the management page.
     teacher = browser.new_context(viewport={"width": 1280, "height": 900}).new_page()
     teacher.on("pageerror", lambda exc: errors.append(str(exc)))
-    log_in(teacher, base, "prof", "prof-pass-123", "/")
+    log_in(teacher, "prof", "prof-pass-123")
     teacher.click("header nav a:has-text('Courses')")
     teacher.wait_for_url(f"{base}/courses/")
     teacher.click("text=New course")
@@ -87,7 +78,7 @@ def test_instructor_creates_a_course_and_an_invite_and_students_join(live_server
     # Another student types the code (lower case, with a space) on the join form.
     lee = browser.new_context(viewport={"width": 1280, "height": 900}).new_page()
     lee.on("pageerror", lambda exc: errors.append(str(exc)))
-    log_in(lee, base, "lee", "lee-pass-12345", "/courses/")
+    log_in(lee, "lee", "lee-pass-12345", "/courses/")
     lee.click("main a:has-text('Join a course')")
     lee.fill("input[name=code]", f"{code[:5].lower()} {code[5:].lower()}")
     lee.click("main button[type=submit]")

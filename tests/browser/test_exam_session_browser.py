@@ -1,62 +1,31 @@
 """The exam page when the session changes under it, in a real browser: logged out in another tab, a save
 says so and keeps the answer; logged in again there (a new CSRF token), the retry saves it and the exam
-stays open. A kernel submitted right after typing leaves the page with no "Leave site?" dialog."""
+stays open. A kernel submitted right after typing leaves the page with no "Leave site?" dialog. A save
+that cannot reach the server says NOT SAVED and is retried."""
 from __future__ import annotations
 
 import re
-from datetime import timedelta
 
 import pytest
 from playwright.sync_api import expect
 
+from tests.browser.conftest import PASSWORD
+
 pytestmark = [pytest.mark.browser, pytest.mark.integration]
-PASSWORD = "pass-1234-word"
 
 
 @pytest.fixture
-def exam_for_alice(transactional_db, monkeypatch, settings):
+def exam_for_alice(started_exam):
     """An open exam of one question zone and one kernel (3 attempts); alice's attempt started."""
-    monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-    from django.contrib.auth.models import User
-    from django.utils import timezone
-
-    from exams.actions.attempts import start_attempt
-    from exams.actions.scheduling import save_template, schedule_exam
-    from grader import actions as grader_actions
-    from problems.core.package import parse_package
-    from problems.services import import_package
-    from tests.exams.conftest import TEMPLATE, enrol, make_course
-    from tests.packages import tiny_package_files
-
-    monkeypatch.setattr(grader_actions, "_send", lambda pk, priority=None, exam=False: None)
-    import_package(parse_package(tiny_package_files()))
-    course = make_course()
-    ivy = User.objects.create_user("ivy", "ivy@example.org", PASSWORD)
-    alice = User.objects.create_user("alice", "alice@example.org", PASSWORD)
-    enrol(ivy, course, "instructor")
-    enrol(alice, course, "student")
-    template = save_template(course, ivy, TEMPLATE)
-    now = timezone.now()
-    exam = schedule_exam(course, template, opens_at=now - timedelta(minutes=5),
-                                 closes_at=now + timedelta(hours=1), duration_minutes=30)
-    return exam, start_attempt(exam, alice)
+    return started_exam()
 
 
-def log_in(page, base, username="alice"):
-    page.goto(f"{base}/accounts/login/")
-    page.fill("input[name=username]", username)
-    page.fill("input[name=password]", PASSWORD)
-    page.click("main button[type=submit]")
-    page.wait_for_url(f"{base}/")
-
-
-def test_logging_out_and_in_again_in_another_tab_keeps_the_exam_open(exam_for_alice, live_server, browser):
+def test_logging_out_and_in_again_in_another_tab_keeps_the_exam_open(exam_for_alice, live_server, browser, log_in):
     exam, attempt = exam_for_alice
     base = live_server.url
     context = browser.new_context(viewport={"width": 1280, "height": 900})
     page = context.new_page()
-    log_in(page, base)
+    log_in(page, "alice")
     page.goto(f"{base}/exams/{exam.pk}/attempt/")
     item = attempt.items.filter(kind="question").order_by("number").first()
     field = next(f for f in item.data["question"]["fields"] if f["kind"] != "choice")["name"]
@@ -70,7 +39,7 @@ def test_logging_out_and_in_again_in_another_tab_keeps_the_exam_open(exam_for_al
     expect(page.locator("#save-failed")).to_contain_text("You are logged out", timeout=10000)
     assert page.locator(box).is_enabled() and page.locator("#exam-closed").is_hidden()
 
-    log_in(other, base)  # a new session and a new CSRF token; the page still holds the old one
+    log_in(other, "alice")  # a new session and a new CSRF token; the page still holds the old one
     expect(page.locator("#save-status")).to_contain_text("Saved at", timeout=20000)
     assert page.locator(box).is_enabled() and page.locator("#exam-closed").is_hidden()
     item.refresh_from_db()
@@ -84,11 +53,11 @@ def test_logging_out_and_in_again_in_another_tab_keeps_the_exam_open(exam_for_al
     context.close()
 
 
-def test_submitting_a_kernel_right_after_typing_asks_nothing(exam_for_alice, live_server, browser):
+def test_submitting_a_kernel_right_after_typing_asks_nothing(exam_for_alice, live_server, browser, log_in):
     exam, attempt = exam_for_alice
     kernel = attempt.items.get(kind="kernel")
     page = browser.new_page(viewport={"width": 1280, "height": 900})
-    log_in(page, live_server.url)
+    log_in(page, "alice")
     page.goto(f"{live_server.url}/exams/{exam.pk}/attempt/kernel/{kernel.number}/")
     page.locator("#editor .cm-content").click()
     dialogs: list[str] = []
@@ -103,7 +72,7 @@ def test_submitting_a_kernel_right_after_typing_asks_nothing(exam_for_alice, liv
 
 
 def test_a_log_in_as_another_user_and_a_lost_connection_say_so_and_times_are_24_hour(exam_for_alice, live_server,
-                                                                                     browser):
+                                                                                     browser, log_in):
     """Logged in as bob in another tab, alice's page says to log in again as alice (not "check your
     connection (HTTP 404)") and keeps the field; offline it says "(no connection)", not the browser's
     "Failed to fetch"; the saved time is HH:MM:SS even in an en-US browser (not "4:12:27 PM")."""
@@ -114,7 +83,7 @@ def test_a_log_in_as_another_user_and_a_lost_connection_say_so_and_times_are_24_
     base = live_server.url
     context = browser.new_context(viewport={"width": 1280, "height": 900}, locale="en-US")
     page = context.new_page()
-    log_in(page, base)
+    log_in(page, "alice")
     page.goto(f"{base}/exams/{exam.pk}/attempt/")
     item = attempt.items.filter(kind="question").order_by("number").first()
     field = next(f for f in item.data["question"]["fields"] if f["kind"] != "choice")["name"]
@@ -126,7 +95,7 @@ def test_a_log_in_as_another_user_and_a_lost_connection_say_so_and_times_are_24_
     other.goto(f"{base}/")
     with other.expect_navigation():
         other.click(".logout-form button")
-    log_in(other, base, "bob")
+    log_in(other, "bob")
     page.fill(box, "22")
     expect(page.locator("#save-failed")).to_contain_text("log in again as alice", timeout=10000)
     assert page.locator(box).is_enabled() and page.locator("#exam-closed").is_hidden()
@@ -136,3 +105,26 @@ def test_a_log_in_as_another_user_and_a_lost_connection_say_so_and_times_are_24_
     expect(page.locator("#save-failed")).to_contain_text("(no connection)", timeout=20000)
     assert "Failed to fetch" not in page.locator("#save-failed").inner_text()
     context.close()
+
+
+def test_failed_autosave_warns_loudly_and_retries(started_exam, live_server, browser, log_in):
+    """When the server cannot be reached, the page says NOT SAVED in a red alert and keeps the answer
+    dirty; once the network is back, the retry saves it and the alert goes away."""
+    from exams.models import ExamItem
+
+    exam, attempt = started_exam({"zones": [{"pool": ["indexing.global_index"]}]})
+    page = browser.new_page()
+    log_in(page, "alice")
+    page.goto(f"{live_server.url}/exams/{exam.pk}/attempt/")
+    item = attempt.items.get()
+    name = item.data["question"]["fields"][0]["name"]
+    saves = re.compile(r"/attempt/save/")  # the page's save URL carries its signature as a query
+    page.route(saves, lambda route: route.abort())
+    page.fill(f"#answer-1-{name}", "4242")
+    expect(page.locator("#save-failed")).to_be_visible(timeout=10000)
+    expect(page.locator("#save-status")).to_have_text("NOT SAVED")
+    assert ExamItem.objects.get(pk=item.pk).answer == {}
+    page.unroute(saves)
+    expect(page.locator("#save-failed")).to_be_hidden(timeout=20000)
+    expect(page.locator("#save-status")).to_contain_text("Saved at")
+    assert ExamItem.objects.get(pk=item.pk).answer == {name: "4242"}

@@ -6,7 +6,7 @@ from django.utils import timezone
 
 from exams.actions.attempts import (close_expired, extend_attempt, reset_item, save_answers, start_attempt,
                                     submit_attempt)
-from exams.actions.grading import apply_regrade, preview_regrade
+from exams.actions.regrades import apply_regrade, preview_regrade
 from exams.actions.scheduling import set_accommodation
 from exams.errors import ExamError
 from exams.models import AttemptState, EventKind, ExamAttempt

@@ -21,7 +21,7 @@ BANK = Path(__file__).resolve().parents[2] / "problems" / "bank"
 
 @pytest.fixture
 def variant_exam(course, people, monkeypatch):
-    monkeypatch.setattr(grader_actions, "_send", lambda pk, priority=None, exam=False: None)
+    monkeypatch.setattr(grader_actions, "_send", lambda pk, priority=None, exam=False, queue="": None)
     import_files(read_package_dir(BANK / "segment-sum"))
     template = save_template(course, people["ivy"], {"zones": [{"pool": [{"kernel": "segment-sum"}]}]})
     now = timezone.now()

@@ -19,7 +19,7 @@ SOURCE = "__global__ void add(const float* a, const float* b, float* c, int n) {
 
 @pytest.fixture
 def sent(monkeypatch):
-    monkeypatch.setattr(grader_actions, "_send", lambda pk, priority=None, exam=False: None)
+    monkeypatch.setattr(grader_actions, "_send", lambda pk, priority=None, exam=False, queue="": None)
 
 
 @pytest.fixture

@@ -187,3 +187,31 @@ def test_pages_in_korean(exam, people):
     staff = client_for(people["ivy"])
     assert "학생" in staff.get(reverse("exams:results", args=[exam.pk]), **ko).content.decode()
     assert "시험 템플릿" in staff.get(reverse("exams:course", args=[exam.course_id]), **ko).content.decode()
+
+
+def test_kernel_page_gives_the_points_per_attempt_as_the_template_does(exam, people):
+    """attempt_points [10, 7, 5] read "10, 7, 5" on the kernel page (the stored floats read "10.0, 7.0, 5.0")."""
+    c, attempt = start(exam, people["alice"])
+    item = attempt.items.get(kind="kernel")
+    html = c.get(reverse("exams:kernel", args=[exam.pk, item.number])).content.decode()
+    assert "Points per attempt: 10, 7, 5" in html and "10.0" not in html
+
+
+def test_an_exam_under_its_templates_title_reads_in_the_students_language(exam, people):
+    """An exam scheduled under its template's title shows the template's Korean title on Korean pages (the
+    exam page, the attempt, the course's open items), as its printed forms do; a title the instructor typed
+    is shown as typed in every language."""
+    assert exam.title == "Midterm"
+    assert (exam.title_in("en"), exam.title_in("ko")) == ("Midterm", "중간고사")
+    c, _attempt = start(exam, people["alice"])
+    ko = {"HTTP_ACCEPT_LANGUAGE": "ko"}
+    for name in ("exams:exam", "exams:attempt"):
+        html = c.get(reverse(name, args=[exam.pk]), **ko).content.decode()
+        assert "<h1>중간고사</h1>" in html and "Midterm" not in html, name
+    assert "<h1>Midterm</h1>" in c.get(reverse("exams:attempt", args=[exam.pk])).content.decode()
+    assert "중간고사" in c.get(reverse("courses:course", args=[exam.course.code]), **ko).content.decode()
+
+    exam.title = "Midterm (section 2)"
+    exam.save(update_fields=["title"])
+    assert exam.title_in("ko") == "Midterm (section 2)"
+    assert "<h1>Midterm (section 2)</h1>" in c.get(reverse("exams:attempt", args=[exam.pk]), **ko).content.decode()

@@ -1,16 +1,13 @@
 """Printed exams (exams/core/printing): forms drawn as real variants, rendered to PDF in English and
 Korean, checked as a reader would: the text on every page (pdftotext), the ink where math is
 (pdftoppm), the fonts embedded (pdffonts). Needs WeasyPrint, node + KaTeX and poppler-utils."""
-import subprocess
-from pathlib import Path
-
 import pytest
-from PIL import Image
 
 from exams.core.printing import (ExamHeader, KatexRenderer, MathRenderError, Part, PrintForm, Student, form_letters,
                                  lettered_forms, print_forms, student_forms)
 from exams.core.catalogue import KernelInfo, StaticCatalogue
 from exams.core.template import parse_template
+from tests.pdfcheck import fonts, ink, page_images, pages_text
 
 CATALOGUE = StaticCatalogue([KernelInfo("segment-sum", 7, 1, "reduction")])
 SPEC = parse_template({"zones": [
@@ -25,32 +22,6 @@ STATEMENT = {"en": "Sum the segment:\n\n$$\\text{out}[s] = \\sum_{t=0}^{255} x_{
 def kernel_text(item):
     return {"title": {"en": "Segment sums", "ko": "구간 합"}, "statement": STATEMENT,
             "solution": "__global__ void segment_sum(const float* x, float* out, int m) { /* reference */ }"}
-
-
-def pages_text(pdf: bytes, tmp_path: Path) -> list[str]:
-    path = tmp_path / "out.pdf"
-    path.write_bytes(pdf)
-    text = subprocess.run(["pdftotext", "-layout", str(path), "-"], capture_output=True, text=True, check=True).stdout
-    return text.rstrip("\f\n").split("\f")
-
-
-def fonts(pdf: bytes, tmp_path: Path) -> str:
-    path = tmp_path / "fonts.pdf"
-    path.write_bytes(pdf)
-    return subprocess.run(["pdffonts", str(path)], capture_output=True, text=True, check=True).stdout
-
-
-def page_images(pdf: bytes, tmp_path: Path, dpi: int = 100) -> list[Image.Image]:
-    path = tmp_path / "img.pdf"
-    path.write_bytes(pdf)
-    subprocess.run(["pdftoppm", "-png", "-r", str(dpi), str(path), str(tmp_path / "page")], check=True)
-    return [Image.open(p).convert("L") for p in sorted(tmp_path.glob("page-*.png"))]
-
-
-def ink(image: Image.Image, box=None) -> int:
-    """Dark pixels (below 128) in `box` (left, top, right, bottom) of a greyscale page."""
-    region = image.crop(box) if box else image
-    return sum(region.histogram()[:128])
 
 
 @pytest.fixture(scope="module")

@@ -2,6 +2,7 @@
 expected outputs the in-process harness gives, and its failures name harness.py's line for the author."""
 from __future__ import annotations
 
+import time
 from pathlib import Path
 
 import numpy as np
@@ -79,3 +80,93 @@ def reference(inputs, variant):
 def test_a_two_argument_reference_gets_the_variant_in_the_box_as_it_does_in_process():
     inputs, expected = run_case(TWO_ARGUMENT_REFERENCE, {"n": 4}, np.random.default_rng(1), {"scale": 3})
     assert expected["y"].tolist() == [0.0, 3.0, 6.0, 9.0]
+
+
+SLEEPS = '''import time
+
+
+def generate(case, rng):
+    time.sleep(600)
+    return {}
+
+
+def reference(inputs):
+    return {}
+'''
+
+LOOPS = '''def generate(case, rng):
+    n = 0
+    while True: n += 1  # noqa: E701 (one line: the alarm finds it there)
+
+
+def reference(inputs):
+    return {}
+'''
+
+# A harness stuck where Python never gets the alarm back: SIGALRM blocked, then a sleep.
+DEAF = '''import signal
+import time
+
+
+def generate(case, rng):
+    signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGALRM})
+    time.sleep(600)
+
+
+def reference(inputs):
+    return {}
+'''
+
+HOGS = '''import numpy as np
+
+
+def generate(case, rng):
+    blocks = []
+    while True:
+        blocks.append(np.ones(16 << 20, np.uint8))
+
+
+def reference(inputs):
+    return {}
+'''
+
+
+@pytest.mark.parametrize("source, line", [(SLEEPS, 5), (LOOPS, 3)])
+def test_a_harness_past_its_time_limit_is_stopped_and_the_author_reads_the_limit_and_its_line(source, line):
+    """A generate() that sleeps or loops for ever is stopped at its time limit (here 3 s, not the 600 s it
+    asked for), and the author reads which limit and the line it was at."""
+    started = time.monotonic()
+    with pytest.raises(HarnessError) as info:
+        run_case(source, {}, np.random.default_rng(1), {}, time_s=3)
+    assert time.monotonic() - started < 60
+    detail = info.value.author_detail
+    assert info.value.line == line and detail.startswith(f"harness.py line {line}: TimeoutError: ")
+    assert "ran past harness.py's time limit of 3 s" in detail and 'File "harness.py", line' in detail
+    assert "time limit" not in str(info.value)  # what anyone may read says nothing of the code
+
+
+def test_a_harness_that_never_returns_to_python_is_killed_at_its_time_limit_all_the_same():
+    started = time.monotonic()
+    with pytest.raises(HarnessError) as info:
+        run_case(DEAF, {}, np.random.default_rng(1), {}, time_s=3)
+    assert time.monotonic() - started < 60
+    assert "ran past harness.py's time limit of 3 s" in info.value.author_detail
+    assert "no line to show" in info.value.author_detail and info.value.line is None
+
+
+def test_a_harness_that_allocates_past_its_memory_limit_gets_a_memory_error_naming_the_limit_and_its_line():
+    with pytest.raises(HarnessError) as info:
+        run_case(HOGS, {}, np.random.default_rng(1), {}, memory_bytes=384 << 20)
+    detail = info.value.author_detail
+    assert info.value.line == 7 and detail.startswith("harness.py line 7: ")
+    assert "MemoryError" in detail and "past harness.py's memory limit of 384 MiB" in detail
+
+
+def test_the_limits_come_from_the_settings(settings):
+    from grader.harness_box import harness_limits
+
+    settings.WARPDRILL_HARNESS_TIME_S, settings.WARPDRILL_HARNESS_MEMORY_MB = 2.5, 700
+    assert harness_limits() == (2.5, 700 << 20)
+    with pytest.raises(HarnessError) as info:
+        run_case(SLEEPS, {}, np.random.default_rng(1), {})
+    assert "time limit of 2.5 s" in info.value.author_detail
