@@ -294,6 +294,8 @@ def case_rows(backend) -> list[dict]:
         if on_gpu and expect.get("gpu") and not row["agree"] and row["got"] == expect["gpu"]:
             row["explained"] = expect.get("gpu_reason", "")
         row["note"] = case.meta["shows"]
+        if not case.measured:  # written without a GPU: this run is its first measurement
+            row["unmeasured"] = str(case.meta["h200"]["unmeasured"])
         rows.append(row)
     return rows
 

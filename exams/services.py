@@ -42,29 +42,60 @@ def open_exams(course, user, now: datetime | None = None) -> list[OpenExam]:
     return sorted(out, key=lambda o: o.closes_at)
 
 
-def hidden_from_student(submission, now: datetime | None = None) -> bool:
-    """True when the student who made this exam submission may not see its result page yet: the exam
-    gives less than full feedback (for its zone) and the results are not released. Practice
-    submissions are never hidden."""
-    if not submission.exam_item_id:
-        return False
+@dataclass(frozen=True)
+class ExamQuestion:
+    exam: Exam
+    number: int  # the question's number on the student's paper
+    url: str  # the question's page in the attempt
+
+
+def exam_question_in_progress(user, problem, now: datetime | None = None) -> ExamQuestion | None:
+    """The kernel question of an attempt `user` has open at `now` (before its deadline) that is
+    `problem` (by slug, as an item stores it), or None."""
     from .models import ExamItem
 
-    item = ExamItem.objects.select_related("attempt__exam").filter(pk=submission.exam_item_id).first()
+    if not getattr(user, "is_authenticated", False):
+        return None
+    now = now or timezone.now()
+    item = (ExamItem.objects.filter(kind="kernel", attempt__user=user, attempt__state=AttemptState.OPEN,
+                                    attempt__deadline__gt=now, data__kernel__slug=problem.slug)
+            .select_related("attempt__exam").first())
     if item is None:
-        return False
+        return None
     exam = item.attempt.exam
+    return ExamQuestion(exam, item.number, reverse("exams:kernel", args=[exam.pk, item.number]))
+
+
+def hidden_from_student(submission, now: datetime | None = None) -> bool:
+    """True when the student who made this exam submission may not see its result yet: the exam gives
+    less than full feedback (for the item's zone) and the results are not released. A submission a
+    reset detached from its item (exam_item None, exam kept) is held to the exam's strictest feedback.
+    Practice submissions are never hidden; neither is one whose exam was deleted (nothing to keep)."""
+    from .models import Exam, ExamItem
+
+    item = None
+    if submission.exam_item_id:
+        item = ExamItem.objects.select_related("attempt__exam").filter(pk=submission.exam_item_id).first()
+    exam = item.attempt.exam if item is not None else (
+        Exam.objects.filter(pk=submission.exam_id).first() if submission.exam_id else None)
+    if exam is None:
+        return False
     now = now or timezone.now()
     if exam.results_release_at is not None and now >= exam.results_release_at:
         return False
     zones = exam.spec.get("zones", [])
-    zi = item.data.get("zone", 0)
-    feedback = (zones[zi].get("feedback") if zi < len(zones) else None) or exam.feedback
-    return feedback != "full"
+    if item is not None:
+        zi = item.data.get("zone", 0)
+        feedbacks = [(zones[zi].get("feedback") if zi < len(zones) else None) or exam.feedback]
+    else:
+        feedbacks = [z.get("feedback") or exam.feedback for z in zones] or [exam.feedback]
+    return any(f != "full" for f in feedbacks)
 
 
 def exam_course(submission):
-    """The course of the exam an exam submission answers (None when its item is gone)."""
+    """The course of the exam an exam submission was made in (None when the exam is gone)."""
     from courses.models import Course
 
+    if submission.exam_id:
+        return Course.objects.filter(exams__pk=submission.exam_id).first()
     return Course.objects.filter(exams__attempts__items__pk=submission.exam_item_id).first()

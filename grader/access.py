@@ -1,10 +1,28 @@
 """Who may read a submission: the one rule ("their own, or the staff who may see it"), used by the
-submission pages, the API and the playground."""
+submission pages, the API and the playground; and which of a user's submissions the practice pages
+list (never exam work: an exam's submissions are shown on the exam's pages, with the feedback the
+exam allows, and nowhere else)."""
 from __future__ import annotations
+
+from django.db.models import Q, QuerySet
 
 from accounts.roles import is_instructor
 
-from .models import Submission
+from .models import Purpose, Submission
+
+
+def exam_work_q() -> Q:
+    """The submissions made in an exam: answering an item, or detached from one by a reset (which
+    keeps `exam`)."""
+    return Q(exam_item__isnull=False) | Q(exam__isnull=False)
+
+
+def practice_submissions(user) -> QuerySet:
+    """`user`'s own practice submissions (purpose STUDENT, no exam work), newest first: what the
+    problem pages, "My submissions", problem sets and the API's list may show them. An exam's
+    submissions are left out whatever the exam's feedback: until its results are released they
+    would tell a verdict the exam keeps back, and afterwards the exam's result page shows them."""
+    return Submission.objects.filter(user=user, purpose=Purpose.STUDENT).exclude(exam_work_q())
 
 
 def may_see(user, submission: Submission) -> bool:
@@ -13,7 +31,7 @@ def may_see(user, submission: Submission) -> bool:
     solutions are run as validation submissions); of the bank's, any site instructor."""
     if submission.user_id == user.pk:
         return True
-    if submission.exam_item_id:
+    if submission.exam_item_id or submission.exam_id:
         # An exam's work belongs to the exam's course: its TAs and instructors, and nobody else's.
         from courses import access
         from exams.services import exam_course
@@ -33,7 +51,7 @@ def visible_to(user, submission: Submission) -> bool:
     until its release (exams.services.hidden_from_student); a site instructor is not held back."""
     if not may_see(user, submission):
         return False
-    if submission.exam_item_id and submission.user_id == user.pk and not is_instructor(user):
+    if submission.is_exam_work and submission.user_id == user.pk and not is_instructor(user):
         from exams.services import hidden_from_student
 
         return not hidden_from_student(submission)

@@ -67,6 +67,11 @@ class Submission(models.Model):
     # seconds (grader.sweeps.requeue_stale_exam_submissions) rather than the sweeper's minutes.
     exam_item = models.ForeignKey("exams.ExamItem", null=True, blank=True, on_delete=models.SET_NULL,
                                   related_name="submissions", verbose_name=_("exam item"))
+    # The exam a submission was made in, set when it is made and kept when a reset detaches it from
+    # its item (exam_item None): exam work stays out of the practice pages and keeps the exam's
+    # feedback rule until the results are released (grader.access).
+    exam = models.ForeignKey("exams.Exam", null=True, blank=True, on_delete=models.SET_NULL,
+                             related_name="submissions", verbose_name=_("exam"))
     heartbeat_at = models.DateTimeField(_("grader heartbeat"), null=True, blank=True)
 
     class Meta:
@@ -97,6 +102,11 @@ class Submission(models.Model):
 
     def judge_result(self) -> JudgeResult | None:
         return JudgeResult.from_dict(self.result) if self.result else None
+
+    @property
+    def is_exam_work(self) -> bool:
+        """Made in an exam (answering an exam item now, or detached from one by a reset)."""
+        return self.exam_item_id is not None or self.exam_id is not None
 
     @property
     def counts_as_attempt(self) -> bool:

@@ -19,7 +19,7 @@ from django.views.decorators.http import require_POST
 from accounts.roles import is_instructor
 
 from . import live
-from .access import visible_to
+from .access import exam_work_q, visible_to
 from .core.results import diagnostic_lines
 from .models import Status, Submission
 from .serializers import public_result
@@ -242,7 +242,7 @@ def submission_list(request):
     rows = Submission.objects.select_related("problem_version__problem", "user").defer("source", "result")
     if not show_all:
         # Exam submissions are listed on the exam's pages, with the feedback the exam allows.
-        rows = rows.filter(user=request.user, exam_item__isnull=True)
+        rows = rows.filter(user=request.user).exclude(exam_work_q())
     page = Paginator(rows, PAGE_SIZE).get_page(request.GET.get("page"))
     # Submitted less than a minute before this reads "just now": timesince would say "0 minutes".
     just_now_after = timezone.now() - timedelta(minutes=1)

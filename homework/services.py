@@ -54,20 +54,20 @@ def _status(times_correct, times_any, problem_set) -> ItemStatus:
 
 
 def item_rows(problem_set, user) -> list[ItemRow]:
-    """Every item of the set with `user`'s status: kernel problems from their graded submissions
-    (platform faults and validation runs excluded), question families from their answers, both
-    counted from the set's opening time. A family item links to a question of exactly its family
-    (homework.actions.item_question); any answer to that family in the window counts."""
+    """Every item of the set with `user`'s status: kernel problems from their graded practice
+    submissions (platform faults, validation runs and exam work excluded), question families from their
+    answers, both counted from the set's opening time. A family item links to a question of exactly its
+    family (homework.actions.item_question); any answer to that family in the window counts."""
     from grader.core.verdicts import Verdict
-    from grader.models import Purpose, Status, Submission
+    from grader.access import practice_submissions
+    from grader.models import Status
     from practice.models import QuestionAttempt
 
     rows = []
     for item in problem_set.items.select_related("problem"):
         if item.problem_id:
-            subs = (Submission.objects.filter(user=user, purpose=Purpose.STUDENT, status=Status.GRADED,
-                                              problem_version__problem=item.problem,
-                                              created_at__gte=problem_set.opens_at)
+            subs = (practice_submissions(user).filter(status=Status.GRADED, problem_version__problem=item.problem,
+                                                      created_at__gte=problem_set.opens_at)
                     .exclude(verdict=Verdict.INTERNAL_ERROR).values_list("created_at", "verdict"))
             subs = list(subs)
             status = _status([t for t, v in subs if v == Verdict.ACCEPTED], [t for t, _ in subs], problem_set)

@@ -78,13 +78,13 @@ def playground(request):
         return redirect(run)
     if request.GET.get("from"):
         from grader.models import Submission
-        from grader.access import may_see
+        from grader.access import visible_to
 
         try:
             submission = Submission.objects.select_related("problem_version__problem").get(pk=int(request.GET["from"]))
         except (ValueError, Submission.DoesNotExist):
             raise Http404("No such submission.") from None
-        if not may_see(request.user, submission):
+        if not visible_to(request.user, submission):
             raise Http404("No such submission.")
         return _page(request, form_from_submission(submission))
     if request.GET.get("run"):

@@ -16,7 +16,8 @@ from grader.core.errors import WarpDrillError, http_status_for
 from grader.core.judge import LaunchChoice
 from grader.core.verdicts import Verdict
 from grader.middleware import error_text
-from grader.models import Purpose, Submission
+from exams.services import exam_question_in_progress
+from grader.access import practice_submissions
 
 from .templatetags.warpdrill import topic_label
 from .models import Problem
@@ -64,7 +65,7 @@ def problem_statuses(user) -> dict[int, str]:
     if not user.is_authenticated:
         return {}
     statuses: dict[int, str] = {}
-    rows = (Submission.objects.filter(user=user, purpose=Purpose.STUDENT)
+    rows = (practice_submissions(user)
             .exclude(verdict=Verdict.INTERNAL_ERROR)
             .values_list("problem_version__problem_id", "verdict"))
     for problem_id, verdict in rows:
@@ -121,6 +122,8 @@ def problem_detail(request, slug):
         "form": initial,
         "error": error,
         "recent": _recent(request.user, problem),
+        # A kernel question of the student's exam in progress: answered on the exam's page only.
+        "in_exam": exam_question_in_progress(request.user, problem),
         # Submitted less than a minute before this reads "just now": timesince would say "0 minutes".
         "just_now_after": timezone.now() - timedelta(minutes=1),
     }
@@ -158,7 +161,7 @@ def _initial_form(user, problem, package, reopen: str = "") -> dict:
                "last_launch": None}
     if not user.is_authenticated:
         return initial
-    mine = Submission.objects.filter(user=user, problem_version__problem=problem, purpose=Purpose.STUDENT)
+    mine = practice_submissions(user).filter(problem_version__problem=problem)
     # Only plain ASCII digits that fit a bigint ("²" is isdigit() but not int()-able).
     wanted = int(reopen) if reopen.isascii() and reopen.isdigit() and len(reopen) < 19 else None
     reopened = mine.filter(pk=wanted).first() if wanted is not None else None
@@ -179,5 +182,5 @@ def _initial_form(user, problem, package, reopen: str = "") -> dict:
 def _recent(user, problem, limit: int = 5):
     if not user.is_authenticated:
         return []
-    return list(Submission.objects.filter(user=user, problem_version__problem=problem, purpose=Purpose.STUDENT)
+    return list(practice_submissions(user).filter(problem_version__problem=problem)
                 .only("id", "status", "verdict", "created_at")[:limit])

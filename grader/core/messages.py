@@ -522,6 +522,12 @@ RUNTIME_GRID_SYNC_NOT_COOPERATIVE = gettext_noop(
 RUNTIME_GRID_SYNC_EXITED = gettext_noop(
     "Deadlock: threads wait in grid.sync() on line %(line)s (block %(block)s) for blocks that have already exited and "
     "never arrive there.")
+# Lanes of one warp in warp operations that never satisfy each other (docs/synchronization.md row 12c).
+RUNTIME_DEADLOCK_WARP_OPS = gettext_noop(
+    "Deadlock in warp %(warp)s of block %(block)s: lanes %(lanes)s wait in the warp operation on line %(line)s (mask "
+    "%(mask)s) for lanes %(other_lanes)s, which wait in another warp operation on line %(other_line)s (mask "
+    "%(other_mask)s). A warp operation completes only when every lane of its mask that has not exited reaches the "
+    "same operation with the same mask: on sm_70+ this hangs.")
 RUNTIME_DEADLOCK_PROVEN = gettext_noop("Deadlock in block %(block)s: %(waiting)s, and no other thread can ever arrive there.")
 RUNTIME_DEADLOCK_SPINNING = gettext_noop("Deadlock in block %(block)s: %(waiting)s, while %(spinning)s without making progress.")
 RUNTIME_DEADLOCK_SPINNING_GRID = gettext_noop(
@@ -567,7 +573,7 @@ RUNTIME_MESSAGES = (RUNTIME_TIMEOUT, RUNTIME_SKIPPED_BARRIER_NOTE, RUNTIME_SKIPP
                     RUNTIME_DIVERGENT_BARRIER_PASSED_WARPS, RUNTIME_DIVERGENT_BARRIERS_SPLIT, RUNTIME_DIVERGENT_BARRIERS,
                     RUNTIME_WARP_EXITED, RUNTIME_WARP_MISMATCH, RUNTIME_TOO_MUCH_SHARED, RUNTIME_GRID_SYNC_NOT_COOPERATIVE,
                     RUNTIME_GRID_SYNC_EXITED, RUNTIME_DEADLOCK_SPINNING_GRID,
-                    RUNTIME_DEADLOCK_SPINNING, RUNTIME_DEADLOCK_PROVEN, *RUNTIME_FAULTS)
+                    RUNTIME_DEADLOCK_SPINNING, RUNTIME_DEADLOCK_PROVEN, RUNTIME_DEADLOCK_WARP_OPS, *RUNTIME_FAULTS)
 
 # ---- the emulator's race check (grader/core/emulator/races.py) ----
 

@@ -18,7 +18,9 @@ A case is a folder under tests/fidelity/cases/: `kernel.cu` and `case.yaml`.
       gpu: WRONG_ANSWER             # optional: what the GPU path gives instead, by design ...
       gpu_reason: "..."             # ... and why (bench/gpu_validate.py marks such rows explained)
     needs: "judger: ..."            # the feature of issue 11 it waits for; null when it must pass today
-    h200: {...}                     # what the H200 did (tests/fidelity/observe_h200.py), for the reader
+    h200: {...}                     # what the H200 did (tests/fidelity/observe_h200.py), for the reader;
+                                    # or {unmeasured: "what to measure"} for a case written without a GPU,
+                                    # whose verdict rests on documents (docs/gpu-validation.md lists them)
 
 Plain Python (numpy, PyYAML and the judge's core): the emulator test module, the H200 observation
 script and bench/gpu_validate.py all read the cases through this module.
@@ -48,6 +50,12 @@ class FidelityCase:
     message_contains: tuple[str, ...] = ()  # lower-case words the messages must contain
     needs: str | None = None  # the feature this case waits for, or None
     folder: Path = field(default=CASES_DIR)
+
+    @property
+    def measured(self) -> bool:
+        """Whether an H200 ran this case (its `h200:` block is an observation, not `unmeasured:`)."""
+        record = self.meta.get("h200") or {}
+        return bool(record) and "unmeasured" not in record
 
     @property
     def harness_source(self) -> str:

@@ -28,7 +28,7 @@ def _must_say_rows(text: str) -> list[tuple[str, str]]:
         if column is None:
             column = cells.index("WarpDrill must say") if "WarpDrill must say" in cells else -1
         elif column > 0 and cells[0] and not set(cells[0]) <= {"-"}:
-            rows.append((cells[0], cells[column].strip("*")))
+            rows.append((cells[0].strip("`"), cells[column].strip("*").split()[0]))
     return rows
 
 

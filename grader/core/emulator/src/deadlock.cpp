@@ -69,6 +69,39 @@ std::string groups_said(const std::vector<WaitGroup>& gs) {
   return s + "]";
 }
 
+// Two lanes of one warp that wait in warp operations which can never satisfy each other: `a`'s mask
+// names `b`, and `b` waits in another kind of operation or with another mask (warp.cpp's release
+// rule, the PTX ISA's). False when every lane at a warp operation waits for something else.
+bool warp_ops_mismatch(const Block& b, const Thread*& a, const Thread*& other, int& warp) {
+  int n = static_cast<int>(b.threads.size());
+  for (int w0 = 0; w0 < n; w0 += 32) {
+    for (int i = w0; i < n && i < w0 + 32; ++i) {
+      const Thread& t = b.threads[i];
+      if (t.state != kAtWarp || t.wop == detail::kCoalesce) continue;
+      for (int j = w0; j < n && j < w0 + 32; ++j) {
+        const Thread& u = b.threads[j];
+        if (j == i || u.state != kAtWarp || !(t.wmask >> (j - w0) & 1)) continue;
+        if (u.wop != t.wop || u.wmask != t.wmask) {
+          a = &t, other = &u, warp = w0 / 32;
+          return true;
+        }
+      }
+    }
+  }
+  return false;
+}
+
+// The lanes of warp `warp` waiting in the same operation with the same mask as `t`.
+unsigned lanes_like(const Block& b, const Thread& t, int warp) {
+  unsigned m = 0;
+  int n = static_cast<int>(b.threads.size());
+  for (int j = 0; j < 32 && warp * 32 + j < n; ++j) {
+    const Thread& u = b.threads[warp * 32 + j];
+    if (u.state == kAtWarp && u.wop == t.wop && u.wmask == t.wmask && u.wline == t.wline) m |= 1u << j;
+  }
+  return m;
+}
+
 }  // namespace
 
 std::string tid_str(uint3 v) {
@@ -106,7 +139,40 @@ std::string tid_str(uint3 v) {
   d.has_ids = true;
   d.detail_json = "{\"proven\": " + std::string(proven ? "true" : "false") + ", \"waiting\": " + groups_json(waiting) +
                   ", \"spinning\": " + groups_json(spin) + ", \"spin_line\": " +
-                  std::to_string(spin.empty() ? 0 : spin.front().line) + "}";
+                  std::to_string(spin.empty() ? 0 : spin.front().line);
+  // Lanes of one warp in warp operations that never satisfy each other (row 12c): say which lanes wait
+  // where, with their masks, and why it hangs.
+  const Thread* a = nullptr;
+  const Thread* other = nullptr;
+  int wnum = -1;
+  if (proven && warp_ops_mismatch(b, a, other, wnum)) {
+    unsigned lanes = lanes_like(b, *a, wnum), other_lanes = lanes_like(b, *other, wnum);
+    msg = "Deadlock in warp " + std::to_string(wnum) + " of block " + tid_str(b.bid) + ": lanes " + mask_hex(lanes) +
+          " wait in the warp operation on line " + std::to_string(a->wline) + " (mask " + mask_hex(a->wmask) +
+          ") for lanes " + mask_hex(other_lanes) + ", which wait in another warp operation on line " +
+          std::to_string(other->wline) + " (mask " + mask_hex(other->wmask) +
+          "). A warp operation completes only when every lane of its mask that has not exited reaches the same "
+          "operation with the same mask: on sm_70+ this hangs.";
+    d.message = msg;
+    d.code = "RUNTIME_DEADLOCK_WARP_OPS";
+    d.params_json = JsonObject()
+                        .add("warp", wnum)
+                        .add("block", tid_str(b.bid))
+                        .add("lanes", mask_hex(lanes))
+                        .add("line", a->wline)
+                        .add("mask", mask_hex(a->wmask))
+                        .add("other_lanes", mask_hex(other_lanes))
+                        .add("other_line", other->wline)
+                        .add("other_mask", mask_hex(other->wmask))
+                        .str();
+    d.line = a->wline;
+    d.thread = a->tid;
+    d.detail_json += ", \"warp\": " + std::to_string(wnum) + ", \"lanes\": \"" + mask_hex(lanes) +
+                     "\", \"other_lanes\": \"" + mask_hex(other_lanes) + "\", \"other_line\": " +
+                     std::to_string(other->wline) + ", \"other_thread\": " + ids_json(other->tid) +
+                     ", \"rule\": \"warp_operations_never_meet\"";
+  }
+  d.detail_json += "}";
   finish("deadlock", msg, {d});
 }
 

@@ -38,6 +38,10 @@ struct Thread {
   unsigned wmask = 0;
   int wsite = 0, wline = 0, wop = 0, warg = 0, wwidth = 32;
   unsigned long long wvalue = 0, wresult = 0;
+  // A lane of this lane's mask seen waiting in another warp operation or with another mask (warp.cpp):
+  // its lane, line and mask (wheld_line 0: none). Reported if this operation completes after all.
+  int wheld_lane = 0, wheld_line = 0;
+  unsigned wheld_mask = 0;
   int last_line = 0;
   // Bit (site % 64) of every barrier site this thread has passed (WD_SITE's __COUNTER__ part: one bit per
   // call site for the first 64 of a file): a `return` above a barrier it passed before is a skip of it.

@@ -67,10 +67,23 @@ bool release_warps(Block& b) {
       unsigned group = 0, exited = 0;
       for (int j = 0; j < lanes; ++j) {
         if (!(m >> j & 1)) continue;
-        State s = b.threads[w0 + j].state;
-        if (s == kAtWarp) group |= 1u << j;
-        else if (s == kExited) exited |= 1u << j;
-        else { ready = false; break; }
+        const Thread& t = b.threads[w0 + j];
+        // The PTX ISA's wait (shfl.sync, vote.sync, bar.warp.sync): until every non-exited lane of the
+        // mask has executed the operation "with the same qualifiers and same membermask". A lane of the
+        // mask waiting in another kind of operation (a vote beside a shuffle, shfl.down beside shfl.bfly,
+        // __syncwarp beside a vote) or with another mask never satisfies it: the lead's lanes wait on, and
+        // when nothing else can run the block is a deadlock (docs/synchronization.md row 12c). A lane in
+        // coalesced_threads() is released by that call first.
+        if (t.state == kAtWarp && t.wop != detail::kCoalesce && t.wop == lead.wop && t.wmask == lead.wmask) {
+          group |= 1u << j;
+        } else if (t.state == kExited) {
+          exited |= 1u << j;
+        } else {
+          if (t.state == kAtWarp && t.wop != detail::kCoalesce && !lead.wheld_line)
+            lead.wheld_lane = j, lead.wheld_line = t.wline, lead.wheld_mask = t.wmask;
+          ready = false;
+          break;
+        }
       }
       if (!ready) continue;
       std::string where = "line " + std::to_string(lead.wline) + " (block " + tid_str(b.bid) + ", warp " +
@@ -80,9 +93,39 @@ bool release_warps(Block& b) {
       // completes it cleanly); a shuffle that reads an exited lane's value gets an undefined one
       // (docs/synchronization.md row 12). Which lanes read an exited one is decided below.
       bool reads_exited = false;
+      // The same operation and mask reached through different calls: the PTX ISA's wait is satisfied
+      // and sm_70+ lets them through together. For __syncwarp the Programming Guide says so too ("a
+      // corresponding __syncwarp()"; only sm_6x needs the same one in convergence): no finding. For a
+      // vote or a shuffle the Guide asks for "the same intrinsic": undefined, a WARP_MASK finding
+      // (row 12d).
+      // Lanes held while others of their mask waited in another operation, released once those exited:
+      // the Programming Guide's "same intrinsic with the same mask" was not kept (undefined), a finding.
       for (int j = 0; j < lanes; ++j) {
+        Thread& t = b.threads[w0 + j];
+        if (!(group >> j & 1) || !t.wheld_line) continue;
+        warp_diag(b, t,
+                  "Lanes of one warp meet at different warp operations or with different masks: lane " + std::to_string(j) +
+                      " at line " + std::to_string(t.wline) + " with mask " + mask_hex(t.wmask) + ", lane " +
+                      std::to_string(t.wheld_lane) + " at line " + std::to_string(t.wheld_line) + " with mask " +
+                      mask_hex(t.wheld_mask) + " (block " + tid_str(b.bid) + ").",
+                  "{\"other_line\": " + std::to_string(t.wheld_line) + ", \"mask\": \"" + mask_hex(t.wmask) +
+                      "\", \"other_mask\": \"" + mask_hex(t.wheld_mask) + "\", \"held\": true}",
+                  "mismatch:" + std::to_string(t.wline) + ":" + std::to_string(t.wheld_line), "RUNTIME_WARP_MISMATCH",
+                  JsonObject()
+                      .add("lane", j)
+                      .add("line", t.wline)
+                      .add("mask", mask_hex(t.wmask))
+                      .add("other_lane", t.wheld_lane)
+                      .add("other_line", t.wheld_line)
+                      .add("other_mask", mask_hex(t.wheld_mask))
+                      .add("block", tid_str(b.bid)));
+        break;
+      }
+      for (int j = 0; j < lanes; ++j)
+        if (group >> j & 1) b.threads[w0 + j].wheld_line = 0;
+      for (int j = 0; j < lanes && lead.wop != detail::kSyncWarp; ++j) {
         const Thread& t = b.threads[w0 + j];
-        if ((group >> j & 1) && (t.wsite != lead.wsite || t.wmask != lead.wmask)) {
+        if ((group >> j & 1) && t.wsite != lead.wsite) {
           warp_diag(b, lead,
                     "Lanes of one warp meet at different warp operations or with different masks: lane " +
                         std::to_string(l) + " at line " + std::to_string(lead.wline) + " with mask " + mask_hex(lead.wmask) +
