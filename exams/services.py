@@ -42,6 +42,30 @@ def open_exams(course, user, now: datetime | None = None) -> list[OpenExam]:
     return sorted(out, key=lambda o: o.closes_at)
 
 
+@dataclass(frozen=True)
+class ExamQuestion:
+    exam: Exam
+    number: int  # the question's number on the student's paper
+    url: str  # the question's page in the attempt
+
+
+def exam_question_in_progress(user, problem, now: datetime | None = None) -> ExamQuestion | None:
+    """The kernel question of an attempt `user` has open at `now` (before its deadline) that is
+    `problem` (by slug, as an item stores it), or None."""
+    from .models import ExamItem
+
+    if not getattr(user, "is_authenticated", False):
+        return None
+    now = now or timezone.now()
+    item = (ExamItem.objects.filter(kind="kernel", attempt__user=user, attempt__state=AttemptState.OPEN,
+                                    attempt__deadline__gt=now, data__kernel__slug=problem.slug)
+            .select_related("attempt__exam").first())
+    if item is None:
+        return None
+    exam = item.attempt.exam
+    return ExamQuestion(exam, item.number, reverse("exams:kernel", args=[exam.pk, item.number]))
+
+
 def hidden_from_student(submission, now: datetime | None = None) -> bool:
     """True when the student who made this exam submission may not see its result yet: the exam gives
     less than full feedback (for the item's zone) and the results are not released. A submission a

@@ -43,6 +43,32 @@ class RateLimitError(BadRequestError):
         return {"Retry-After": str(self.retry_after)}
 
 
+class InExamError(BadRequestError):
+    """A practice submission of a problem that is a kernel question of an exam the user is taking now:
+    refused (409), since its verdict would tell what the exam may keep back until its results; the
+    question is answered on the exam's page (`exam_url`)."""
+
+    http_status = 409
+
+    def __init__(self, message: str, exam_url: str):
+        super().__init__(message)
+        self.exam_url = exam_url
+
+    def data(self) -> dict:
+        return {"exam_url": self.exam_url}
+
+
+def check_not_in_exam(user, problem) -> None:
+    """Raise InExamError if `problem` is a kernel question of an exam attempt `user` has open now."""
+    from exams.services import exam_question_in_progress
+
+    found = exam_question_in_progress(user, problem)
+    if found is not None:
+        raise InExamError(_("This problem is question %(n)d of your exam in progress (%(exam)s): answer it on "
+                            "the exam's page. You can practise it here again once your attempt has ended.") % {
+            "n": found.number, "exam": found.exam.localized_title}, found.url)
+
+
 class FixedLaunchError(LaunchConfigError):
     """A launch was chosen for a problem whose launch is fixed.
 
@@ -179,6 +205,8 @@ def create_submission(user, problem, source: str, choice: LaunchChoice | None = 
     Raises BadRequestError (source, launch) or RateLimitError; nothing is saved then.
     """
     version = version or problem.current_version
+    if exam_item is None:
+        check_not_in_exam(user, problem)
     check_rate_limit(user)
     try:
         validate_submission(problem, source, choice, version)

@@ -206,11 +206,11 @@ class SubmissionDetailView(WarpDrillAPIView):
 
     def get(self, request, pk):
         token = live.current_token(pk)
-        # Another user's submission is a 404 like a missing id (as on the HTML page), so the API
-        # does not tell which ids exist.
+        # One rule with the HTML page (grader.access.visible_to: their own, or the staff who may see
+        # it, a course's TAs included); anything else is a 404 like a missing id, so the API does not
+        # tell which ids exist.
         instructor = is_instructor(request.user)
-        rows = Submission.objects.select_related("problem_version__problem__course")
-        submission = get_object_or_404(rows if instructor else rows.filter(user=request.user), pk=pk)
+        submission = get_object_or_404(Submission.objects.select_related("problem_version__problem__course"), pk=pk)
         if not access.visible_to(request.user, submission):
             raise Http404("No such submission.")
         response = Response(submission_payload(submission, full=instructor, request=request))

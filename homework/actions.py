@@ -17,17 +17,22 @@ class ProblemSetError(WarpDrillError):
 
 
 def create_set(course, user, *, title_en: str, title_ko: str = "", opens_at, due_at,
-               late_policy: str = LatePolicy.NONE, late_until=None) -> ProblemSet:
-    """A new problem set of `course`. Raises ProblemSetError when it would be due before it opens or
-    its late deadline is not after the due date."""
+               late_policy: str = LatePolicy.NONE, late_until=None, difficulty: int | None = None) -> ProblemSet:
+    """A new problem set of `course`; `difficulty` (1..3, or None for exam level) is the one its
+    question-family items are drawn at. Raises ProblemSetError when it would be due before it opens,
+    its late deadline is not after the due date, or the difficulty is not one of the levels."""
+    from practice.core.questions import DIFFICULTIES
+
     if due_at <= opens_at:
         raise ProblemSetError(_("The due date must be after the opening time."))
     if late_policy == LatePolicy.MARKED and (late_until is None or late_until <= due_at):
         raise ProblemSetError(_("With late work counting, give a late deadline after the due date."))
+    if difficulty is not None and difficulty not in DIFFICULTIES:
+        raise ProblemSetError(_("Choose a difficulty from the list."))
     return ProblemSet.objects.create(course=course, title_en=title_en.strip(), title_ko=title_ko.strip(),
                                      opens_at=opens_at, due_at=due_at, late_policy=late_policy,
                                      late_until=late_until if late_policy == LatePolicy.MARKED else None,
-                                     created_by=user)
+                                     difficulty=difficulty, created_by=user)
 
 
 def assignable_problems(course):
@@ -54,4 +59,37 @@ def add_item(problem_set: ProblemSet, *, problem_slug: str = "", family: str = "
 
 
 def remove_item(problem_set: ProblemSet, item_id: int) -> None:
+    """Delete one item of the set (nothing when it is not one of the set's). The students' answers and
+    submissions are kept: they belong to the questions and problems, not to the item."""
     problem_set.items.filter(pk=item_id).delete()
+
+
+# The slot of a student's n-th question for one family item of a set (practice.models.QuestionVariant.slot):
+# the set's page and the question page find the item from it (homework.services.set_item_of).
+ITEM_SLOT = "set-{set}-{item}-{n}"
+
+
+def item_slot_prefix(item: ProblemSetItem) -> str:
+    return ITEM_SLOT.format(set=item.problem_set_id, item=item.pk, n="")
+
+
+def item_question(item: ProblemSetItem, user, *, another: bool = False):
+    """The student's current question of a family item: their latest one for this item, or (the first
+    time, or with `another`) a new question of exactly the item's family, at the set's difficulty, for
+    the course's target GPU. Returns the practice.models.QuestionVariant; answering it (practice's
+    submit_answer) counts for the item like any answer to that family in the set's window.
+    Raises ProblemSetError for a kernel-problem item."""
+    from practice import actions as practice
+    from practice.models import QuestionVariant
+
+    if not item.family:
+        raise ProblemSetError(_("This item is a kernel problem, not a question family."))
+    prefix = item_slot_prefix(item)
+    mine = QuestionVariant.objects.filter(user=user, family=item.family, slot__startswith=prefix)
+    latest = mine.order_by("-created_at", "-pk").first()
+    if latest is not None and not another:
+        return latest
+    problem_set = item.problem_set
+    slot = ITEM_SLOT.format(set=problem_set.pk, item=item.pk, n=mine.count() + 1)
+    return practice.get_or_create_variant(user, item.family, slot, problem_set.question_difficulty,
+                                          target_cc=problem_set.course.target_cc or None)

@@ -4,6 +4,10 @@ from django.db import models
 from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
 
+from practice.labels import DIFFICULTY_CHOICES
+
+DEFAULT_DIFFICULTY = 2  # a set that names no difficulty draws its questions at exam level
+
 
 class LatePolicy(models.TextChoices):
     """What happens to work after the due date."""
@@ -25,6 +29,9 @@ class ProblemSet(models.Model):
                                    default=LatePolicy.NONE)
     late_until = models.DateTimeField(_("late work until"), null=True, blank=True,
                                       help_text=_("With 'late work counts': the last moment late work counts."))
+    # The difficulty its question-family items are drawn at; None: DEFAULT_DIFFICULTY.
+    difficulty = models.PositiveSmallIntegerField(_("difficulty of its questions"), null=True, blank=True,
+                                                  choices=DIFFICULTY_CHOICES)
     created_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+")
     created_at = models.DateTimeField(auto_now_add=True)
 
@@ -41,6 +48,11 @@ class ProblemSet(models.Model):
         if (get_language() or "en").startswith("ko") and self.title_ko:
             return self.title_ko
         return self.title_en
+
+    @property
+    def question_difficulty(self) -> int:
+        """The difficulty its question families' questions are drawn at (1..3)."""
+        return self.difficulty or DEFAULT_DIFFICULTY
 
     def closes_at(self):
         """When work stops counting: the due date, or the late deadline when late work counts."""

@@ -1,6 +1,7 @@
 """Reads of problem sets: what is open for a member, and each item's status for a student."""
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from django.urls import reverse
@@ -8,11 +9,12 @@ from django.utils import timezone
 
 from courses import access
 from courses.services import OpenItem
+from practice.labels import family_title
 
 from .core.standing import ItemStatus, classify
 from .models import ProblemSet
 
-__all__ = ["ItemRow", "ItemStatus", "item_rows", "open_problem_sets", "visible_sets"]
+__all__ = ["ItemRow", "ItemStatus", "SetItemOrigin", "item_rows", "open_problem_sets", "set_item_of", "visible_sets"]
 
 
 @dataclass(frozen=True)
@@ -53,12 +55,12 @@ def _status(times_correct, times_any, problem_set) -> ItemStatus:
 
 def item_rows(problem_set, user) -> list[ItemRow]:
     """Every item of the set with `user`'s status: kernel problems from their graded practice
-    submissions (platform faults, validation runs and exam work excluded), question families from their answers, both
-    counted from the set's opening time."""
+    submissions (platform faults, validation runs and exam work excluded), question families from their
+    answers, both counted from the set's opening time. A family item links to a question of exactly its
+    family (homework.actions.item_question); any answer to that family in the window counts."""
     from grader.core.verdicts import Verdict
     from grader.access import practice_submissions
     from grader.models import Status
-    from practice.core.questions import FAMILIES
     from practice.models import QuestionAttempt
 
     rows = []
@@ -74,24 +76,11 @@ def item_rows(problem_set, user) -> list[ItemRow]:
             answers = list(QuestionAttempt.objects.filter(variant__user=user, variant__family=item.family,
                                                           created_at__gte=problem_set.opens_at)
                            .values_list("created_at", "correct", "after_reveal"))
-            family = FAMILIES.get(item.family)
-            title = _family_title(family) if family else item.family
-            rows.append(ItemRow(item, title, reverse("practice:home"),
+            rows.append(ItemRow(item, family_title(item.family), reverse("homework:item-question",
+                                                     args=[problem_set.course.code, problem_set.pk, item.pk]),
                                 _status([t for t, ok, shown in answers if ok and not shown],
                                         [t for t, _ok, _shown in answers], problem_set)))
     return rows
-
-
-def _family_title(family) -> str:
-    from django.utils.translation import get_language
-
-    for attr in ("title", "name", "label"):
-        value = getattr(family, attr, None)
-        if isinstance(value, dict):
-            return value.get("ko" if (get_language() or "").startswith("ko") else "en") or value.get("en", family.id)
-        if isinstance(value, str):
-            return value
-    return family.id
 
 
 def item_columns(problem_set, items) -> list[tuple]:
@@ -99,7 +88,6 @@ def item_columns(problem_set, items) -> list[tuple]:
     a kernel problem's dashboard, a question family's preview."""
     from urllib.parse import urlencode
 
-    from practice.core.questions import FAMILIES
     from problems.models import Problem
 
     code = problem_set.course.code
@@ -111,7 +99,38 @@ def item_columns(problem_set, items) -> list[tuple]:
             out.append((item, problem.title if problem else item.key,
                         reverse("authoring:problem-dashboard", args=[code, item.key])))
         else:
-            family = FAMILIES.get(item.key)
-            out.append((item, _family_title(family) if family else item.key,
+            out.append((item, family_title(item.key),
                         reverse("authoring:family-preview", args=[code]) + "?" + urlencode({"family": item.key})))
     return out
+
+
+@dataclass(frozen=True)
+class SetItemOrigin:
+    """The set item a practice question was opened for, as the question's page links back to it."""
+
+    problem_set: object  # ProblemSet
+    item: object  # ProblemSetItem
+    set_url: str
+    another_url: str  # POST: another question of the item's family
+    counts_now: bool  # the set still counts work (before its due date, or its late deadline)
+
+
+_SLOT_RE = re.compile(r"set-(?P<set>\d+)-(?P<item>\d+)-\d+")
+
+
+def set_item_of(variant, now=None) -> SetItemOrigin | None:
+    """The problem-set item `variant` (a practice.models.QuestionVariant) was opened for, from its slot
+    (homework.actions.ITEM_SLOT); None for a practice or exam question, or an item since removed."""
+    from .models import ProblemSetItem
+
+    m = _SLOT_RE.fullmatch(variant.slot or "")
+    if m is None:
+        return None
+    item = (ProblemSetItem.objects.select_related("problem_set__course")
+            .filter(pk=int(m["item"]), problem_set_id=int(m["set"])).first())
+    if item is None:
+        return None
+    s, code = item.problem_set, item.problem_set.course.code
+    return SetItemOrigin(s, item, reverse("homework:set", args=[code, s.pk]),
+                         reverse("homework:item-question", args=[code, s.pk, item.pk]),
+                         s.opens_at <= (now or timezone.now()) < s.closes_at())

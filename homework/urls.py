@@ -10,4 +10,5 @@ urlpatterns = [
     path("<int:set_id>/dashboard/", views.dashboard, name="dashboard"),
     path("<int:set_id>/items/", views.add_item, name="add-item"),
     path("<int:set_id>/items/<int:item_id>/remove/", views.remove_item, name="remove-item"),
+    path("<int:set_id>/items/<int:item_id>/question/", views.item_question, name="item-question"),
 ]

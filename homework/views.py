@@ -9,10 +9,11 @@ from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
-from django.views.decorators.http import require_POST
+from django.views.decorators.http import require_http_methods, require_POST
 
 from courses import access
 from courses.core.spreadsheet import write_rows
+from practice.labels import DIFFICULTY_CHOICES, family_groups
 
 from . import actions, services
 from . import dashboard as reads
@@ -27,6 +28,10 @@ class ProblemSetForm(forms.Form):
     late_policy = forms.ChoiceField(label=gettext_lazy("Late policy"), choices=LatePolicy.choices)
     late_until = forms.DateTimeField(label=gettext_lazy("Late work until"), required=False,
                                      widget=forms.DateTimeInput(attrs={"type": "datetime-local"}))
+    difficulty = forms.TypedChoiceField(
+        label=gettext_lazy("Difficulty of its generated questions"), required=False, coerce=int, empty_value=None,
+        choices=[("", gettext_lazy("Exam level (default)")), *DIFFICULTY_CHOICES],
+        help_text=gettext_lazy("Each question-family item gives every student questions of its family at this level."))
 
 
 @login_required
@@ -59,11 +64,22 @@ def problem_set(request, code, set_id):
     context = {"course": course, "role": role, "set": problem_set, "can_manage": manage,
                "rows": services.item_rows(problem_set, request.user)}
     if manage:
-        from practice.core.questions import FAMILIES
-
         context["problems"] = actions.assignable_problems(course)
-        context["families"] = sorted(FAMILIES)
+        context["family_groups"] = family_groups()
     return render(request, "homework/set.html", context)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def item_question(request, code, set_id, item_id):
+    """A family item's question for the reader: GET opens their current one (a new one the first time),
+    POST ("Another question") a new one; both show it on the practice question page, which links back
+    to the set. Members of the course only, for a set they can see."""
+    course, _role = access.course_for(request.user, code)
+    problem_set = get_object_or_404(services.visible_sets(course, request.user), pk=set_id)
+    item = get_object_or_404(problem_set.items.exclude(family=""), pk=item_id)
+    variant = actions.item_question(item, request.user, another=request.method == "POST")
+    return redirect("practice:question", pk=variant.pk)
 
 
 @login_required

@@ -42,17 +42,19 @@ def question_for(variant: QuestionVariant) -> Question:
 
 
 @transaction.atomic
-def get_or_create_variant(user, family_id: str, slot: str, difficulty: int = 1, seed: int | None = None) -> QuestionVariant:
+def get_or_create_variant(user, family_id: str, slot: str, difficulty: int = 1, seed: int | None = None,
+                          target_cc: str | None = None) -> QuestionVariant:
     """The student's variant of `family_id` in `slot`, generating and storing it the first time.
 
-    Precondition: family_id names a family (UnknownFamilyError otherwise), difficulty is 1..3.
+    `target_cc` (a course's target GPU, "8.6") makes occupancy families draw a GPU of that compute
+    capability. Precondition: family_id names a family (UnknownFamilyError otherwise), difficulty is 1..3.
     """
     existing = QuestionVariant.objects.filter(user=user, family=family_id, slot=slot).first()
     if existing:
         return existing
     fam = family(family_id)
     seed = secrets.randbits(48) if seed is None else seed
-    q = fam.generate(seed, difficulty)
+    q = fam.generate(seed, difficulty, target_cc or None)
     try:
         with transaction.atomic():
             return QuestionVariant.objects.create(

@@ -10,17 +10,18 @@ from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_http_methods, require_POST
 
+from homework.services import set_item_of
 from problems.core.gpus import CAPABILITIES, gpus_for
 from problems.core.occupancy import LIMITER_NAMES, OccupancyResult, occupancy, series
 
 from . import actions as practice
 from .core.answers import field_correct
 from .core.questions import DIFFICULTIES, TOPIC_NAMES, Topic, family
+from .labels import DIFFICULTY_LABELS
 from .models import QuestionVariant
 from .progress import progress, streak
 from .rendering import blocks_html, lang
 
-DIFFICULTY_LABELS = {1: _("Warm-up"), 2: _("Exam level"), 3: _("Hard")}
 
 
 def topic_choices() -> list[dict]:
@@ -116,6 +117,7 @@ def question(request, pk: int):
         field_rows.append(row)
     topic = request.session.get("practice_topic", practice.MIXED)
     return render(request, "practice/question.html", {
+        "origin": set_item_of(variant),  # a question opened from a problem set links back to it
         "variant": variant, "q": rendered, "prompt": blocks_html(rendered["prompt"]), "fields": field_rows,
         "errors": errors, "last": last, "attempts": attempts, "solved": any(a.counts_as_solved for a in attempts),
         "key_shown": key_visible, "tries_left": practice.tries_left(variant),

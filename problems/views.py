@@ -16,6 +16,7 @@ from grader.core.errors import WarpDrillError, http_status_for
 from grader.core.judge import LaunchChoice
 from grader.core.verdicts import Verdict
 from grader.middleware import error_text
+from exams.services import exam_question_in_progress
 from grader.access import practice_submissions
 
 from .templatetags.warpdrill import topic_label
@@ -121,6 +122,8 @@ def problem_detail(request, slug):
         "form": initial,
         "error": error,
         "recent": _recent(request.user, problem),
+        # A kernel question of the student's exam in progress: answered on the exam's page only.
+        "in_exam": exam_question_in_progress(request.user, problem),
         # Submitted less than a minute before this reads "just now": timesince would say "0 minutes".
         "just_now_after": timezone.now() - timedelta(minutes=1),
     }

@@ -13,7 +13,7 @@ pytestmark = pytest.mark.django_db
 OUTSIDERS = ["stu", "tom", "bea", "nobody"]  # A's student, B's TA, B's instructor (site Instructor), no course
 
 
-def _urls(problem, run_id: int) -> list[tuple[str, str]]:
+def _urls(problem, run_id: int, bank_slug: str = "vector-add-tail", rejudge_id: int = 1) -> list[tuple[str, str]]:
     slug = problem.slug
     return [
         ("get", reverse("authoring:index", args=["PP-A"])),
@@ -29,35 +29,77 @@ def _urls(problem, run_id: int) -> list[tuple[str, str]]:
         ("post", reverse("authoring:preview", args=["PP-A"])),
         ("post", reverse("authoring:new", args=["PP-A"])),
         ("post", reverse("authoring:upload", args=["PP-A"])),
+        ("post", reverse("authoring:copy", args=["PP-A", bank_slug])),
+        ("get", reverse("authoring:yaml-form", args=["PP-A", slug])),
+        ("post", reverse("authoring:yaml-form", args=["PP-A", slug])),
+        ("get", reverse("authoring:as-student", args=["PP-A", slug, 1])),
+        ("get", reverse("authoring:rejudge", args=["PP-A", slug])),
+        ("post", reverse("authoring:rejudge", args=["PP-A", slug])),
+        ("get", reverse("authoring:rejudge-run", args=["PP-A", slug, rejudge_id])),
+        ("post", reverse("authoring:rejudge-run", args=["PP-A", slug, rejudge_id])),
+        ("get", reverse("authoring:dashboard", args=["PP-A"])),
+        ("get", reverse("authoring:problem-dashboard", args=["PP-A", slug])),
+        ("get", reverse("authoring:family-preview", args=["PP-A"])),
     ]
 
 
+@pytest.fixture
+def rejudge_run(problem, people):
+    """A rejudge preview of course A's problem (one graded submission of its student, copied)."""
+    from grader import grading
+    from grader.core.results import JudgeResult
+    from grader.core.verdicts import Verdict
+    from grader.models import Status
+
+    original = Submission.objects.create(user=people["stu"], problem_version=problem.versions.get(), source="// mine",
+                                         status=Status.QUEUED)
+    grading.finish_grading(original.pk, JudgeResult(verdict=Verdict.WRONG_ANSWER))
+    return actions.start_rejudge(problem, people["prof"], problem.versions.get(), "all")
+
+
 @pytest.mark.parametrize("who", OUTSIDERS)
-def test_no_one_but_the_courses_staff_reaches_any_authoring_page(client_for, problem, people, who):
+def test_no_one_but_the_courses_staff_reaches_any_authoring_page(client_for, problem, people, who, bank_problem,
+                                                                 rejudge_run):
+    from authoring.models import RejudgeRun
+    from problems.models import Problem
+
     run = actions.start_validation(problem.versions.get(), people["prof"])
     client = client_for(who)
-    for method, url in _urls(problem, run.pk):
+    for method, url in _urls(problem, run.pk, bank_problem.slug, rejudge_run.pk):
         response = getattr(client, method)(url)
         assert response.status_code == 404, (who, method, url, response.status_code)
     assert problem.versions.count() == 1 and problem.is_published is False
+    # Nothing was made: no copy of the bank's problem, no second rejudge, the preview not applied.
+    assert Problem.objects.count() == 2 and RejudgeRun.objects.get().applied_at is None
 
 
 @pytest.mark.parametrize("who", ["prof", "tara"])
-def test_the_courses_staff_reach_them(client_for, problem, people, who):
+def test_the_courses_staff_reach_them(client_for, problem, people, who, bank_problem, rejudge_run):
     run = actions.start_validation(problem.versions.get(), people["prof"])
     client = client_for(who)
-    for method, url in _urls(problem, run.pk)[:6]:
-        assert client.get(url).status_code == 200, url
+    for method, url in _urls(problem, run.pk, bank_problem.slug, rejudge_run.pk):
+        if method == "get":
+            assert client.get(url).status_code == 200, url
+    response = client.post(reverse("authoring:copy", args=["PP-A", bank_problem.slug]), {"slug": f"copy-by-{who}"})
+    assert response.status_code == 302 and problem.course.problems.filter(slug=f"copy-by-{who}").exists()
 
 
-def test_staff_of_course_b_cannot_use_their_own_course_url_to_reach_course_as_problem(client_for, problem, people):
+def test_staff_of_course_b_cannot_use_their_own_course_url_to_reach_course_as_problem(client_for, problem, people,
+                                                                                     bank_problem, rejudge_run):
+    from problems.models import Problem
+
     run = actions.start_validation(problem.versions.get(), people["prof"])
     client = client_for("tom")
-    for method, url in _urls(problem, run.pk):
+    # Course B's own pages (its index, new, upload, preview, dashboards, families, copying the bank) are theirs.
+    own = ("/new/", "/upload/", "/preview/", "/copy/", "/dashboard/", "/families/")
+    for method, url in _urls(problem, run.pk, bank_problem.slug, rejudge_run.pk):
         url = url.replace("/PP-A/", "/GA-B/")
-        if "/new/" in url or "/upload/" in url or "/preview/" in url or url.endswith("/problems/"):
+        if any(part in url for part in own) or url.endswith("/problems/"):
             continue
         assert getattr(client, method)(url).status_code == 404, url
+    # Course A's problem is not the bank's: "copy to my course" does not take it into course B.
+    response = client.post(reverse("authoring:copy", args=["GA-B", problem.slug]), {"slug": "stolen-copy"})
+    assert response.status_code == 404 and not Problem.objects.filter(slug="stolen-copy").exists()
 
 
 @pytest.mark.parametrize("who", OUTSIDERS)

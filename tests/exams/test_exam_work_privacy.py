@@ -73,7 +73,10 @@ def test_no_feedback_exam_submission_shows_nowhere_outside_the_exam(wrong_in_exa
 
 def test_a_practice_submission_is_still_listed(wrong_in_exam, people, kernel_problem):
     """The same problem practised outside the exam: listed on its page, in My submissions and by the API."""
-    _, exam_sub = wrong_in_exam
+    from exams.actions.attempts import submit_attempt
+
+    item, exam_sub = wrong_in_exam
+    submit_attempt(item.attempt_id, people["alice"])  # practice of the exam's problem waits for its end
     practice = grader_actions.create_submission(people["alice"], kernel_problem, SOURCE)
     alice = client_for(people["alice"])
     page = alice.get(reverse("problems:detail", args=[kernel_problem.slug])).content.decode()
@@ -134,3 +137,32 @@ def test_migration_marks_attached_and_detached_exam_submissions(wrong_in_exam, p
     exam_id = item.attempt.exam_id
     assert dict(Submission.objects.values_list("pk", "exam_id")) == {sub.pk: exam_id, second.pk: exam_id,
                                                                     third.pk: exam_id}
+
+
+def test_practising_the_exams_problem_during_the_attempt_is_refused(wrong_in_exam, exam, people, kernel_problem):
+    """While the attempt is open, the bank problem that is its kernel question takes no practice
+    submission (its verdict would tell what the exam keeps back): the page says where to answer it,
+    a POST and the API are refused with nothing saved; after the attempt it is open again."""
+    from exams.actions.attempts import submit_attempt
+
+    item, _ = wrong_in_exam
+    alice = client_for(people["alice"])
+    url = reverse("problems:detail", args=[kernel_problem.slug])
+    exam_url = reverse("exams:kernel", args=[exam.pk, item.number])
+    page = alice.get(url).content.decode()
+    assert 'id="in-exam-notice"' in page and f'href="{exam_url}"' in page
+    before = Submission.objects.count()
+    refused = alice.post(url, {"source": SOURCE})
+    assert refused.status_code == 409 and "exam in progress" in refused.content.decode()
+    api = alice.post(f"/api/v1/problems/{kernel_problem.slug}/submissions", {"source": SOURCE},
+                     content_type="application/json")
+    assert api.status_code == 409 and api.json()["exam_url"] == exam_url
+    assert Submission.objects.count() == before
+    korean = alice.get(url, HTTP_ACCEPT_LANGUAGE="ko").content.decode()
+    assert 'id="in-exam-notice"' in korean and "exam in progress" not in korean
+
+    submit_attempt(item.attempt_id, people["alice"])
+    assert 'id="in-exam-notice"' not in alice.get(url).content.decode()
+    assert alice.post(url, {"source": SOURCE}).status_code == 302
+    # Bob, in the same course but not taking the exam, practises it freely.
+    assert client_for(people["bob"]).post(url, {"source": SOURCE}).status_code == 302
