@@ -9,46 +9,59 @@ from django.contrib.auth.models import Group
 from .roles import STUDENT_GROUP
 
 
-def create_student(form: UserCreationForm):
-    """Save the (valid) sign-up form's user and put it in the Student group; with an invite code in the
-    form (where the site requires one), enrol it in that course. Call inside a transaction."""
+def create_student(form: UserCreationForm, invite_code: str = ""):
+    """Save the (valid) sign-up form's user and put it in the Student group; with an invite code (the
+    form's, where the site requires one, else `invite_code`: the invite the sign-up came with), enrol
+    it in that course, which counts a use of the invite. Call inside a transaction: an InviteError
+    (the invite stopped working meanwhile) must roll the sign-up back."""
     user = form.save()
     group, _ = Group.objects.get_or_create(name=STUDENT_GROUP)
     user.groups.add(group)
-    code = form.cleaned_data.get("invite_code")
+    code = form.cleaned_data.get("invite_code") or invite_code
     if code:
         from courses.actions import join_with_code
 
-        join_with_code(user, code)  # checked by the form; InviteError (a race) rolls the sign-up back
+        join_with_code(user, code)
     return user
 
 
 SIGNUP_WINDOW_S = 3600
 
 
-def _signup_key(request) -> str:
+def _signup_key(request, invite_id: int | None = None) -> str:
     from axes.helpers import get_client_ip_address
 
-    return f"accounts:signups:{get_client_ip_address(request)}"
+    address = get_client_ip_address(request)
+    return f"accounts:signups:{address}" if invite_id is None else f"accounts:signups:{address}:invite:{invite_id}"
 
 
-def signup_wait_s(request, now: float | None = None) -> int:
-    """Seconds until the request's address may create another account (0: now), at most
-    WARPDRILL_SIGNUPS_PER_HOUR per address in any hour. Counted in the default cache, as django-axes
-    resolves the address (behind the proxy it is configured for)."""
-    limit = settings.WARPDRILL_SIGNUPS_PER_HOUR
+def signup_limit(invite_id: int | None = None) -> int:
+    """Accounts one address may create in an hour (0: no limit): WARPDRILL_SIGNUPS_PER_HOUR, or with a
+    usable course invite WARPDRILL_INVITE_SIGNUPS_PER_HOUR for that invite (a lab behind one router)."""
+    if invite_id is None:
+        return settings.WARPDRILL_SIGNUPS_PER_HOUR
+    return settings.WARPDRILL_INVITE_SIGNUPS_PER_HOUR
+
+
+def signup_wait_s(request, now: float | None = None, invite_id: int | None = None) -> int:
+    """Seconds until the request's address may create another account (0: now): at most signup_limit()
+    in any hour, counted per address, and per (address, invite) for sign-ups carrying a usable invite
+    `invite_id` (their own count, apart from the address's). Counted in the default cache, the address
+    as django-axes resolves it (behind the proxy it is configured for)."""
+    limit = signup_limit(invite_id)
     if not limit:
         return 0
     now = time.time() if now is None else now
-    recent = [t for t in cache.get(_signup_key(request), []) if t > now - SIGNUP_WINDOW_S]
+    recent = [t for t in cache.get(_signup_key(request, invite_id), []) if t > now - SIGNUP_WINDOW_S]
     if len(recent) < limit:
         return 0
     return max(1, int(min(recent) + SIGNUP_WINDOW_S - now) + 1)
 
 
-def note_signup(request, now: float | None = None) -> None:
-    """Count an account created from the request's address (see signup_wait_s)."""
+def note_signup(request, now: float | None = None, invite_id: int | None = None) -> None:
+    """Count an account created from the request's address (with invite `invite_id`: in that invite's
+    count; see signup_wait_s)."""
     now = time.time() if now is None else now
-    key = _signup_key(request)
+    key = _signup_key(request, invite_id)
     recent = [t for t in cache.get(key, []) if t > now - SIGNUP_WINDOW_S]
     cache.set(key, [*recent, now], SIGNUP_WINDOW_S)

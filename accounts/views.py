@@ -18,13 +18,21 @@ from django.views.decorators.http import require_http_methods
 
 from . import tokens as api_tokens
 
+from courses.services import invite_code_of_link
+
 from .actions import create_student, note_signup, signup_wait_s
 from .forms import SignupForm
 from .login_limits import is_locked_out, lockout_message
 
 
 class LoginView(auth_views.LoginView):
-    """Django's log-in view; when django-axes refuses the attempt, the form says why (status 429)."""
+    """Django's log-in view; when django-axes refuses the attempt, the form says why (status 429). A log-in
+    on the way to a course's join link names the course (`invite`)."""
+
+    def get_context_data(self, **kwargs):
+        context = super().get_context_data(**kwargs)
+        context["invite"] = join_invite(self.request, context.get("next") or "")
+        return context
 
     def form_invalid(self, form):
         if not is_locked_out(self.request):
@@ -34,16 +42,36 @@ class LoginView(auth_views.LoginView):
         return self.render_to_response(self.get_context_data(form=form, locked_out=True), status=429)
 
 
+def join_invite(request, next_url: str):
+    """The usable course invite a sign-up or log-in comes with: the code typed in the sign-up form
+    (where the site requires one), else the one its `next` join link names; None when there is none
+    or it cannot enrol anyone now (unknown, revoked, expired, used up)."""
+    from courses.services import invite_code_of_link, usable_invite
+
+    code = request.POST.get("invite_code", "") if request.method == "POST" else ""
+    return usable_invite(code or invite_code_of_link(next_url))
+
+
 def signup(request):
-    """Sign up with a username and password; the new user joins Student and is logged in."""
+    """Sign up with a username and password; the new user joins Student and is logged in.
+
+    A sign-up that comes with a usable course invite (from the invite's link: `next` is its join page;
+    or the code field of a closed deployment) is enrolled with it in the same transaction, which uses
+    the invite, and goes to the course; it is held to the per-invite limit of sign-ups from one
+    address (WARPDRILL_INVITE_SIGNUPS_PER_HOUR) instead of the address's own (accounts.actions)."""
+    from courses.errors import InviteError
+
     if request.user.is_authenticated:
         return redirect(settings.LOGIN_REDIRECT_URL)
     next_url = request.POST.get("next") or request.GET.get("next") or ""
     if not url_has_allowed_host_and_scheme(next_url, {request.get_host()}, require_https=request.is_secure()):
         next_url = ""
     form = SignupForm(request.POST or None)
+    invite = join_invite(request, next_url)
+    context = {"form": form, "next": next_url, "invite": invite}
     if request.method == "POST":
-        wait = signup_wait_s(request)
+        invite_id = invite.pk if invite is not None else None
+        wait = signup_wait_s(request, invite_id=invite_id)
         if wait:
             form.is_valid()  # the form keeps what was typed; the refusal is the page's only error
             form.errors.clear()
@@ -51,14 +79,22 @@ def signup(request):
                 "Too many accounts were created from your address. Try again in %(minutes)d minute.",
                 "Too many accounts were created from your address. Try again in %(minutes)d minutes.",
                 wait // 60 + 1) % {"minutes": wait // 60 + 1})
-            return render(request, "registration/signup.html", {"form": form, "next": next_url}, status=429)
+            return render(request, "registration/signup.html", context, status=429)
         if form.is_valid():
-            with transaction.atomic():
-                user = create_student(form)
-            note_signup(request)
+            try:
+                with transaction.atomic():
+                    user = create_student(form, invite.code if invite is not None else "")
+            except InviteError as exc:  # the invite stopped working since the page was shown
+                form.add_error(None, str(exc))
+                return render(request, "registration/signup.html", {**context, "invite": None}, status=409)
+            note_signup(request, invite_id=invite_id)
             login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+            if invite is not None:
+                messages.success(request, _("Welcome to %(course)s.") % {"course": invite.course.name})
+                if not next_url or invite_code_of_link(next_url):  # joined already: not the join page again
+                    return redirect("courses:course", code=invite.course.code)
             return redirect(next_url or settings.LOGIN_REDIRECT_URL)
-    return render(request, "registration/signup.html", {"form": form, "next": next_url})
+    return render(request, "registration/signup.html", context)
 
 
 @never_cache  # the page answering "create" holds the key

@@ -464,6 +464,10 @@ WARPDRILL_MAX_SOURCE_LINES = env.int("WARPDRILL_MAX_SOURCE_LINES", default=4000)
 WARPDRILL_SUBMISSIONS_PER_MINUTE = env.int("WARPDRILL_SUBMISSIONS_PER_MINUTE", default=10)
 # Accounts one address may create in an hour (0: no limit); each account multiplies every per-user limit.
 WARPDRILL_SIGNUPS_PER_HOUR = env.int("WARPDRILL_SIGNUPS_PER_HOUR", default=5)
+# Accounts one address may create in an hour with one usable course invite (a lab's students behind
+# one router), counted per invite apart from the above; each such sign-up uses the invite, so its
+# maximum uses and expiry bound it too (docs/security.md). 0: no limit.
+WARPDRILL_INVITE_SIGNUPS_PER_HOUR = env.int("WARPDRILL_INVITE_SIGNUPS_PER_HOUR", default=60)
 # Sign-up asks for a course invite code and enrols the new account with it (a closed deployment).
 WARPDRILL_SIGNUP_REQUIRES_INVITE = env.bool("WARPDRILL_SIGNUP_REQUIRES_INVITE", default=False)
 # For this many seconds after it is sent, a submission's page polls its status every quarter of a

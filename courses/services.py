@@ -92,3 +92,28 @@ def password_links(course: Course, by) -> list[PasswordLink]:
         token = default_token_generator.make_token(p.user)
         out.append(PasswordLink(p.user, reverse("password_reset_confirm", args=[uid, token])))
     return out
+
+
+def usable_invite(code: str):
+    """The Invite with `code` (typed the way people type it: any case, spaces, hyphens) if it can enrol
+    someone now (not revoked, not expired, uses left), else None."""
+    from .actions import invite_problem, normalize_invite_code
+    from .models import Invite
+
+    normalized = normalize_invite_code(code)
+    invite = Invite.objects.select_related("course").filter(code=normalized).first() if normalized else None
+    return invite if invite is not None and invite_problem(invite) is None else None
+
+
+def invite_code_of_link(url: str) -> str:
+    """The invite code a course's join link names ('/courses/join/AB12CD34/' -> 'AB12CD34'), or '' for any
+    other URL (a log-in or sign-up page's `next`)."""
+    from urllib.parse import urlsplit
+
+    from django.urls import Resolver404, resolve
+
+    try:
+        match = resolve(urlsplit(url or "").path)
+    except Resolver404:
+        return ""
+    return match.kwargs.get("code", "") if match.view_name == "courses:join" else ""

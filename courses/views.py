@@ -60,8 +60,9 @@ def join_form(request):
 
 
 def join(request, code: str):
-    """An invite link. GET: which course it joins (log in first); POST: join it."""
-    if not request.user.is_authenticated:
+    """An invite link. GET: which course it joins; logged out, with Sign up and Log in, both coming back
+    here (a sign-up from here joins at once: accounts.views.signup). POST: join it (logged in)."""
+    if not request.user.is_authenticated and request.method == "POST":
         return redirect_to_login(request.get_full_path())
     normalized = actions.normalize_invite_code(code)
     invite = Invite.objects.select_related("course").filter(code=normalized).first() if normalized else None
@@ -75,7 +76,8 @@ def join(request, code: str):
         else:
             messages.info(request, _("You are already a member of %(course)s.") % {"course": outcome.course.name})
         return redirect("courses:course", code=outcome.course.code)
-    member = invite is not None and Membership.objects.filter(course=invite.course, user=request.user).exists()
+    member = (invite is not None and request.user.is_authenticated
+              and Membership.objects.filter(course=invite.course, user=request.user).exists())
     problem = None if member else actions.invite_problem(invite)
     if problem is not None:
         return render(request, "courses/join.html", {"error": str(InviteError(problem)), "code": normalized}, status=400)

@@ -26,6 +26,7 @@ from .catalogue import DbCatalogue
 from .errors import ExamError
 from .forms import AccommodationForm, ExamForm, ExtendForm, TemplateForm
 from .models import AttemptState, Exam, ExamAttempt, ExamItem, ExamTemplate
+from .timeline import item_titles, timeline
 from practice.rendering import lang
 from .views import _item_row
 
@@ -244,7 +245,7 @@ def attempt_detail(request, attempt_id: int):
             r["submissions"] = list(r["item"].submissions.order_by("created_at"))
     return render(request, "exams/result.html", {
         "exam": attempt.exam, "attempt": attempt, "rows": rows, "staff_view": True,
-        "events": attempt.events.select_related("by"), "extend_form": ExtendForm()})
+        "events": timeline(attempt, item_titles(rows)), "extend_form": ExtendForm()})
 
 
 @login_required

@@ -96,3 +96,86 @@ def test_a_deployment_can_require_an_invite_code(client):
     assert not User.objects.filter(username__in=["nocode", "badcode"]).exists()
     assert _signup(client, "withcode", invite_code="join-me-42").status_code == 302
     assert Membership.objects.filter(course=course, user__username="withcode").exists()
+
+
+def _invite_signup(username: str, code: str):
+    return _signup(Client(), username, next=f"/courses/join/{code}/")
+
+
+@override_settings(WARPDRILL_SIGNUPS_PER_HOUR=3, WARPDRILL_INVITE_SIGNUPS_PER_HOUR=4)
+def test_a_labs_students_behind_one_address_sign_up_with_the_course_invite():
+    """The tester's 6th student of a lab behind one router was refused ("Too many accounts") although
+    they came by the course's invite link. Sign-ups carrying a usable invite have their own count per
+    (address, invite), enrol at once (using the invite) and land on the course; the address's own
+    limit still holds for sign-ups without one."""
+    from courses.models import Course, Invite, Membership
+
+    course = Course.objects.create(name="CUDA 101", code="CUDA101")
+    invite = Invite.objects.create(course=course, code="LAB2027A", role="student")
+    other = Invite.objects.create(course=course, code="LAB2027B", role="student")
+    for k in range(3):
+        assert _signup(Client(), f"plain{k}x").status_code == 302
+    assert _signup(Client(), "plain9x").status_code == 429  # the address is spent
+    for k in range(4):
+        response = _invite_signup(f"lab{k}x", invite.code)
+        assert response.status_code == 302 and response["Location"] == "/courses/CUDA101/", response.content[:300]
+    assert set(Membership.objects.filter(course=course).values_list("user__username", flat=True)) == {
+        "lab0x", "lab1x", "lab2x", "lab3x"}
+    invite.refresh_from_db()
+    assert invite.uses == 4
+    refused = _invite_signup("lab4x", invite.code)
+    assert refused.status_code == 429 and "Too many accounts" in refused.content.decode()
+    assert _invite_signup("lab5x", other.code).status_code == 302  # another invite counts apart
+    assert _signup(Client(), "plain10x").status_code == 429
+    assert not User.objects.filter(username__in=["lab4x", "plain9x", "plain10x"]).exists()
+
+
+@override_settings(WARPDRILL_SIGNUPS_PER_HOUR=1, WARPDRILL_INVITE_SIGNUPS_PER_HOUR=50)
+@pytest.mark.parametrize("state", ["used_up", "expired", "revoked", "unknown"])
+def test_an_unusable_invite_gives_no_way_past_the_address_limit(state):
+    """A leaked invite is bounded by its own maximum uses and expiry, and a revoked one by nothing:
+    past them, the address's limit applies again."""
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from courses.models import Course, Invite
+
+    course = Course.objects.create(name="CUDA 101", code="CUDA101")
+    invite = Invite.objects.create(course=course, code="LEAKED77", role="student", max_uses=2)
+    assert _signup(Client(), "plainx").status_code == 302  # the address's one
+    if state == "used_up":
+        for k in range(2):
+            assert _invite_signup(f"lab{k}x", invite.code).status_code == 302
+    elif state == "expired":
+        Invite.objects.filter(pk=invite.pk).update(expires_at=timezone.now() - timedelta(minutes=1))
+    elif state == "revoked":
+        Invite.objects.filter(pk=invite.pk).update(revoked_at=timezone.now())
+    code = "NOSUCH99" if state == "unknown" else invite.code
+    assert _invite_signup("latex", code).status_code == 429
+    assert not User.objects.filter(username="latex").exists()
+
+
+@override_settings(WARPDRILL_SIGNUPS_PER_HOUR=1, WARPDRILL_INVITE_SIGNUPS_PER_HOUR=50)
+def test_only_a_join_link_or_the_code_field_carries_an_invite():
+    """A `next` that is not the invite's join page (the code in a query string, another page) is no invite."""
+    from courses.models import Course, Invite
+
+    course = Course.objects.create(name="CUDA 101", code="CUDA101")
+    Invite.objects.create(course=course, code="LAB2027A", role="student")
+    assert _signup(Client(), "plainx").status_code == 302
+    assert _signup(Client(), "sneaky1x", next="/courses/CUDA101/?code=LAB2027A").status_code == 429
+    assert _signup(Client(), "sneaky2x", next="https://evil.example/courses/join/LAB2027A/").status_code == 429
+
+
+@override_settings(WARPDRILL_SIGNUP_REQUIRES_INVITE=True, WARPDRILL_SIGNUPS_PER_HOUR=1,
+                   WARPDRILL_INVITE_SIGNUPS_PER_HOUR=3)
+def test_a_closed_deployments_invite_code_field_counts_per_invite():
+    from courses.models import Course, Invite, Membership
+
+    course = Course.objects.create(name="CUDA 101", code="CUDA101")
+    Invite.objects.create(course=course, code="JOINME42", role="student")
+    for k in range(3):
+        assert _signup(Client(), f"lab{k}x", invite_code="join-me-42").status_code == 302
+    assert _signup(Client(), "lab3x", invite_code="JOINME42").status_code == 429
+    assert Membership.objects.filter(course=course).count() == 3

@@ -81,10 +81,36 @@ def test_joining_with_a_link(people, courses, as_user):
     assert client.get("/courses/PP-A/").status_code == 200
 
 
-def test_the_join_link_asks_a_logged_out_visitor_to_log_in_first(people, courses, as_user):
+def test_the_join_link_shows_a_logged_out_visitor_the_course_and_both_ways_in(people, courses, as_user):
+    """Opened logged out, an invite link names its course and role and offers Sign up and Log in, each
+    coming back to the link (it used to land on a bare Log in page that named neither); a POST still
+    needs a log-in and enrols nobody."""
     invite = actions.create_invite(courses["A"], people["prof"])
-    response = as_user(None).get(f"/courses/join/{invite.code}/")
+    link = f"/courses/join/{invite.code}/"
+    page = as_user(None).get(link)
+    html = text(page)
+    assert page.status_code == 200 and "Parallel Programming" in html and "PP-A" in html and "student" in html
+    assert f'href="/accounts/signup/?next=/courses/join/{invite.code}/"' in html
+    assert f'href="/accounts/login/?next=/courses/join/{invite.code}/"' in html
+    assert "Join the course" not in html  # no POST form for a visitor
+    korean = text(as_user(None).get(link, HTTP_ACCEPT_LANGUAGE="ko"))
+    assert "Sign up and join" not in korean and 'id="join-signup"' in korean
+    response = as_user(None).post(link)
     assert response.status_code == 302 and response["Location"].startswith("/accounts/login/?next=/courses/join/")
+    # The log-in and sign-up pages it leads to name the course too, and link each other with the way back.
+    login = text(as_user(None).get(f"/accounts/login/?next={link}"))
+    assert 'id="invite-banner"' in login and "Parallel Programming" in login
+    signup = text(as_user(None).get(f"/accounts/signup/?next={link}"))
+    assert 'id="invite-banner"' in signup and "Parallel Programming" in signup
+    assert f'href="/accounts/login/?next=/courses/join/{invite.code}/"' in signup
+
+
+def test_a_logged_out_visitor_with_an_unusable_link_is_told_why(people, courses, as_user):
+    invite = actions.create_invite(courses["A"], people["prof"])
+    actions.revoke_invite(courses["A"], people["prof"], invite.pk)
+    page = as_user(None).get(f"/courses/join/{invite.code}/")
+    assert page.status_code == 400 and "withdrawn" in text(page) and "Sign up and join" not in text(page)
+    assert 'id="invite-banner"' not in text(as_user(None).get(f"/accounts/signup/?next=/courses/join/{invite.code}/"))
 
 
 def test_the_typed_code_form_leads_to_the_join_page(people, courses, as_user):
