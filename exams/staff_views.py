@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.db.models import Count, Prefetch
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.safestring import mark_safe
@@ -177,10 +178,19 @@ def accommodation_delete(request, pk: int, acc_id: int):
 
 
 def _attempt_rows(exam: Exam):
-    attempts = list(exam.attempts.select_related("user").prefetch_related("items").order_by("user__username"))
-    return attempts, [AttemptRow(a.pk, a.total or 0.0, {i.key: ItemRow(i.points or 0.0, i.max_points,
-                                                                           i.status == "correct")
-                                                         for i in a.items.all()})
+    """(the exam's attempts by username, the statistics' rows of the ended ones). An item counts as
+    answered with a field filled in (a question) or a submission (a kernel: `n_submissions`)."""
+    items = ExamItem.objects.annotate(n_submissions=Count("submissions"))
+    attempts = list(exam.attempts.select_related("user").prefetch_related(Prefetch("items", queryset=items))
+                    .order_by("user__username"))
+
+    def row(i: ExamItem) -> ItemRow:
+        kernel = i.kind == "kernel"
+        answered = i.n_submissions > 0 if kernel else any(str(v).strip() for v in (i.answer or {}).values())
+        return ItemRow(i.points or 0.0, i.max_points, i.status == "correct", answered,
+                       i.n_submissions if kernel else 0, kernel)
+
+    return attempts, [AttemptRow(a.pk, a.total or 0.0, {i.key: row(i) for i in a.items.all()})
                       for a in attempts if not a.is_open]
 
 
