@@ -13,12 +13,16 @@
     if (end < 0) end = value.length;
     const start = value.lastIndexOf("\n", at - 1) + 1;
     const current = value.slice(start, end);
-    let indent = (current.match(/^\s*/) || [""])[0];
-    // On a pool item the new one is its sibling; on "pool:" (or another key) it goes one level in.
-    if (!/^\s*- /.test(current) && current.trim()) indent += "  ";
-    const piece = (end > 0 ? "\n" : "") + indent + line;
-    text.value = value.slice(0, end) + piece + value.slice(end);
-    const caret = end + piece.length;
+    // A blank line takes the item itself, indented after the nearest line above it.
+    const above = current.trim() ? current : (value.slice(0, start).split("\n").reverse().find((l) => l.trim()) || "");
+    let indent = (above.match(/^\s*/) || [""])[0];
+    // After a pool item the new one is its sibling; after "pool:" (or another key) it goes one level in.
+    if (!/^\s*- /.test(above) && above.trim()) indent += "  ";
+    let piece, from, to;
+    if (current.trim()) [piece, from, to] = [(end > 0 ? "\n" : "") + indent + line, end, end];
+    else [piece, from, to] = [indent + line, start, end];
+    text.value = value.slice(0, from) + piece + value.slice(to);
+    const caret = from + piece.length;
     text.focus();
     text.setSelectionRange(caret, caret);
   }

@@ -53,7 +53,7 @@ def test_fractional_totals_get_round_bins_from_zero():
 
 @pytest.fixture
 def sent(monkeypatch):
-    monkeypatch.setattr(grader_actions, "_send", lambda pk, priority=None, exam=False: None)
+    monkeypatch.setattr(grader_actions, "_send", lambda *args, **kwargs: None)
 
 
 def test_results_page_counts_kernel_submitters_not_drawers(exam, people, sent):
