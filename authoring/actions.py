@@ -22,7 +22,7 @@ from problems.models import Problem, ProblemVersion
 from .core.archive import unpack
 from .core.edit import rename_slug, skeleton
 from .models import ValidationItem, ValidationRun
-from .version_messages import bank_copy_message
+from .version_messages import VersionMessage
 
 
 class AuthoringError(WarpDrillError):
@@ -56,10 +56,15 @@ def create_problem(course, user, slug: str, title_en: str, title_ko: str = "") -
     _check_new_slug(slug)
     if not title_en.strip():
         raise AuthoringError(_("An English title is required."))
-    return _new_problem(course, user, skeleton(slug, title_en, title_ko), _("Created from the skeleton"))
+    return _new_problem(course, user, skeleton(slug, title_en, title_ko), code=VersionMessage.SKELETON)
 
 
-def _new_problem(course, user, files: dict[str, str], message: str) -> Problem:
+def _new_problem(course, user, files: dict[str, str], message: str = "", code: VersionMessage | None = None,
+                 params: dict | None = None) -> Problem:
+    """A new unpublished problem of `course` whose version 1 holds `files`, with the author's `message`,
+    or WarpDrill's own (`code` and `params`, authoring.version_messages) when the author wrote none.
+    Raises PackageError, or AuthoringError when the slug is taken."""
+    message = (message or "").strip()[:300]
     package = parse_package(files)
     try:
         with transaction.atomic():
@@ -70,7 +75,8 @@ def _new_problem(course, user, files: dict[str, str], message: str) -> Problem:
     except IntegrityError:
         raise AuthoringError(_("The slug '%(slug)s' is taken; choose another.") % {"slug": package.slug}) from None
     ProblemVersion.objects.create(problem=problem, number=1, content_hash=package.content_hash, files=package.files,
-                                  author=user, message=message[:300])
+                                  author=user, message=message, message_code="" if message or code is None else code,
+                                  message_params={} if message else params or {})
     return problem
 
 
@@ -84,8 +90,8 @@ def copy_from_bank(course, user, source: Problem, slug: str = "") -> Problem:
     _check_new_slug(slug)
     files = dict(source.current_version.files)
     files["problem.yaml"] = rename_slug(files["problem.yaml"], slug)
-    # Stored in English, rendered in the reader's language (authoring.version_messages).
-    return _new_problem(course, user, files, bank_copy_message(source.slug, source.current_version.number))
+    return _new_problem(course, user, files, code=VersionMessage.BANK_COPY,
+                        params={"slug": source.slug, "n": source.current_version.number})
 
 
 def latest_version(problem: Problem) -> ProblemVersion | None:
@@ -94,8 +100,10 @@ def latest_version(problem: Problem) -> ProblemVersion | None:
 
 
 @transaction.atomic
-def save_version(problem: Problem, user, files: dict[str, str], message: str = "") -> tuple[ProblemVersion, bool]:
-    """Save `files` as the problem's next version; (version, True) when one was made.
+def save_version(problem: Problem, user, files: dict[str, str], message: str = "",
+                 code: VersionMessage | None = None) -> tuple[ProblemVersion, bool]:
+    """Save `files` as the problem's next version with the author's `message`, or with WarpDrill's own
+    `code` when the author wrote none; (version, True) when one was made.
 
     Files identical to an existing version make nothing: (that version, False). Raises PackageError
     (file, field, what is expected) when the parser refuses them; nothing is saved then.
@@ -106,8 +114,10 @@ def save_version(problem: Problem, user, files: dict[str, str], message: str = "
     if existing:
         return existing, False
     number = (problem.versions.order_by("-number").values_list("number", flat=True).first() or 0) + 1
+    message = (message or "").strip()[:300]
     version = ProblemVersion.objects.create(problem=problem, number=number, content_hash=package.content_hash,
-                                            files=package.files, author=user, message=(message or "").strip()[:300])
+                                            files=package.files, author=user, message=message,
+                                            message_code="" if message or code is None else code)
     return version, True
 
 
@@ -121,12 +131,12 @@ def import_archive(course, user, data: bytes, message: str = "") -> tuple[Proble
     if problem is None:
         _check_new_slug(package.slug)
         with transaction.atomic():
-            problem = _new_problem(course, user, files, message or _("Uploaded"))
+            problem = _new_problem(course, user, files, message, code=VersionMessage.UPLOADED)
         return problem, problem.versions.get(number=1), True
     if problem.course_id != course.pk:
         raise AuthoringError(_("The slug '%(slug)s' belongs to another problem; change `slug` in problem.yaml.")
                              % {"slug": package.slug})
-    version, created = save_version(problem, user, files, message or _("Uploaded"))
+    version, created = save_version(problem, user, files, message, code=VersionMessage.UPLOADED)
     return problem, version, created
 
 

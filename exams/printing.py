@@ -64,11 +64,12 @@ def _kernel_text(item: dict) -> dict:
 
 
 def _roster(exam: Exam) -> list[Student]:
-    """The course's students in username order; the username is the ID printed beside the name."""
+    """The course's students in username order; the username is the ID printed beside the name, and a
+    student with no name on the site gets an empty Name box to write in (not the username twice)."""
     from courses.models import Role
     from courses.services import members
 
-    return [Student(id=str(u.pk), name=u.get_full_name() or u.get_username(), number=u.get_username())
+    return [Student(id=str(u.pk), name=u.get_full_name().strip(), number=u.get_username())
             for u in members(exam.course, Role.STUDENT)]
 
 

@@ -5,8 +5,10 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.db.models import Count, Prefetch
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.utils.safestring import mark_safe
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
@@ -60,8 +62,28 @@ def template_edit(request, course_id: int, pk: int | None = None):
             return redirect("exams:course", course_id=course.pk)
     else:
         form = TemplateForm(initial={"text": TemplateForm.initial_text(template)})
-    return render(request, "exams/template_form.html", {"course": course, "template": template, "form": form},
+    return render(request, "exams/template_form.html", {"course": course, "template": template, "form": form,
+                                                        **pool_choices(course)},
                   status=400 if form.errors else 200)
+
+
+def pool_choices(course) -> dict:
+    """What a template's pool items may name, for the editor's lists: `families` [(topic label,
+    [{"id", "title"}])] in the reader's language, `kernels` [{"slug", "title"}] (the course's and the
+    bank's published kernel problems, as the template check accepts them)."""
+    from practice.core.questions import FAMILIES
+    from problems.models import Problem
+    from problems.templatetags.warpdrill import topic_label
+
+    la = lang()
+    groups: dict[str, list] = {}
+    for f in FAMILIES.values():
+        groups.setdefault(str(f.topic), []).append({"id": f.id, "title": f.title.get(la, f.title["en"])})
+    usable = {i.slug for i in DbCatalogue(course).matching(None, None)}
+    kernels = [{"slug": p.slug, "title": p.title} for p in
+               Problem.objects.filter(slug__in=usable).order_by("slug")]
+    return {"families": [(topic_label(t), fams) for t, fams in groups.items()], "kernels": kernels,
+            "families_url": reverse("authoring:family-preview", args=[course.code])}
 
 
 @login_required
@@ -177,10 +199,19 @@ def accommodation_delete(request, pk: int, acc_id: int):
 
 
 def _attempt_rows(exam: Exam):
-    attempts = list(exam.attempts.select_related("user").prefetch_related("items").order_by("user__username"))
-    return attempts, [AttemptRow(a.pk, a.total or 0.0, {i.key: ItemRow(i.points or 0.0, i.max_points,
-                                                                           i.status == "correct")
-                                                         for i in a.items.all()})
+    """(the exam's attempts by username, the statistics' rows of the ended ones). An item counts as
+    answered with a field filled in (a question) or a submission (a kernel: `n_submissions`)."""
+    items = ExamItem.objects.annotate(n_submissions=Count("submissions"))
+    attempts = list(exam.attempts.select_related("user").prefetch_related(Prefetch("items", queryset=items))
+                    .order_by("user__username"))
+
+    def row(i: ExamItem) -> ItemRow:
+        kernel = i.kind == "kernel"
+        answered = i.n_submissions > 0 if kernel else any(str(v).strip() for v in (i.answer or {}).values())
+        return ItemRow(i.points or 0.0, i.max_points, i.status == "correct", answered,
+                       i.n_submissions if kernel else 0, kernel)
+
+    return attempts, [AttemptRow(a.pk, a.total or 0.0, {i.key: row(i) for i in a.items.all()})
                       for a in attempts if not a.is_open]
 
 

@@ -1,12 +1,13 @@
 """Template filters of the authoring pages."""
 from django import template
 
-from authoring.version_messages import display_message
+from authoring.version_messages import display
 
 register = template.Library()
 
 
 @register.filter
-def version_message(message: str) -> str:
-    """A version's message in the reader's language when WarpDrill wrote it (authoring.version_messages)."""
-    return display_message(message)
+def version_message(version) -> str:
+    """A problem version's message: the author's words, or WarpDrill's own in the reader's language
+    (authoring.version_messages)."""
+    return display(version)

@@ -3,9 +3,14 @@
 Canvas (Grades > Import): the columns Student, ID, SIS User ID, SIS Login ID, Section, then one
 column per assignment named by its title; a second row "Points Possible" gives the maximum.
 https://community.canvaslms.com/t5/Instructor-Guide/How-do-I-import-grades-in-the-Gradebook/ta-p/807
-Moodle (Grades > Import > CSV file): any identifying column (we give Username and Email address,
-mapped on the import form) and a column per grade item.
-https://docs.moodle.org/en/Grade_import
+Canvas finds each row's student by its own user id ("ID"), else by "SIS User ID" or "SIS Login ID":
+WarpDrill knows none of Canvas's ids, so "ID" and "SIS User ID" stay empty (WarpDrill's own user ids
+there were read as Canvas's, matching the wrong students or none) and "SIS Login ID" is the WarpDrill
+username, which matches where the course's usernames are the institution's logins (a roster uploaded
+from them, or LTI accounts); otherwise paste the SIS ids from Canvas's own export (README).
+Moodle (Grades > Import > CSV file): the form maps one column to a user field to find the student
+("Email address" -> email address, or "Username" -> username) and each grade column to a grade item;
+names are informational. https://docs.moodle.org/en/Grade_import
 """
 from __future__ import annotations
 
@@ -46,20 +51,38 @@ def _csv(rows: Sequence[Sequence[str]]) -> str:
     return csv_text(rows)
 
 
+def full_name(s: StudentTotal) -> str:
+    """The student's name as one string: 'First Last', or the one name the site has (a roster's
+    `name` is stored whole in first_name), else ''."""
+    return " ".join(x for x in (s.first_name.strip(), s.last_name.strip()) if x)
+
+
 def canvas_csv(title: str, max_total: float, students: Sequence[StudentTotal]) -> str:
-    """Canvas's gradebook layout; `title` is the assignment column (Canvas matches it by name)."""
+    """Canvas's gradebook layout; `title` is the assignment column (Canvas matches it by name). Rows are
+    found by "SIS Login ID" (the WarpDrill username); "ID" and "SIS User ID", Canvas's own ids, are
+    left empty (see the module docstring). "Student" is "Last, First" where both are known, else the
+    one name, else the username: informational."""
     rows = [["Student", "ID", "SIS User ID", "SIS Login ID", "Section", title],
             ["Points Possible", "", "", "", "", _fmt(max_total)]]
     for s in students:
-        name = f"{s.last_name}, {s.first_name}" if s.last_name else (s.first_name or s.username)
-        rows.append([name, str(s.user_id), "", s.username, s.section, _fmt(s.total)])
+        first, last = s.first_name.strip(), s.last_name.strip()
+        name = f"{last}, {first}" if first and last else (full_name(s) or s.username)
+        rows.append([name, "", "", s.username, s.section, _fmt(s.total)])
     return _csv(rows)
 
 
 def moodle_csv(title: str, students: Sequence[StudentTotal]) -> str:
-    """Moodle's CSV grade import: map 'Username' (or 'Email address') to the user, `title` to the item."""
-    rows = [["First name", "Last name", "Username", "Email address", title]]
-    rows += [[s.first_name, s.last_name, s.username, s.email, _fmt(s.total)] for s in students]
+    """Moodle's CSV grade import. The identifiers come first: "Email address" (map it to the email
+    address) and "Username" (to username: Moodle's usernames are lower case, so is this column); then
+    "First name" and "Last name" where the site has both, and "Full name" always (a single full name,
+    such as a roster's "김민수", is not a first name); then `title`, the grade item's column. A student
+    with no attempt has an empty grade cell."""
+    rows = [["Email address", "Username", "First name", "Last name", "Full name", title]]
+    for s in students:
+        first, last = s.first_name.strip(), s.last_name.strip()
+        split = bool(first and last)
+        rows.append([s.email, s.username.lower(), first if split else "", last if split else "", full_name(s),
+                     _fmt(s.total)])
     return _csv(rows)
 
 

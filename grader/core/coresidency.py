@@ -15,6 +15,7 @@ from typing import Callable
 
 from . import messages as M
 from .backends.base import LaunchConfig, RunOutcome, RunRequest, RunStatus
+from .errors import UnsupportedLaunchError
 from .results import Diagnostic, Resources
 from .verdicts import DiagnosticKind
 
@@ -42,19 +43,23 @@ def explain(backend, build, request: RunRequest, outcome: RunOutcome, gpu,
             resources: Callable[[], Resources | None]) -> tuple[RunOutcome, LaunchConfig | None]:
     """The outcome to grade a case by, and the co-resident launch when it replaced a spinning deadlock.
 
-    When the deadlock is an inter-block wait (spins_on_other_blocks) and the grid fits on `gpu` at
-    once (by the registers and static shared memory of `resources()`, called only then: it may wait
-    for ptxas's report; None counts as 0 of each), the case runs again with every block co-resident: if that completes, the returned outcome
-    is that run's, with a DIVERGENT_BARRIER diagnostic (a SYNC_ERROR, detail shape "co_residency")
-    that says the kernel relies on co-residency and hangs beyond `fit` blocks. Otherwise `outcome`
-    itself and None.
+    When the deadlock is an inter-block wait (spins_on_other_blocks) and the grid fits at once both on
+    `gpu` (by the registers and static shared memory of `resources()`, called only then: it may wait
+    for ptxas's report; None counts as 0 of each) and on the backend (at most its
+    max_coresident_threads threads), the case runs again with every block co-resident: if that
+    completes, the returned outcome is that run's, with a DIVERGENT_BARRIER diagnostic (a SYNC_ERROR,
+    detail shape "co_residency") that says the kernel relies on co-residency and hangs beyond `fit`
+    blocks. Otherwise `outcome` itself and None.
     """
     launch = request.launch
     if not (backend.supports_coresident_launch and spins_on_other_blocks(outcome, launch)):
         return outcome, None
     res = resources()
     per_sm, fit = resident_blocks(launch, gpu, res.registers if res else None, res.shared_static_bytes if res else None)
-    if launch.blocks > fit:
+    cap = getattr(backend, "max_coresident_threads", None)
+    if launch.blocks > fit or (cap is not None and launch.blocks * launch.threads_per_block > cap):
+        # Beyond the GPU (row 17b's deadlock), or beyond what the backend holds at once: the re-run
+        # cannot show that the blocks wait for each other, so the deadlock stands (docs/synchronization.md).
         return outcome, None
     resident = dataclasses.replace(launch, coresident=True)
     rerun = backend.run(build, dataclasses.replace(request, launch=resident))
@@ -70,3 +75,17 @@ def explain(backend, build, request: RunRequest, outcome: RunOutcome, gpu,
         detail={"shape": "co_residency", "coresident_blocks": fit, "blocks": launch.blocks, "spin_line": line,
                 "waiting": deadlock.detail.get("waiting"), "spinning": deadlock.detail.get("spinning")}))
     return rerun, resident
+
+
+def check_capacity(backend, cooperative: bool, launches: list[LaunchConfig], refusals: list) -> None:
+    """Raise UnsupportedLaunchError when a cooperative launch that CUDA would make (its refusal None)
+    holds more threads at once than `backend` can (its max_coresident_threads): the platform's limit,
+    which a GPU worker does not have, never the student's runtime error."""
+    cap = getattr(backend, "max_coresident_threads", None)
+    if not cooperative or cap is None:
+        return
+    for launch, refused in zip(launches, refusals):
+        threads = launch.blocks * launch.threads_per_block
+        if refused is None and threads > cap:
+            raise UnsupportedLaunchError(f"the {backend.name} backend holds at most {cap} co-resident threads; this "
+                                         f"cooperative launch has {threads} ({launch.blocks} blocks)")

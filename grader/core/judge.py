@@ -163,6 +163,7 @@ def judge(
         static = build.resources.shared_static_bytes if build.resources else None
         refusals = [launch_problem(launch, target_cc) or cooperative_launch_problem(launch, gpu, registers, static)
                     for launch in launches]
+        coresidency.check_capacity(backend, package.launch.cooperative, launches, refusals)
         # Every call into harness.py happens here, on this thread, with no thread of the judge's
         # beside it: a fork from another thread (a sandboxed nvcc as root: `user=` rules out vfork,
         # so pthread_atfork handlers run) while a multi-threaded OpenBLAS call runs (a reference

@@ -58,7 +58,11 @@ class ProblemVersion(models.Model):
     # Who saved it and why (authoring in the browser); empty for the bank's imports.
     author = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+",
                                verbose_name=_("author"))
-    message = models.CharField(_("message"), max_length=300, blank=True)
+    message = models.CharField(_("message"), max_length=300, blank=True)  # the author's own words, as written
+    # A message WarpDrill wrote itself (a code of authoring.version_messages.VersionMessage and its
+    # parameters), rendered in the reader's language; "" for an author's message or none.
+    message_code = models.CharField(_("message code"), max_length=40, blank=True)
+    message_params = models.JSONField(_("message parameters"), default=dict, blank=True)
 
     class Meta:
         ordering = ["problem", "-number"]

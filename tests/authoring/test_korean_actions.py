@@ -32,3 +32,23 @@ def test_the_removing_actions_say_remove_in_korean(client_for, courses, people, 
     assert ">제거</button>" in _ko(prof, reverse("homework:set", args=["PP-A", s.pk]))
     for page in (editor, manage):
         assert "내보내기" not in page
+
+
+def test_the_editor_names_its_two_student_views_apart(client_for, courses, people, problem, settings):
+    """The live page a published problem has and the preview of the version in the editor were
+    "학생 화면으로 보기" and "학생 화면으로 미리 보기" side by side: now one opens the students' page,
+    the other previews version N, each with a tooltip saying what it shows."""
+    import re
+
+    version = problem.versions.get()
+    prof = client_for("prof")
+    url = reverse("authoring:edit", args=["PP-A", problem.slug])
+    assert 'id="open-live-page"' not in prof.get(url).content.decode()  # nothing published yet
+    problem.current_version, problem.is_published = version, True  # published (its validation is not the point)
+    problem.save()
+    for lang, live, preview in (("en", "Open the students' page", "Preview version 1"),
+                                ("ko", "학생용 문제 페이지 열기", "버전 1 미리 보기")):
+        page = prof.get(url, HTTP_ACCEPT_LANGUAGE=lang).content.decode()
+        labels = {m[0]: m[1].strip() for m in re.findall(r'id="(open-live-page|preview-as-student)"[^>]*>([^<]*)<', page)}
+        assert labels == {"open-live-page": live, "preview-as-student": preview}, labels
+        assert page.count('title="') >= 2

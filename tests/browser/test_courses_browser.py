@@ -56,19 +56,22 @@ def test_instructor_creates_a_course_and_an_invite_and_students_join(live_server
     assert teacher.locator("tr.invite td.num").first.inner_text().strip() == "0 / 5"
     shot(teacher, "courses-manage")
 
-    # A new student opens the link logged out, signs up from the log-in page, and joins.
+    # A new student opens the link logged out: it names the course and offers Sign up and Log in. The
+    # sign-up page names the course too, and the new account joins it at once.
     kim = browser.new_context(viewport={"width": 1280, "height": 900}).new_page()
     kim.on("pageerror", lambda exc: errors.append(str(exc)))
     kim.goto(link)
-    kim.wait_for_url(re.compile(r".*/accounts/login/\?next="))
-    kim.click("main a:has-text('Sign up')")
+    assert "CUDA Programming" in kim.locator("main").inner_text()
+    assert kim.locator("#join-login").get_attribute("href") == f"/accounts/login/?next=/courses/join/{code}/"
+    shot(kim, "courses-join-logged-out")
+    kim.click("#join-signup")
+    kim.wait_for_url(re.compile(r".*/accounts/signup/\?next="))
+    assert "CUDA Programming" in kim.locator("#invite-banner").inner_text()
     kim.fill("input[name=username]", "kim")
     kim.fill("input[name=password1]", "a-Long-student-pass-9")
     kim.fill("input[name=password2]", "a-Long-student-pass-9")
+    shot(kim, "courses-signup-with-invite")
     kim.click("main button[type=submit]")
-    kim.wait_for_url(f"{base}/courses/join/{code}/")
-    assert "CUDA Programming" in kim.locator("main").inner_text()
-    kim.click("main button:has-text('Join the course')")
     kim.wait_for_url(f"{base}/courses/CUDA-2027S/")
     main = kim.locator("main").inner_text()
     assert "CUDA Programming" in main and "student" in main and "8.6" in main

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from .test_exam_session_browser import exam_for_alice, log_in  # noqa: F401  (the fixture)
+from .test_exam_session_browser import exam_for_alice  # noqa: F401  (the fixture; log_in is tests/browser/conftest.py's)
 
 pytestmark = [pytest.mark.browser, pytest.mark.integration]
 

@@ -240,7 +240,7 @@ def test_an_exam_from_a_new_course_to_the_printed_pdf(language, people, exam_wor
     rows = list(csv.reader(io.StringIO(Path(download.value.path()).read_text(encoding="utf-8-sig"))))
     assert rows == [["Student", "ID", "SIS User ID", "SIS Login ID", "Section", exam.title],
                     ["Points Possible", "", "", "", "", f"{MAX_TOTAL}"],
-                    ["김, 민수", str(kim.pk), "", "kim", "", f"{total:g}"]]
+                    ["김, 민수", "", "", "kim", "", f"{total:g}"]]  # Canvas matches on SIS Login ID
     shot(teacher, f"journey-{language}-results")
 
     # The printed exam: one form per student, in the page's language; the PDF comes once typeset.

@@ -22,7 +22,7 @@ SOURCE = "__global__ void add(const float* a, const float* b, float* c, int n) {
 
 @pytest.fixture(autouse=True)
 def not_sent(monkeypatch):
-    monkeypatch.setattr(grader_actions, "_send", lambda pk, priority=None, exam=False: None)
+    monkeypatch.setattr(grader_actions, "_send", lambda *args, **kwargs: None)
 
 
 @pytest.fixture

@@ -85,8 +85,8 @@ def test_ta_downloads_the_korean_per_student_keys(exam, people, tmp_path, eager_
     response = download(client_for(people["tom"]), urls(exam)[3], django_capture_on_commit_callbacks)
     assert response.status_code == 200
     pages = pdf_pages(b"".join(response.streaming_content), tmp_path)
-    assert all("정답 · 문제지" in p for p in pages)
-    assert any("Alice · alice" in p for p in pages) and any("Bob · bob" in p for p in pages)
+    assert all("정답 · " in p and "문제지" not in p for p in pages)
+    assert any("Alice (alice)" in p for p in pages) and any("Bob (bob)" in p for p in pages)
 
 
 def test_a_bad_request_is_a_400_with_the_form(exam, people):

@@ -1,6 +1,8 @@
 """Printed exams (exams/core/printing): forms drawn as real variants, rendered to PDF in English and
 Korean, checked as a reader would: the text on every page (pdftotext), the ink where math is
 (pdftoppm), the fonts embedded (pdffonts). Needs WeasyPrint, node + KaTeX and poppler-utils."""
+import re
+
 import pytest
 
 from exams.core.printing import (ExamHeader, KatexRenderer, MathRenderError, Part, PrintForm, Student, form_letters,
@@ -109,11 +111,10 @@ def test_per_student_forms_carry_name_and_id_on_every_page(tmp_path):
     forms = student_forms(SPEC, "print-secret", students, CATALOGUE)
     assert forms[1].form_id == "12"
     pages = pages_text(print_forms(HEADER, forms, "ko", Part.QUESTIONS, kernel_text=kernel_text), tmp_path)
-    first = [p for p in pages if "문제지 2026-0011" in p]
-    second = [p for p in pages if "문제지 12" in p]
-    assert len(first) + len(second) == len(pages)
-    assert all("김민수 · 2026-0011" in p for p in first)
-    assert all('Eve "</style><b>' in p for p in second)
+    first = [p for p in pages if "김민수 (2026-0011)" in p]
+    second = [p for p in pages if 'Eve "</style><b>' in p]
+    assert first and second and len(first) + len(second) == len(pages)
+    assert all("2026-0011 · " not in p and "문제지 2026-0011" not in p for p in first)
 
 
 def test_a_formula_katex_rejects_prints_as_its_tex():
@@ -158,3 +159,50 @@ def test_korean_exam_pdf_renders_hangul_and_math(forms, tmp_path):
     w, h = with_math.size
     band = (int(w * 0.3), int(h * 0.15), int(w * 0.7), int(h * 0.4))
     assert ink(with_math, band) > ink(without, band) + 300, (ink(with_math, band), ink(without, band))
+
+
+@pytest.mark.parametrize("name, number, part, lang, header", [
+    ("", "alice_t", Part.KEY, "ko", "정답 · alice_t"),  # the tester's "정답 · 문제지 alice_t · alice_t · alice_t"
+    ("", "alice_t", Part.QUESTIONS, "en", "alice_t"),
+    ("김민수", "alice_t", Part.KEY, "en", "Answer key · 김민수 (alice_t)"),
+    ("alice_t", "alice_t", Part.QUESTIONS, "ko", "alice_t"),
+    ("Eve", "", Part.QUESTIONS, "en", "Eve"),
+])
+def test_a_student_forms_page_header_names_the_student_once(name, number, part, lang, header):
+    """Every page's header names a per-student form's student once: the name with the ID in brackets,
+    or the ID alone when the site has no name for them."""
+    from exams.core.printing.sheet import page_css
+
+    [form] = student_forms(SPEC, "print-secret", [Student(id="7", name=name, number=number)], CATALOGUE)
+    css = page_css(HEADER, form, lang, part)
+    top_right = re.search(r"@top-right \{ content: \"([^\"]*)\"", css).group(1)
+    assert top_right == header
+    assert css.count(number or name) == 2  # the top right and the bottom left, nowhere twice
+
+
+def test_a_lettered_forms_header_is_unchanged():
+    from exams.core.printing.sheet import page_css
+
+    form = PrintForm(form_id="B", items=[])
+    assert '@top-right { content: "Answer key · Form B"; }' in page_css(HEADER, form, "en", Part.KEY)
+
+
+@pytest.mark.django_db
+def test_the_roster_leaves_the_name_empty_for_a_student_without_one():
+    """A student with no first or last name prints an empty Name box beside their ID, not the username twice."""
+    from django.contrib.auth.models import User
+
+    from courses.models import Course, Membership
+    from exams.printing import _roster
+
+    course = Course.objects.create(name="GPU", code="GPU1")
+    for username, first, last in (("alice_t", "", ""), ("kim", "Minsu", "Kim")):
+        user = User.objects.create_user(username, first_name=first, last_name=last)
+        Membership.objects.create(course=course, user=user, role="student")
+
+    class _Exam:
+        pass
+
+    exam = _Exam()
+    exam.course = course
+    assert [(s.name, s.number) for s in _roster(exam)] == [("", "alice_t"), ("Minsu Kim", "kim")]

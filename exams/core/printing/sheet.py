@@ -42,8 +42,20 @@ class PrintForm:
 
     form_id: str  # "A", "B", ... or the student's id: printed on every page and on its key
     items: list[dict]  # drawn items, as exams.core.draw stores them (kind, number, points, question | kernel)
-    student_name: str = ""  # a per-student form: printed on every page
+    student_name: str = ""  # a per-student form: the student's name ("" when the site has none)
     student_number: str = ""  # the student's ID as the course knows it (printed with the name)
+
+    @property
+    def is_student(self) -> bool:
+        return bool(self.student_name or self.student_number)
+
+    def who(self) -> str:
+        """A per-student form's student, each part once: 'Kim Minsu (alice_t)', or the ID alone when
+        there is no name or it is the ID itself."""
+        name, number = self.student_name.strip(), self.student_number.strip()
+        if name and number and name != number:
+            return f"{name} ({number})"
+        return number or name
 
 
 # item -> {"title": Text, "statement": Text (Markdown, variant bound), "solution": str}: the shell reads the
@@ -68,15 +80,19 @@ def _t(text: Text, lang: str) -> str:
 
 def page_css(header: ExamHeader, form: PrintForm, lang: str, part: Part) -> str:
     """The @page rules of this form: title top left, form id (and student) top right, page n of m bottom."""
-    ident = label("key_of_form" if part is Part.KEY else "form", lang, form=form.form_id)
-    who = " · ".join(x for x in (form.student_name, form.student_number) if x)
+    # A lettered form is named by its letter; a student's by the student (name and ID once each: the
+    # form id of a student's form is their ID, which "Form alice_t · alice_t · alice_t" printed thrice).
+    if form.is_student:
+        ident = label("key_of_student", lang, who=form.who()) if part is Part.KEY else form.who()
+    else:
+        ident = label("key_of_form" if part is Part.KEY else "form", lang, form=form.form_id)
     page = label("page", lang, page="\x00", pages="\x01")
     before, rest = page.split("\x00")
     middle, after = rest.split("\x01")
     counter = f"{_css_string(before)} counter(page) {_css_string(middle)} counter(pages) {_css_string(after)}"
     return f"""@page {{
   @top-left {{ content: {_css_string(_t(header.title, lang))}; }}
-  @top-right {{ content: {_css_string(ident + (' · ' + who if who else ''))}; }}
+  @top-right {{ content: {_css_string(ident)}; }}
   @bottom-left {{ content: {_css_string(ident)}; }}
   @bottom-right {{ content: {counter}; }}
 }}"""
@@ -181,7 +197,7 @@ h4 { font-size: 10pt; margin: 3mm 0 1mm 0; }
 .confidential { font-weight: bold; color: #a00; margin: 0 0 2mm 0; }
 table.who { width: 100%; border-collapse: collapse; margin-bottom: 5mm; }
 table.who th { text-align: left; white-space: nowrap; padding-right: 3mm; font-weight: normal; width: 1%; }
-table.who td { border-bottom: 0.6pt solid #000; height: 8mm; }
+table.who td { border-bottom: 0.6pt solid #000; height: 8mm; width: 49%; }
 .instructions { font-style: italic; }
 section.item { margin: 0 0 7mm 0; }
 section.item-question { break-inside: avoid; }

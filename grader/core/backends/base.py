@@ -86,6 +86,10 @@ class Backend(abc.ABC):
     supports_cooperative_launch: bool = False
     # LaunchConfig.coresident: runs an ordinary launch with every block resident at once (the emulator).
     supports_coresident_launch: bool = False
+    # The most threads a co-resident launch (cooperative, or coresident) may hold at once on this backend;
+    # None: whatever the GPU holds. A cooperative launch beyond it is the platform's limit (the judge
+    # raises UnsupportedLaunchError), never the student's runtime error.
+    max_coresident_threads: int | None = None
     supports_writemap: bool = False  # run_writemap records which thread wrote each output element
     # Its builds have no resource report of their own: the judge asks nvcc's ptxas for one (no GPU
     # needed), started before the compile and collected at the end (ptxas_report.py).

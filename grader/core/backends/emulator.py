@@ -29,7 +29,7 @@ from .. import messages as M
 from ..emulator import checkplan, jobs, pch, runmemo, toolchain
 from ..emulator.outcome import read_outcome
 from ..emulator.rewrite import rewrite
-from ..emulator.run_limits import run_limits
+from ..emulator.run_limits import MAX_CORESIDENT_THREADS, run_limits
 from ..emulator.static_shared import static_shared_problem
 from ..emulator.tokens import tokenize
 from ..errors import PlatformError
@@ -79,6 +79,8 @@ class EmulatorBackend(Backend):
     supports_sanitizers = True
     supports_cooperative_launch = True  # LaunchConfig.cooperative: co-resident blocks, grid.sync() a grid barrier
     supports_coresident_launch = True  # LaunchConfig.coresident: co-resident blocks, grid.sync() still a launch failure
+    # Every co-resident thread is a fiber with a guarded stack (two mappings): emulator/run_limits.py.
+    max_coresident_threads = MAX_CORESIDENT_THREADS
     supports_writemap = True  # the writemap variant: every store of the kernel is recorded (src/writemap.cpp)
 
     def __init__(self, cache_dir: str | Path | None = None, workers: int | None = None, *,

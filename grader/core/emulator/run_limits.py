@@ -25,6 +25,14 @@ BACKSTOP_FACTOR = 3.0
 # The race check runs the ThreadSanitizer build, several times slower than the plain one; its
 # time is not the student's (a check that runs out is a note, never TIME_LIMIT), so it gets more.
 TSAN_WALL_FACTOR = 3.0
+# One fiber's stack mapping (src/fiber.cpp: kStackSize + kGuard), bytes. Mapped with MAP_NORESERVE: it
+# counts against the address-space limit in full, against resident memory only as far as it is used.
+FIBER_STACK_BYTES = 64 * 1024 + 4096
+# The most threads the emulator holds at once in a co-resident launch (a cooperative launch, or an
+# ordinary one re-run co-resident: grader/core/coresidency.py). Every thread is a fiber with a guarded
+# stack, two memory mappings each, and a process may hold at most vm.max_map_count (65530 by default)
+# of them: 24 Ki threads stay well below that (49 Ki mappings with the blocks' shared arenas).
+MAX_CORESIDENT_THREADS = 24 * 1024
 
 
 def wall_limit_s(time_limit_s: float, variant: str = "fast") -> float:
@@ -51,17 +59,27 @@ def input_bytes(request: RunRequest) -> int:
     return sum(int(getattr(v, "nbytes", 0)) for v in request.inputs.values())
 
 
+def coresident_threads(request: RunRequest) -> int:
+    """Threads the run holds at once as fibers beyond one block per worker: every thread of a
+    co-resident launch (cooperative, or re-run co-resident), else 0."""
+    launch = request.launch
+    return launch.blocks * launch.threads_per_block if (launch.cooperative or launch.coresident) else 0
+
+
 def run_limits(request: RunRequest, variant: str, workers: int, cpu_workers: int, outputs) -> Limits:
     """The sandbox's Limits of one run of `request` on the `variant` build with `workers` worker
     threads (charged per thread); `cpu_workers` threads' worth of CPU seconds is the RLIMIT_CPU backstop;
-    `outputs` (jobs.write_job's) sizes the disk allowance. Seconds and bytes throughout."""
+    `outputs` (jobs.write_job's) sizes the disk allowance. Seconds and bytes throughout. A co-resident
+    launch's address space grows by its fibers' stacks (FIBER_STACK_BYTES each, mapped but mostly
+    untouched), so that the launches up to MAX_CORESIDENT_THREADS that fit on a GPU fit here too."""
     total = input_bytes(request)
+    stacks = min(coresident_threads(request), MAX_CORESIDENT_THREADS) * FIBER_STACK_BYTES
     return Limits(
         backstop_s(request.time_limit_s, variant),
         charged_s=wall_limit_s(request.time_limit_s, variant), charged_threads=workers,
         # ThreadSanitizer reserves terabytes of shadow address space: no AS limit there,
         # the box's resident memory is watched instead (small kernels use ~0.1 GiB).
-        memory_bytes=resource.RLIM_INFINITY if variant == "tsan" else (2 << 30) + 3 * total,
+        memory_bytes=resource.RLIM_INFINITY if variant == "tsan" else (2 << 30) + 3 * total + stacks,
         rss_bytes=rss_limit_bytes(total), file_bytes=max(256 << 20, 2 * total),
         cpu_s=(request.time_limit_s + GRACE_S) * cpu_workers, disk_bytes=jobs.disk_allowance(outputs),
     )

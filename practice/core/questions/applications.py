@@ -161,7 +161,7 @@ class Softmax(Family):
                   f"float32. The batch has {len(z)} rows of 4 logits:",
                   f"seeds/002의 softmax는 `exp` 전에 batch 전체의 max 하나(axis 없는 `np.max(z)`)를 float32로 뺍니다. batch는 "
                   f"logit 4개짜리 행 {len(z)}개입니다."),
-                code(rows + "\n// y = exp(z - max(z)) / sum(exp(z - max(z)), per row)"),
+                code(rows + "\n// y = exp(z - max(z)) / sum(exp(z - max(z)), per row)", ko={", per row)": ", 행마다)"}),
                 p("float32 `exp(x)` rounds to 0 for x below about −103.97. How many of the exp values are exactly 0, and how "
                   "many rows come out as NaN (0/0)?",
                   "float32 `exp(x)`는 x가 약 −103.97보다 작으면 0이 됩니다. exp 값 중 정확히 0인 것은 몇 개이고, NaN(0/0)이 "

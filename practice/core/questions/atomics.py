@@ -36,7 +36,8 @@ class Contention(Family):
                   "바로 더하고, version B는 먼저 block마다 shared memory에서 reduction한 뒤 block의 thread 0이 부분합을 "
                   "더합니다."),
                 code("// A\nif (i < n) atomicAdd(&sum, x[i]);\n"
-                     "// B\n/* block reduction into s[0] */\nif (threadIdx.x == 0) atomicAdd(&sum, s[0]);"),
+                     "// B\n/* block reduction into s[0] */\nif (threadIdx.x == 0) atomicAdd(&sum, s[0]);",
+                     ko={"block reduction into s[0]": "block 안에서 s[0]으로 reduction"}),
                 p("How many atomic operations reach the address `&sum` in version A and in version B?",
                   "`&sum` 주소에 도달하는 atomic 연산은 version A와 version B에서 각각 몇 번입니까?"),
             ]

@@ -6,7 +6,8 @@ else (prompt, answer fields, answer, worked solution) deterministically from the
 stored as params can always be shown again, and the answer is computed, never typed in.
 
 Text is stored per language ({"en": ..., "ko": ...}); CUDA terms stay in English in the Korean text,
-as Korean courses write them. Code and formulas are language-neutral.
+as Korean courses write them. Formulas are language-neutral; code is too, but for the words of its
+comments, which `code(src, ko={...})` translates.
 """
 from __future__ import annotations
 
@@ -43,7 +44,7 @@ class BlockKind(enum.StrEnum):
 @dataclass(frozen=True)
 class Block:
     kind: BlockKind
-    text: Text  # per language; CODE and MATH hold the same text under every language
+    text: Text  # per language; MATH holds the same text under every language, CODE the same code (comments translated)
 
     def render(self, lang: str) -> dict:
         text = self.text.get(lang, self.text["en"])
@@ -61,9 +62,17 @@ def p(en: str, ko: str) -> Block:
     return Block(BlockKind.P, t(en, ko))
 
 
-def code(src: str) -> Block:
+def code(src: str, ko: dict[str, str] | None = None) -> Block:
+    """A code block: the same CUDA in every language, its comments' words translated. `ko` maps each
+    English piece of a comment to its Korean (e.g. {"a lane that also took part": "역시 참여한 lane"}).
+    Raises ValueError when a piece is not in `src` (a comment edited without its translation)."""
     src = src.strip("\n")
-    return Block(BlockKind.CODE, {lang: src for lang in LANGUAGES})
+    text = {lang: src for lang in LANGUAGES}
+    for en, translated in (ko or {}).items():
+        if en not in src:
+            raise ValueError(f"{en!r} is not in the code block")
+        text["ko"] = text["ko"].replace(en, translated)
+    return Block(BlockKind.CODE, text)
 
 
 def math(expr: str) -> Block:

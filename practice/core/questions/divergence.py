@@ -257,7 +257,7 @@ class BranchCost(Family):
               "runs it; a warp runs every path that at least one of its lanes takes, one after the other.",
               f"thread {blk}개짜리 1D block 하나가 아래 코드를 실행합니다. warp가 각 path를 실행하면 표시된 cycle이 "
               "걸리고, warp는 lane 하나라도 타는 path를 모두 차례로 실행합니다."),
-            code(body),
+            code(body, ko={" cycles": " cycle"}),
             p("Summed over the block's warps, how many warp-cycles does the code take, and what is its SIMD "
               "efficiency (lane-cycles of useful work / (32 × warp-cycles))?",
               "block의 warp를 모두 더해 이 코드는 warp-cycle이 몇이고, SIMD efficiency (유용한 lane-cycle / (32 × "

@@ -58,7 +58,9 @@ class HostTimeline(Family):
                       code(f"kernel<<<grid, block>>>(d_out);           // runs {k} µs on the GPU\n"
                            f"host_work();                              // {c} µs on the CPU\n"
                            f"cudaMemcpy(h_out, d_out, bytes, cudaMemcpyDeviceToHost);   // copy takes {d} µs\n"
-                           "printf(\"%f\\n\", h_out[0]);"),
+                           "printf(\"%f\\n\", h_out[0]);",
+                           ko={f"runs {k} µs on the GPU": f"GPU에서 {k} µs 실행", f"{c} µs on the CPU": f"CPU에서 {c} µs",
+                               f"copy takes {d} µs": f"복사에 {d} µs"}),
                       p("Measured from the launch call (t = 0), when does the kernel end, and when does the host reach "
                         "the printf (µs)?",
                         "launch 호출(t = 0)부터 재어, kernel은 언제 끝나고 host는 언제 printf에 도달합니까(µs)?")]
@@ -92,7 +94,8 @@ class HostTimeline(Family):
         total, idle = loop_timeline(n, L, k, c)
         prompt = [model,
                   code(f"for (int i = 0; i < {n}; ++i) {{\n    step<<<grid, block>>>(x, i);   // {k} µs on the GPU\n"
-                       f"    prepare(i);                    // {c} µs on the CPU\n}}\ncudaDeviceSynchronize();"),
+                       f"    prepare(i);                    // {c} µs on the CPU\n}}\ncudaDeviceSynchronize();",
+                       ko={f"{k} µs on the GPU": f"GPU에서 {k} µs", f"{c} µs on the CPU": f"CPU에서 {c} µs"}),
                   p("When does cudaDeviceSynchronize return (µs from the start), and for how long in all is the GPU idle "
                     "between the first kernel's start and the last kernel's end?",
                     "cudaDeviceSynchronize는 시작부터 몇 µs에 return하고, 첫 kernel 시작부터 마지막 kernel 종료까지 GPU가 "

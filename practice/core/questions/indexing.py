@@ -73,7 +73,7 @@ class GlobalIndex(Family):
                   f"{shape} blocks. For the thread with {given_en}: what are x, y and the 1D index it accesses?",
                   f"너비 {w}, 높이 {h} pixel 이미지가 row-major로 저장되어 있습니다. kernel을 {shape} block으로 "
                   f"launch합니다. {given_en}인 thread의 x, y와 접근하는 1D index는?"),
-                code(src),
+                code(src, ko={"// column": "// 열(column)", "// row": "// 행(row)"}),
             ]
             answer = {"x": coords[0], "y": coords[1], "idx": idx}
             solution = [math(f"x = {bi[0]} × {block[0]} + {th[0]} = {coords[0]}"),

@@ -95,7 +95,8 @@ class Coalescing(Family):
               f"입자 하나에 `float` 멤버가 {k}개 있습니다. 배치 A는 array of structs(`struct P {{ float {members}; }}; "
               "P p[n];`), 배치 B는 struct of arrays(멤버마다 `float` 배열)입니다. 두 배열 모두 256 byte 정렬입니다. "
               "첫 warp의 thread i가 입자 i의 멤버 `x`를 읽습니다."),
-            code("float ax = p[i].x;      // layout A (AoS)\nfloat bx = soa.x[i];    // layout B (SoA)"),
+            code("float ax = p[i].x;      // layout A (AoS)\nfloat bx = soa.x[i];    // layout B (SoA)",
+                 ko={"// layout A": "// 배치 A", "// layout B": "// 배치 B"}),
             p("How many 32-byte sectors does the warp's read touch in layout A and in layout B?",
               "warp의 읽기가 건드리는 32 byte sector는 배치 A와 배치 B에서 각각 몇 개입니까?"),
         ]
@@ -118,7 +119,8 @@ class Coalescing(Family):
               f"`A`는 열이 {w}개인 row-major `float` 행렬이고 256 byte 정렬입니다. 첫 warp에서 lane l (l = 0..31)이 두 "
               "kernel에서 각각 원소 하나를 읽습니다(여기서 row = 0, col = 0)."),
             code(f"float r = A[row * {w} + l];   // kernel R: lanes walk along a row\n"
-                 f"float c = A[l * {w} + col];   // kernel C: lanes walk down a column"),
+                 f"float c = A[l * {w} + col];   // kernel C: lanes walk down a column",
+                 ko={"lanes walk along a row": "lane들이 한 행을 따라감", "lanes walk down a column": "lane들이 한 열을 따라 내려감"}),
             p("How many 32-byte sectors does the warp's read touch in kernel R and in kernel C?",
               "warp의 읽기가 건드리는 32 byte sector는 kernel R과 kernel C에서 각각 몇 개입니까?"),
         ]

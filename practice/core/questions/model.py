@@ -48,7 +48,8 @@ class Scopes(Family):
 
     def compose(self, params):
         K, S, G, T = params["k"], params["s"], params["grid"], params["block"]
-        src = code(KERNEL.replace("{K}", str(K)).replace("{S}", str(S)))
+        src = code(KERNEL.replace("{K}", str(K)).replace("{S}", str(S)),
+                   ko={"acc (indexed by the runtime value j)": "acc (실행 중에 정해지는 값 j로 인덱싱)"})
         launch = p(f"The kernel below is launched with {G} blocks of {T} threads.",
                    f"아래 kernel을 thread {T}개짜리 block {G}개로 launch합니다.")
         if params["kind"] == "space":

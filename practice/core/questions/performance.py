@@ -98,7 +98,8 @@ class Roofline(Family):
                       f"{ko}에서 실행하는 kernel이 원소마다 {d}차 다항식을 Horner 방식으로 계산합니다. 계수는 register에 있으므로 "
                       "원소 하나에 4 byte 읽기 한 번, 4 byte 쓰기 한 번이 듭니다."),
                     code(f"float v = x[i], acc = c[0];\nfor (int k = 1; k <= {d}; ++k)\n"
-                         "    acc = acc * v + c[k];      // one multiply and one add\ny[i] = acc;")]
+                         "    acc = acc * v + c[k];      // one multiply and one add\ny[i] = acc;",
+                         ko={"one multiply and one add": "곱셈 한 번과 덧셈 한 번"})]
         ai = fl / by
         attain = min(peak, ai * bw)
         bound = "memory" if ai * bw < peak else "compute"

@@ -124,6 +124,11 @@ def brent_kung(n: int) -> tuple[int, int]:
     return 2 * m - 1, 2 * n - 2 - m
 
 
+# The Korean words of the scans' code comments.
+SCAN_COMMENTS = {"(reduction tree)": "(reduction 트리)", "(distribution tree)": "(분배 트리)",
+                 "// one addition": "// 덧셈 한 번"}
+
+
 class ScanWork(Family):
     id = "reduction.scan_work"
     topic = Topic.REDUCTION
@@ -164,7 +169,7 @@ class ScanWork(Family):
               f"{name} algorithm below (one element per thread).",
               f"thread n = {n}개짜리 block 하나가 아래 {name} algorithm으로 shared memory의 `X[0..{n - 1}]`에 대한 "
               "inclusive scan을 계산합니다(thread당 원소 하나)."),
-            code(src),
+            code(src, ko={k: v for k, v in SCAN_COMMENTS.items() if k in src}),
             p("How many steps (iterations of the loops) does it take, how many additions does it perform in all, and "
               "how many more additions is that than a sequential scan (n − 1)?",
               "step(loop 반복) 수는 몇이고, 덧셈은 모두 몇 번이며, 순차 scan(n − 1번)보다 덧셈이 몇 번 더 많습니까?"),

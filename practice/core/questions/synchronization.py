@@ -262,7 +262,8 @@ class SyncwarpMask(Family):
                         "Which mask names exactly the threads that exist in that warp?",
                         f"block은 thread {block}개입니다. warp {last}가 `__syncwarp(mask)`로 자기 thread들을 동기화해야 "
                         "합니다. 그 warp에 실제로 있는 thread만 정확히 나타내는 mask는?"),
-                      code("int lane = threadIdx.x % 32;\n... // exchange values through shared memory\n__syncwarp(MASK);")]
+                      code("int lane = threadIdx.x % 32;\n... // exchange values through shared memory\n__syncwarp(MASK);",
+                           ko={"exchange values through shared memory": "shared memory로 값을 주고받음"})]
             solution = [p(f"Warp {last} holds threads {last * 32}..{block - 1}: lanes 0..{len(lanes) - 1}.",
                           f"warp {last}에는 thread {last * 32}..{block - 1}, 즉 lane 0..{len(lanes) - 1}이 있습니다."),
                         math(f"mask = 2^{len(lanes)} − 1 = 0x{mask:08X}")]
@@ -272,7 +273,8 @@ class SyncwarpMask(Family):
                         f"warp 중 {ko_words}만 아래 블록을 실행합니다. `__syncwarp`에 넘길 mask는 무엇입니까 (mask에 있는 "
                         "모든 lane이 호출해야 함)?"),
                       code(f"int lane = threadIdx.x % 32;\nif ({cond}) {{\n    buf[lane] = v;\n    __syncwarp(MASK);\n"
-                           f"    v += buf[{self.partner(params)}];   // a lane that also took part\n}}")]
+                           f"    v += buf[{self.partner(params)}];   // a lane that also took part\n}}",
+                           ko={"a lane that also took part": "마찬가지로 참여한 lane"})]
             bits = "".join("1" if (mask >> (31 - i)) & 1 else "0" for i in range(32))
             grouped = " ".join(bits[i:i + 4] for i in range(0, 32, 4))
             solution = [p("Set bit i for every lane i that takes part:", "참여하는 lane i마다 bit i를 켭니다:"),

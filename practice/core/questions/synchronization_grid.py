@@ -27,6 +27,18 @@ GRID_CHOICES = [
 ]
 
 
+# The Korean words of the grid-sync snippets' comments, longest first (one contains another).
+GRID_COMMENTS = {
+    "meant to wait for every block": "모든 block을 기다리려는 의도",
+    "the host resets it to 0 before each launch": "host가 launch마다 먼저 0으로 되돌림",
+    "phase1's writes visible to every block": "phase1의 쓰기를 모든 block에 보이게 함",
+    "wait for every block": "모든 block을 기다림",
+    "an ordinary launch": "일반 launch",
+    "// host, one stream:": "// host 코드, stream 하나:",
+    "// host: ": "// host 코드: ",
+}
+
+
 class GridSync(Family):
     id = "synchronization.grid_sync"
     topic = Topic.SYNCHRONIZATION
@@ -80,7 +92,7 @@ class GridSync(Family):
                   "plain_grid_sync": "trap", "syncthreads": "block_only", "two_kernels": "works"}[sc]
         prompt = [p(f"phase2 must see everything phase1 wrote, in every block. The launch is {launch}.",
                     f"phase2는 모든 block에서 phase1이 쓴 것을 전부 봐야 합니다. launch는 {launch_ko}입니다."),
-                  code(sources[sc]),
+                  code(sources[sc], ko={en: ko for en, ko in GRID_COMMENTS.items() if en in sources[sc]}),
                   p("What happens?", "어떻게 됩니까?")]
         fields = [choice_field("result", "Result", "결과", GRID_CHOICES)]
         occ = [p(f"Resident blocks: {r.blocks_per_sm} per SM × {g.sm_count} SMs = {cap}; the grid has {grid}.",

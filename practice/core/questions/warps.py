@@ -59,7 +59,8 @@ class Ballot(Family):
                 p("All 32 lanes of a warp run this code (no lane has exited, `lane = threadIdx.x % 32`):",
                   "warp의 32개 lane이 모두 이 code를 실행합니다(exit한 lane 없음, `lane = threadIdx.x % 32`)."),
                 code(f"int lane = threadIdx.x % 32;\nunsigned b = __ballot_sync(0xffffffff, {src});\n"
-                     "int count = __popc(b);\nint first = __ffs(b);   // 1-based position of the lowest set bit, 0 if none"),
+                     "int count = __popc(b);\nint first = __ffs(b);   // 1-based position of the lowest set bit, 0 if none",
+                     ko={"1-based position of the lowest set bit, 0 if none": "켜진 가장 낮은 bit의 위치(1부터 셈), 없으면 0"}),
                 p("What are `count` and `first`?", "`count`와 `first`의 값은 무엇입니까?"),
             ]
             fields = [integer_field("count", "count = __popc(b)", "count = __popc(b)"),
@@ -96,7 +97,7 @@ class Ballot(Family):
               "`lane = threadIdx.x % 32`):",
               "warp의 32개 lane이 모두 이 code에 도달합니다(Volta 이후, independent thread scheduling; "
               "`lane = threadIdx.x % 32`)."),
-            code("int lane = threadIdx.x % 32;\n" + body),
+            code("int lane = threadIdx.x % 32;\n" + body, ko={"(uses m)": "(m을 씀)"}),
             p("Inside the branch, what is `m` guaranteed to be?", "branch 안에서 `m`은 무엇으로 보장됩니까?"),
         ]
         fields = [choice_field("mask", "m", "m", choices)]
@@ -129,7 +130,8 @@ class Ballot(Family):
                  "unsigned live = __ballot_sync(0xffffffff, i < n);   // every lane still present\n"
                  "if (i >= n) return;\nfloat v = x[i];\n"
                  "for (int o = 16; o > 0; o /= 2) {\n    float u = __shfl_down_sync(live, v, o);\n"
-                 "    if ((threadIdx.x % 32) + o < 32 && ((live >> ((threadIdx.x % 32) + o)) & 1)) v += u;\n}"),
+                 "    if ((threadIdx.x % 32) + o < 32 && ((live >> ((threadIdx.x % 32) + o)) & 1)) v += u;\n}",
+                 ko={"every lane still present": "아직 남아 있는 모든 lane"}),
             p("In the warp that holds element n − 1, how many bits does `live` have set? How many warps of the grid get a "
               "`live` mask with some but not all bits set, and how many get `live == 0`?",
               "원소 n − 1을 가진 warp에서 `live`에는 bit가 몇 개 켜져 있습니까? grid의 warp 중 `live`의 bit가 일부만 켜진 "

@@ -166,7 +166,8 @@ class Collisions(Family):
         prompt = [
             p(f"A grid-stride loop runs with {G} blocks of {B} threads over n = {n} elements:",
               f"grid-stride loop를 block {G}개, block당 thread {B}개로 n = {n}개 원소에 대해 실행합니다."),
-            code(f"{start};\nfor (; i < n; i += {stride})\n    out[i] += 1;   // out starts at 0"),
+            code(f"{start};\nfor (; i < n; i += {stride})\n    out[i] += 1;   // out starts at 0",
+                 ko={"out starts at 0": "out은 0에서 시작"}),
             p("How many writes are made in all, how many elements are written more than once, and how many are never "
               "written? (Count each `+= 1` as one write.)",
               "쓰기는 모두 몇 번이고, 두 번 이상 쓰이는 원소와 한 번도 쓰이지 않는 원소는 각각 몇 개입니까? "
@@ -225,7 +226,8 @@ class IndexLimits(Family):
                   f"seeds/001의 vecadd extension은 kernel을 이렇게 launch합니다. 여기서는 n = {n}, T = {T}입니다."),
                 code(f"int blocks = (n + T - 1) / T;   // n = {n}, T = {T}\n"
                      "vecadd<<<blocks, T>>>(a, b, c, n);   // kernel: if (i < n) c[i] = a[i] + b[i];\n"
-                     "cudaError_t err = cudaGetLastError();"),
+                     "cudaError_t err = cudaGetLastError();",
+                     ko={"// kernel: if": "// kernel 본문: if"}),
                 p("How many blocks does the host ask for, and what happens?",
                   "host가 요청하는 block은 몇 개이고, 어떻게 됩니까?"),
             ]
@@ -246,7 +248,9 @@ class IndexLimits(Family):
                   f"kernel이 float n = {n}개(2³¹보다 많음)를 원소당 thread 하나, block당 thread {T}개, block ⌈n / {T}⌉개로 "
                   "scale합니다. index는 32-bit `int`이고 n은 `size_t`입니다."),
                 code("int i = blockIdx.x * blockDim.x + threadIdx.x;   // unsigned product, then stored in an int\n"
-                     "if (i < n) x[i] *= 2.0f;                          // i converted to size_t for the comparison"),
+                     "if (i < n) x[i] *= 2.0f;                          // i converted to size_t for the comparison",
+                     ko={"unsigned product, then stored in an int": "unsigned 곱을 int에 저장",
+                         "i converted to size_t for the comparison": "비교할 때 i를 size_t로 변환"}),
                 p("How many blocks does the grid have, and how many elements are never scaled?",
                   "grid의 block은 몇 개이고, scale되지 않는 원소는 몇 개입니까?"),
             ]
@@ -267,7 +271,9 @@ class IndexLimits(Family):
               "`long long`:",
               f"같은 kernel을 n = {n}개 원소에 block당 thread {T}개, block ⌈n / {T}⌉개로 실행하는데, n이 `long long`입니다."),
             code("int i = blockIdx.x * blockDim.x + threadIdx.x;   // wraps past 2^31 - 1\n"
-                 "if (i < n) x[i] *= 2.0f;                          // i converted to long long: stays negative"),
+                 "if (i < n) x[i] *= 2.0f;                          // i converted to long long: stays negative",
+                 ko={"wraps past 2^31 - 1": "2^31 - 1을 넘으면 wrap", "i converted to long long: stays negative":
+                     "i를 long long으로 변환해도 음수"}),
             p("Which is the first blockIdx.x with a thread whose `i` is negative, and how many threads of the grid get "
               "a negative `i` (each of them writes before `x`)?",
               "`i`가 음수인 thread가 있는 첫 blockIdx.x는 무엇이고, grid에서 `i`가 음수인 thread는 몇 개입니까(그 thread는 "
