@@ -20,6 +20,11 @@ PATTERNS = [
     (re.compile(r"^chooses (?P<choose>\d+) items from a pool of (?P<size>\d+)$"),
      lambda g: _("chooses %(choose)s items from a pool of %(size)s") % g),
     (re.compile(r"^unknown problem (?P<slug>'[^']*')$"), lambda g: _("unknown problem %(slug)s") % g),
+    (re.compile(r"^unknown problem (?P<slug>'[^']*') \(did you mean (?P<close>'[^']*')\?\)$"),
+     lambda g: _("unknown problem %(slug)s (did you mean %(close)s?)") % g),
+    (re.compile(r"^unknown family (?P<family>'[^']*')$"), lambda g: _("unknown family %(family)s") % g),
+    (re.compile(r"^unknown family (?P<family>'[^']*') \(did you mean (?P<close>'[^']*')\?\)$"),
+     lambda g: _("unknown family %(family)s (did you mean %(close)s?)") % g),
 ]
 
 

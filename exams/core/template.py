@@ -25,6 +25,7 @@ module needs no database.
 """
 from __future__ import annotations
 
+import difflib
 import enum
 import json
 from dataclasses import dataclass
@@ -232,11 +233,20 @@ def _pool_item(raw: Any, path: str, zone_points: float | None, catalogue: Kernel
     if "family" in raw:
         fam = raw["family"]
         if not isinstance(fam, str) or fam not in FAMILIES:
-            problems.add(f"{path}.family", f"unknown family {fam!r}")
+            problems.add(f"{path}.family", f"unknown family {fam!r}{_did_you_mean(fam, FAMILIES)}")
             return None
         diff = _difficulty(raw.get("difficulty"), f"{path}.difficulty", problems)
         return QuestionPoolItem(fam, diff, points if points is not None else default_points)
     return _kernel_item(raw, path, points, catalogue, problems)
+
+
+def _did_you_mean(name, known) -> str:
+    """" (did you mean 'x'?)" naming the known id closest to a mistyped `name` (difflib's ratio at
+    least 0.8: a letter or two off), or "" when none is that close."""
+    if not isinstance(name, str) or not name:
+        return ""
+    close = difflib.get_close_matches(name, list(known), n=1, cutoff=0.8)
+    return f" (did you mean {close[0]!r}?)" if close else ""
 
 
 def _kernel_item(raw: Mapping, path: str, points: float | None, catalogue: KernelCatalogue | None,
@@ -255,7 +265,8 @@ def _kernel_item(raw: Mapping, path: str, points: float | None, catalogue: Kerne
     elif slug is not None:
         info = catalogue.get(slug)
         if info is None:
-            problems.add(f"{path}.kernel", f"unknown problem {slug!r}")
+            usable = [i.slug for i in catalogue.matching(None, None)] if isinstance(slug, str) else []
+            problems.add(f"{path}.kernel", f"unknown problem {slug!r}{_did_you_mean(slug, usable)}")
         elif info.error:
             problems.add(f"{path}.kernel", f"problem {slug!r} does not validate: {info.error}")
     elif not catalogue.matching(topic, tag):

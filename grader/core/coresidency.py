@@ -15,6 +15,7 @@ from typing import Callable
 
 from . import messages as M
 from .backends.base import LaunchConfig, RunOutcome, RunRequest, RunStatus
+from .errors import UnsupportedLaunchError
 from .results import Diagnostic, Resources
 from .verdicts import DiagnosticKind
 
@@ -74,3 +75,17 @@ def explain(backend, build, request: RunRequest, outcome: RunOutcome, gpu,
         detail={"shape": "co_residency", "coresident_blocks": fit, "blocks": launch.blocks, "spin_line": line,
                 "waiting": deadlock.detail.get("waiting"), "spinning": deadlock.detail.get("spinning")}))
     return rerun, resident
+
+
+def check_capacity(backend, cooperative: bool, launches: list[LaunchConfig], refusals: list) -> None:
+    """Raise UnsupportedLaunchError when a cooperative launch that CUDA would make (its refusal None)
+    holds more threads at once than `backend` can (its max_coresident_threads): the platform's limit,
+    which a GPU worker does not have, never the student's runtime error."""
+    cap = getattr(backend, "max_coresident_threads", None)
+    if not cooperative or cap is None:
+        return
+    for launch, refused in zip(launches, refusals):
+        threads = launch.blocks * launch.threads_per_block
+        if refused is None and threads > cap:
+            raise UnsupportedLaunchError(f"the {backend.name} backend holds at most {cap} co-resident threads; this "
+                                         f"cooperative launch has {threads} ({launch.blocks} blocks)")

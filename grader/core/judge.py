@@ -163,7 +163,7 @@ def judge(
         static = build.resources.shared_static_bytes if build.resources else None
         refusals = [launch_problem(launch, target_cc) or cooperative_launch_problem(launch, gpu, registers, static)
                     for launch in launches]
-        _check_coresident_capacity(backend, package, launches, refusals)
+        coresidency.check_capacity(backend, package.launch.cooperative, launches, refusals)
         # Every call into harness.py happens here, on this thread, with no thread of the judge's
         # beside it: a fork from another thread (a sandboxed nvcc as root: `user=` rules out vfork,
         # so pthread_atfork handlers run) while a multi-threaded OpenBLAS call runs (a reference
@@ -344,21 +344,6 @@ def judge_bare(source: str, spec: KernelSpec, launch: LaunchConfig, inputs: dict
         return build, explain_hang(backend.run(build, request), explainer, source, spec, request)
     finally:
         backend.close(build)
-
-
-def _check_coresident_capacity(backend: Backend, package: ProblemPackage, launches: list[LaunchConfig],
-                               refusals: list) -> None:
-    """Raise UnsupportedLaunchError when a cooperative launch that CUDA would make (not refused) holds
-    more threads at once than `backend` can (its max_coresident_threads): the platform's limit, which
-    a GPU worker does not have, never the student's runtime error."""
-    cap = backend.max_coresident_threads
-    if not package.launch.cooperative or cap is None:
-        return
-    for launch, refused in zip(launches, refusals):
-        threads = launch.blocks * launch.threads_per_block
-        if refused is None and threads > cap:
-            raise UnsupportedLaunchError(f"the {backend.name} backend holds at most {cap} co-resident threads; this "
-                                         f"cooperative launch has {threads} ({launch.blocks} blocks)")
 
 
 def record_writemap(package: ProblemPackage, source: str, backend: Backend, *, launch_choice: LaunchChoice | None = None,

@@ -166,3 +166,31 @@ def test_practising_the_exams_problem_during_the_attempt_is_refused(wrong_in_exa
     assert alice.post(url, {"source": SOURCE}).status_code == 302
     # Bob, in the same course but not taking the exam, practises it freely.
     assert client_for(people["bob"]).post(url, {"source": SOURCE}).status_code == 302
+
+
+def test_a_no_feedback_exams_live_row_does_not_show_the_grading_stages(exam, people, kernel_problem):
+    """With no feedback until the results, the row says only "being graded" while it is: compiling,
+    running test k of n or the check pass would tell a compile error, or a failure, by when they stop."""
+    from grader.core.results import TestResult as CaseResult
+
+    exam.feedback = Feedback.NONE
+    exam.save(update_fields=["feedback"])
+    attempt = start_attempt(exam, people["alice"])
+    item = attempt.items.get(kind="kernel")
+    sub = submit_kernel(item, people["alice"], SOURCE)
+    alice = client_for(people["alice"])
+    url = reverse("exams:kernel_live", args=[exam.pk, item.number, sub.pk])
+    assert 'data-status="QUEUED"' in alice.get(url).content.decode()
+    grader_grading.start_grading(sub.pk, "emulator")
+    compiling = alice.get(url).content.decode()
+    grader_grading.record_progress(sub.pk, "running", 1, 2)
+    running = alice.get(url).content.decode()
+    for html in (compiling, running):
+        assert 'data-status="GRADING"' in html and "Being graded" in html, html
+        assert "Compiling" not in html and "Running test" not in html and "COMPILING" not in html
+    korean = alice.get(url, HTTP_ACCEPT_LANGUAGE="ko").content.decode()
+    assert "Being graded" not in korean
+    grader_grading.finish_grading(sub.pk, JudgeResult(verdict=Verdict.COMPILE_ERROR,
+                                                      tests=[CaseResult(name="t", sample=True, verdict=Verdict.ACCEPTED)]))
+    graded = alice.get(url).content.decode()
+    assert 'data-status="GRADED"' in graded and "Compile error" not in graded

@@ -36,3 +36,18 @@ def test_the_korean_editor(course, people):
     html = client_for(people["ivy"]).get(reverse("exams:template_new", args=[course.pk]),
                                           HTTP_ACCEPT_LANGUAGE="ko").content.decode()
     assert "question families page" not in html and "Add to the template" not in html and 'id="family-ids"' in html
+
+
+def test_a_mistyped_id_is_answered_with_the_closest_one(course, people, kernel_problem):
+    """The tester's 'occupancy.blocks_per_sn' and 'vector-add-tale' were refused as unknown with no hint."""
+    kernel_problem.is_published = True
+    kernel_problem.save(update_fields=["is_published"])
+    text = ("title: Quiz\nzones:\n  - pool:\n      - {family: occupancy.blocks_per_sn}\n      - {family: zzz}\n"
+            "  - pool:\n      - {kernel: tiny-ad}\n")
+    url = reverse("exams:template_new", args=[course.pk])
+    html = client_for(people["ivy"]).post(url, {"text": text}).content.decode()
+    assert "unknown family &#x27;occupancy.blocks_per_sn&#x27; (did you mean &#x27;occupancy.blocks_per_sm&#x27;?)" in html
+    assert "unknown family &#x27;zzz&#x27;</code>" in html  # nothing close: no guess
+    assert "unknown problem &#x27;tiny-ad&#x27; (did you mean &#x27;tiny-add&#x27;?)" in html
+    korean = client_for(people["ivy"]).post(url, {"text": text}, HTTP_ACCEPT_LANGUAGE="ko").content.decode()
+    assert "did you mean" not in korean and "알 수 없는 문제 유형" in korean

@@ -10,7 +10,8 @@ family's key must equal the emulator's class:
 For place_barrier the right option must be "correct" and every wrong one must get the class the
 family's worked solution gives it. Identical programs are judged once: the shared array's size is
 normalised (`s[N]` -> `s[1024]`, the same kernel for every block size), and the emulator's own
-binary cache keeps later runs fast. Also the bank's statements say what the judge does.
+binary cache keeps later runs fast. The grid-sync family is judged in test_sync_consistency_grid.py,
+the bank's synchronization statements in test_sync_consistency_bank.py.
 """
 from __future__ import annotations
 
