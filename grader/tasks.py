@@ -10,7 +10,7 @@ import time
 from contextlib import contextmanager
 
 from celery import shared_task
-from celery.signals import worker_process_init, worker_ready
+from celery.signals import worker_process_init, worker_ready, worker_shutting_down
 from django.conf import settings
 from django.db import InterfaceError, OperationalError
 
@@ -19,6 +19,7 @@ from grader import retries
 from grader import sweeps
 from grader import writemaps
 from grader.core.backends.registry import backend_class, get_backend, hang_explainer
+from grader.core.emulator.toolchain import BuildStoppedError, stop_builds
 from grader.core.errors import PlatformError
 from grader.core.input_cache import InputCache
 from grader.core.judge import LaunchChoice, judge
@@ -336,8 +337,18 @@ def prepare_backend(sender=None, **kwargs) -> threading.Thread | None:
 def _prepare_logged() -> None:
     try:
         get_backend().prepare()
+    except BuildStoppedError:
+        log.info("the judge backend's preparation was stopped: the worker is shutting down")
     except Exception:
         log.exception("the judge backend could not be prepared")
+
+
+@worker_shutting_down.connect
+def stop_preparing(**kwargs) -> None:
+    """A worker asked to stop (Ctrl+C in `make dev`, a deploy) stops the emulator runtime build its
+    preparation thread may be running: the build's compilers would keep the shutdown waiting past
+    honcho's 5 s, and a build cut off by the stop is not a broken one (it is built again next start)."""
+    stop_builds()
 
 
 @worker_process_init.connect

@@ -2,8 +2,10 @@
 
 Runs as one of Procfile.dev's processes, so the address and logins are the last thing on the first
 screen instead of scrolling away under the workers' start-up. It then sleeps: honcho stops every
-process when one exits.
+process when one exits. Ctrl+C's SIGTERM (from honcho) ends the sleep with exit status 0.
 """
+import signal
+import sys
 import time
 import urllib.error
 import urllib.request
@@ -43,5 +45,7 @@ class Command(BaseCommand):
             lines += ["", "  Listening on every interface (WARPDRILL_BIND=0.0.0.0): the demo passwords above are public."]
         lines += ["", "  Ctrl+C stops the site, its grading worker and the scheduler.", ""]
         self.stdout.write("\n".join(lines))
+        if not once:
+            signal.signal(signal.SIGTERM, lambda signum, frame: sys.exit(0))
         while not once:
             time.sleep(3600)

@@ -13,6 +13,7 @@ import os
 import re
 import shlex
 import subprocess
+import threading
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -118,9 +119,28 @@ def runtime_building(cache_dir: Path, variants, cxx: str = DEFAULT_CXX) -> bool:
     return False
 
 
+class BuildStoppedError(PlatformError):
+    """A runtime build was stopped by stop_builds (its worker is shutting down); nothing is wrong."""
+
+
+# The compilers of runtime builds in progress in this process, and whether new builds may start.
+_builds: set[subprocess.Popen] = set()
+_builds_lock = threading.Lock()
+_stopping = threading.Event()
+
+
+def stop_builds() -> None:
+    """Stop this process's runtime builds now and start no more: a worker that is shutting down
+    (grader.tasks) does not make Ctrl+C wait for a build, nor log it as broken (BuildStoppedError)."""
+    _stopping.set()
+    with _builds_lock:
+        for proc in _builds:
+            proc.terminate()
+
+
 def build_runtime(cache_dir: Path, variant: str = "fast", cxx: str = DEFAULT_CXX) -> Runtime:
     """Build (or reuse) the runtime library for `variant` with the compiler `cxx`. Raises PlatformError
-    if it does not compile."""
+    if it does not compile, BuildStoppedError if stop_builds stopped it."""
     digest = runtime_hash(cxx)
     lib_dir = cache_dir / f"runtime-{digest}"
     done = lib_dir / f".done-{variant}"
@@ -133,24 +153,45 @@ def build_runtime(cache_dir: Path, variant: str = "fast", cxx: str = DEFAULT_CXX
             return Runtime(digest, lib_dir)
         lib_dir.mkdir(parents=True, exist_ok=True)
         objects, procs = [], []
-        for src in sorted(SRC_DIR.glob("*.cpp")):
-            obj = lib_dir / f"{src.stem}-{variant}.o"
-            # The runtime itself is never instrumented: TSan sees only the student's accesses
-            # plus the happens-before annotations the runtime makes explicitly.
-            opt = ["-O2"] + {"tsan": ["-DWD_TSAN=1"], "writemap": ["-DWD_WRITEMAP=1"],
-                             "initcheck": ["-DWD_INITCHECK=1"]}.get(variant, [])
-            cmd = [cxx, *COMMON_FLAGS, *opt, "-I", str(INCLUDE_DIR), "-I", str(INCLUDE_DIR / "warpdrill"),
-                   "-c", str(src), "-o", str(obj)]
-            procs.append(subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True))
-            objects.append(str(obj))
-        for proc in procs:  # the sources compile in parallel: this runs once per worker and cache
-            output, _ = proc.communicate()
-            if proc.returncode != 0:
-                raise PlatformError(f"the emulator runtime does not compile: {output[-2000:]}")
+        with _builds_lock:
+            if _stopping.is_set():
+                raise BuildStoppedError("the runtime build was not started: the worker is stopping")
+            procs = _start_compilers(lib_dir, variant, cxx, objects)
+            _builds.update(procs)
+        try:
+            for proc in procs:  # the sources compile in parallel: this runs once per worker and cache
+                output, _ = proc.communicate()
+                if _stopping.is_set():
+                    raise BuildStoppedError("the runtime build was stopped: the worker is stopping")
+                if proc.returncode != 0:
+                    raise PlatformError(f"the emulator runtime does not compile: {output[-2000:]}")
+        finally:
+            with _builds_lock:
+                _builds.difference_update(procs)
+            for proc in procs:
+                if proc.poll() is None:
+                    proc.kill()
+                    proc.wait()
         archive = lib_dir / f"libwdrt-{variant}.a"
         subprocess.run(["ar", "rcs", str(archive), *objects], check=True, capture_output=True)
         done.write_text(digest)
     return Runtime(digest, lib_dir)
+
+
+def _start_compilers(lib_dir: Path, variant: str, cxx: str, objects: list[str]) -> list[subprocess.Popen]:
+    """Start one compiler per runtime source (appending each object's path to `objects`)."""
+    procs = []
+    for src in sorted(SRC_DIR.glob("*.cpp")):
+        obj = lib_dir / f"{src.stem}-{variant}.o"
+        # The runtime itself is never instrumented: TSan sees only the student's accesses
+        # plus the happens-before annotations the runtime makes explicitly.
+        opt = ["-O2"] + {"tsan": ["-DWD_TSAN=1"], "writemap": ["-DWD_WRITEMAP=1"],
+                         "initcheck": ["-DWD_INITCHECK=1"]}.get(variant, [])
+        cmd = [cxx, *COMMON_FLAGS, *opt, "-I", str(INCLUDE_DIR), "-I", str(INCLUDE_DIR / "warpdrill"),
+               "-c", str(src), "-o", str(obj)]
+        procs.append(subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True))
+        objects.append(str(obj))
+    return procs
 
 
 # A translation unit that compiles and links whenever the toolchain works: it defines the two
