@@ -15,7 +15,7 @@ from courses.models import Membership, Role
 from grader.core.verdicts import Verdict
 from grader.models import Purpose, Status, Submission
 
-from .core.stats import Bar, StackedBar, bars, median_or_none, stacked_bars
+from .core.stats import Bar, StackedBar, Tick, axis_ticks, bars, median_or_none, stacked_bars
 from .models import COUNTED_VERDICTS, ProblemDay, ProblemError, ProblemStats, verdict_column
 
 STUCK_ATTEMPTS = 5  # this many graded attempts at one problem without an ACCEPTED: stuck
@@ -34,6 +34,7 @@ class Dashboard:
     stuck: list[tuple[str, str, int]] = field(default_factory=list)  # (username, problem slug, attempts)
     first_accepted: list[tuple[str, int, float | None]] = field(default_factory=list)  # (slug, solvers, median s)
     daily_bars: list[Bar] = field(default_factory=list)
+    daily_ticks: list[Tick] = field(default_factory=list)  # the day labels under daily_bars
     verdict_bars: list[Bar] = field(default_factory=list)
     # The course's students' practice (question families) per topic: practice.progress.TopicReach rows,
     # each topic's every-difficulty row first; with a stacked bar per topic (solved, tried, not yet).
@@ -99,6 +100,7 @@ def build(course, problem=None, now=None) -> Dashboard:
                        .values_list("day").annotate(n=Count("id")))
     d.daily = [((start + timedelta(days=i)).isoformat(), per_day.get(start + timedelta(days=i), 0)) for i in range(DAYS)]
     d.daily_bars = bars([(day[5:], n, "bar-day") for day, n in d.daily])
+    d.daily_ticks = axis_ticks(d.daily_bars)
     d.errors = [(kind, text, n) for kind, text, n in course_stats(course, problem, ProblemError).order_by()
                 .values_list("kind", "text").annotate(n=Sum("n")).order_by("-n", "kind", "text")[:20]]
     stats = course_stats(course, problem)

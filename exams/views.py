@@ -281,8 +281,10 @@ def kernel_item(request, pk: int, number: int):
     return render(request, "exams/kernel.html", {
         "exam": exam, "attempt": attempt, "item": item, "kernel": k, "problem": version.problem,
         "statement": render_statement(version, lang(), variant),
-        "launch": package.launch, "source": source if source else package.starter, "error": error,
-        "starter": package.starter,  # the page asks before a submission of the unchanged starter
+        "launch": package.launch, "source": source if source else package.starter_in(lang()), "error": error,
+        # The page asks before a submission of an unchanged starter (in either language: the draft may
+        # have been started on a page in the other one).
+        "starters": list(dict.fromkeys([package.starter_in(lang()), *package.starters.values()])),
         "submissions": subs, "feedback": feedback, "show_verdict": feedback in (Feedback.VERDICT, Feedback.FULL),
         "clock_query": clock.poll_query(request, exam.pk, attempt.pk),
         "server_now": timezone.now(),  # the clock counts from the server's time (an empty one read NaN:NaN:NaN)

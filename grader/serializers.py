@@ -261,7 +261,7 @@ def problem_detail_payload(problem, request) -> dict:
     payload.update(
         language=lang,
         statement=package.statement[lang],
-        starter=package.starter,
+        starter=package.starter_in(lang),
         launch={"block": package.launch.block, "grid": package.launch.grid,
                 "shared_bytes": package.launch.shared_bytes},
         time_limit_s=package.time_limit_s,

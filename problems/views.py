@@ -9,6 +9,7 @@ from django.contrib.auth.views import redirect_to_login
 from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
+from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
 
 from grader import actions
@@ -157,7 +158,7 @@ def _initial_form(user, problem, package, reopen: str = "") -> dict:
     On a plain visit whose last submission had launch fields filled, `last_launch` is
     {"id": its id, "launch": "block=... grid=..."} (its non-empty fields, in `// launch:`
     notation), so that the page can say that the empty fields will not repeat that launch."""
-    initial = {"source": package.starter, "block": "", "grid": "", "shared_bytes": "", "from_submission": None,
+    initial = {"source": package.starter_in(get_language()), "block": "", "grid": "", "shared_bytes": "", "from_submission": None,
                "last_launch": None}
     if not user.is_authenticated:
         return initial

@@ -26,6 +26,7 @@ FILE_FIELDS = {
     "statement.md": "statement_en",
     "statement.ko.md": "statement_ko",
     "starter.cu": "starter",
+    "starter.ko.cu": "starter_ko",
     "solution.cu": "solution",
     "harness.py": "harness",
 }
@@ -76,9 +77,10 @@ def wrong_fields(files: dict[str, str]) -> list[WrongField]:
 def files_from_fields(previous: dict[str, str], fields: dict[str, str], wrong: list[WrongField]) -> dict[str, str]:
     """The package's files after an edit: the editor's fields over `previous`'s files.
 
-    `fields` holds problem_yaml, title_en, title_ko, statement_en, statement_ko, starter, solution and
-    harness (text with the browser's CRLF line ends made LF). An empty Korean statement removes
-    statement.ko.md. `wrong` replaces every wrong/*.cu. Other files are kept as they were.
+    `fields` holds problem_yaml, title_en, title_ko, statement_en, statement_ko, starter, starter_ko,
+    solution and harness (text with the browser's CRLF line ends made LF). An empty Korean statement
+    or Korean starter removes statement.ko.md or starter.ko.cu. `wrong` replaces every wrong/*.cu.
+    Other files are kept as they were.
     """
     def text(name: str) -> str:
         return (fields.get(name) or "").replace("\r\n", "\n")
@@ -88,8 +90,9 @@ def files_from_fields(previous: dict[str, str], fields: dict[str, str], wrong: l
     for path, name in FILE_FIELDS.items():
         if name != "problem_yaml":
             files[path] = text(name)
-    if not files["statement.ko.md"].strip():
-        files.pop("statement.ko.md")
+    for optional in ("statement.ko.md", "starter.ko.cu"):
+        if not files[optional].strip():
+            files.pop(optional)
     for w in wrong:
         files[f"wrong/{w.name}.cu"] = with_verdict(w.source.replace("\r\n", "\n"), w.verdict)
     return files

@@ -48,6 +48,35 @@ def bars(rows: list[tuple[str, int, str]], width: float = 600, height: float = 1
 
 
 @dataclass(frozen=True)
+class Tick:
+    """One label under a bar chart: where it is anchored (SVG user units) and on which side."""
+
+    label: str
+    x: float
+    anchor: str  # SVG text-anchor: "start" (the first bar's left edge), "middle" (a bar's centre), "end"
+
+
+def axis_ticks(bars: list[Bar], every: int = 7, room: float = 50) -> list[Tick]:
+    """Labels under the first bar, every `every`-th bar and the last bar, kept inside the chart: the
+    first starts at its bar's left edge, the last ends at its bar's right edge (it was drawn from its
+    left edge and cut off at the chart's border: "12-0"), the others are centred on their bars; one
+    whose centre is closer than `room` units to the last label's end is left out (a label is about 30 units
+    wide at the charts' 10 px: half of one, the whole last one and a gap)."""
+    if not bars:
+        return []
+    first, last = bars[0], bars[-1]
+    ticks = [Tick(first.label, first.x, "start")]
+    end = last.x + last.width
+    for i, b in enumerate(bars[1:-1], start=2):
+        centre = b.x + b.width / 2
+        if i % every == 0 and end - centre >= room:
+            ticks.append(Tick(b.label, centre, "middle"))
+    if len(bars) > 1:
+        ticks.append(Tick(last.label, end, "end"))
+    return ticks
+
+
+@dataclass(frozen=True)
 class Segment:
     """One part of a stacked bar: geometry in SVG user units, along the bar."""
 

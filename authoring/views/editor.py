@@ -46,7 +46,8 @@ def _initial(version: ProblemVersion) -> dict:
     package = version.package()
     return {"title_en": package.title["en"], "title_ko": package.title.get("ko", ""),
             "statement_en": files.get("statement.md", ""), "statement_ko": files.get("statement.ko.md", ""),
-            "starter": files.get("starter.cu", ""), "solution": files.get("solution.cu", ""),
+            "starter": files.get("starter.cu", ""), "starter_ko": files.get("starter.ko.cu", ""),
+            "solution": files.get("solution.cu", ""),
             "harness": files.get("harness.py", ""), "problem_yaml": files.get("problem.yaml", ""), "message": ""}
 
 

@@ -19,6 +19,9 @@ class EditForm(forms.Form):
                                    required=False)
     starter = forms.CharField(label=gettext_lazy("starter.cu (what the student's editor opens with)"), widget=forms.Textarea,
                               strip=False)
+    starter_ko = forms.CharField(
+        label=gettext_lazy("starter.ko.cu (optional: the same code with Korean comments, for Korean readers)"),
+        widget=forms.Textarea, strip=False, required=False)
     solution = forms.CharField(label=gettext_lazy("solution.cu (must be ACCEPTED)"), widget=forms.Textarea, strip=False)
     harness = forms.CharField(label=gettext_lazy("harness.py (generate(case, rng) and reference(inputs))"),
                               widget=forms.Textarea, strip=False)

@@ -5,6 +5,7 @@ from django.contrib.auth.decorators import login_required
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
 from .common import course_problem, staff_course
@@ -78,7 +79,7 @@ def as_student(request, code, slug, number):
     page = problem_page_context(problem, version, variant)
     context = {
         **page,
-        "form": {"source": page["package"].starter, "block": "", "grid": "", "shared_bytes": "", "from_submission": None,
+        "form": {"source": page["package"].starter_in(get_language()), "block": "", "grid": "", "shared_bytes": "", "from_submission": None,
                  "last_launch": None},
         "error": None,
         "recent": [],

@@ -191,13 +191,14 @@
   const kernelForm = document.getElementById("submit-form");
   if (kernelForm && kernelForm.dataset.attemptsLeft) {
     const starterEl = document.getElementById("kernel-starter");
-    const starter = starterEl ? JSON.parse(starterEl.textContent) : null;
+    const parsed = starterEl ? JSON.parse(starterEl.textContent) : [];
+    const starters = Array.isArray(parsed) ? parsed : [parsed];  // the starter in each language the package has
     document.addEventListener("submit", (event) => {
       if (event.target !== kernelForm) return;
       const f = kernelForm.dataset;
       const source = (kernelForm.querySelector("textarea[name=source]") || {}).value || "";
       const last = Number(f.attemptsLeft) === 1;
-      const unchanged = starter !== null && source.trim() === starter.trim();
+      const unchanged = starters.some((starter) => source.trim() === starter.trim());
       const text = last && unchanged ? f.textConfirmLastStarter : last ? f.textConfirmLast : unchanged ? f.textConfirmStarter : "";
       if (text && !window.confirm(text)) { event.preventDefault(); event.stopImmediatePropagation(); }
     }, true);

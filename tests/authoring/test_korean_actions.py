@@ -52,3 +52,10 @@ def test_the_editor_names_its_two_student_views_apart(client_for, courses, peopl
         labels = {m[0]: m[1].strip() for m in re.findall(r'id="(open-live-page|preview-as-student)"[^>]*>([^<]*)<', page)}
         assert labels == {"open-live-page": live, "preview-as-student": preview}, labels
         assert page.count('title="') >= 2
+
+
+def test_the_history_compares_versions_not_problems(client_for, courses, people, problem):
+    """The two columns choosing versions to compare were "이전" and "새 문제" ("new problem", the word of a
+    problem nobody has tried): they name versions."""
+    page = _ko(client_for("prof"), reverse("authoring:history", args=["PP-A", problem.slug]))
+    assert "<th>이전 버전</th><th>새 버전</th>" in page and "새 문제" not in page

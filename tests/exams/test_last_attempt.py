@@ -40,7 +40,7 @@ def test_the_last_attempt_is_named_on_the_item_and_the_kernel_page(course, peopl
     html = page.content.decode()
     assert 'data-attempts-left="1"' in html and last in html and confirm in html
     starter = re.search(r'<script id="kernel-starter" type="application/json">(.*?)</script>', html, re.S)
-    assert starter and json.loads(starter.group(1)).strip() == page.context["starter"].strip() != ""
+    assert starter and json.loads(starter.group(1))[0].strip() == page.context["starters"][0].strip() != ""
 
 
 def test_no_last_attempt_notice_while_more_are_left(course, people, kernel_problem):

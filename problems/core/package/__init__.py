@@ -4,7 +4,8 @@ Layout (DESIGN.md "Problem packages"):
 
     problem.yaml       metadata, kernel signature, launch, limits, tolerance, checks, test cases
     statement.md       English statement (Markdown with $math$); statement.ko.md optional
-    starter.cu         what the editor opens with
+    starter.cu         what the editor opens with; starter.ko.cu optional: the same code with its
+                       comments in Korean, opened by Korean readers (checked: only comments may differ)
     solution.cu        reference solution: must be ACCEPTED
     wrong/*.cu         known-bad solutions; the first line says `// verdict: NAME` (and, where the GPU
                        backend cannot see the fault, a `// gpu-verdict: NAME (why)` line may follow)

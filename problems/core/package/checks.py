@@ -69,3 +69,28 @@ def check_launch_comments(launch: LaunchTemplate, files: dict[str, str], variant
         if launch.student_chooses and not parse_launch_comment(render_template(files[path], first)) \
                 and path != "starter.cu":
             raise PackageError(path, "this problem lets the student choose the launch: add `// launch: block=... grid=...`")
+
+
+_COMMENT = re.compile(r"//[^\n]*|/\*.*?\*/", re.S)
+
+
+def code_lines(source: str) -> list[str]:
+    """The lines of a CUDA source with its comments removed and blank lines dropped, each with its
+    whitespace collapsed: what two sources that differ only in their comments share."""
+    lines = (" ".join(line.split()) for line in _COMMENT.sub("", source).splitlines())
+    return [line for line in lines if line]
+
+
+def check_translated_starters(files: dict[str, str]) -> None:
+    """A translated starter (starter.ko.cu) must be starter.cu with only its comments translated, so
+    that every reader starts from the same kernel. Raises PackageError naming the first line that differs."""
+    if "starter.ko.cu" not in files:
+        return
+    english, korean = code_lines(files["starter.cu"]), code_lines(files["starter.ko.cu"])
+    for n, (a, b) in enumerate(zip(english, korean), start=1):
+        if a != b:
+            raise PackageError("starter.ko.cu", f"must be starter.cu with its comments translated: code line {n} "
+                                                f"is {b!r} here and {a!r} in starter.cu")
+    if len(english) != len(korean):
+        raise PackageError("starter.ko.cu", f"must be starter.cu with its comments translated: it has {len(korean)} "
+                                            f"lines of code, starter.cu {len(english)}")

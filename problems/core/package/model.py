@@ -84,13 +84,16 @@ class ProblemPackage:
     checks: tuple[Check, ...]
     tests: tuple[TestCaseSpec, ...]
     statement: dict[str, str]  # language code -> Markdown
-    starter: str
+    starter: str  # starter.cu: what the editor opens with (comments in English)
     solution: str
     wrong: tuple[WrongSolution, ...]
     harness_source: str
     files: dict[str, str] = field(default_factory=dict)  # every file of the package, by relative path
     variants: VariantSpec | None = None  # declared variant parameters (None: one task for everyone)
     tags: tuple[str, ...] = ()  # problem.yaml's optional `tags: [shared-memory, ...]`: exam pools draw by them
+    # Language code -> starter source: "en" is starter.cu; "ko" when the package ships starter.ko.cu, the
+    # same code with its comments in Korean (checks.check_translated_starters).
+    starters: dict[str, str] = field(default_factory=dict)
     variant: dict[str, VariantValue] = field(default_factory=dict)  # the bound variant ({}: not bound)
     # Loads the harness somewhere other than this process: grader.harness_box.sandboxed_loader for
     # course-owned packages (staff code, run in the sandbox); None runs harness.py here (the bank).
@@ -134,9 +137,17 @@ class ProblemPackage:
                                                      **ints}) for t in self.tests)
         text = {path: render_template(body, variant) for path, body in self.files.items() if is_template(path)}
         statement = {lang: text["statement.md" if lang == "en" else f"statement.{lang}.md"] for lang in self.statement}
+        starters = {lang: text[starter_path(lang)] for lang in self.starters}
         wrong = tuple(dataclasses.replace(w, source=text[f"wrong/{w.name}"]) for w in self.wrong)
-        return dataclasses.replace(self, tests=tests, statement=statement, starter=text["starter.cu"],
+        return dataclasses.replace(self, tests=tests, statement=statement, starter=text["starter.cu"], starters=starters,
                                    solution=text["solution.cu"], wrong=wrong, variant=dict(variant))
+
+    def starter_in(self, language: str | None) -> str:
+        """The starter a reader of `language` ("ko", "en-us", None) opens the editor with: starter.ko.cu
+        for Korean when the package ships one, else starter.cu."""
+        if (language or "").startswith("ko") and "ko" in self.starters:
+            return self.starters["ko"]
+        return self.starter
 
     def load_harness(self) -> Harness:
         """Execute harness.py in a fresh module. Raises PackageError if it lacks the functions.
@@ -167,7 +178,12 @@ class ProblemPackage:
         return min(self.tests, key=size)
 
 
+def starter_path(language: str) -> str:
+    """The package file of the starter in `language`: starter.cu (English) or starter.<language>.cu."""
+    return "starter.cu" if language == "en" else f"starter.{language}.cu"
+
+
 def is_template(path: str) -> bool:
     """Whether a package file is rendered per variant: the statements and the CUDA sources."""
-    return path in ("starter.cu", "solution.cu") or path.startswith("wrong/") or \
+    return path in ("starter.cu", "starter.ko.cu", "solution.cu") or path.startswith("wrong/") or \
         (path.startswith("statement") and path.endswith(".md"))

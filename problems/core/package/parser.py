@@ -7,7 +7,7 @@ from pathlib import Path
 import yaml
 
 from ..topics import Topic
-from .checks import check_launch_comments, check_launches, parse_wrong
+from .checks import check_launch_comments, check_launches, check_translated_starters, parse_wrong
 from .model import PackageError, ProblemPackage
 from .sections import (SLUG_RE, TAG_RE, parse_kernel, parse_launch, parse_limits, parse_tests, parse_variant_spec,
                        require)
@@ -89,11 +89,15 @@ def parse_package(files: dict[str, str]) -> ProblemPackage:
     statement = {"en": files["statement.md"]}
     if "statement.ko.md" in files:
         statement["ko"] = files["statement.ko.md"]
+    check_translated_starters(files)
+    starters = {"en": files["starter.cu"]}
+    if "starter.ko.cu" in files:
+        starters["ko"] = files["starter.ko.cu"]
 
     return ProblemPackage(
         slug=slug, title=title, topic=topic, kind=kind, difficulty=difficulty, kernel=spec, launch=launch,
         time_limit_s=float(time_limit), atol=atol, rtol=rtol, checks=checks, tests=tests, statement=statement,
         starter=files["starter.cu"], solution=files["solution.cu"], wrong=wrong,
         harness_source=files["harness.py"], files=dict(files), variants=variants,
-        tags=tuple(dict.fromkeys(tags)),
+        tags=tuple(dict.fromkeys(tags)), starters=starters,
     )
