@@ -255,11 +255,12 @@ def _default_language_after_each_test():
 
 # Tests that fail only after other test modules ran before them in the full suite (they pass alone and
 # in their own folder): a state leak between modules not yet found. They still run; a failure is
-# reported as xfail, a pass as xpass, until the leak is fixed. Listed by node id.
-ORDER_DEPENDENT = frozenset({
-    "tests/access/test_submission_page_owner.py::test_submission_pages_offer_no_other_owner_only_action_to_instructors",
-    "tests/access/test_var_dir.py::test_the_gpu_compile_cache_defaults_to_the_sites_var_never_a_shared_temp_folder",
-})
+# reported as xfail, a pass as xpass, until the leak is fixed. Listed by node id. Empty since
+# 2026-12-05: the two listed on 2026-12-02 pass in the full suite's order (pytest-django runs database
+# tests first, so tests/access's page test has only its own folder before it there too); test_var_dir's
+# GPU-cache test compared with the test process's tempfile.gettempdir(), state cached at its first call,
+# and now compares with the probed site process's own.
+ORDER_DEPENDENT: frozenset[str] = frozenset()
 
 
 def pytest_collection_modifyitems(config, items):

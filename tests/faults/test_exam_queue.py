@@ -97,7 +97,9 @@ def test_exam_item_graded_while_practice_queue_is_full(exam_setup, workers):
     practice = workers("practice", "cpu,gpu")
     exam_worker = workers("exam", "exam")
     problem = Problem.objects.get(slug="slow-add")
-    flood = [grader_actions.create_submission(stu, problem, SOLUTION).pk for _ in range(6)]
+    # The flood comes from another student: one in the exam may not practise its problems while it runs.
+    other = User.objects.create_user("flooder-q", password="x-pass-1234")
+    flood = [grader_actions.create_submission(other, problem, SOLUTION).pk for _ in range(6)]
     sub = submit_kernel(item, stu, SOLUTION)
     wait(lambda: Submission.objects.get(pk=sub.pk).status == Status.GRADED, 120, workers.all, "exam verdict")
     waiting = Submission.objects.filter(pk__in=flood).exclude(status=Status.GRADED).count()
