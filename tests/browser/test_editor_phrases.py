@@ -10,13 +10,13 @@ pytestmark = [pytest.mark.browser, pytest.mark.integration]
 
 
 @pytest.mark.parametrize("locale, titles", [("ko-KR", {"줄 접기", "줄 펼치기"}), ("en-US", {"Fold line", "Unfold line"})])
-def test_the_fold_marker_tooltip_is_in_the_pages_language(exam_for_alice, live_server, browser, locale, titles):  # noqa: F811
+def test_the_fold_marker_tooltip_is_in_the_pages_language(exam_for_alice, live_server, browser, log_in, locale, titles):  # noqa: F811
     """The fold markers are titled "줄 접기"/"줄 펼치기" on a Korean page, "Fold line"/"Unfold line" on an English one."""
     exam, attempt = exam_for_alice
     item = attempt.items.get(kind="kernel")
     context = browser.new_context(viewport={"width": 1280, "height": 900}, locale=locale)
     page = context.new_page()
-    log_in(page, live_server.url)
+    log_in(page, "alice")
     page.goto(f"{live_server.url}/exams/{exam.pk}/attempt/kernel/{item.number}/")
     marker = page.locator(".cm-foldGutter span[title]").first
     marker.wait_for(state="attached", timeout=10000)  # drawn hidden until the pointer is over the gutter
