@@ -87,6 +87,8 @@ ROUTES = {
     "authoring:yaml-form": "TAs and instructors of the course (others: 404)",
     "homework:sets": "members of the course (students: the opened sets); TAs and instructors create (others: 404)",
     "homework:set": "members of the course once it opens; TAs and instructors always (others: 404)",
+    "homework:item-question": "members of the course for a set they can see (students: opened sets); others: 404 "
+                              "(tests/homework/test_set_questions.py)",
     "homework:dashboard": "TAs and instructors of the course (others: 404; tests/homework/test_dashboard.py)",
     "homework:add-item": "TAs and instructors of the course, POST (others: 404)",
     "homework:remove-item": "TAs and instructors of the course, POST (others: 404)",
