@@ -50,7 +50,7 @@ def page_url(page: bytes | None, attribute: str, fallback: str) -> str:
 
 
 # A submission's live row on the kernel page: while not graded, htmx polls hx-get at its hx-trigger period.
-LIVE_ROW = re.compile(rb'<li id="exam-sub-(\d+)" data-status="(\w+)"(?: hx-get="([^"]+)" hx-trigger="every (\d+)s")?')
+LIVE_ROW = re.compile(rb'<li id="exam-sub-(\d+)" data-status="(\w+)"(?: hx-get="([^"]+)" hx-trigger="every ([\d.]+)s")?')
 
 
 async def poll_state(c: Client, url: str, every_s: float, done: asyncio.Event) -> None:
@@ -75,7 +75,7 @@ async def watch_kernel(c: Client, page: bytes | None, submitted_at: float, give_
     _pk, status, url, every = rows[-1]
     etag = None
     while status != b"GRADED" and time.monotonic() < give_up_at:
-        await asyncio.sleep(int(every or 1))
+        await asyncio.sleep(float(every or 1))
         extra = {"HX-Request": "true", "Accept": "*/*", **({"If-None-Match": etag} if etag else {})}
         code, payload, head = await c.get("kernel poll", html.unescape(url.decode()), **extra)
         if code != 200:

@@ -25,8 +25,9 @@ behave (static/js/exam.js, templates/exams/_kernel_submission.html):
   --state-poll-s seconds until they submit;
 - exactly --kernel-share of the students (drawn with rng.sample) submit the exam's kernel item once at
   a random moment (the right solution), follow the redirect to the kernel page and poll their
-  submission's live row as htmx does (every 3 s while queued or retrying, every second while compiling
-  or running, revalidating with the last ETag, so an unchanged row is a 304) until it shows the verdict;
+  submission's live row as htmx does (at the interval the row names: the practice page's schedule,
+  grader.views.live_poll_interval, a quarter second while young; revalidating with the last ETag, so
+  an unchanged row is a 304) until it shows the verdict;
 - then every student submits.
 
 Measured: latency of Start, of the attempt page, of every autosave, of the state and live-row polls

@@ -18,6 +18,7 @@ from exams.core.draw import question_view
 from exams.core.scoring import attempts_left
 from grader.core.errors import BadRequestError
 from grader import live
+from grader.views import live_poll_interval, poll_interval_changes_at
 from grader.core.judge import LaunchChoice
 
 from . import clock, fastsave
@@ -294,9 +295,11 @@ def kernel_item(request, pk: int, number: int):
 
 
 def _with_progress(submission, number: int):
-    """The submission with `progress_current` (the test being run, 1-based) and `attempt_number`
-    (`number`: its place, 1-based, among its item's submissions by time) for the live row."""
+    """The submission with `progress_current` (the test being run, 1-based), `attempt_number`
+    (`number`: its place, 1-based, among its item's submissions by time) and `poll_s` (how often the
+    live row is polled: the practice page's schedule, grader.views.live_poll_interval) for the live row."""
     submission.attempt_number = number
+    submission.poll_s = live_poll_interval(submission)
     total = submission.progress_total
     submission.progress_current = min(submission.progress_done + 1, total) if total else 0
     return submission
@@ -323,7 +326,7 @@ def _kernel_live(request, pk: int, number: int, sid: int):
         "exam": exam, "item": item, "s": _with_progress(submission, item.submissions.filter(
             Q(created_at__lt=submission.created_at) | Q(created_at=submission.created_at, pk__lte=sid)).count()),
         "show_verdict": feedback in (Feedback.VERDICT, Feedback.FULL), "show_full": feedback == Feedback.FULL})
-    return live.with_etag(response, request, "e", sid, token, False)
+    return live.with_etag(response, request, "e", sid, token, False, poll_interval_changes_at(submission))
 
 
 @login_required

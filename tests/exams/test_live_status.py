@@ -113,3 +113,23 @@ def test_the_submitted_note_is_part_of_the_live_row_and_goes_with_the_verdict(ex
     graded = alice.get(live_url(item, second)).content.decode()
     assert "Accepted" in graded and note not in graded and "Attempt 2" in graded
     assert "Attempt 1" in alice.get(live_url(item, first)).content.decode()
+
+
+def test_a_young_submissions_row_is_polled_every_quarter_second_then_every_second(submitted, people):
+    """The exam's kernel row follows the practice page's schedule (grader.views.live_poll_interval): a
+    trivial kernel graded in 0.3 s showed on the exam page only at the first poll, 3 s after the submit
+    (bench/exam_load.py, 2026-12-05: verdict 0.3 s, seen 3.1 s at the median). Once the submission is
+    older, a queued row is polled every second."""
+    from datetime import timedelta
+
+    from grader.models import Submission
+
+    item, sub = submitted
+    alice = client_for(people["alice"])
+    young = alice.get(live_url(item, sub))
+    assert 'hx-trigger="every 0.25s"' in young.content.decode()
+    page = alice.get(reverse("exams:kernel", args=[item.attempt.exam_id, item.number])).content.decode()
+    assert 'hx-trigger="every 0.25s"' in page
+    Submission.objects.filter(pk=sub.pk).update(created_at=sub.created_at - timedelta(minutes=1))
+    old = alice.get(live_url(item, sub))
+    assert 'hx-trigger="every 1s"' in old.content.decode()
