@@ -16,7 +16,7 @@ from django.views.decorators.http import require_POST
 
 from courses.models import Course
 from exams.core.draw import draw_exam
-from exams.core.export import LongRow, StudentTotal, canvas_csv, long_csv, moodle_csv
+from exams.core.export import LongRow, StudentTotal, canvas_csv, long_csv, moodle_csv, moodle_match
 from exams.core.stats import AttemptRow, ItemRow, histogram, histogram_svg, item_stats
 from exams.core.template import dump_yaml
 
@@ -243,7 +243,8 @@ def results(request, pk: int):
     return render(request, "exams/results.html", {
         "exam": exam, "attempts": attempts, "stats": [(s, *titles.get(s.key, ("", s.key))) for s in stats],
         "histogram": mark_safe(svg), "max_total": max_total,
-        "ended": len(rows), "instructor": role(request.user, exam.course) == "instructor",
+        "ended": len(rows), "instructor": (instructor := role(request.user, exam.course) == "instructor"),
+        "moodle": moodle_match(_students(exam)) if instructor else None,
     })
 
 
