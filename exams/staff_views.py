@@ -6,7 +6,7 @@ from __future__ import annotations
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.db.models import Count, Prefetch
-from django.http import Http404, HttpResponse
+from django.http import Http404, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.safestring import mark_safe
@@ -16,10 +16,11 @@ from django.views.decorators.http import require_POST
 
 from courses.models import Course
 from exams.core.draw import draw_exam
-from exams.core.export import LongRow, StudentTotal, canvas_csv, long_csv, moodle_csv
+from exams.core.export import LongRow, StudentTotal, canvas_csv, long_csv, moodle_csv, moodle_match
 from exams.core.stats import AttemptRow, ItemRow, histogram, histogram_svg, item_stats
 from exams.core.template import dump_yaml
 
+from . import template_picker
 from .access import is_staff, require_instructor, require_staff, role
 from .actions.attempts import close_expired, extend_attempt, refresh, reset_item
 from .actions.scheduling import (check_template, remove_accommodation, save_template, schedule_exam,
@@ -54,7 +55,17 @@ def template_edit(request, course_id: int, pk: int | None = None):
     course = get_object_or_404(Course, pk=course_id)
     require_instructor(request.user, course)
     template = get_object_or_404(ExamTemplate, pk=pk, course=course) if pk else None
-    if request.method == "POST":
+    picked = None  # the picker's outcome: "Add to the template" posts here too (nothing is saved)
+    if request.method == "POST" and "add" in request.POST:
+        added, said = template_picker.add_from_post(request.POST, course)
+        text = added.text if added else (request.POST.get("text") or "").replace("\r\n", "\n")
+        if "application/json" in request.headers.get("Accept", ""):
+            return JsonResponse({"added": added is not None, "message": said, "text": text,
+                                 "line": added.line if added else None, "zone": added.zone if added else None,
+                                 "zones": template_picker.zone_options(text)}, status=200 if added else 400)
+        form = TemplateForm(initial={"text": text})
+        picked = {"added": added is not None, "message": said, "zone": added.zone if added else None}
+    elif request.method == "POST":
         form = TemplateForm(request.POST, request.FILES, course=course)
         if form.is_valid():
             template = save_template(course, request.user, form.cleaned_data["spec"].to_dict(), template)
@@ -62,9 +73,11 @@ def template_edit(request, course_id: int, pk: int | None = None):
             return redirect("exams:course", course_id=course.pk)
     else:
         form = TemplateForm(initial={"text": TemplateForm.initial_text(template)})
-    return render(request, "exams/template_form.html", {"course": course, "template": template, "form": form,
-                                                        **pool_choices(course)},
-                  status=400 if form.errors else 200)
+    text = form["text"].value() or ""
+    return render(request, "exams/template_form.html", {
+        "course": course, "template": template, "form": form, "picked": picked,
+        "zones": template_picker.zone_options(text), **pool_choices(course)},
+        status=400 if form.errors or (picked and not picked["added"]) else 200)
 
 
 def pool_choices(course) -> dict:
@@ -230,7 +243,8 @@ def results(request, pk: int):
     return render(request, "exams/results.html", {
         "exam": exam, "attempts": attempts, "stats": [(s, *titles.get(s.key, ("", s.key))) for s in stats],
         "histogram": mark_safe(svg), "max_total": max_total,
-        "ended": len(rows), "instructor": role(request.user, exam.course) == "instructor",
+        "ended": len(rows), "instructor": (instructor := role(request.user, exam.course) == "instructor"),
+        "moodle": moodle_match(_students(exam)) if instructor else None,
     })
 
 

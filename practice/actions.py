@@ -13,6 +13,7 @@ Thin Django shell over practice.core.questions and practice.core.answers:
 """
 from __future__ import annotations
 
+import enum
 import secrets
 from dataclasses import dataclass, field
 from typing import Any, Mapping
@@ -134,6 +135,30 @@ def reveal(variant: QuestionVariant) -> QuestionVariant:
 def key_shown(variant: QuestionVariant) -> bool:
     """Whether the answer key and worked solution may be shown to the student now."""
     return variant.revealed_at is not None
+
+
+class KeyShownBecause(enum.StrEnum):
+    """Why a question's answer key is shown; the page says the matching sentence."""
+
+    SOLVED = "solved"  # a right answer was given before the key was shown: the question counts as solved
+    TRIES = "tries"  # PRACTICE_TRIES wrong answers were given: the key was shown, nothing was solved
+    ASKED = "asked"  # the student pressed "Show the answer" before solving it
+
+
+def why_key_shown(variant: QuestionVariant) -> KeyShownBecause | None:
+    """Why the key of `variant` is shown now (None while it is hidden), from its stored attempts.
+
+    Attempts given before `revealed_at` decide: one right answer among them is SOLVED; otherwise
+    PRACTICE_TRIES wrong ones is TRIES; otherwise the student asked (ASKED).
+    """
+    if variant.revealed_at is None:
+        return None
+    before = [a for a in variant.attempts.all() if not a.after_reveal]
+    if any(a.correct for a in before):
+        return KeyShownBecause.SOLVED
+    if sum(1 for a in before if not a.correct) >= PRACTICE_TRIES:
+        return KeyShownBecause.TRIES
+    return KeyShownBecause.ASKED
 
 
 def tries_left(variant: QuestionVariant) -> int:

@@ -110,9 +110,11 @@ def question(request, pk: int):
         row = dict(shown)
         row["value"] = typed.get(f.name, "")
         row["error"] = errors.get(f.name)
+        # The key column is filled whenever the key is shown, with or without an answer given
+        # ("Show the answer" before any try left it blank: the tester's shot 39).
+        row["expected"] = f.format_value(key[f.name], la) if key_visible else ""
         if last is not None:
             row["given"] = f.format_value(last.response.get(f.name), la) if f.name in last.response else ""
-            row["expected"] = f.format_value(key[f.name], la) if key_visible else ""
             row["right"] = f.name in last.response and field_correct(f, key[f.name], last.response[f.name])
         field_rows.append(row)
     topic = request.session.get("practice_topic", practice.MIXED)
@@ -121,6 +123,7 @@ def question(request, pk: int):
         "variant": variant, "q": rendered, "prompt": blocks_html(rendered["prompt"]), "fields": field_rows,
         "errors": errors, "last": last, "attempts": attempts, "solved": any(a.counts_as_solved for a in attempts),
         "key_shown": key_visible, "tries_left": practice.tries_left(variant),
+        "shown_because": practice.why_key_shown(variant), "max_tries": practice.PRACTICE_TRIES,
         "solution": blocks_html(q.render_solution(la)) if key_visible else None,
         "topic_label": TOPIC_NAMES[Topic(rendered["topic"])][la], "next_topic": topic,
         "difficulty_label": DIFFICULTY_LABELS.get(variant.difficulty, variant.difficulty),

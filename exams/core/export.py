@@ -14,6 +14,7 @@ names are informational. https://docs.moodle.org/en/Grade_import
 """
 from __future__ import annotations
 
+import enum
 from dataclasses import dataclass
 from typing import Sequence
 
@@ -84,6 +85,29 @@ def moodle_csv(title: str, students: Sequence[StudentTotal]) -> str:
         rows.append([s.email, s.username.lower(), first if split else "", last if split else "", full_name(s),
                      _fmt(s.total)])
     return _csv(rows)
+
+
+class MoodleKey(enum.StrEnum):
+    """The Moodle CSV column to identify users by in Moodle's import form."""
+
+    EMAIL = "email"  # every student in the file has an email address: map "Email address"
+    USERNAME = "username"  # some have none (an invite needs no email), so their cells are empty: map "Username"
+
+
+@dataclass(frozen=True)
+class MoodleMatch:
+    """Which column the results page tells the instructor to map, and why."""
+
+    key: MoodleKey
+    students: int  # rows in the file
+    without_email: int  # of those, rows with an empty "Email address" cell
+
+
+def moodle_match(students: Sequence[StudentTotal]) -> MoodleMatch:
+    """The column that identifies every row of moodle_csv(…, students): "Email address" only when no
+    student's email is blank (an empty cell matches nobody in Moodle), else "Username"."""
+    missing = sum(1 for s in students if not s.email.strip())
+    return MoodleMatch(MoodleKey.USERNAME if missing else MoodleKey.EMAIL, len(students), missing)
 
 
 def long_csv(rows: Sequence[LongRow]) -> str:

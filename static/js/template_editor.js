@@ -1,41 +1,80 @@
-// The exam template editor: "Add to the template" puts a pool item line for the family id or kernel
-// slug picked in its box (a <datalist> of them) into the YAML after the cursor's line, indented as a
-// pool item there. Without this script the lists still show every id to copy.
+// The exam template editor: "Add to the template" sends the template's text with the picked family id
+// or kernel slug and the chosen zone to the server (the form's own POST, answered in JSON), which checks
+// the id, puts the item into that zone's pool (exams/core/template_edit.py) and answers with the new
+// text; the text is swapped in place and the new line selected. An unknown id is refused with the
+// closest known one and the text stays as it was. Without this script the buttons post the form and the
+// page comes back with the new text. Nothing is saved until "Check and save".
 (() => {
   "use strict";
+  const form = document.getElementById("template-form");
   const text = document.getElementById("id_text");
-  if (!text) return;
+  const status = document.getElementById("pick-status");
+  const zoneSelect = document.getElementById("pick-zone");
+  if (!form || !text || !status) return;
 
-  function insertItem(line) {
-    const value = text.value;
-    const at = text.selectionStart ?? value.length;
-    let end = value.indexOf("\n", at);
-    if (end < 0) end = value.length;
-    const start = value.lastIndexOf("\n", at - 1) + 1;
-    const current = value.slice(start, end);
-    // A blank line takes the item itself, indented after the nearest line above it.
-    const above = current.trim() ? current : (value.slice(0, start).split("\n").reverse().find((l) => l.trim()) || "");
-    let indent = (above.match(/^\s*/) || [""])[0];
-    // After a pool item the new one is its sibling; after "pool:" (or another key) it goes one level in.
-    if (!/^\s*- /.test(above) && above.trim()) indent += "  ";
-    let piece, from, to;
-    if (current.trim()) [piece, from, to] = [(end > 0 ? "\n" : "") + indent + line, end, end];
-    else [piece, from, to] = [indent + line, start, end];
-    text.value = value.slice(0, from) + piece + value.slice(to);
-    const caret = from + piece.length;
+  function say(message, added) {
+    status.textContent = message;
+    status.classList.toggle("pick-added", added);
+    status.classList.toggle("pick-refused", !added);
+  }
+
+  function setZones(zones, chosen) {
+    if (!zoneSelect) return;
+    const keep = chosen ?? zoneSelect.value;
+    while (zoneSelect.options.length > 1) zoneSelect.remove(1);
+    for (const z of zones) zoneSelect.add(new Option(z.label, String(z.index)));
+    zoneSelect.value = [...zoneSelect.options].some((o) => o.value === String(keep)) ? String(keep) : "";
+  }
+
+  function selectLine(line) {
+    const lines = text.value.split("\n");
+    const start = lines.slice(0, line - 1).reduce((n, l) => n + l.length + 1, 0);
+    const end = start + (lines[line - 1] || "").length;
     text.focus();
-    text.setSelectionRange(caret, caret);
+    text.setSelectionRange(start, end);
+    // Scroll the textarea so the new line shows (line height from the computed style).
+    const lh = parseFloat(getComputedStyle(text).lineHeight) || 20;
+    text.scrollTop = Math.max(0, (line - 3) * lh);
+  }
+
+  async function add(kind, button, input) {
+    const body = new FormData();
+    body.append("csrfmiddlewaretoken", form.querySelector("[name=csrfmiddlewaretoken]").value);
+    body.append("text", text.value);
+    body.append("add", kind);
+    body.append(input.name, input.value);
+    body.append("zone", zoneSelect ? zoneSelect.value : "");
+    button.disabled = true;
+    try {
+      const response = await fetch(form.action || window.location.href, {
+        method: "POST", body, headers: { Accept: "application/json" }, credentials: "same-origin",
+      });
+      const answer = await response.json();
+      say(answer.message, answer.added);
+      input.setAttribute("aria-invalid", answer.added ? "false" : "true");
+      setZones(answer.zones);  // the zones of the text now (it may have been edited by hand)
+      if (answer.added) {
+        text.value = answer.text;
+        input.value = "";
+        selectLine(answer.line);
+      } else {
+        input.focus();
+      }
+    } catch (err) {
+      button.disabled = false;
+      form.requestSubmit(button);  // no JSON answer: let the form's own POST do it
+    } finally {
+      button.disabled = false;
+    }
   }
 
   for (const [buttonId, inputId] of [["add-family", "pick-family"], ["add-kernel", "pick-kernel"]]) {
     const button = document.getElementById(buttonId);
     const input = document.getElementById(inputId);
     if (!button || !input) continue;
-    button.addEventListener("click", () => {
-      const id = input.value.trim();
-      if (!id) { input.focus(); return; }
-      insertItem(button.dataset.template.replace("ID", id));
-      input.value = "";
+    button.addEventListener("click", (event) => {
+      event.preventDefault();
+      add(button.value, button, input);
     });
     input.addEventListener("keydown", (event) => {
       if (event.key === "Enter") { event.preventDefault(); button.click(); }

@@ -1,0 +1,75 @@
+"""The exam template editor's picker in a real browser, in English and Korean: the tester opened a new
+template, never clicked into the YAML, picked a family and pressed "Add to the template"; the item
+landed under `title:` and Check and save failed with "expected <block end>" (shot 12). Now the item
+goes into a zone's pool wherever the caret is, a misspelt id is refused before anything is inserted,
+and the template saves."""
+from __future__ import annotations
+
+import re
+
+import pytest
+
+pytestmark = [pytest.mark.browser]
+
+ADDED = {"en": "Added synchronization.classify to the pool of zone 1", "ko": "synchronization.classify을(를) 1번 zone"}
+REFUSED = {"en": "Did you mean “memory.bank_conflicts”?", "ko": "“memory.bank_conflicts”을(를) 찾으셨나요?"}
+
+
+@pytest.mark.parametrize("lang", ["en", "ko"])
+def test_the_picker_adds_to_a_pool_and_the_template_saves(live_server, browser, log_in, transactional_db, lang):
+    from django.contrib.auth.models import User
+
+    from courses.models import Course, Membership, Role
+    from exams.models import ExamTemplate
+
+    ivy = User.objects.create_user("ivy", password="pass-1234-word")
+    course = Course.objects.create(name="Parallel Programming", code="PP-T")
+    Membership.objects.create(course=course, user=ivy, role=Role.INSTRUCTOR)
+    page = browser.new_page(viewport={"width": 1280, "height": 900}, locale=lang,
+                            extra_http_headers={"Accept-Language": lang})
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    log_in(page, "ivy")
+    page.goto(f"{live_server.url}/exams/course/{course.pk}/templates/new/")
+    before = page.input_value("#id_text")
+
+    # A misspelt id: refused with the closest one, the text untouched.
+    page.fill("#pick-family", "memory.bank_conflict")
+    page.click("#add-family")
+    page.wait_for_selector("#pick-status.pick-refused")
+    assert REFUSED[lang] in page.inner_text("#pick-status")
+    assert page.input_value("#id_text") == before and page.get_attribute("#pick-family", "aria-invalid") == "true"
+
+    # The tester's steps: the caret never placed in the YAML (it sits at line 1), the family picked.
+    page.evaluate("() => document.getElementById('id_text').setSelectionRange(0, 0)")
+    page.fill("#pick-family", "synchronization.classify")
+    page.press("#pick-family", "Enter")
+    page.wait_for_selector("#pick-status.pick-added")
+    assert ADDED[lang] in page.inner_text("#pick-status")
+    text = page.input_value("#id_text")
+    assert text.splitlines()[0] == before.splitlines()[0]  # nothing under title:
+    assert "      - {family: indexing.warp_lane}\n      - {family: synchronization.classify}\n" in text
+    selected = page.evaluate("() => { const t = document.getElementById('id_text');"
+                             " return t.value.slice(t.selectionStart, t.selectionEnd); }")
+    assert selected == "      - {family: synchronization.classify}"  # the new line is shown selected
+    assert page.input_value("#pick-family") == ""
+
+    # A second family into the chosen zone 2 (the select lists the zones by title).
+    labels = page.eval_on_selector_all("#pick-zone option", "os => os.map(o => o.textContent)")
+    assert labels[1:] == (["1. Occupancy and indexing", "2. Kernel"] if lang == "en"
+                          else ["1. Occupancy와 인덱스 계산", "2. Kernel"])
+    page.select_option("#pick-zone", "1")
+    page.fill("#pick-family", "indexing.limits")
+    page.click("#add-family")
+    page.wait_for_function("() => document.getElementById('id_text').value.includes('indexing.limits')")
+    assert page.input_value("#id_text").rstrip().endswith("- {family: indexing.limits}")
+
+    # The example's kernel slug is not in this course: put a family there instead, then save.
+    page.fill("#id_text", page.input_value("#id_text").replace(
+        "{kernel: vector-add-tail, attempt_points: [10, 7, 5], partial_credit: true}", "{family: indexing.inverse}"))
+    page.click("#save-template")
+    page.wait_for_url(re.compile(r".*/exams/course/\d+/$"))
+    spec = ExamTemplate.objects.get(course=course).data
+    assert [p["family"] for p in spec["zones"][0]["pool"]][-1] == "synchronization.classify"
+    assert [p["family"] for p in spec["zones"][1]["pool"]] == ["indexing.inverse", "indexing.limits"]
+    assert not errors, errors
