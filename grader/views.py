@@ -21,7 +21,7 @@ from accounts.roles import is_instructor
 from . import live
 from .access import exam_work_q, visible_to
 from .core.results import diagnostic_lines
-from .models import Status, Submission
+from .models import Purpose, Status, Submission
 from .serializers import public_result
 from .writemaps import request_writemap, visible_writemaps, writemap_requestable
 
@@ -243,9 +243,19 @@ def submission_list(request):
     if not show_all:
         # Exam submissions are listed on the exam's pages, with the feedback the exam allows.
         rows = rows.filter(user=request.user).exclude(exam_work_q())
+    # An author's validation runs and rejudge copies are saved under the author's name; they are
+    # nobody's attempts, so the list leaves them out unless asked (?runs=1), and labels them then.
+    runs = rows.exclude(purpose=Purpose.STUDENT)
+    can_show_runs = runs.exists()
+    show_runs = can_show_runs and request.GET.get("runs") == "1"
+    if not show_runs:
+        rows = rows.filter(purpose=Purpose.STUDENT)
     page = Paginator(rows, PAGE_SIZE).get_page(request.GET.get("page"))
     # Submitted less than a minute before this reads "just now": timesince would say "0 minutes".
     just_now_after = timezone.now() - timedelta(minutes=1)
+    query = "&".join(q for q, on in (("all=1", show_all), ("runs=1", show_runs)) if on)
     return render(request, "grader/list.html", {"page": page, "show_all": show_all,
                                                 "can_show_all": is_instructor(request.user),
+                                                "show_runs": show_runs, "can_show_runs": can_show_runs,
+                                                "query": query, "all_query": "all=1&" if show_all else "",
                                                 "others_submissions": show_all, "just_now_after": just_now_after})

@@ -56,5 +56,5 @@ def rejudge_run(request, code, slug, run_id):
     running = any(i.copy.status != "GRADED" for i in items)
     changes = [i for i in items if i.changed]
     context = {"course": course, "role": role, "problem": problem, "run": run, "items": items, "running": running,
-               "changes": changes}
+               "changes": changes, "not_rejudged": sum(1 for i in items if i.not_rejudged)}
     return render(request, "authoring/_rejudge_table.html" if request.htmx else "authoring/rejudge_run.html", context)
