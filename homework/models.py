@@ -79,9 +79,16 @@ class ProblemSetItem(models.Model):
         ordering = ["problem_set", "position", "pk"]
         verbose_name = _("problem set item")
         verbose_name_plural = _("problem set items")
-        constraints = [models.CheckConstraint(
-            condition=(models.Q(problem__isnull=False, family="") | models.Q(problem__isnull=True) & ~models.Q(family="")),
-            name="problem_set_item_problem_xor_family")]
+        constraints = [
+            models.CheckConstraint(
+                condition=(models.Q(problem__isnull=False, family="") | models.Q(problem__isnull=True) & ~models.Q(family="")),
+                name="problem_set_item_problem_xor_family"),
+            # An item once per set: a second column of the same work would count it twice.
+            models.UniqueConstraint(fields=["problem_set", "problem"], condition=models.Q(problem__isnull=False),
+                                    name="problem_set_item_unique_problem"),
+            models.UniqueConstraint(fields=["problem_set", "family"], condition=~models.Q(family=""),
+                                    name="problem_set_item_unique_family"),
+        ]
 
     def __str__(self):
         return self.problem.slug if self.problem_id else self.family
