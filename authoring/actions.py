@@ -208,12 +208,13 @@ def rejudge_targets(problem, scope: str, scope_version: int | None = None):
     Exam submissions are not among them: their verdicts decide scores, so they are re-judged from their
     exam's regrade page, which previews the scores too (exams.actions.regrades)."""
     from courses.models import Membership, Role
-    from grader.models import Purpose, Status, Submission
+    from grader.access import practice_work_q
+    from grader.models import Status, Submission
 
     from .models import RejudgeScope
 
-    rows = Submission.objects.filter(problem_version__problem=problem, purpose=Purpose.STUDENT, status=Status.GRADED,
-                                     exam_item__isnull=True)
+    # Exam work, including a submission a reset detached from its item (`exam` kept), is the exam's.
+    rows = Submission.objects.filter(practice_work_q(), problem_version__problem=problem, status=Status.GRADED)
     if scope == RejudgeScope.VERSION:
         rows = rows.filter(problem_version__number=scope_version)
     elif scope == RejudgeScope.COURSE:

@@ -1,6 +1,7 @@
 """The instructor dashboard's reads: a course's (or one problem's) students' submissions, counted in
-the database. Only STUDENT submissions of the course's students count (validation runs, staff and
-outsiders do not), to the course's own problems and the problems its problem sets assign."""
+the database. Only practice submissions of the course's students count (validation runs, exam work,
+staff and outsiders do not: grader.access.counted_practice_q), to the course's own problems and the
+problems its problem sets assign. An exam's kernels are counted on the exam's results page."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
@@ -12,8 +13,8 @@ from django.db.models.functions import TruncDate
 from django.utils import timezone
 
 from courses.models import Membership, Role
-from grader.core.verdicts import Verdict
-from grader.models import Purpose, Status, Submission
+from grader.access import counted_practice_q
+from grader.models import Submission
 
 from .core.stats import Bar, StackedBar, Tick, axis_ticks, bars, median_or_none, stacked_bars
 from .models import COUNTED_VERDICTS, ProblemDay, ProblemError, ProblemStats, verdict_column
@@ -49,8 +50,7 @@ def course_submissions(course, problem=None):
     from problems.models import Problem
 
     students = Membership.objects.filter(course=course, role=Role.STUDENT).values("user_id")
-    rows = Submission.objects.filter(purpose=Purpose.STUDENT, status=Status.GRADED, user_id__in=students) \
-        .exclude(verdict=Verdict.INTERNAL_ERROR)
+    rows = Submission.objects.filter(counted_practice_q(), user_id__in=students)
     if problem is not None:
         return rows.filter(problem_version__problem=problem)
     assigned = Problem.objects.filter(Q(course=course) | Q(pk__in=course.problem_sets.values("items__problem"))) \

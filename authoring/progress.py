@@ -13,8 +13,11 @@ anew per statement), so neither can leave an older sum. So the table equals a re
 construction; `rebuild()` (the migration and `manage.py rebuild_problem_stats`) recomputes every
 pair, for data written around the signals (bulk loads, raw SQL).
 
-Counted, as the dashboards always counted: purpose STUDENT, status GRADED, any verdict but
-INTERNAL_ERROR (a platform fault is never an attempt).
+Counted: practice work only (grader.access.counted_practice_q, the rule problem sets count by too):
+purpose STUDENT, status GRADED, any verdict but INTERNAL_ERROR (a platform fault is never an
+attempt), and no exam work (a submission with `exam` or `exam_item`): an exam's kernels are the
+exam's, shown on its results page, never practice progress. Before migration 0006 exam work was
+counted too; that migration recounted every pair.
 """
 from __future__ import annotations
 
@@ -36,10 +39,10 @@ LOCK_TAG = 0x50_53 << 40  # "PS": keeps these advisory keys apart from others (a
 
 
 def counted_q() -> Q:
-    """The submissions a dashboard counts."""
-    from grader.models import Purpose, Status
+    """The submissions a dashboard counts: graded practice work (grader.access.counted_practice_q)."""
+    from grader.access import counted_practice_q
 
-    return Q(purpose=Purpose.STUDENT, status=Status.GRADED) & ~Q(verdict="INTERNAL_ERROR")
+    return counted_practice_q()
 
 
 def summarize(user_id: int, problem_id: int, rows, Stats):
@@ -147,15 +150,16 @@ def refresh_pair(user_id: int, problem_id: int) -> None:
         ProblemError.objects.bulk_create(errors)
 
 
-def rebuild(Submission=None, Stats=None, Day=None, Error=None, batch: int = 2000) -> int:
+def rebuild(Submission=None, Stats=None, Day=None, Error=None, batch: int = 2000, counted: Q | None = None) -> int:
     """Recompute every pair from the submissions (one ordered read, written in batches) and drop
     the rows of pairs with none. Returns how many pairs there are. The models may be historical
-    ones (a migration's)."""
+    ones (a migration's), which then pass `counted`, the rule as of their migration (default:
+    counted_q(), whose fields a historical model may not have yet)."""
     if Submission is None:
         from grader.models import Submission
     if Stats is None:
         from .models import ProblemDay as Day, ProblemError as Error, ProblemStats as Stats
-    rows = (_values(Submission.objects.filter(counted_q()))
+    rows = (_values(Submission.objects.filter(counted if counted is not None else counted_q()))
             .order_by("user_id", "problem_version__problem_id", "created_at", "pk")
             .values_list("user_id", "problem_version__problem_id", "verdict", "created_at", "msg", "dkind", "dline")
             .iterator(chunk_size=5000))
@@ -233,10 +237,12 @@ def _refresh(pair) -> None:
 
 @receiver(post_save, sender="grader.Submission", dispatch_uid="authoring.problem_stats_saved")
 def submission_saved(sender, instance, created=False, update_fields=None, **kwargs):
-    """A STUDENT submission graded, rejudged (its verdict cleared) or given a rejudge's verdict."""
+    """A STUDENT submission graded, rejudged (its verdict cleared) or given a rejudge's verdict.
+    Exam work is never counted (`exam` is set when it is made and kept), so an exam's verdicts and
+    regrades cost its rush no recount."""
     from grader.models import Purpose, Status
 
-    if instance.purpose != Purpose.STUDENT:
+    if instance.purpose != Purpose.STUDENT or instance.is_exam_work:
         return
     if instance.status != Status.GRADED and (created or (update_fields is not None and "verdict" not in update_fields)):
         return  # not counted before or after this save (a new or advancing submission)
@@ -249,7 +255,7 @@ def submission_saved(sender, instance, created=False, update_fields=None, **kwar
 def submission_deleted(sender, instance, **kwargs):
     from grader.models import Purpose, Status
 
-    if instance.purpose == Purpose.STUDENT and instance.status == Status.GRADED:
+    if instance.purpose == Purpose.STUDENT and instance.status == Status.GRADED and not instance.is_exam_work:
         pair = _pair_of(instance)
         if pair is not None:
             _refresh_after_commit(pair)

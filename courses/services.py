@@ -23,7 +23,9 @@ class OpenItem:
     title: str  # in the reader's language
     url: str  # where to open it
     kind: str = "exam"  # what it is: "exam", "problem set", ...
-    closes_at: object = None  # aware datetime or None
+    closes_at: object = None  # aware datetime or None: when it stops taking (counting) work
+    due_at: object = None  # a problem set's due date (aware), shown instead of closes_at
+    late_until: object = None  # a problem set's late deadline (aware) where late work counts, else None
 
 
 def open_items(course: Course, user) -> list[OpenItem]:

@@ -8,7 +8,8 @@ from django.db.models import Q, QuerySet
 
 from accounts.roles import is_instructor
 
-from .models import Purpose, Submission
+from .core.verdicts import Verdict
+from .models import Purpose, Status, Submission
 
 
 def exam_work_q() -> Q:
@@ -17,12 +18,25 @@ def exam_work_q() -> Q:
     return Q(exam_item__isnull=False) | Q(exam__isnull=False)
 
 
+def practice_work_q() -> Q:
+    """The submissions that are practice: purpose STUDENT (no validation run, no rejudge preview) and
+    no exam work. Problem sets, the dashboards and their summaries count only these."""
+    return Q(purpose=Purpose.STUDENT) & ~exam_work_q()
+
+
+def counted_practice_q() -> Q:
+    """The practice submissions that count as attempts: graded, and not a platform fault
+    (INTERNAL_ERROR is never charged to the student). The one rule of what a problem set's status,
+    its dashboard and the course and problem dashboards (authoring.progress's summaries) count."""
+    return practice_work_q() & Q(status=Status.GRADED) & ~Q(verdict=Verdict.INTERNAL_ERROR)
+
+
 def practice_submissions(user) -> QuerySet:
     """`user`'s own practice submissions (purpose STUDENT, no exam work), newest first: what the
     problem pages, "My submissions", problem sets and the API's list may show them. An exam's
     submissions are left out whatever the exam's feedback: until its results are released they
     would tell a verdict the exam keeps back, and afterwards the exam's result page shows them."""
-    return Submission.objects.filter(user=user, purpose=Purpose.STUDENT).exclude(exam_work_q())
+    return Submission.objects.filter(practice_work_q(), user=user)
 
 
 def may_see(user, submission: Submission) -> bool:

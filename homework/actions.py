@@ -2,7 +2,7 @@
 user is a TA or instructor of the course (homework.views, through courses.access)."""
 from __future__ import annotations
 
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.db.models import Max, Q
 from django.utils.translation import gettext as _
 
@@ -44,18 +44,44 @@ def assignable_problems(course):
 @transaction.atomic
 def add_item(problem_set: ProblemSet, *, problem_slug: str = "", family: str = "") -> ProblemSetItem:
     """Append a kernel problem (by slug: the course's published ones or the bank's) or a question family.
-    Raises ProblemSetError for anything else."""
+    Raises ProblemSetError for anything else, and for an item the set has already (a second column of
+    the same work would count it twice; the database refuses it too: problem_set_item_unique_*)."""
     from practice.core.questions import FAMILIES
+    from practice.labels import family_title
 
     position = (problem_set.items.aggregate(m=Max("position"))["m"] or 0) + 1
     if problem_slug:
         problem = assignable_problems(problem_set.course).filter(slug=problem_slug).first()
         if problem is None:
             raise ProblemSetError(_("Choose a published problem of this course or of the bank."))
-        return ProblemSetItem.objects.create(problem_set=problem_set, problem=problem, position=position)
+        if problem_set.items.filter(problem=problem).exists():
+            raise ProblemSetError(_("“%(title)s” is already in this set.") % {"title": problem.title})
+        return _create_item(problem_set, problem.title, problem=problem, position=position)
     if family in FAMILIES:
-        return ProblemSetItem.objects.create(problem_set=problem_set, family=family, position=position)
+        if problem_set.items.filter(family=family).exists():
+            raise ProblemSetError(_("“%(title)s” is already in this set.") % {"title": family_title(family)})
+        return _create_item(problem_set, family_title(family), family=family, position=position)
     raise ProblemSetError(_("Choose a problem or a question family."))
+
+
+def _create_item(problem_set: ProblemSet, title: str, **fields) -> ProblemSetItem:
+    """The new item, or ProblemSetError when a concurrent request added the same one first (the
+    unique constraint; in a savepoint, so the caller's transaction goes on)."""
+    try:
+        with transaction.atomic():
+            return ProblemSetItem.objects.create(problem_set=problem_set, **fields)
+    except IntegrityError:
+        raise ProblemSetError(_("“%(title)s” is already in this set.") % {"title": title}) from None
+
+
+def addable(problem_set: ProblemSet, problems, family_groups) -> tuple[list, list]:
+    """What the set's "Add an item" dropdowns offer: `problems` (assignable_problems) and
+    `family_groups` (practice.labels.family_groups) without the items the set has already; a topic
+    whose families are all in it is left out."""
+    have_problems = set(problem_set.items.exclude(problem=None).values_list("problem_id", flat=True))
+    have_families = set(problem_set.items.exclude(family="").values_list("family", flat=True))
+    groups = [(topic, [f for f in fams if f[0] not in have_families]) for topic, fams in family_groups]
+    return [p for p in problems if p.pk not in have_problems], [(t, fams) for t, fams in groups if fams]
 
 
 def remove_item(problem_set: ProblemSet, item_id: int) -> None:

@@ -2,10 +2,11 @@
 (a students x items matrix), the counts per item, work after the due date and stuck students, each
 table exportable as CSV.
 
-Counted as the students' own set page counts (homework.core.standing): kernel problems from their
-graded STUDENT submissions (platform faults and validation runs excluded), question families from
-the answers to their practice questions (a right answer after the key was shown never solves), both
-from the set's opening time. Two GROUP BY queries, one over the submissions and one over the
+Counted as the students' own set page counts (homework.core.standing's window, and
+grader.access.counted_practice_q): kernel problems from their graded practice submissions (platform
+faults, validation runs and exam work excluded: an exam that drew a set's problem is the exam's),
+question families from the answers to their practice questions (a right answer after the key was
+shown never solves), both from the set's opening time to its close. Two GROUP BY queries, one over the submissions and one over the
 answers, each one row per (student, item) that has any work: a course of 500 students and a set of
 twelve items is at most 6,000 rows whatever the number of submissions (bench/dashboard_bench.py).
 """
@@ -58,7 +59,9 @@ class SetDashboard:
 def _aggregates(problem_set, solved: Q) -> dict:
     """The aggregates of one (student, item) group over its work since the set opened; `solved`
     says which rows are right answers (an ACCEPTED submission, a right answer before the key)."""
-    due, closes = problem_set.due_at, problem_set.closes_at()
+    window = problem_set.window()
+    due, closes = window.due_at, window.closes_at
+    # The rows were read from the opening time on (window.counts: opens_at <= at <= closes_at).
     return {
         "attempts": Count("pk", filter=Q(created_at__lte=closes)),
         "first_solved": Min("created_at", filter=solved & Q(created_at__lte=closes)),
@@ -91,16 +94,16 @@ def _grouped(queryset) -> dict[tuple, tuple]:
 
 def _problem_cells(problem_set, students, problem_ids) -> dict[tuple[int, int], tuple]:
     """{(user id, problem id): (attempts, first solved, after due, late counted, first after due)}."""
+    from grader.access import counted_practice_q
     from grader.core.verdicts import Verdict
-    from grader.models import Purpose, Status, Submission
+    from grader.models import Submission
 
     if not problem_ids:
         return {}
     aggregates = _aggregates(problem_set, Q(verdict=Verdict.ACCEPTED))
-    rows = (Submission.objects.filter(purpose=Purpose.STUDENT, status=Status.GRADED, user_id__in=students,
+    rows = (Submission.objects.filter(counted_practice_q(), user_id__in=students,
                                       problem_version__problem_id__in=problem_ids,
-                                      created_at__gte=problem_set.opens_at)
-            .exclude(verdict=Verdict.INTERNAL_ERROR).order_by()
+                                      created_at__gte=problem_set.opens_at).order_by()
             .values_list("user_id", "problem_version__problem_id").annotate(**aggregates))
     return _grouped(rows)
 

@@ -6,6 +6,8 @@ from django.utils.translation import gettext_lazy as _
 
 from practice.labels import DIFFICULTY_CHOICES
 
+from .core import standing
+
 DEFAULT_DIFFICULTY = 2  # a set that names no difficulty draws its questions at exam level
 
 
@@ -56,9 +58,11 @@ class ProblemSet(models.Model):
 
     def closes_at(self):
         """When work stops counting: the due date, or the late deadline when late work counts."""
-        if self.late_policy == LatePolicy.MARKED and self.late_until and self.late_until > self.due_at:
-            return self.late_until
-        return self.due_at
+        return standing.closes_at(self.due_at, self.late_until, self.late_policy == LatePolicy.MARKED)
+
+    def window(self) -> standing.Window:
+        """The set's window (homework.core.standing: the one rule of what counts, and when)."""
+        return standing.Window(self.opens_at, self.due_at, self.closes_at())
 
 
 class ProblemSetItem(models.Model):
@@ -75,9 +79,16 @@ class ProblemSetItem(models.Model):
         ordering = ["problem_set", "position", "pk"]
         verbose_name = _("problem set item")
         verbose_name_plural = _("problem set items")
-        constraints = [models.CheckConstraint(
-            condition=(models.Q(problem__isnull=False, family="") | models.Q(problem__isnull=True) & ~models.Q(family="")),
-            name="problem_set_item_problem_xor_family")]
+        constraints = [
+            models.CheckConstraint(
+                condition=(models.Q(problem__isnull=False, family="") | models.Q(problem__isnull=True) & ~models.Q(family="")),
+                name="problem_set_item_problem_xor_family"),
+            # An item once per set: a second column of the same work would count it twice.
+            models.UniqueConstraint(fields=["problem_set", "problem"], condition=models.Q(problem__isnull=False),
+                                    name="problem_set_item_unique_problem"),
+            models.UniqueConstraint(fields=["problem_set", "family"], condition=~models.Q(family=""),
+                                    name="problem_set_item_unique_family"),
+        ]
 
     def __str__(self):
         return self.problem.slug if self.problem_id else self.family

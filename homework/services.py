@@ -11,7 +11,7 @@ from courses import access
 from courses.services import OpenItem
 from practice.labels import family_title
 
-from .core.standing import ItemStatus, classify
+from .core.standing import ItemStatus, Phase
 from .models import ProblemSet
 
 __all__ = ["ItemRow", "ItemStatus", "SetItemOrigin", "item_rows", "open_problem_sets", "set_item_of", "visible_sets"]
@@ -36,51 +36,59 @@ def visible_sets(course, user):
 
 
 def open_problem_sets(course, user, now=None) -> list[OpenItem]:
-    """The course's problem sets open now (opened, and work still counts) as the course page's items."""
+    """The course's problem sets open now (opened, and work still counts: homework.core.standing's
+    Phase OPEN or LATE) as the course page's items, each with its due date and, where late work
+    counts, its late deadline; `closes_at` is when work stops counting."""
     now = now or timezone.now()
     out = []
     for s in ProblemSet.objects.filter(course=course, opens_at__lte=now):
-        if s.closes_at() > now:
+        window = s.window()
+        if window.phase(now) in (Phase.OPEN, Phase.LATE):
             out.append(OpenItem(title=s.title, url=reverse("homework:set", args=[course.code, s.pk]),
-                                kind="problem set", closes_at=s.due_at))
+                                kind="problem set", closes_at=window.closes_at, due_at=window.due_at,
+                                late_until=window.late_until))
     return out
 
 
-def _status(times_correct, times_any, problem_set) -> ItemStatus:
-    """The status from every right answer's and every attempt's time since the set opened."""
-    closes = problem_set.closes_at()
-    solved = [t for t in times_correct if t <= closes]
-    return classify(min(solved) if solved else None, any(t <= closes for t in times_any), problem_set.due_at)
-
-
 def item_rows(problem_set, user) -> list[ItemRow]:
-    """Every item of the set with `user`'s status: kernel problems from their graded practice
-    submissions (platform faults, validation runs and exam work excluded), question families from their
-    answers, both counted from the set's opening time. A family item links to a question of exactly its
-    family (homework.actions.item_question); any answer to that family in the window counts."""
+    """Every item of the set with `user`'s status by the one rule (homework.core.standing, the set's
+    window): kernel problems from their counted practice submissions (grader.access.counted_practice_q:
+    platform faults, validation runs and exam work excluded), question families from their answers.
+    A kernel item links to its problem opened for the course (its target GPU grades it); a family
+    item to a question of exactly its family (homework.actions.item_question); any answer to that
+    family in the window counts."""
+    from grader.access import counted_practice_q
     from grader.core.verdicts import Verdict
-    from grader.access import practice_submissions
-    from grader.models import Status
+    from grader.models import Submission
     from practice.models import QuestionAttempt
 
+    window = problem_set.window()
     rows = []
     for item in problem_set.items.select_related("problem"):
         if item.problem_id:
-            subs = (practice_submissions(user).filter(status=Status.GRADED, problem_version__problem=item.problem,
-                                                      created_at__gte=problem_set.opens_at)
-                    .exclude(verdict=Verdict.INTERNAL_ERROR).values_list("created_at", "verdict"))
-            subs = list(subs)
-            status = _status([t for t, v in subs if v == Verdict.ACCEPTED], [t for t, _ in subs], problem_set)
-            rows.append(ItemRow(item, item.problem.title, reverse("problems:detail", args=[item.problem.slug]), status))
+            subs = list(Submission.objects.filter(counted_practice_q(), user=user, problem_version__problem=item.problem,
+                                                  created_at__gte=window.opens_at).values_list("created_at", "verdict"))
+            status = window.status([t for t, v in subs if v == Verdict.ACCEPTED], [t for t, _ in subs])
+            rows.append(ItemRow(item, item.problem.title, problem_url(item.problem, problem_set.course), status))
         else:
             answers = list(QuestionAttempt.objects.filter(variant__user=user, variant__family=item.family,
-                                                          created_at__gte=problem_set.opens_at)
+                                                          created_at__gte=window.opens_at)
                            .values_list("created_at", "correct", "after_reveal"))
             rows.append(ItemRow(item, family_title(item.family), reverse("homework:item-question",
                                                      args=[problem_set.course.code, problem_set.pk, item.pk]),
-                                _status([t for t, ok, shown in answers if ok and not shown],
-                                        [t for t, _ok, _shown in answers], problem_set)))
+                                window.status([t for t, ok, shown in answers if ok and not shown],
+                                              [t for t, _ok, _shown in answers])))
     return rows
+
+
+def problem_url(problem, course) -> str:
+    """A set item's kernel problem opened for `course`: a bank problem's page with ?course=<code>, so
+    that its submissions are graded for the course's target GPU (grader.tasks.course_target_cc); a
+    course's own problem needs none (its course decides)."""
+    from urllib.parse import urlencode
+
+    url = reverse("problems:detail", args=[problem.slug])
+    return url if problem.course_id else f"{url}?{urlencode({'course': course.code})}"
 
 
 def item_columns(problem_set, items) -> list[tuple]:
@@ -112,7 +120,13 @@ class SetItemOrigin:
     item: object  # ProblemSetItem
     set_url: str
     another_url: str  # POST: another question of the item's family
-    counts_now: bool  # the set still counts work (before its due date, or its late deadline)
+    phase: Phase  # where the set's window stands now (homework.core.standing)
+    status: ItemStatus  # this question's standing in the set, by the set's rule (its badge)
+
+    @property
+    def counts_now(self) -> bool:
+        """The set still counts work (until its due date, or its late deadline)."""
+        return self.phase in (Phase.OPEN, Phase.LATE)
 
 
 _SLOT_RE = re.compile(r"set-(?P<set>\d+)-(?P<item>\d+)-\d+")
@@ -120,7 +134,9 @@ _SLOT_RE = re.compile(r"set-(?P<set>\d+)-(?P<item>\d+)-\d+")
 
 def set_item_of(variant, now=None) -> SetItemOrigin | None:
     """The problem-set item `variant` (a practice.models.QuestionVariant) was opened for, from its slot
-    (homework.actions.ITEM_SLOT); None for a practice or exam question, or an item since removed."""
+    (homework.actions.ITEM_SLOT), with the variant's own standing in the set by the set's rule (its
+    right answers before its key was shown, in the set's window: solved, solved late, ...); None for
+    a practice or exam question, or an item since removed."""
     from .models import ProblemSetItem
 
     m = _SLOT_RE.fullmatch(variant.slot or "")
@@ -131,6 +147,9 @@ def set_item_of(variant, now=None) -> SetItemOrigin | None:
     if item is None:
         return None
     s, code = item.problem_set, item.problem_set.course.code
+    window = s.window()
+    answers = list(variant.attempts.values_list("created_at", "correct", "after_reveal"))
+    status = window.status([t for t, ok, shown in answers if ok and not shown], [t for t, _ok, _shown in answers])
     return SetItemOrigin(s, item, reverse("homework:set", args=[code, s.pk]),
                          reverse("homework:item-question", args=[code, s.pk, item.pk]),
-                         s.opens_at <= (now or timezone.now()) < s.closes_at())
+                         window.phase(now or timezone.now()), status)

@@ -63,9 +63,9 @@ def problem_set(request, code, set_id):
     manage = access.can_manage(role)
     context = {"course": course, "role": role, "set": problem_set, "can_manage": manage,
                "rows": services.item_rows(problem_set, request.user)}
-    if manage:
-        context["problems"] = actions.assignable_problems(course)
-        context["family_groups"] = family_groups()
+    if manage:  # the items the set has already are not offered again (actions.add_item refuses them)
+        context["problems"], context["family_groups"] = actions.addable(
+            problem_set, actions.assignable_problems(course), family_groups())
     return render(request, "homework/set.html", context)
 
 

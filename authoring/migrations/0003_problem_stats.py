@@ -6,11 +6,15 @@ from django.db import migrations, models
 
 
 def backfill(apps, schema_editor):
-    """Every existing pair, counted once from the submissions (authoring.progress.rebuild)."""
+    """Every existing pair, counted once from the submissions (authoring.progress.rebuild) by the rule
+    of the time: the historical Submission has no `exam` yet (0006 recounts without exam work)."""
+    from django.db.models import Q
+
     from authoring.progress import rebuild
 
     rebuild(apps.get_model("grader", "Submission"), apps.get_model("authoring", "ProblemStats"),
-            apps.get_model("authoring", "ProblemDay"), apps.get_model("authoring", "ProblemError"))
+            apps.get_model("authoring", "ProblemDay"), apps.get_model("authoring", "ProblemError"),
+            counted=Q(purpose="student", status="GRADED") & ~Q(verdict="INTERNAL_ERROR"))
 
 
 class Migration(migrations.Migration):

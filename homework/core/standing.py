@@ -1,10 +1,13 @@
 """A student's standing on one item of a problem set, and the counts of a set's dashboard.
 
-One rule for the student's own page (homework.services.item_rows) and the staff's dashboard
-(homework.dashboard): work counts from the set's opening time to the moment it closes (the due date,
-or the late deadline when late work counts); a right answer (an ACCEPTED kernel, a right answer to
-a question before its key was shown) by the due date solves the item, one after it but before the
-close solves it late.
+One rule for every page that tells where work on a set stands: the student's own set page
+(homework.services.item_rows), the staff's dashboard (homework.dashboard), a question opened from a
+set item (its badge and note) and the course page's "Open now" (due, and late work until when).
+Work counts from the set's opening time to the moment it closes (the due date, or the late deadline
+when late work counts), both ends included; a right answer (an ACCEPTED kernel, a right answer to a
+question before its key was shown) by the due date solves the item, one after it but before the
+close solves it late. Which work is counted at all (practice only: no exam work, no validation run,
+no platform fault) is grader.access.counted_practice_q's rule.
 """
 from __future__ import annotations
 
@@ -23,6 +26,56 @@ class ItemStatus(StrEnum):
     SOLVED_LATE = "solved_late"  # solved after the due date, while late work still counted
     TRIED = "tried"  # worked on in the set's window, not solved
     NOT_STARTED = "not_started"  # nothing in the set's window
+
+
+class Phase(StrEnum):
+    """Where a set's window stands at one moment."""
+
+    NOT_OPEN = "not_open"  # before the opening time: nothing counts yet
+    OPEN = "open"  # from the opening time to the due date: a right answer solves
+    LATE = "late"  # after the due date, until the late deadline: a right answer solves late
+    CLOSED = "closed"  # after the close: work is graded but counts for nothing
+
+
+def closes_at(due_at: datetime, late_until: datetime | None, late_counts: bool) -> datetime:
+    """When work stops counting: the late deadline when late work counts and it is after the due
+    date, else the due date."""
+    if late_counts and late_until is not None and late_until > due_at:
+        return late_until
+    return due_at
+
+
+@dataclass(frozen=True)
+class Window:
+    """A set's window: work counts from `opens_at` to `closes_at` (both included); a right answer
+    after `due_at` solves late. Aware datetimes."""
+
+    opens_at: datetime
+    due_at: datetime
+    closes_at: datetime
+
+    @property
+    def late_until(self) -> datetime | None:
+        """The late deadline when late work counts (after the due date), else None."""
+        return self.closes_at if self.closes_at > self.due_at else None
+
+    def counts(self, at: datetime) -> bool:
+        """Whether work done at `at` counts for the set."""
+        return self.opens_at <= at <= self.closes_at
+
+    def phase(self, now: datetime) -> Phase:
+        """Where the window stands at `now`."""
+        if now < self.opens_at:
+            return Phase.NOT_OPEN
+        if now <= self.due_at:
+            return Phase.OPEN
+        return Phase.LATE if now <= self.closes_at else Phase.CLOSED
+
+    def status(self, times_correct, times_any) -> ItemStatus:
+        """The status from the times of every right answer and of every attempt (any order, any
+        times: those outside the window are left out)."""
+        solved = [t for t in times_correct if self.counts(t)]
+        return classify(min(solved) if solved else None, any(self.counts(t) for t in times_any), self.due_at)
 
 
 def classify(first_solved_at: datetime | None, tried: bool, due: datetime) -> ItemStatus:

@@ -10,6 +10,7 @@ from django.contrib.auth.models import User
 from authoring import dashboard, progress
 from authoring.models import COUNTED_VERDICTS, ProblemStats, verdict_column
 from grader import actions as grader
+from grader.access import exam_work_q
 from grader import grading as grader_grading
 from grader import rejudging as grader_rejudging
 from grader.core.results import JudgeResult
@@ -22,10 +23,11 @@ FIELDS = ["attempts", "best_verdict", "first_at", "last_at", "first_accepted_at"
 
 
 def recount() -> dict:
-    """Every pair counted from the submissions themselves (what the dashboards counted before)."""
+    """Every pair counted from the practice submissions themselves (what the dashboards counted before;
+    exam work is the exam's)."""
     rows = defaultdict(list)
     for s in Submission.objects.filter(purpose=Purpose.STUDENT, status=Status.GRADED).exclude(
-            verdict="INTERNAL_ERROR").order_by("created_at", "pk").select_related("problem_version"):
+            verdict="INTERNAL_ERROR").exclude(exam_work_q()).order_by("created_at", "pk").select_related("problem_version"):
         rows[(s.user_id, s.problem_version.problem_id)].append(s)
     out = {}
     for pair, subs in rows.items():
@@ -51,7 +53,7 @@ def recount_details() -> tuple[Counter, Counter]:
 
     days, errors = Counter(), Counter()
     for s in Submission.objects.filter(purpose=Purpose.STUDENT, status=Status.GRADED).exclude(
-            verdict="INTERNAL_ERROR").select_related("problem_version"):
+            verdict="INTERNAL_ERROR").exclude(exam_work_q()).select_related("problem_version"):
         pair = (s.user_id, s.problem_version.problem_id)
         days[pair + (timezone.localdate(s.created_at, timezone.get_default_timezone()),)] += 1
         result = s.result or {}
