@@ -82,6 +82,7 @@ MIDDLEWARE = [
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
+    "accounts.timezones.ReaderTimeZoneMiddleware",  # times in the reader's (browser's) zone, else TIME_ZONE
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
@@ -251,7 +252,9 @@ SILENCED_SYSTEM_CHECKS = ["axes.W002"]
 LANGUAGE_CODE = "en"
 LANGUAGES = [("en", "English"), ("ko", "한국어")]
 LOCALE_PATHS = [BASE_DIR / "locale"]
-TIME_ZONE = "UTC"
+# The zone pages use for a reader whose browser has not named its own (accounts/timezones.py);
+# a deployment for one place sets it, e.g. WARPDRILL_TIME_ZONE=Asia/Seoul.
+TIME_ZONE = env.str("WARPDRILL_TIME_ZONE", default="UTC")
 USE_I18N = True
 USE_TZ = True
 

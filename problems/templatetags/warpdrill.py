@@ -153,3 +153,47 @@ def topic_name(topic):
     except ValueError:
         return str(topic)
     return names["ko" if (get_language() or "en").startswith("ko") else "en"]
+
+
+# ---- dates and times: one format, the zone named (accounts/core/times.py) ----------------------------
+
+
+@register.filter(expects_localtime=False)
+def when(value, precision="minutes"):
+    """A datetime as every page writes it, in the reader's zone with the zone named:
+    "2026-12-05 20:08 KST"; `precision` "seconds" adds the seconds, "time" leaves out the date
+    ("20:08:05 KST"). "" for None; a value that is not a datetime is shown as it is."""
+    from datetime import datetime
+
+    from django.utils import timezone
+
+    from accounts.core.times import format_when
+
+    if value in (None, ""):
+        return ""
+    if not isinstance(value, datetime):
+        return value
+    if timezone.is_naive(value):
+        value = timezone.make_aware(value)
+    return format_when(value, timezone.get_current_timezone(), precision or "minutes")
+
+
+@register.simple_tag
+def time_zone_note():
+    """The sentence a form that takes times shows: which zone they are read in (the reader's browser's,
+    or the site's default), e.g. "Times are in the Asia/Seoul time zone (KST)."."""
+    from django.utils import timezone
+    from django.utils.html import format_html
+    from django.utils.translation import gettext
+
+    from accounts.core.times import zone_abbreviation
+    from accounts.timezones import reader_zone_is_the_sites
+
+    name = timezone.get_current_timezone_name()
+    abbreviation = zone_abbreviation(timezone.localtime())
+    if reader_zone_is_the_sites():
+        text = gettext("Times are in the %(zone)s time zone (%(abbr)s), the site's.")
+    else:
+        text = gettext("Times are in the %(zone)s time zone (%(abbr)s), your browser's.")
+    return format_html('<p class="muted small time-zone-note" id="time-zone">{}</p>',
+                       text % {"zone": name, "abbr": abbreviation})

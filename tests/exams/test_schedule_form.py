@@ -13,8 +13,8 @@ pytestmark = pytest.mark.django_db
 
 
 @pytest.mark.parametrize("language, title, zone, attempts", [
-    ("en", "Midterm", "Times are in the UTC time zone.", "1 if not given"),
-    ("ko", "중간고사", "시간은 UTC 시간대 기준입니다.", "정하지 않으면 1번"),
+    ("en", "Midterm", "Times are in the UTC time zone (UTC), the site&#x27;s.", "1 if not given"),
+    ("ko", "중간고사", "시간은 UTC 시간대(UTC, 사이트 기본값) 기준입니다.", "정하지 않으면 1번"),
 ])
 def test_schedule_form(course, people, kernel_problem, language, title, zone, attempts):
     template = save_template(course, people["ivy"], TEMPLATE)

@@ -74,7 +74,7 @@ def test_a_right_answer_before_the_due_date_is_solved_and_one_after_the_close_is
                                          ("ko", "마감 {due} (늦은 제출은 {late}까지)")])
 def test_the_course_page_says_due_and_late_work_until(past_due, client_for, lang, words):
     s, _variant = past_due
-    fmt = "%Y-%m-%d %H:%M"
+    fmt = "%Y-%m-%d %H:%M UTC"  # one format site-wide, the zone named (the site's: no browser zone here)
     expected = words.format(due=timezone.localtime(s.due_at).strftime(fmt),
                             late=timezone.localtime(s.late_until).strftime(fmt))
     for url in (reverse("courses:course", args=["PP-A"]), reverse("courses:home")):

@@ -1,0 +1,90 @@
+"""Dates and times: the tester found "closes 2026-12-05 20:08" on the course page and "Dec. 5, 2026,
+8:08 p.m." on the exam page, no time zone anywhere a student looked, and only the exam schedule form
+naming one (UTC, where Korean users expect KST). Now every page writes "2026-12-05 20:08 KST" in the
+reader's zone (the browser's, from the wd_tz cookie; else settings.TIME_ZONE), and every form that takes
+a time says which zone it reads them in."""
+import re
+from datetime import timezone as dt_timezone
+from pathlib import Path
+
+import pytest
+from django.urls import reverse
+
+from .conftest import client_for
+
+pytestmark = pytest.mark.django_db
+STAMP = r"\d{4}-\d{2}-\d{2} \d{2}:\d{2} (KST|UTC)"
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def in_zone(client, zone):
+    if zone:
+        client.cookies["wd_tz"] = zone
+    return client
+
+
+@pytest.mark.parametrize("cookie, zone, abbr", [("Asia/Seoul", "Asia/Seoul", "KST"), (None, "UTC", "UTC"),
+                                                ("Mars/Olympus", "UTC", "UTC")])
+def test_the_course_page_and_the_exam_page_write_the_close_alike_with_the_zone(exam, people, cookie, zone, abbr):
+    from accounts.core.times import format_when, zone_named
+
+    closes = format_when(exam.closes_at, zone_named(zone))
+    assert closes.endswith(" " + abbr)
+    alice = in_zone(client_for(people["alice"]), cookie)
+    course_page = alice.get(reverse("courses:course", args=[exam.course.code])).content.decode()
+    exam_page = alice.get(reverse("exams:exam", args=[exam.pk])).content.decode()
+    assert closes in course_page and closes in exam_page
+    assert "p.m." not in exam_page and "a.m." not in exam_page
+    korean = alice.get(reverse("exams:exam", args=[exam.pk]), HTTP_ACCEPT_LANGUAGE="ko").content.decode()
+    assert closes in korean
+
+
+@pytest.mark.parametrize("lang, words", [
+    ("en", "Times are in the Asia/Seoul time zone (KST), your browser&#x27;s."),
+    ("ko", "시간은 Asia/Seoul 시간대(KST, 브라우저 설정) 기준입니다.")])
+def test_every_form_that_takes_a_time_names_its_zone(exam, people, lang, words):
+    ivy = in_zone(client_for(people["ivy"]), "Asia/Seoul")
+    for url in (reverse("exams:exam_new", args=[exam.course_id]), reverse("exams:exam_edit", args=[exam.course_id, exam.pk]),
+                reverse("exams:accommodations", args=[exam.pk]), reverse("homework:sets", args=[exam.course.code])):
+        page = ivy.get(url, HTTP_ACCEPT_LANGUAGE=lang).content.decode()
+        assert 'type="datetime-local"' in page and words in page, url
+
+
+def test_a_time_typed_in_a_form_is_read_in_the_readers_zone(exam, people):
+    """20:00 typed by an instructor whose browser is in Seoul is 11:00 UTC."""
+    from homework.models import ProblemSet
+
+    ivy = in_zone(client_for(people["ivy"]), "Asia/Seoul")
+    r = ivy.post(reverse("homework:sets", args=[exam.course.code]),
+                 {"title_en": "Week 1", "opens_at": "2026-12-05T20:00", "due_at": "2026-12-12T20:00",
+                  "late_policy": "none"})
+    assert r.status_code == 302, r.content.decode()[:2000]
+    s = ProblemSet.objects.get(title_en="Week 1")
+    assert s.opens_at.astimezone(dt_timezone.utc).strftime("%Y-%m-%d %H:%M") == "2026-12-05 11:00"
+    page = ivy.get(reverse("homework:sets", args=[exam.course.code])).content.decode()
+    assert "2026-12-05 20:00 KST" in page
+
+
+def test_the_staff_pages_of_an_attempt_write_times_with_the_zone(exam, people):
+    from exams.actions.attempts import start_attempt
+
+    attempt = start_attempt(exam, people["alice"])
+    ivy = in_zone(client_for(people["ivy"]), "Asia/Seoul")
+    page = ivy.get(reverse("exams:attempt_detail", args=[attempt.pk])).content.decode()
+    tools = page[page.index('id="staff-tools"'):].split("</section>")[0]
+    assert len(re.findall(STAMP, tools)) >= 2 and "p.m." not in tools and "a.m." not in tools
+    timeline = page[page.index('id="timeline"'):]
+    assert re.search(r"<time [^>]*>\d{2}:\d{2}:\d{2} KST</time>", timeline)
+    results = ivy.get(reverse("exams:results", args=[exam.pk])).content.decode()
+    assert re.search(r"<td>\d{2}:\d{2}:\d{2} KST</td>", results)
+
+
+def test_no_template_formats_a_date_its_own_way():
+    """One format site-wide: templates write dates with the `when` filter; `|date` only for the
+    machine-readable ISO form of a <time datetime=…> ('c')."""
+    found = []
+    for path in (ROOT / "templates").rglob("*.html"):
+        for m in re.finditer(r"\|(date|time)(?![a-z])(:\s*(\"[^\"]*\"|'[^']*'))?", path.read_text()):
+            if m.group(3) not in ("'c'", '"c"'):
+                found.append(f"{path.relative_to(ROOT)}: {m.group(0)}")
+    assert not found, found
