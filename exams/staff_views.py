@@ -30,7 +30,7 @@ from .errors import ExamError
 from .forms import AccommodationForm, ExamForm, ExtendForm, TemplateForm
 from .models import AttemptState, Exam, ExamAttempt, ExamItem, ExamTemplate
 from .timeline import item_titles, timeline
-from practice.rendering import lang
+from practice.rendering import blocks_html, lang
 from .views import _item_row
 
 PREVIEW_MAX = 10
@@ -288,9 +288,22 @@ def attempt_detail(request, attempt_id: int):
     for r in rows:
         if r["kind"] == "kernel":
             r["submissions"] = list(r["item"].submissions.order_by("created_at"))
+            r["draft"] = kernel_draft(r["item"], r["submissions"])
     return render(request, "exams/result.html", {
         "exam": attempt.exam, "attempt": attempt, "rows": rows, "staff_view": True,
         "events": timeline(attempt, item_titles(rows)), "extend_form": ExtendForm()})
+
+
+def kernel_draft(item: ExamItem, submissions: list) -> dict | None:
+    """The kernel draft autosaved for `item` (its editor's text, ExamItem.answer["source"]), for staff
+    to read: {"blocks": the source as a code block, "saved_at", "same_as": the number (1-based) of the
+    submitted attempt with the same source, or None}; None when nothing was typed. A draft is never
+    graded: only submissions are."""
+    source = (item.answer or {}).get("source", "")
+    if not isinstance(source, str) or not source.strip():
+        return None
+    same = next((n for n, s in enumerate(submissions, 1) if s.source == source), None)
+    return {"blocks": blocks_html([{"kind": "code", "text": source}]), "saved_at": item.saved_at, "same_as": same}
 
 
 @login_required

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 
 from django.utils.dateparse import parse_datetime
+from django.utils.translation import gettext as _
 
 from .models import EventKind
 
@@ -25,6 +26,7 @@ class QuestionRef:
 
     number: int  # 1-based, its place on the student's paper
     title: str  # its title in the reader's language
+    kernel: bool = False  # a kernel question (what is saved for it is a draft, never graded)
 
 
 @dataclass
@@ -57,7 +59,7 @@ def item_titles(rows: list[dict]) -> dict[str, QuestionRef]:
     out = {}
     for r in rows:
         title = r["q"]["title"] if r.get("q") else r.get("title", "")
-        out[r["key"]] = QuestionRef(r["number"], title)
+        out[r["key"]] = QuestionRef(r["number"], title, r.get("kind") == "kernel")
     return out
 
 
@@ -78,6 +80,9 @@ def timeline(attempt, refs: dict[str, QuestionRef]) -> list[TimelineRow]:
         known = sorted({refs[k] for k in keys if isinstance(k, str) and k in refs}, key=lambda q: q.number)
         unknown = [_cut(k) for k in keys if not (isinstance(k, str) and k in refs)]
         row.questions, row.unknown_keys = known, unknown[:MAX_UNKNOWN_KEYS]
+        if e.kind == EventKind.SAVED and known and any(q.kernel for q in known):
+            # An autosave of a kernel's editor is a draft: it is not a submission and is never graded.
+            row.label = _("Draft saved") if all(q.kernel for q in known) else _("Answers and a kernel draft saved")
         row.more_unknown = max(0, len(unknown) - MAX_UNKNOWN_KEYS)
         if isinstance(data.get("submission"), int):
             row.submission_id = data["submission"]
