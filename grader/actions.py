@@ -195,10 +195,11 @@ def check_rate_limit(user, now=None) -> None:
 
 
 def create_submission(user, problem, source: str, choice: LaunchChoice | None = None,
-                      variant: dict | None = None, *, version=None, exam_item=None) -> Submission:
+                      variant: dict | None = None, *, version=None, exam_item=None, course=None) -> Submission:
     """Save a QUEUED submission for the problem's current version (or `version`, which an exam item
     pins) and enqueue it after commit; with `exam_item` it answers that exam item and is graded on
-    the `exam` queue.
+    the `exam` queue. `course` is the course a bank problem was opened for (a problem set's item;
+    the caller has checked that `user` is a member): graded for its target GPU.
 
     `variant` is the task the student was given by a package with variant parameters (an exam
     attempt's stored one); None means the user's practice variant (problems.services.practice_variant).
@@ -225,6 +226,7 @@ def create_submission(user, problem, source: str, choice: LaunchChoice | None = 
             problem_version=version,
             exam_item=exam_item,
             exam_id=exam_item.attempt.exam_id if exam_item is not None else None,
+            course=course,
             source=source,
             launch_block=choice.block,
             launch_grid=choice.grid,

@@ -73,6 +73,11 @@ class Submission(models.Model):
     exam = models.ForeignKey("exams.Exam", null=True, blank=True, on_delete=models.SET_NULL,
                              related_name="submissions", verbose_name=_("exam"))
     heartbeat_at = models.DateTimeField(_("grader heartbeat"), null=True, blank=True)
+    # The course a practice submission of a bank problem was made for (opened from one of its problem
+    # sets' items): its target GPU grades the resource report and occupancy (grader.tasks.
+    # course_target_cc), as a course's own problem is graded for its course's. None: not made for one.
+    course = models.ForeignKey("courses.Course", null=True, blank=True, on_delete=models.SET_NULL, related_name="+",
+                               verbose_name=_("made for course"))
 
     class Meta:
         ordering = ["-created_at"]

@@ -33,7 +33,7 @@ def create_rejudge_copy(user, version, original: Submission) -> Submission:
             user=user, problem_version=version, source=original.source, purpose=Purpose.REJUDGE,
             launch_block=original.launch_block, launch_grid=original.launch_grid,
             launch_shared_bytes=original.launch_shared_bytes,
-            variant=original.variant, status=Status.QUEUED, progress_total=len(package.tests), queued_at=timezone.now(),
+            variant=original.variant, course_id=original.course_id, status=Status.QUEUED, progress_total=len(package.tests), queued_at=timezone.now(),
         )
         enqueue(submission, priority=LOW_PRIORITY)
     return submission

@@ -203,9 +203,11 @@ def _grade(self, submission_id: int) -> str | None:
 
 def course_target_cc(submission) -> str:
     """The compute capability of the course a submission belongs to ("" when none): its exam's course,
-    else its problem's course. The judge checks the launch and reports occupancy for that GPU, so an
+    else its problem's course, else the course a bank problem was opened for (`Submission.course`:
+    a problem set's item). The judge checks the launch and reports occupancy for that GPU, so an
     exam of a course about an RTX 3090 (8.6) shows 8.6's blocks per SM, as its questions do. A copy
-    graded again for an exam's regrade takes its exam's course, as its original did."""
+    graded again for an exam's regrade takes its exam's course, as its original did; an author's
+    rejudge copy carries its original's `course`."""
     try:
         if submission.exam_item_id:
             return submission.exam_item.attempt.exam.course.target_cc or ""
@@ -214,7 +216,7 @@ def course_target_cc(submission) -> str:
             record = getattr(submission, "exam_rejudge", None)  # exams.models.KernelRejudge
             if record is not None:
                 return record.regrade.exam.course.target_cc or ""
-        course = submission.problem_version.problem.course
+        course = submission.problem_version.problem.course or submission.course
     except Exception:  # a row without its relations (tests, a deleted exam): the site's default
         return ""
     return (course.target_cc if course is not None else "") or ""

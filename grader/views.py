@@ -30,7 +30,7 @@ PAGE_SIZE = 25
 
 def _visible_submission(request, pk: int) -> Submission:
     """The submission if the user may see it (access.visible_to). Else 404."""
-    submission = get_object_or_404(Submission.objects.select_related("problem_version__problem__course", "user"),
+    submission = get_object_or_404(Submission.objects.select_related("problem_version__problem__course", "user", "course"),
                                    pk=pk)
     if not visible_to(request.user, submission):
         raise Http404("No such submission.")

@@ -61,6 +61,20 @@ def visible_problem(user, slug: str) -> Problem:
     return problem
 
 
+def opened_for(user, problem: Problem, code: str):
+    """The course a bank problem is opened for (`?course=<code>`, the link of a problem set's item, and a
+    hidden field of the submit form): a course the user is a member of, whose target GPU grades their
+    submissions (Submission.course). None for no code, an unknown course or one they are not in (the
+    site's default GPU then), and for a course's own problem, whose course decides."""
+    from courses import access
+    from courses.models import Course
+
+    if not code or problem.course_id is not None or not user.is_authenticated:
+        return None
+    course = Course.objects.filter(code=code).first()
+    return course if course is not None and access.course_role(user, course) is not None else None
+
+
 def problem_statuses(user) -> dict[int, str]:
     """{problem id: "solved" | "tried"} from the user's graded submissions (platform faults excluded)."""
     if not user.is_authenticated:
@@ -98,6 +112,8 @@ def problem_detail(request, slug):
     page = problem_page_context(problem, problem.current_version, variant)
     package = page["package"]
     error, status, headers = None, 200, {}
+    course = opened_for(request.user, problem, (request.POST if request.method == "POST" else request.GET)
+                        .get("course", ""))
     if request.method == "POST":
         if not request.user.is_authenticated:
             return redirect_to_login(request.get_full_path())
@@ -105,7 +121,7 @@ def problem_detail(request, slug):
         if form.is_valid():
             try:
                 submission = actions.create_submission(request.user, problem, form.cleaned_data["source"],
-                                                       form.launch_choice())
+                                                       form.launch_choice(), course=course)
             except WarpDrillError as exc:
                 # The error's status and headers: a rate limit's or a platform fault's Retry-After.
                 error, status, headers = error_text(exc), http_status_for(exc), exc.headers()
@@ -123,6 +139,7 @@ def problem_detail(request, slug):
         "form": initial,
         "error": error,
         "recent": _recent(request.user, problem),
+        "opened_for": course,  # a bank problem opened from a course's problem set: graded for its GPU
         # A kernel question of the student's exam in progress: answered on the exam's page only.
         "in_exam": exam_question_in_progress(request.user, problem),
         # Submitted less than a minute before this reads "just now": timesince would say "0 minutes".

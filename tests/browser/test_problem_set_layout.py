@@ -23,13 +23,19 @@ def test_each_add_button_sits_beside_its_own_select(live_server, browser, log_in
 
     from courses.models import Course, Membership, Role
     from homework import actions
+    from problems.core.package import load_package
+    from problems.services import import_package
+    from tests.browser.conftest import ROOT
 
     prof = User.objects.create_user("prof", password="pass-1234-word")
     course = Course.objects.create(name="Parallel Programming", code="PP-A")
     Membership.objects.create(course=course, user=prof, role=Role.INSTRUCTOR)
     now = timezone.now()
     problem_set = actions.create_set(course, prof, title_en="Week 1", opens_at=now, due_at=now + timedelta(days=1))
-    actions.add_item(problem_set, family="occupancy.blocks_per_sm")
+    # An item of the set is not offered again: the family dropdown lists the others, and the problem
+    # dropdown has a problem to offer (a set that had every one would show a sentence instead).
+    import_package(load_package(ROOT / "problems" / "bank" / "vector-add-tail"))
+    actions.add_item(problem_set, family="occupancy.limiter")
 
     page = browser.new_page(viewport={"width": 1280, "height": 900}, locale=lang,
                             extra_http_headers={"Accept-Language": lang})
@@ -45,6 +51,7 @@ def test_each_add_button_sits_beside_its_own_select(live_server, browser, log_in
     first, second = rows
     assert first["button"]["bottom"] <= second["label"]["top"], rows
     # The families are listed by title with the id, grouped by topic, in the page's language.
+    assert page.locator("#add-family-select option[value='occupancy.limiter']").count() == 0
     option = page.locator("#add-family-select option[value='occupancy.blocks_per_sm']").inner_text()
     assert option.endswith("(occupancy.blocks_per_sm)") and option != "occupancy.blocks_per_sm"
     assert ("SM당" in option) == (lang == "ko")

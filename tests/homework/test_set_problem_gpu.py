@@ -1,0 +1,98 @@
+"""A bank problem opened from a course's problem set is graded for the course's target GPU: the set's
+item links it with ?course=<code>, the submit form carries it, the submission records the course and
+the judge reports its resource card and occupancy for that compute capability (the second tester's
+submission #5 of vector-add-tail said "Compute capability 9.0" in a course about an 8.6 GPU)."""
+from __future__ import annotations
+
+import re
+from datetime import timedelta
+
+import pytest
+from django.urls import reverse
+from django.utils import timezone
+
+from grader import actions as grader_actions
+from grader import tasks
+from grader.models import Submission
+from grader.tasks import course_target_cc
+from homework import actions
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture(autouse=True)
+def not_sent(monkeypatch):
+    monkeypatch.setattr(grader_actions, "_send", lambda *args, **kwargs: None)
+
+
+@pytest.fixture
+def week(courses, people, bank_problem):
+    """Course A (target GPU 8.6, the site's default is 9.0) assigns the bank's vector-add-tail."""
+    courses["A"].target_cc = "8.6"
+    courses["A"].save(update_fields=["target_cc"])
+    now = timezone.now()
+    s = actions.create_set(courses["A"], people["prof"], title_en="Homework 1", opens_at=now - timedelta(hours=1),
+                           due_at=now + timedelta(days=1))
+    actions.add_item(s, problem_slug=bank_problem.slug)
+    return s
+
+
+def _submit(client, problem, course_code=None, lang="en"):
+    """Open the problem as the set's item links it, then post its own form (hidden fields included)."""
+    url = reverse("problems:detail", args=[problem.slug]) + (f"?course={course_code}" if course_code else "")
+    page = client.get(url, HTTP_ACCEPT_LANGUAGE=lang).content.decode()
+    form = re.search(r'<form method="post" action="[^"]*" id="submit-form".*?</form>', page, re.S).group(0)
+    hidden = dict(re.findall(r'<input type="hidden" name="(\w+)" value="([^"]*)"', form))
+    hidden.pop("csrfmiddlewaretoken", None)
+    response = client.post(reverse("problems:detail", args=[problem.slug]),
+                           {**hidden, "source": problem.current_version.package().solution})
+    assert response.status_code == 302, response.content.decode()[:500]
+    return page, Submission.objects.latest("pk")
+
+
+@pytest.mark.parametrize("lang, note", [("en", "compute capability 8.6"), ("ko", "연산 능력(compute capability) 8.6")])
+def test_the_sets_item_opens_the_bank_problem_for_the_course(week, bank_problem, client_for, lang, note):
+    set_page = client_for("stu").get(reverse("homework:set", args=["PP-A", week.pk])).content.decode()
+    link = reverse("problems:detail", args=[bank_problem.slug]) + "?course=PP-A"
+    assert f'href="{link}"' in set_page
+    page, submission = _submit(client_for("stu"), bank_problem, "PP-A", lang)
+    opened = page.split('id="opened-for"', 1)[1].split("</p>", 1)[0]
+    assert note in opened and "Parallel Programming" in opened
+    assert submission.course_id == week.course_id and course_target_cc(submission) == "8.6"
+    # "Edit and resubmit" keeps the course.
+    sub_page = client_for("stu").get(reverse("grader:submission", args=[submission.pk])).content.decode()
+    assert f"?from={submission.pk}&amp;course=PP-A" in sub_page
+
+
+def test_the_korean_note_is_korean(week, bank_problem, client_for):
+    page = client_for("stu").get(reverse("problems:detail", args=[bank_problem.slug]) + "?course=PP-A",
+                                 HTTP_ACCEPT_LANGUAGE="ko").content.decode()
+    assert "대상 GPU" in page.split('id="opened-for"', 1)[1].split("</p>", 1)[0]
+
+
+def test_a_course_the_student_is_not_in_is_ignored(week, bank_problem, client_for, people, courses):
+    """Someone outside course A (and an unknown code) practises the bank problem for the site's GPU."""
+    _page, submission = _submit(client_for("nobody"), bank_problem, "PP-A")
+    assert submission.course_id is None and course_target_cc(submission) == ""
+    _page, submission = _submit(client_for("stu"), bank_problem, "NO-SUCH")
+    assert submission.course_id is None
+    _page, submission = _submit(client_for("stu"), bank_problem)  # opened from the bank's list
+    assert submission.course_id is None and course_target_cc(submission) == ""
+
+
+def test_the_judge_reports_the_courses_compute_capability(week, bank_problem, client_for):
+    """Graded through the task (the emulator), the stored resource report is for cc 8.6, not 9.0."""
+    _page, submission = _submit(client_for("stu"), bank_problem, "PP-A")
+    assert tasks.grade_submission.apply((submission.pk,)).get() == "ACCEPTED"
+    submission.refresh_from_db()
+    assert submission.result["resources"]["compute_capability"] == "8.6"
+    page = client_for("stu").get(reverse("grader:submission", args=[submission.pk])).content.decode()
+    assert re.search(r"Compute capability</\w+>\s*<\w+[^>]*>\s*8\.6", page), "the resource card says 8.6"
+
+
+def test_an_authors_rejudge_grades_the_copy_for_the_same_gpu(week, bank_problem, client_for, people):
+    from grader.rejudging import create_rejudge_copy
+
+    _page, submission = _submit(client_for("stu"), bank_problem, "PP-A")
+    copy = create_rejudge_copy(people["bea"], bank_problem.current_version, submission)
+    assert copy.course_id == week.course_id and course_target_cc(copy) == "8.6"
