@@ -243,7 +243,8 @@ def results(request, pk: int):
     return render(request, "exams/results.html", {
         "exam": exam, "attempts": attempts, "stats": [(s, *titles.get(s.key, ("", s.key))) for s in stats],
         "histogram": mark_safe(svg), "max_total": max_total,
-        "ended": len(rows), "instructor": (instructor := role(request.user, exam.course) == "instructor"),
+        "ended": len(rows), "in_progress": len(attempts) - len(rows),  # the statistics count ended ones
+        "instructor": (instructor := role(request.user, exam.course) == "instructor"),
         "moodle": moodle_match(_students(exam)) if instructor else None,
     })
 

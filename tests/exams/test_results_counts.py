@@ -78,3 +78,27 @@ def test_results_page_counts_kernel_submitters_not_drawers(exam, people, sent):
     assert "2.4" not in hist
     korean = client_for(people["ivy"]).get(reverse("exams:results", args=[exam.pk]), HTTP_ACCEPT_LANGUAGE="ko")
     assert ">Drawn<" not in korean.content.decode()
+
+
+@pytest.mark.parametrize("lang, ended_words, open_words", [
+    ("en", "count the 1 ended attempt", "1 attempt still in progress is counted when it ends"),
+    ("ko", "끝난 응시 1건", "진행 중인 응시 1건은 끝나면 셉니다"),
+])
+def test_the_results_page_says_the_statistics_count_ended_attempts(exam, people, sent, lang, ended_words, open_words):
+    """Alice submitted, Bob is still writing: Drawn says 1, and the page says why (the tester saw Drawn 4
+    while 6 had started, with no note)."""
+    ivy = client_for(people["ivy"])
+    url = reverse("exams:results", args=[exam.pk])
+    a = start_attempt(exam, people["alice"])
+    b = start_attempt(exam, people["bob"])
+    html = ivy.get(url, HTTP_ACCEPT_LANGUAGE=lang).content.decode()
+    assert 'id="item-stats"' not in html and 'id="ended-scope"' in html  # nothing ended yet: said so
+    submit_attempt(a.pk, people["alice"])
+    html = ivy.get(url, HTTP_ACCEPT_LANGUAGE=lang).content.decode()
+    note = html.split('id="ended-scope">', 1)[1].split("</p>", 1)[0]
+    assert ended_words in note and open_words in note
+    row = html[html.index('data-slot="z1.p0"'):].split("</tr>")[0]
+    assert re.findall(r'<td class="num">(\d+|–)</td>', row)[0] == "1"
+    submit_attempt(b.pk, people["bob"])
+    note = ivy.get(url, HTTP_ACCEPT_LANGUAGE=lang).content.decode().split('id="ended-scope">', 1)[1].split("</p>")[0]
+    assert "2" in note and open_words not in note
