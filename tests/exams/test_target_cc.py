@@ -28,6 +28,17 @@ def test_every_occupancy_family_draws_a_gpu_of_the_target_cc(cc):
             assert again.answer == q.answer
 
 
+@pytest.mark.parametrize("cc", ["7.5", "9.0"])
+def test_the_co_residence_seed_example_is_drawn_only_for_its_own_gpu(cc):
+    """occupancy.co_residence's easy questions take the seed's cc 8.6 example (two 32 x 32 blocks on an
+    RTX 3090) for about a third of the seeds: for a course targeting another cc they drew it anyway
+    (an exam of a 9.0 course got a cc 8.6 question about once in six attempts)."""
+    fam = family("occupancy.co_residence")
+    ccs = {gpu_by_key(fam.generate(seed, 1, target_cc=cc).params["gpu"]).cc for seed in range(60)}
+    assert ccs == {cc}
+    assert any(fam.generate(seed, 1, target_cc="8.6").params.get("block_2d") for seed in range(60))
+
+
 def test_blocks_per_sm_answer_is_the_target_ccs():
     q = family("occupancy.blocks_per_sm").generate(3, 2, target_cc="7.5")
     p = q.params

@@ -128,10 +128,11 @@ class CoResidence(GpuFamily):
     id = "occupancy.co_residence"
     topic = Topic.OCCUPANCY
     title = t("Can the blocks co-reside?", "block들이 동시에 상주할 수 있는가?")
+    version = 2  # 2: the seed's cc 8.6 example only where the course's target GPU allows an RTX 3090
 
     def make_params(self, rng, difficulty):
-        if difficulty == 1 and rng.random() < 0.3:
-            # The seed's example: two 32 x 32 blocks on cc 8.6.
+        if difficulty == 1 and "rtx-3090" in target_gpu_keys(difficulty) and rng.random() < 0.3:
+            # The seed's example: two 32 x 32 blocks on cc 8.6 (not for a course that targets another cc).
             return {"gpu": "rtx-3090", "threads": 1024, "regs": 32, "smem": 0, "k": 2, "block_2d": [32, 32]}
         while True:
             params = draw_launch(rng, difficulty)
