@@ -82,13 +82,28 @@ def build_backend(name: str | None = None) -> Backend:
     return cls(**options_for(cls, configuration()["OPTIONS"]))
 
 
-@cache
+_built: dict[tuple[str, str], Backend] = {}
+
+
 def get_backend(name: str | None = None) -> Backend:
-    """The backend `name` (default: the configured BACKEND), built once per process.
+    """The backend `name` (default: the configured BACKEND), built once per process and configuration.
+
+    The cache is keyed by the backend's name and the configuration's OPTIONS as they are now: a
+    process whose configuration changes (a test's settings) gets the backend it names, never one
+    built for an earlier configuration (tests/homework/test_set_problem_gpu.py was graded by the
+    dummy backend a test before it had configured). get_backend.cache_clear() forgets them all.
 
     Raises KeyError for an unknown name and ImportError when a backend's dependencies are missing.
     """
-    return build_backend(name)
+    config = configuration()
+    key = (name if name is not None else str(config["BACKEND"]), repr(sorted(config["OPTIONS"].items(), key=str)))
+    backend = _built.get(key)
+    if backend is None:
+        backend = _built[key] = build_backend(name)
+    return backend
+
+
+get_backend.cache_clear = _built.clear  # type: ignore[attr-defined]
 
 
 def configured_sandbox() -> Sandbox:
