@@ -151,3 +151,12 @@ def test_python_writes_times_for_people_through_the_one_format():
              for m in own.finditer(p.read_text())]
     assert not found, found
 
+
+def test_scripts_write_times_through_the_one_format():
+    """The page's scripts write times with WarpDrill.formatWhen (static/js/timezone.js), not with the
+    browser's locale (toLocaleTimeString gave "4:12:27 PM") or hours and minutes of their own."""
+    own = re.compile(r"toLocale(Date|Time)?String|\.get(UTC)?(Hours|Minutes|Seconds)\(|Intl\.DateTimeFormat")
+    scripts = [*(ROOT / "static" / "js").glob("*.js"), *(ROOT / "static" / "src").glob("*.js")]
+    found = [f"{p.relative_to(ROOT)}: {m.group(0)}" for p in scripts if p.name != "timezone.js"
+             for m in own.finditer(p.read_text())]
+    assert not found, found
