@@ -96,3 +96,44 @@ def test_an_authors_rejudge_grades_the_copy_for_the_same_gpu(week, bank_problem,
     _page, submission = _submit(client_for("stu"), bank_problem, "PP-A")
     copy = create_rejudge_copy(people["bea"], bank_problem.current_version, submission)
     assert copy.course_id == week.course_id and course_target_cc(copy) == "8.6"
+
+
+def _api(people, name):
+    from rest_framework.test import APIClient
+
+    client = APIClient()
+    client.force_authenticate(people[name])
+    return client
+
+
+def test_the_api_grades_a_bank_problem_for_the_named_course(week, bank_problem, people):
+    """POST /api/v1/problems/<slug>/submissions with "course": the course's GPU, as from its problem set;
+    a course the caller is not in is a 400 that names it, and nothing is saved."""
+    source = bank_problem.current_version.package().solution
+    url = f"/api/v1/problems/{bank_problem.slug}/submissions"
+    response = _api(people, "stu").post(url, {"source": source, "course": "PP-A"}, format="json")
+    assert response.status_code == 201, response.content
+    submission = Submission.objects.get(pk=response.json()["id"])
+    assert submission.course_id == week.course_id and course_target_cc(submission) == "8.6"
+    before = Submission.objects.count()
+    for who, code in (("nobody", "PP-A"), ("stu", "NO-SUCH")):
+        response = _api(people, who).post(url, {"source": source, "course": code}, format="json")
+        assert response.status_code == 400 and code in response.json()["error"], response.content
+    response = _api(people, "stu").post(url, {"source": source, "course": "NO-SUCH"}, format="json",
+                                        HTTP_ACCEPT_LANGUAGE="ko")
+    assert "NO-SUCH" in response.json()["error"] and "과목" in response.json()["error"]
+    assert Submission.objects.count() == before
+    response = _api(people, "stu").post(url, {"source": source}, format="json")
+    assert Submission.objects.get(pk=response.json()["id"]).course_id is None
+
+
+def test_the_api_list_shows_practice_only(week, bank_problem, people):
+    """GET /api/v1/submissions: an author's validation runs and rejudge copies are not their practice."""
+    from grader.models import Purpose
+
+    version = bank_problem.current_version
+    mine = Submission.objects.create(user=people["bea"], problem_version=version, source="x")
+    for purpose in (Purpose.VALIDATION, Purpose.REJUDGE):
+        Submission.objects.create(user=people["bea"], problem_version=version, source="x", purpose=purpose)
+    listed = [s["id"] for s in _api(people, "bea").get("/api/v1/submissions").json()["submissions"]]
+    assert listed == [mine.pk]
