@@ -53,7 +53,7 @@ def _submit(client, problem, course_code=None, lang="en"):
 @pytest.mark.parametrize("lang, note", [("en", "compute capability 8.6"), ("ko", "연산 능력(compute capability) 8.6")])
 def test_the_sets_item_opens_the_bank_problem_for_the_course(week, bank_problem, client_for, lang, note):
     set_page = client_for("stu").get(reverse("homework:set", args=["PP-A", week.pk])).content.decode()
-    link = reverse("problems:detail", args=[bank_problem.slug]) + "?course=PP-A"
+    link = reverse("problems:detail", args=[bank_problem.slug]) + f"?course=PP-A&amp;set={week.pk}"
     assert f'href="{link}"' in set_page
     page, submission = _submit(client_for("stu"), bank_problem, "PP-A", lang)
     opened = page.split('id="opened-for"', 1)[1].split("</p>", 1)[0]
@@ -137,3 +137,43 @@ def test_the_api_list_shows_practice_only(week, bank_problem, people):
         Submission.objects.create(user=people["bea"], problem_version=version, source="x", purpose=purpose)
     listed = [s["id"] for s in _api(people, "bea").get("/api/v1/submissions").json()["submissions"]]
     assert listed == [mine.pk]
+
+
+def _current_nav(page: str) -> list[str]:
+    """The labels of the header's links marked aria-current."""
+    nav = page.split('class="site-nav', 1)[-1].split("</nav>", 1)[0] if 'class="site-nav' in page else page
+    return re.findall(r'aria-current="page"[^>]*>([^<]+)<', nav)
+
+
+@pytest.mark.parametrize("lang, crumb", [("en", "Problem sets"), ("ko", "과제")])
+def test_a_kernel_item_links_back_to_its_set(week, bank_problem, client_for, lang, crumb):
+    """The set's item carries ?set=<id>: the problem's breadcrumbs lead back to the course and the set,
+    and the header marks Courses, not Problems. A forged or stale set id is ignored."""
+    set_page = client_for("stu").get(reverse("homework:set", args=["PP-A", week.pk])).content.decode()
+    link = re.search(r'href="(/problems/vector-add-tail/\?[^"]+)"', set_page).group(1).replace("&amp;", "&")
+    assert f"set={week.pk}" in link and "course=PP-A" in link
+    page = client_for("stu").get(link, HTTP_ACCEPT_LANGUAGE=lang).content.decode()
+    crumbs = page.split('class="breadcrumbs"', 1)[1].split("</nav>", 1)[0]
+    set_url = reverse("homework:set", args=["PP-A", week.pk])
+    assert f'href="{set_url}" id="back-to-set"' in crumbs and "Homework 1" in crumbs and crumb in crumbs
+    assert _current_nav(page) == [("Courses" if lang == "en" else "강좌")]
+    # Someone outside the course, another set's id, or junk: the problem's own breadcrumbs.
+    for who, query in (("nobody", f"?set={week.pk}"), ("stu", f"?set={week.pk + 1000}"), ("stu", "?set=x")):
+        page = client_for(who).get(reverse("problems:detail", args=[bank_problem.slug]) + query).content.decode()
+        assert 'id="back-to-set"' not in page
+        assert _current_nav(page) == ["Problems"]
+
+
+def test_a_set_question_marks_courses_in_the_header(courses, people, client_for):
+    """A question opened from a set's family item is the course's work: the header marks Courses."""
+    from datetime import timedelta as td
+
+    now = timezone.now()
+    s = actions.create_set(courses["A"], people["prof"], title_en="Week 2", opens_at=now - td(hours=1),
+                           due_at=now + td(days=1))
+    item = actions.add_item(s, family="occupancy.blocks_per_sm")
+    client = client_for("stu")
+    page = client.get(reverse("homework:item-question", args=["PP-A", s.pk, item.pk]), follow=True).content.decode()
+    assert 'id="back-to-set"' in page and _current_nav(page) == ["Courses"]
+    page = client.get(reverse("practice:home")).content.decode()
+    assert _current_nav(page) == ["Practice"]
