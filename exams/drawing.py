@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from django.db import transaction
 from django.db.models import JSONField, OuterRef, Subquery
 
-from exams.core.draw import draw_exam
+from exams.core.draw import draw_exam, repeats
 
 from .catalogue import DbCatalogue
 from .models import ExamAttempt, ExamDraw
@@ -147,6 +147,8 @@ def current_items(exam, facts: StartFacts) -> list[dict] | None:
         return None
     items, digest, cc = facts.draw
     if cc != (exam.course.target_cc or "") or digest != spec_hash(exam) or not isinstance(items, list):
+        return None
+    if repeats(items):  # drawn before a draw avoided repeats: Start draws again
         return None
     versions = {i["kernel"]["version_id"] for i in items if i.get("kind") == "kernel"}
     if versions and Problem.objects.filter(current_version_id__in=versions, is_published=True).count() != len(versions):

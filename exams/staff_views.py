@@ -15,10 +15,10 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from courses.models import Course
-from exams.core.draw import draw_exam
+from exams.core.draw import DrawError, draw_exam
 from exams.core.export import LongRow, StudentTotal, canvas_csv, long_csv, moodle_csv, moodle_match
 from exams.core.stats import AttemptRow, ItemRow, histogram, histogram_svg, item_stats
-from exams.core.template import dump_yaml
+from exams.core.template import TemplateError, dump_yaml
 
 from . import template_picker
 from .access import is_staff, require_instructor, require_staff, role
@@ -29,6 +29,7 @@ from .catalogue import DbCatalogue
 from .errors import ExamError
 from .forms import AccommodationForm, ExamForm, ExtendForm, TemplateForm
 from .models import AttemptState, Exam, ExamAttempt, ExamItem, ExamTemplate
+from .template_messages import localize
 from .timeline import item_titles, timeline
 from practice.rendering import blocks_html, lang
 from .views import _item_row
@@ -62,7 +63,8 @@ def template_edit(request, course_id: int, pk: int | None = None):
         if "application/json" in request.headers.get("Accept", ""):
             return JsonResponse({"added": added is not None, "message": said, "text": text,
                                  "line": added.line if added else None, "zone": added.zone if added else None,
-                                 "zones": template_picker.zone_options(text)}, status=200 if added else 400)
+                                 "zones": template_picker.zone_options(text), "used": template_picker.used_marks(text)},
+                                status=200 if added else 400)
         form = TemplateForm(initial={"text": text})
         picked = {"added": added is not None, "message": said, "zone": added.zone if added else None}
     elif request.method == "POST":
@@ -76,14 +78,16 @@ def template_edit(request, course_id: int, pk: int | None = None):
     text = form["text"].value() or ""
     return render(request, "exams/template_form.html", {
         "course": course, "template": template, "form": form, "picked": picked,
-        "zones": template_picker.zone_options(text), **pool_choices(course)},
+        "zones": template_picker.zone_options(text), **pool_choices(course, template_picker.used_marks(text))},
         status=400 if form.errors or (picked and not picked["added"]) else 200)
 
 
-def pool_choices(course) -> dict:
+def pool_choices(course, used: dict | None = None) -> dict:
     """What a template's pool items may name, for the editor's lists: `families` [(topic label,
-    [{"id", "title"}])] in the reader's language, `kernels` [{"slug", "title"}] (the course's and the
-    bank's published kernel problems, as the template check accepts them)."""
+    [{"id", "title", "used"}])] in the reader's language, `kernels` [{"slug", "title", "used"}] (the
+    course's and the bank's published kernel problems, as the template check accepts them); "used" is
+    where the template has it already (template_picker.used_marks: {"where", "label"}), None if not."""
+    used = used or {"family": {}, "kernel": {}}
     from practice.core.questions import FAMILIES
     from problems.models import Problem
     from problems.templatetags.warpdrill import topic_label
@@ -91,9 +95,10 @@ def pool_choices(course) -> dict:
     la = lang()
     groups: dict[str, list] = {}
     for f in FAMILIES.values():
-        groups.setdefault(str(f.topic), []).append({"id": f.id, "title": f.title.get(la, f.title["en"])})
+        groups.setdefault(str(f.topic), []).append({"id": f.id, "title": f.title.get(la, f.title["en"]),
+                                                    "used": used["family"].get(f.id)})
     usable = {i.slug for i in DbCatalogue(course).matching(None, None)}
-    kernels = [{"slug": p.slug, "title": p.title} for p in
+    kernels = [{"slug": p.slug, "title": p.title, "used": used["kernel"].get(p.slug)} for p in
                Problem.objects.filter(slug__in=usable).order_by("slug")]
     return {"families": [(topic_label(t), fams) for t, fams in groups.items()], "kernels": kernels,
             "families_url": reverse("authoring:family-preview", args=[course.code])}
@@ -120,11 +125,23 @@ def template_preview(request, course_id: int, pk: int):
         n = max(1, min(PREVIEW_MAX, int(request.GET.get("n", 3))))
     except ValueError:
         n = 3
-    spec = check_template(template.data, course)
+    try:  # a template saved before a check it now fails (an item twice) goes back to its editor, saying why
+        spec = check_template(template.data, course)
+        draws = [draw_exam(spec, f"preview-{template.pk}", f"sample-{s}", DbCatalogue(course), course.target_cc)
+                 for s in range(n)]
+    except (TemplateError, DrawError) as exc:
+        if isinstance(exc, TemplateError):
+            for path, message in exc.problems:
+                messages.error(request, localize(path, message))
+        else:
+            messages.error(request, _("The template cannot be drawn now: a kernel problem of it is not available, or "
+                                      "too few are left to give a student different ones."))
+        if role(request.user, course) == "instructor":
+            return redirect("exams:template_edit", course_id=course.pk, pk=template.pk)
+        return redirect("exams:course", course_id=course.pk)
     la = lang()
     samples = []
-    for s in range(n):
-        drawn = draw_exam(spec, f"preview-{template.pk}", f"sample-{s}", DbCatalogue(course), course.target_cc)
+    for s, drawn in enumerate(draws):
         rows = [_item_row(None, _Preview(i), la, True) for i in drawn.items]
         for row in rows:
             if row["kind"] == "kernel":

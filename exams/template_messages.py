@@ -1,8 +1,9 @@
 """Template validation messages in the reader's language.
 
 exams.core.template writes its messages in English (it has no Django); the template form shows
-them through `localize`, which gives the pool messages (the ones an author meets when a pool is too
-small or matches nothing) in Korean. Any other message is shown as written.
+them through `localize`. A message that carries its code and parameters (core TemplateMessage: an
+item the template has twice, pools matching too few problems) is rendered from them; a few older
+ones are still recognised by their wording (PATTERNS). Any other message is shown as written.
 """
 from __future__ import annotations
 
@@ -10,13 +11,11 @@ import re
 
 from django.utils.translation import gettext as _
 
+from exams.core.template import TemplateMessage, TemplateProblem
+
 _POOL = r"(?P<pool>(?:of topic '[^']*')?(?: ?with tag '[^']*')?)"
 PATTERNS = [
     (re.compile(rf"^no usable problem {_POOL}$"), lambda g: _("no usable problem %(pool)s") % g),
-    (re.compile(rf"^matches (?P<n>\d+) usable problem\(s\) {_POOL} \((?P<slugs>[^)]*)\), fewer than the (?P<need>\d+) "
-                r"this zone can draw: a student would get the same problem twice$"),
-     lambda g: _("matches %(n)s usable problem(s) %(pool)s (%(slugs)s), fewer than the %(need)s this zone can draw: "
-                 "a student would get the same problem twice") % g),
     (re.compile(r"^chooses (?P<choose>\d+) items from a pool of (?P<size>\d+)$"),
      lambda g: _("chooses %(choose)s items from a pool of %(size)s") % g),
     (re.compile(r"^unknown problem (?P<slug>'[^']*')$"), lambda g: _("unknown problem %(slug)s") % g),
@@ -32,8 +31,31 @@ def _pool_words(words: str) -> str:
     return words.replace("of topic ", _("of topic ")).replace("with tag ", _("with tag "))
 
 
+def _coded(message: TemplateMessage) -> str:
+    """A coded message in the active language, from its parameters."""
+    p = dict(message.params)
+    if message.code is TemplateProblem.DUPLICATE_ITEM:
+        if p["kind"] == "kernel":
+            return _("kernel problem '%(id)s' is already in the template (%(first)s): a student would get it twice; "
+                     "remove one of them") % p
+        lo, hi = p["difficulty"]
+        p["levels"] = (_("difficulty %(level)s") % {"level": lo} if lo == hi
+                       else _("difficulties %(lo)s-%(hi)s") % {"lo": lo, "hi": hi})
+        return _("question family '%(id)s' at %(levels)s is already in the template (%(first)s): a student could get "
+                 "it twice; remove one of them or give it another difficulty") % p
+    p["pool"] = _pool_words(p["pool"])
+    if message.code is TemplateProblem.POOL_TOO_SMALL:
+        return _("matches %(n)s usable problem(s) %(pool)s (%(slugs)s), fewer than the %(need)s this zone can draw: "
+                 "a student would get the same problem twice") % p
+    return _("matches %(n)s usable problem(s) %(pool)s (%(slugs)s), fewer than the %(need)s that %(items)s can draw "
+             "for one student: a student would get the same problem twice") % p
+
+
 def localize(path: str, message: str) -> str:
     """'path: message' with the message in the active language where a translation is known."""
+    if isinstance(message, TemplateMessage):
+        message = _coded(message)
+        return f"{path}: {message}" if path else message
     for pattern, render in PATTERNS:
         match = pattern.match(message)
         if match:

@@ -7,7 +7,7 @@ from __future__ import annotations
 from django.utils.translation import gettext as _
 
 from exams.core.template_edit import (AddedItem, EditProblem, PickKind, TemplateEditError, add_pool_item,
-                                      check_id, zone_titles)
+                                      check_id, used_items, zone_titles)
 from practice.rendering import lang
 
 from .catalogue import DbCatalogue
@@ -27,6 +27,27 @@ def zone_options(text: str) -> list[dict]:
     """The zone <select>'s options for a template text: [{"index": 0, "label": "1. Occupancy"}, ...]."""
     return [{"index": i, "label": f"{i + 1}. {t}" if t else _("Zone %(n)s") % {"n": i + 1}}
             for i, t in enumerate(zone_titles(text, lang()))]
+
+
+def used_marks(text: str) -> dict[str, dict[str, dict[str, str]]]:
+    """What the template text has already, for the picker's lists to mark, in the reader's language:
+    {"family": {id: {"where": "zone 1, difficulty 2", "label": "in the template: zone 1, difficulty 2"}},
+    "kernel": {slug: {"where": "zone 2", "label": ...}}}. Adding one again is refused where a student
+    would get it twice (add_pool_item's ALREADY_THERE)."""
+    places: dict[tuple[str, str], list[str]] = {}
+    for u in used_items(text):
+        if u.difficulty is None:
+            where = _("zone %(n)s") % {"n": u.zone + 1}
+        else:
+            lo, hi = u.difficulty
+            level = str(lo) if lo == hi else f"{lo}–{hi}"
+            where = _("zone %(n)s, difficulty %(level)s") % {"n": u.zone + 1, "level": level}
+        places.setdefault((str(u.kind), u.id), []).append(where)
+    marks: dict[str, dict] = {str(PickKind.FAMILY): {}, str(PickKind.KERNEL): {}}
+    for (kind, item_id), wheres in places.items():
+        where = "; ".join(wheres)
+        marks[kind][item_id] = {"where": where, "label": _("in the template: %(where)s") % {"where": where}}
+    return marks
 
 
 def add_from_post(post, course) -> tuple[AddedItem | None, str]:
@@ -71,6 +92,14 @@ def problem_text(exc: TemplateEditError) -> str:
     if exc.problem is EditProblem.UNREADABLE:
         return _("The template cannot be read at line %(line)s (%(detail)s): fix it, then add the item. "
                  "Nothing was added.") % p
+    if exc.problem is EditProblem.ALREADY_THERE:
+        if p["kind"] == PickKind.FAMILY:
+            text = _("The question family “%(id)s” is already in zone %(zone)s of the template at this difficulty: "
+                     "a student could get it twice.") % p
+        else:
+            text = _("The kernel problem “%(id)s” is already in zone %(zone)s of the template: a student would get it "
+                     "twice.") % p
+        return text + " " + _("Nothing was added.")
     if exc.problem is EditProblem.NO_SUCH_ZONE:
         return _("The template has %(zones)s zones, not %(zone)s: choose a zone from the list. Nothing was added.") % p
     return _("The template must be a mapping with a list of zones to add an item to it. Nothing was added.")

@@ -181,8 +181,19 @@ class ProblemSubmissionsView(WarpDrillAPIView):
             actions.check_rate_limit(request.user)
             actions.record_refusal(request.user)
             raise ValidationError(serializer.errors)
+        course = None
+        code = serializer.validated_data.get("course", "").strip()
+        if code:
+            from problems.views import opened_for
+
+            course = opened_for(request.user, problem, code)
+            if course is None and problem.course_id is None:
+                # Said, not ignored: a script that names a course expects its GPU.
+                actions.check_rate_limit(request.user)
+                actions.record_refusal(request.user)
+                raise ValidationError({"course": [_("No course %(code)s that you are a member of.") % {"code": code}]})
         submission = actions.create_submission(
-            request.user, problem, serializer.validated_data["source"], serializer.launch_choice()
+            request.user, problem, serializer.validated_data["source"], serializer.launch_choice(), course=course
         )
         payload = submission_payload(submission, full=False, request=request)
         body = {k: payload[k] for k in ("id", "url", "html_url", "status", "problem")}
@@ -224,8 +235,8 @@ class SubmissionListView(WarpDrillAPIView):
 
     def get(self, request):
         # Exam submissions are listed on the exam's pages, with the feedback the exam allows.
-        rows = Submission.objects.filter(user=request.user).exclude(access.exam_work_q()).select_related(
-            "problem_version__problem")[:50]
+        # Practice only: no exam work, no validation run or rejudge copy an author's staff work made.
+        rows = access.practice_submissions(request.user).select_related("problem_version__problem")[:50]
         return Response({"submissions": [
             {k: v for k, v in submission_payload(s, full=False, request=request).items()
              if k in ("id", "url", "html_url", "problem", "status", "verdict", "created_at", "finished_at")}

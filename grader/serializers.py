@@ -48,10 +48,14 @@ class StringField(serializers.CharField):
 
 
 class SubmissionCreateSerializer(serializers.Serializer):
-    """POST body: {"source": "...", "launch": {"block", "grid", "shared_bytes"}}."""
+    """POST body: {"source": "...", "launch": {"block", "grid", "shared_bytes"}, "course": "PP-A"}.
+
+    `course` (optional) is the code of a course the caller is in: a bank problem is then graded for
+    that course's target GPU, as when it is opened from the course's problem set on the web."""
 
     source = StringField(allow_blank=False, trim_whitespace=False)
     launch = LaunchSerializer(required=False)
+    course = serializers.CharField(required=False, allow_blank=True, max_length=40)
 
     def launch_choice(self) -> LaunchChoice:
         launch = self.validated_data.get("launch") or {}

@@ -14,7 +14,7 @@ from practice.labels import family_title
 from .core.standing import ItemStatus, Phase
 from .models import ProblemSet
 
-__all__ = ["ItemRow", "ItemStatus", "SetItemOrigin", "item_rows", "open_problem_sets", "set_item_of", "visible_sets"]
+__all__ = ["ItemRow", "ItemStatus", "KernelSetOrigin", "SetItemOrigin", "item_rows", "kernel_set_origin", "open_problem_sets", "set_item_of", "visible_sets"]
 
 
 @dataclass(frozen=True)
@@ -69,7 +69,7 @@ def item_rows(problem_set, user) -> list[ItemRow]:
             subs = list(Submission.objects.filter(counted_practice_q(), user=user, problem_version__problem=item.problem,
                                                   created_at__gte=window.opens_at).values_list("created_at", "verdict"))
             status = window.status([t for t, v in subs if v == Verdict.ACCEPTED], [t for t, _ in subs])
-            rows.append(ItemRow(item, item.problem.title, problem_url(item.problem, problem_set.course), status))
+            rows.append(ItemRow(item, item.problem.title, problem_url(item.problem, problem_set.course, problem_set), status))
         else:
             answers = list(QuestionAttempt.objects.filter(variant__user=user, variant__family=item.family,
                                                           created_at__gte=window.opens_at)
@@ -81,14 +81,39 @@ def item_rows(problem_set, user) -> list[ItemRow]:
     return rows
 
 
-def problem_url(problem, course) -> str:
+def problem_url(problem, course, problem_set=None) -> str:
     """A set item's kernel problem opened for `course`: a bank problem's page with ?course=<code>, so
     that its submissions are graded for the course's target GPU (grader.tasks.course_target_cc); a
-    course's own problem needs none (its course decides)."""
+    course's own problem needs none (its course decides). With `problem_set`, also ?set=<id>: the
+    page links back to the set (kernel_set_origin)."""
     from urllib.parse import urlencode
 
     url = reverse("problems:detail", args=[problem.slug])
-    return url if problem.course_id else f"{url}?{urlencode({'course': course.code})}"
+    query = {} if problem.course_id else {"course": course.code}
+    if problem_set is not None:
+        query["set"] = problem_set.pk
+    return f"{url}?{urlencode(query)}" if query else url
+
+
+@dataclass(frozen=True)
+class KernelSetOrigin:
+    """The problem set a kernel problem's page was opened from (?set=<id>), for its breadcrumbs."""
+
+    problem_set: ProblemSet
+    set_url: str
+
+
+def kernel_set_origin(user, problem, set_id: str) -> KernelSetOrigin | None:
+    """The set `set_id` (the ?set= of a set item's link) if `user` may see it (homework.services.
+    visible_sets) and it has `problem` as an item; None otherwise (a stale or forged id is ignored:
+    the page is then the problem's own)."""
+    if not (set_id or "").isdigit() or not user.is_authenticated:
+        return None
+    s = (ProblemSet.objects.select_related("course").filter(pk=int(set_id), items__problem=problem).first())
+    if s is None or access.course_role(user, s.course) is None \
+            or not visible_sets(s.course, user).filter(pk=s.pk).exists():
+        return None
+    return KernelSetOrigin(s, reverse("homework:set", args=[s.course.code, s.pk]))
 
 
 def item_columns(problem_set, items) -> list[tuple]:

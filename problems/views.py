@@ -104,6 +104,8 @@ def problem_list(request):
 
 
 def problem_detail(request, slug):
+    from homework.services import kernel_set_origin
+
     """The statement and the editor. POST submits; an error re-renders the form with the source kept."""
     problem = visible_problem(request.user, slug)
     variant = practice_variant(request.user, version_package(problem.current_version))
@@ -138,6 +140,8 @@ def problem_detail(request, slug):
         "error": error,
         "recent": _recent(request.user, problem),
         "opened_for": course,  # a bank problem opened from a course's problem set: graded for its GPU
+        # Opened from a problem set's item (?set=<id>): the breadcrumbs lead back to it.
+        "from_set": kernel_set_origin(request.user, problem, request.GET.get("set", "")),
         # A kernel question of the student's exam in progress: answered on the exam's page only.
         "in_exam": exam_question_in_progress(request.user, problem),
     }

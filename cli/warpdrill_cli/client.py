@@ -146,12 +146,16 @@ class Client:
         "language", "launch", "time_limit_s" and "sample_tests". ApiError 404 for an unknown slug."""
         return self.request("GET", "problems/" + urllib.parse.quote(slug, safe=""))[1]
 
-    def submit(self, slug: str, source: str, launch: dict[str, str] | None = None) -> dict:
+    def submit(self, slug: str, source: str, launch: dict[str, str] | None = None,
+               course: str | None = None) -> dict:
         """POST /api/v1/problems/<slug>/submissions: {"id", "url", "html_url", "status", "problem"}.
-        ApiError 400 (a bad source or launch, with the reason), 404, 413 (too large), 429 (rate limit)."""
+        `course`: the code of a course the caller is in (a bank problem is graded for its target GPU).
+        ApiError 400 (a bad source, launch or course, with the reason), 404, 413 (too large), 429 (rate limit)."""
         body: dict = {"source": source}
         if launch:
             body["launch"] = launch
+        if course:
+            body["course"] = course
         return self.request("POST", f"problems/{urllib.parse.quote(slug, safe='')}/submissions", body)[1]
 
     def submission(self, url_or_id: str | int, etag: str | None = None) -> tuple[dict | None, str | None]:

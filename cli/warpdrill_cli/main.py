@@ -167,7 +167,7 @@ class CLI:
                                     ("shared_bytes", args.shared_bytes)) if v}
         client = self.client()
         try:
-            created = client.submit(args.slug, source, launch or None)
+            created = client.submit(args.slug, source, launch or None, course=args.course)
         except ClientError as exc:
             raise self.fail_for(exc) from None
         self.say(self.t("submitted", id=created["id"], problem=created.get("problem", args.slug),
@@ -277,6 +277,7 @@ def parser() -> argparse.ArgumentParser:
     submit.add_argument("--block")
     submit.add_argument("--grid")
     submit.add_argument("--shared-bytes")
+    submit.add_argument("--course", help="the code of your course: a bank problem is graded for its target GPU")
     submit.add_argument("--timeout", type=float, default=DEFAULT_WATCH_TIMEOUT_S, help="seconds to wait (600)")
     status = sub.add_parser("status", help="a submission's status or verdict")
     status.add_argument("id", type=int)

@@ -279,9 +279,9 @@ def reset_item(item_id: int, by) -> ExamItem:
     with transaction.atomic():
         item = ExamItem.objects.select_for_update().select_related("attempt__exam").get(pk=item_id)
         attempt = item.attempt
+        others = [o.data for o in attempt.items.exclude(pk=item.pk)]  # a fresh variant repeats none of them
         new = redraw_item(spec_of(attempt.exam), item.data, attempt.exam.secret, attempt.user_id,
-                          DbCatalogue(attempt.exam.course),
-                          attempt.exam.course.target_cc)
+                          DbCatalogue(attempt.exam.course), attempt.exam.course.target_cc, others)
         old = {"generation": item.data.get("generation", 0),
                "seed": item.data.get("question", {}).get("seed"),
                "submissions": list(item.submissions.values_list("pk", flat=True))}

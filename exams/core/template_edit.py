@@ -12,7 +12,9 @@ with the item appended:
 - JSON: loaded, appended and written back as indented JSON.
 
 Ids are checked before anything is inserted: an unknown family or kernel slug is an error naming the
-closest known id, and the text is left as it was.
+closest known id, and an item the template has already (the same kernel problem, or the same family at
+the same difficulty: exams.core.template.item_key, the rule its validation applies) is an error naming
+its zone; the text is then left as it was. `used_items` lists what a template has, for the picker to mark.
 """
 from __future__ import annotations
 
@@ -24,6 +26,8 @@ from dataclasses import dataclass, field
 from typing import Any, Iterable
 
 import yaml
+
+from .template import item_key
 
 
 class PickKind(enum.StrEnum):
@@ -41,6 +45,7 @@ class EditProblem(enum.StrEnum):
     UNREADABLE = "unreadable"  # the text is not JSON or YAML; params: line (1-based), detail (the parser's words)
     NOT_A_TEMPLATE = "not_a_template"  # the text is not a mapping (with a list of zones)
     NO_SUCH_ZONE = "no_such_zone"  # params: zone (1-based), zones
+    ALREADY_THERE = "already_there"  # the template has this item; params: kind, id, zone (1-based)
 
 
 class TemplateEditError(ValueError):
@@ -61,6 +66,33 @@ class AddedItem:
     line: int  # 1-based line of the new item in `text`
     rewritten: bool = False  # the whole text was re-serialised (YAML comments and layout were not kept)
     zones: list[str] = field(default_factory=list)  # the zones' titles afterwards (see zone_titles)
+
+
+@dataclass(frozen=True)
+class UsedItem:
+    """A family or kernel problem (by slug) that a template's pool has."""
+
+    kind: PickKind
+    id: str
+    zone: int  # 0-based index of its zone
+    difficulty: tuple[int, int] | None  # a family's difficulty range; None for a kernel problem
+
+
+def used_items(text: str) -> list[UsedItem]:
+    """The family and kernel-slug items of a template text, in the text's order ([] when it cannot be
+    read; topic/tag kernel items are not listed: each draws a problem of its own)."""
+    try:
+        data, _is_json = _load(text)
+    except TemplateEditError:
+        return []
+    zones = data.get("zones") if isinstance(data, dict) else None
+    out = []
+    for zi, zone in enumerate(zones if isinstance(zones, list) else []):
+        for raw in _items(zone):
+            key = item_key(raw)
+            if key is not None and isinstance(key[1], str):
+                out.append(UsedItem(PickKind(key[0]), key[1], zi, key[2] if key[0] == "family" else None))
+    return out
 
 
 def check_id(kind: PickKind, item_id: str, known: Iterable[str]) -> str:
@@ -100,8 +132,9 @@ def add_pool_item(text: str, kind: PickKind, item_id: str, zone: int | None = No
 
     `zone` is a 0-based zone index; None picks the last zone whose pool already holds an item of this
     kind, else the last zone. A template without zones gets one. `item_id` must have been checked
-    (check_id). Raises TemplateEditError UNREADABLE, NOT_A_TEMPLATE or NO_SUCH_ZONE; the text is then
-    not changed.
+    (check_id). Raises TemplateEditError UNREADABLE, NOT_A_TEMPLATE, NO_SUCH_ZONE or ALREADY_THERE (the
+    template has the item already: that kernel problem, or that family at difficulty 1, as it is added
+    here); the text is then not changed.
     """
     data, is_json = _load(text)
     if not isinstance(data, dict):
@@ -111,6 +144,9 @@ def add_pool_item(text: str, kind: PickKind, item_id: str, zone: int | None = No
         raise TemplateEditError(EditProblem.NOT_A_TEMPLATE)
     item = {str(kind): item_id}
     zones = zones or []
+    for zi, z in enumerate(zones):
+        if any(item_key(raw) == item_key(item) for raw in _items(z)):
+            raise TemplateEditError(EditProblem.ALREADY_THERE, kind=str(kind), id=item_id, zone=zi + 1)
     if zone is None:
         zone = _auto_zone(zones, kind)
     elif not 0 <= zone < len(zones):

@@ -2,8 +2,10 @@
 // or kernel slug and the chosen zone to the server (the form's own POST, answered in JSON), which checks
 // the id, puts the item into that zone's pool (exams/core/template_edit.py) and answers with the new
 // text; the text is swapped in place and the new line selected. An unknown id is refused with the
-// closest known one and the text stays as it was. Without this script the buttons post the form and the
-// page comes back with the new text. Nothing is saved until "Check and save".
+// closest known one, an item the template has already is refused naming its zone (a student would get it
+// twice), and the text stays as it was. The answer also says what the text holds now (`used`), and the
+// lists mark those items. Without this script the buttons post the form and the page comes back with the
+// new text and the marks. Nothing is saved until "Check and save".
 (() => {
   "use strict";
   const form = document.getElementById("template-form");
@@ -24,6 +26,30 @@
     while (zoneSelect.options.length > 1) zoneSelect.remove(1);
     for (const z of zones) zoneSelect.add(new Option(z.label, String(z.index)));
     zoneSelect.value = [...zoneSelect.options].some((o) => o.value === String(keep)) ? String(keep) : "";
+  }
+
+  // Mark what the template holds (the answer's `used`: {family: {id: {where, label}}, kernel: {...}}).
+  function markUsed(used) {
+    if (!used) return;
+    for (const [listId, kind] of [["family-ids", "family"], ["kernel-slugs", "kernel"]]) {
+      const list = document.getElementById(listId);
+      if (!list) continue;
+      for (const option of list.options) {
+        const mark = used[kind][option.value];
+        option.label = option.dataset.label + (mark ? ` · ${mark.label}` : "");
+      }
+    }
+    for (const row of document.querySelectorAll("tr[data-family]")) {
+      const mark = used.family[row.dataset.family];
+      row.classList.toggle("pick-used", Boolean(mark));
+      const cell = row.querySelector(".pick-used-where");
+      if (cell) cell.textContent = mark ? mark.where : "";
+    }
+    for (const code of document.querySelectorAll("code[data-kernel]")) {
+      const mark = used.kernel[code.dataset.kernel];
+      code.classList.toggle("pick-used", Boolean(mark));
+      code.title = code.dataset.title + (mark ? ` · ${mark.label}` : "");
+    }
   }
 
   function selectLine(line) {
@@ -53,6 +79,7 @@
       say(answer.message, answer.added);
       input.setAttribute("aria-invalid", answer.added ? "false" : "true");
       setZones(answer.zones);  // the zones of the text now (it may have been edited by hand)
+      markUsed(answer.used);
       if (answer.added) {
         text.value = answer.text;
         input.value = "";

@@ -13,6 +13,9 @@ pytestmark = [pytest.mark.browser]
 
 ADDED = {"en": "Added synchronization.classify to the pool of zone 1", "ko": "synchronization.classify을(를) 1번 zone"}
 REFUSED = {"en": "Did you mean “memory.bank_conflicts”?", "ko": "“memory.bank_conflicts”을(를) 찾으셨나요?"}
+TWICE = {"en": "The question family “indexing.limits” is already in zone 2 of the template at this difficulty",
+         "ko": "문제 유형 “indexing.limits”은(는) 이미 템플릿의 2번 구역에 같은 난이도로 있습니다"}
+MARKED = {"en": "· in the template: zone 2, difficulty 1", "ko": "· 템플릿에 있음: 2번 구역, 난이도 1"}
 
 
 @pytest.mark.parametrize("lang", ["en", "ko"])
@@ -63,6 +66,16 @@ def test_the_picker_adds_to_a_pool_and_the_template_saves(live_server, browser, 
     page.click("#add-family")
     page.wait_for_function("() => document.getElementById('id_text').value.includes('indexing.limits')")
     assert page.input_value("#id_text").rstrip().endswith("- {family: indexing.limits}")
+
+    # indexing.limits again: refused (a student could get it twice), the text untouched; the lists mark it.
+    text = page.input_value("#id_text")
+    page.fill("#pick-family", "indexing.limits")
+    page.click("#add-family")
+    page.wait_for_selector("#pick-status.pick-refused")
+    assert TWICE[lang] in page.inner_text("#pick-status") and page.input_value("#id_text") == text
+    label = page.get_attribute("#family-ids option[value='indexing.limits']", "label")
+    assert label.endswith(MARKED[lang]), label
+    assert page.get_attribute("tr[data-family='indexing.limits']", "class") == "pick-used"
 
     # The example's kernel slug is not in this course: put a family there instead, then save.
     page.fill("#id_text", page.input_value("#id_text").replace(

@@ -330,3 +330,12 @@ def test_the_cli_needs_only_the_standard_library():
                 top = name.split(".")[0]
                 assert top in sys.stdlib_module_names or top == "warpdrill_cli", (path.name, name)
     assert "dependencies = []" in (Path(warpdrill_cli.__file__).parent.parent / "pyproject.toml").read_text()
+
+
+def test_submit_names_the_course_when_asked(logged_in, warpdrill, kernel):
+    """--course sends the course's code (a bank problem is graded for its target GPU); without it, none."""
+    logged_in.polls = [{"status": "QUEUED"}]
+    warpdrill("submit", "tiny-add", str(kernel), "--course", "PP-A")
+    warpdrill("submit", "tiny-add", str(kernel))
+    posts = [r["body"] for r in logged_in.requests if r["method"] == "POST"]
+    assert posts == [{"source": PROBLEM["starter"], "course": "PP-A"}, {"source": PROBLEM["starter"]}]

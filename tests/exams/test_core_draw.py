@@ -139,3 +139,57 @@ def test_kernel_problem_with_variants_gets_a_variant_per_student():
     assert len({tuple(v.values()) for v in drawn}) >= 4
     plain = draw_exam(SPEC, "secret-1", 1, CATALOGUE).items[-1]["kernel"]
     assert plain["variant"] == {}  # a problem without variants
+
+
+def test_no_student_gets_one_question_variant_twice():
+    """reduction.tree_steps has 4 variants at difficulty 3: two of its items (3, and the range 2-3)
+    gave about one student in five the same question twice; now never, and the first item keeps
+    the variant it drew before."""
+    from exams.core.draw import repeats, variant_id
+
+    spec = parse_template({"zones": [{"shuffle": False,
+                                      "pool": [{"family": "reduction.tree_steps", "difficulty": 3},
+                                               {"family": "reduction.tree_steps", "difficulty": [2, 3]}]}]})
+    first_only = parse_template({"zones": [{"shuffle": False,
+                                            "pool": [{"family": "reduction.tree_steps", "difficulty": 3}]}]})
+    for s in range(60):
+        items = draw_exam(spec, "secret", s, CATALOGUE).items
+        assert repeats(items) == [] and len({variant_id(i["question"]) for i in items}) == 2
+        assert items[0]["question"] == draw_exam(first_only, "secret", s).items[0]["question"]
+
+
+def test_a_stored_template_that_repeats_an_item_draws_distinct_variants_or_fails():
+    """A template saved before repeats were refused (read leniently): two identical family items give
+    two different variants; a kernel problem named twice is a DrawError, never given twice."""
+    from exams.core.catalogue import AnyCatalogue
+    from exams.core.draw import repeats
+
+    spec = parse_template({"zones": [{"pool": ["reduction.scan_work", "reduction.scan_work"]}]}, AnyCatalogue())
+    for s in range(30):
+        assert repeats(draw_exam(spec, "secret", s).items) == []
+    twice = parse_template({"zones": [{"pool": [{"kernel": "block-sum"}, {"kernel": "block-sum"}]}]}, AnyCatalogue())
+    with pytest.raises(DrawError, match="named twice"):
+        draw_exam(twice, "secret", 1, CATALOGUE)
+
+
+def test_repeats_names_what_a_stored_draw_holds_twice():
+    from exams.core.draw import repeats
+
+    items = draw_exam(SPEC, "s", 1, CATALOGUE).items
+    assert repeats(items) == []
+    assert repeats(items + [dict(items[-1])]) == [items[-1]["kernel"]["slug"]]
+
+
+def test_a_reset_repeats_none_of_the_attempts_other_items():
+    """A staff reset draws a variant the attempt's other items do not have (tree_steps: 4 variants at
+    difficulty 3; the template, read leniently, has it twice)."""
+    from exams.core.catalogue import AnyCatalogue
+    from exams.core.draw import variant_id
+
+    item = {"family": "reduction.tree_steps", "difficulty": 3}
+    spec = parse_template({"zones": [{"shuffle": False, "pool": [item, item]}]}, AnyCatalogue())
+    for s in range(20):
+        first, second = draw_exam(spec, "secret", s).items
+        for _ in range(3):
+            second = redraw_item(spec, second, "secret", s, others=[first])
+            assert variant_id(second["question"]) != variant_id(first["question"])

@@ -90,16 +90,28 @@ def test_validation_messages_name_the_path(mutate, expected):
 
 
 def test_tag_and_topic_pools_draw_among_matching_problems():
-    """A tag pool matches the problems with the tag; two reduction items get the two reduction problems."""
+    """A tag pool matches the problems with the tag; a reduction item and a reduction-with-tag-exam item
+    get the two reduction problems, the first moved off reduce4-any-block when it drew it."""
     assert [i.slug for i in CATALOGUE.matching(None, "exam")] == ["reduce4-any-block"]
-    data = {"zones": [{"choose": 2, "pool": [{"kernel": {"topic": "reduction"}}, {"kernel": {"topic": "reduction"}}]},
+    data = {"zones": [{"pool": [{"kernel": {"topic": "reduction"}}]},
                       {"pool": [{"kernel": {"tag": "exam", "topic": "reduction"}}]}]}
     spec = parse_template(data, CATALOGUE)
     from exams.core.draw import draw_exam
 
-    for student in range(6):
+    for student in range(12):
         slugs = [i["kernel"]["slug"] for i in draw_exam(spec, "s", student, CATALOGUE).items]
-        assert sorted(slugs[:2]) == ["block-sum", "reduce4-any-block"] and slugs[2] == "reduce4-any-block"
+        assert slugs == ["block-sum", "reduce4-any-block"]
+
+
+def test_pools_that_together_match_too_few_problems_are_refused():
+    """Two reduction items and a reduction-with-tag-exam item need three problems; there are two, so a
+    student would get one twice (the draw used to give reduce4-any-block twice)."""
+    data = {"zones": [{"choose": 2, "pool": [{"kernel": {"topic": "reduction"}}, {"kernel": {"topic": "reduction"}}]},
+                      {"pool": [{"kernel": {"tag": "exam", "topic": "reduction"}}]}]}
+    assert problems_of(data) == [
+        "zones[0].pool[0].kernel: matches 2 usable problem(s) of topic 'reduction' / of topic 'reduction' with tag "
+        "'exam' (block-sum, reduce4-any-block), fewer than the 3 that zones[0].pool[0], zones[0].pool[1], "
+        "zones[1].pool[0] can draw for one student: a student would get the same problem twice"]
 
 
 def test_every_problem_is_reported_at_once():
@@ -122,3 +134,56 @@ def test_not_a_mapping_and_no_zones():
         parse_template({"title": "x"})
     with pytest.raises(TemplateError, match="not valid JSON or YAML"):
         parse_template("zones: [unclosed")
+
+
+def test_a_kernel_problem_named_twice_is_refused_in_any_zones():
+    """block-sum twice (the tester's template: a student was given it twice) is refused at its second
+    place, naming the first; the same in one zone."""
+    data = {"zones": [{"pool": [{"kernel": "block-sum"}, "indexing.inverse"]},
+                      {"pool": [{"kernel": "block-sum", "attempts": 2}]}]}
+    assert problems_of(data) == ["zones[1].pool[0].kernel: kernel problem 'block-sum' is already in the template "
+                                 "(zones[0].pool[0]): a student would get it twice; remove one of them"]
+    one_zone = {"zones": [{"choose": 1, "pool": [{"kernel": "block-sum"}, {"kernel": "block-sum"}]}]}
+    assert [m.split(":")[0] for m in problems_of(one_zone)] == ["zones[0].pool[1].kernel"]
+
+
+def test_a_family_with_the_same_difficulty_twice_is_refused_another_difficulty_is_not():
+    """A bare family id is the family at difficulty 1, so `indexing.inverse` and `{family: indexing.inverse,
+    difficulty: 1}` are the same item; at difficulty 2 it is another one, and so is a range."""
+    same = {"zones": [{"pool": ["indexing.inverse"]}, {"pool": [{"family": "indexing.inverse", "difficulty": 1}]}]}
+    assert problems_of(same) == [
+        "zones[1].pool[0].family: question family 'indexing.inverse' at difficulty 1 is already in the template "
+        "(zones[0].pool[0]): a student could get it twice; remove one of them or give it another difficulty"]
+    ranges = {"zones": [{"pool": [{"family": "indexing.inverse", "difficulty": [1, 2]},
+                                  {"family": "indexing.inverse", "difficulty": [1, 2], "points": 3}]}]}
+    assert "at difficulties 1-2 is already in the template (zones[0].pool[0])" in problems_of(ranges)[0]
+    other = {"zones": [{"pool": ["indexing.inverse", {"family": "indexing.inverse", "difficulty": 2},
+                                 {"family": "indexing.inverse", "difficulty": [1, 3]}]}]}
+    assert len(parse_template(other).zones[0].pool) == 3
+
+
+def test_a_stored_template_with_a_repeat_still_reads():
+    """An exam scheduled before repeats were refused is read with AnyCatalogue (no checks that need the
+    real problems), so its pages still open; drawing it refuses to repeat (tests/exams/test_core_draw.py)."""
+    from exams.core.catalogue import AnyCatalogue
+
+    data = {"zones": [{"pool": [{"kernel": "block-sum"}, {"kernel": "block-sum"}, "indexing.inverse",
+                                "indexing.inverse"]}]}
+    assert len(parse_template(data, AnyCatalogue()).zones[0].pool) == 4
+
+
+def test_a_slug_item_and_a_topic_item_of_its_topic_draw_distinct_problems():
+    """block-sum by slug and a reduction item: the reduction item gets the other reduction problem,
+    whatever the order of the zones (the slug item came after it and repeated it)."""
+    from exams.core.draw import draw_exam
+
+    for zones in ([{"pool": [{"kernel": {"topic": "reduction"}}]}, {"pool": [{"kernel": "block-sum"}]}],
+                  [{"pool": [{"kernel": "block-sum"}]}, {"pool": [{"kernel": {"topic": "reduction"}}]}]):
+        spec = parse_template({"zones": zones}, CATALOGUE)
+        for student in range(10):
+            slugs = sorted(i["kernel"]["slug"] for i in draw_exam(spec, "s", student, CATALOGUE).items)
+            assert slugs == ["block-sum", "reduce4-any-block"]
+    too_few = {"zones": [{"pool": [{"kernel": {"tag": "exam"}}]}, {"pool": [{"kernel": "reduce4-any-block"}]}]}
+    assert problems_of(too_few) == [
+        "zones[0].pool[0].kernel: matches 1 usable problem(s) with tag 'exam' (reduce4-any-block), fewer than the 2 "
+        "that zones[0].pool[0], zones[1].pool[0] can draw for one student: a student would get the same problem twice"]

@@ -9,8 +9,8 @@ import yaml
 
 from exams.core.template import parse_template
 from exams.core.catalogue import KernelInfo, StaticCatalogue
-from exams.core.template_edit import (EditProblem, PickKind, TemplateEditError, add_pool_item, check_id,
-                                      zone_titles)
+from exams.core.template_edit import (EditProblem, PickKind, TemplateEditError, UsedItem, add_pool_item, check_id,
+                                      used_items, zone_titles)
 
 # The editor's example (exams/forms.py), as the tester had it when pressing the button.
 EXAMPLE = """title: {en: Midterm 1, ko: 중간고사 1}
@@ -143,3 +143,28 @@ def test_ids_are_checked_with_the_closest_known_one():
 def test_zone_titles_in_each_language():
     assert zone_titles(EXAMPLE, "ko") == ["Occupancy와 인덱스 계산", "Kernel"]
     assert zone_titles("title: x\n  - y: [\n") == []
+
+
+def test_an_item_the_template_has_is_refused_and_the_text_kept():
+    """vector-add-tail is in zone 2 and indexing.warp_lane (difficulty 1, as the picker adds a family) in
+    zone 1: a student would get either twice. indexing.global_index is there at difficulty 2 only, so
+    the picker's difficulty-1 item is another one and goes in."""
+    for kind, item_id, zone in ((PickKind.KERNEL, "vector-add-tail", 2), (PickKind.FAMILY, "indexing.warp_lane", 1)):
+        with pytest.raises(TemplateEditError) as err:
+            add_pool_item(EXAMPLE, kind, item_id, zone=0)
+        assert err.value.problem is EditProblem.ALREADY_THERE
+        assert err.value.params == {"kind": str(kind), "id": item_id, "zone": zone}
+    added = add_pool_item(EXAMPLE, PickKind.FAMILY, "indexing.global_index")
+    assert pools(added.text)[0][-1] == "indexing.global_index"
+
+
+def test_used_items_lists_families_and_named_kernels_in_order():
+    text = EXAMPLE + "  - pool: [indexing.inverse, {kernel: {topic: reduction}}]\n"
+    assert used_items(text) == [
+        UsedItem(PickKind.FAMILY, "occupancy.blocks_per_sm", 0, (1, 2)),
+        UsedItem(PickKind.FAMILY, "indexing.global_index", 0, (2, 2)),
+        UsedItem(PickKind.FAMILY, "indexing.warp_lane", 0, (1, 1)),
+        UsedItem(PickKind.KERNEL, "vector-add-tail", 1, None),
+        UsedItem(PickKind.FAMILY, "indexing.inverse", 2, (1, 1)),
+    ]
+    assert used_items("zones: [unclosed") == []

@@ -42,12 +42,12 @@ def test_adding_a_family_to_the_untouched_example_gives_a_template_that_saves(co
 
 def test_a_kernel_goes_to_the_kernel_zone_and_the_chosen_zone_wins(course, people, url, published):
     ivy = client_for(people["ivy"])
-    text = EXAMPLE.replace("vector-add-tail", "tiny-add")
-    r = ivy.post(url, {"text": text, "add": "kernel", "kernel_slug": "tiny-add", "zone": ""}, **JSON).json()
+    r = ivy.post(url, {"text": EXAMPLE, "add": "kernel", "kernel_slug": "tiny-add", "zone": ""}, **JSON).json()
     assert r["zone"] == 1 and yaml.safe_load(r["text"])["zones"][1]["pool"][-1] == {"kernel": "tiny-add"}
+    text = EXAMPLE.replace("vector-add-tail", "tiny-add")
     r = ivy.post(url, {"text": text, "add": "family", "family_id": "indexing.limits", "zone": "1"}, **JSON).json()
     assert r["zone"] == 1 and yaml.safe_load(r["text"])["zones"][1]["pool"][-1] == {"family": "indexing.limits"}
-    r = ivy.post(url, {"text": r["text"], "add": "family", "family_id": "indexing.limits", "zone": "1"})
+    r = ivy.post(url, {"text": r["text"], "add": "family", "family_id": "indexing.grid_dims", "zone": "1"})
     assert r.status_code == 200  # and the plain form still saves what the picker wrote:
     saved = ivy.post(url, {"text": yaml.safe_dump(yaml.safe_load(r.context["form"]["text"].value()))})
     assert saved.status_code == 302 and ExamTemplate.objects.count() == 1

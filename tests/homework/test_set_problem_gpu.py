@@ -53,7 +53,7 @@ def _submit(client, problem, course_code=None, lang="en"):
 @pytest.mark.parametrize("lang, note", [("en", "compute capability 8.6"), ("ko", "연산 능력(compute capability) 8.6")])
 def test_the_sets_item_opens_the_bank_problem_for_the_course(week, bank_problem, client_for, lang, note):
     set_page = client_for("stu").get(reverse("homework:set", args=["PP-A", week.pk])).content.decode()
-    link = reverse("problems:detail", args=[bank_problem.slug]) + "?course=PP-A"
+    link = reverse("problems:detail", args=[bank_problem.slug]) + f"?course=PP-A&amp;set={week.pk}"
     assert f'href="{link}"' in set_page
     page, submission = _submit(client_for("stu"), bank_problem, "PP-A", lang)
     opened = page.split('id="opened-for"', 1)[1].split("</p>", 1)[0]
@@ -96,3 +96,84 @@ def test_an_authors_rejudge_grades_the_copy_for_the_same_gpu(week, bank_problem,
     _page, submission = _submit(client_for("stu"), bank_problem, "PP-A")
     copy = create_rejudge_copy(people["bea"], bank_problem.current_version, submission)
     assert copy.course_id == week.course_id and course_target_cc(copy) == "8.6"
+
+
+def _api(people, name):
+    from rest_framework.test import APIClient
+
+    client = APIClient()
+    client.force_authenticate(people[name])
+    return client
+
+
+def test_the_api_grades_a_bank_problem_for_the_named_course(week, bank_problem, people):
+    """POST /api/v1/problems/<slug>/submissions with "course": the course's GPU, as from its problem set;
+    a course the caller is not in is a 400 that names it, and nothing is saved."""
+    source = bank_problem.current_version.package().solution
+    url = f"/api/v1/problems/{bank_problem.slug}/submissions"
+    response = _api(people, "stu").post(url, {"source": source, "course": "PP-A"}, format="json")
+    assert response.status_code == 201, response.content
+    submission = Submission.objects.get(pk=response.json()["id"])
+    assert submission.course_id == week.course_id and course_target_cc(submission) == "8.6"
+    before = Submission.objects.count()
+    for who, code in (("nobody", "PP-A"), ("stu", "NO-SUCH")):
+        response = _api(people, who).post(url, {"source": source, "course": code}, format="json")
+        assert response.status_code == 400 and code in response.json()["error"], response.content
+    response = _api(people, "stu").post(url, {"source": source, "course": "NO-SUCH"}, format="json",
+                                        HTTP_ACCEPT_LANGUAGE="ko")
+    assert "NO-SUCH" in response.json()["error"] and "과목" in response.json()["error"]
+    assert Submission.objects.count() == before
+    response = _api(people, "stu").post(url, {"source": source}, format="json")
+    assert Submission.objects.get(pk=response.json()["id"]).course_id is None
+
+
+def test_the_api_list_shows_practice_only(week, bank_problem, people):
+    """GET /api/v1/submissions: an author's validation runs and rejudge copies are not their practice."""
+    from grader.models import Purpose
+
+    version = bank_problem.current_version
+    mine = Submission.objects.create(user=people["bea"], problem_version=version, source="x")
+    for purpose in (Purpose.VALIDATION, Purpose.REJUDGE):
+        Submission.objects.create(user=people["bea"], problem_version=version, source="x", purpose=purpose)
+    listed = [s["id"] for s in _api(people, "bea").get("/api/v1/submissions").json()["submissions"]]
+    assert listed == [mine.pk]
+
+
+def _current_nav(page: str) -> list[str]:
+    """The labels of the header's links marked aria-current."""
+    nav = page.split('class="site-nav', 1)[-1].split("</nav>", 1)[0] if 'class="site-nav' in page else page
+    return re.findall(r'aria-current="page"[^>]*>([^<]+)<', nav)
+
+
+@pytest.mark.parametrize("lang, crumb", [("en", "Problem sets"), ("ko", "과제")])
+def test_a_kernel_item_links_back_to_its_set(week, bank_problem, client_for, lang, crumb):
+    """The set's item carries ?set=<id>: the problem's breadcrumbs lead back to the course and the set,
+    and the header marks Courses, not Problems. A forged or stale set id is ignored."""
+    set_page = client_for("stu").get(reverse("homework:set", args=["PP-A", week.pk])).content.decode()
+    link = re.search(r'href="(/problems/vector-add-tail/\?[^"]+)"', set_page).group(1).replace("&amp;", "&")
+    assert f"set={week.pk}" in link and "course=PP-A" in link
+    page = client_for("stu").get(link, HTTP_ACCEPT_LANGUAGE=lang).content.decode()
+    crumbs = page.split('class="breadcrumbs"', 1)[1].split("</nav>", 1)[0]
+    set_url = reverse("homework:set", args=["PP-A", week.pk])
+    assert f'href="{set_url}" id="back-to-set"' in crumbs and "Homework 1" in crumbs and crumb in crumbs
+    assert _current_nav(page) == [("Courses" if lang == "en" else "강좌")]
+    # Someone outside the course, another set's id, or junk: the problem's own breadcrumbs.
+    for who, query in (("nobody", f"?set={week.pk}"), ("stu", f"?set={week.pk + 1000}"), ("stu", "?set=x")):
+        page = client_for(who).get(reverse("problems:detail", args=[bank_problem.slug]) + query).content.decode()
+        assert 'id="back-to-set"' not in page
+        assert _current_nav(page) == ["Problems"]
+
+
+def test_a_set_question_marks_courses_in_the_header(courses, people, client_for):
+    """A question opened from a set's family item is the course's work: the header marks Courses."""
+    from datetime import timedelta as td
+
+    now = timezone.now()
+    s = actions.create_set(courses["A"], people["prof"], title_en="Week 2", opens_at=now - td(hours=1),
+                           due_at=now + td(days=1))
+    item = actions.add_item(s, family="occupancy.blocks_per_sm")
+    client = client_for("stu")
+    page = client.get(reverse("homework:item-question", args=["PP-A", s.pk, item.pk]), follow=True).content.decode()
+    assert 'id="back-to-set"' in page and _current_nav(page) == ["Courses"]
+    page = client.get(reverse("practice:home")).content.decode()
+    assert _current_nav(page) == ["Practice"]
