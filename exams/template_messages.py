@@ -11,7 +11,7 @@ import re
 
 from django.utils.translation import gettext as _
 
-from exams.core.template import TemplateMessage, TemplateProblem
+from exams.core.repeats import TemplateMessage, TemplateProblem
 
 _POOL = r"(?P<pool>(?:of topic '[^']*')?(?: ?with tag '[^']*')?)"
 PATTERNS = [

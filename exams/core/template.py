@@ -21,8 +21,8 @@ A template is JSON or YAML (a mapping) of this shape:
 `parse_template(data, catalogue)` checks it and returns an ExamTemplateSpec, or raises
 TemplateError listing every problem with its path (`zones[1].pool[2]: unknown family 'x'`).
 A template never gives one student the same problem twice: a kernel problem named twice, or a
-family named twice with the same difficulty, is refused (`item_key` says what counts as the same),
-and topic/tag kernel items need enough matching problems besides the ones the template names.
+family named twice with the same difficulty, is refused, and topic/tag kernel items need enough
+matching problems besides the ones the template names (exams/core/repeats.py).
 Kernel problems are looked up through an injected KernelCatalogue (exams/core/catalogue.py), so this
 module needs no database.
 """
@@ -38,6 +38,8 @@ import yaml
 
 from .catalogue import KernelCatalogue
 from .families import DIFFICULTIES, FAMILIES
+from .repeats import (TemplateMessage, TemplateProblem, check_kernel_pools, check_repeats, item_key,  # noqa: F401
+                      pool_words)
 
 Text = dict[str, str]  # language -> text; "en" always present
 FORMAT = 1  # the template format; export writes it, import accepts it or its absence
@@ -49,30 +51,6 @@ class ItemKind(enum.StrEnum):
 
     QUESTION = "question"  # a generated question of one family
     KERNEL = "kernel"  # a kernel problem graded by the judge
-
-
-class TemplateProblem(enum.StrEnum):
-    """Problems whose message the edge renders from a code and parameters (exams/template_messages.py)."""
-
-    # params: kind ("kernel" | "family"), id, difficulty ((lo, hi), families only), first (its first path)
-    DUPLICATE_ITEM = "duplicate_item"
-    # params: n, pool (words), slugs, need: one zone's topic/tag items can draw more than match
-    POOL_TOO_SMALL = "pool_too_small"
-    # params: n, pool, slugs, need, items (the paths that draw from them): several items together
-    POOLS_OVERLAP = "pools_overlap"
-
-
-class TemplateMessage(str):
-    """A problem's English message that also carries its code and parameters, so the edge can show it
-    in the reader's language without reading the sentence back. Compares equal to its English text."""
-
-    code: TemplateProblem
-    params: dict
-
-    def __new__(cls, code: TemplateProblem, params: dict, english: str):
-        message = super().__new__(cls, english)
-        message.code, message.params = code, params
-        return message
 
 
 class TemplateError(ValueError):
@@ -297,7 +275,7 @@ def _kernel_item(raw: Mapping, path: str, points: float | None, catalogue: Kerne
         elif info.error:
             problems.add(f"{path}.kernel", f"problem {slug!r} does not validate: {info.error}")
     elif not catalogue.matching(topic, tag):
-        problems.add(f"{path}.kernel", f"no usable problem {_pool_words(topic, tag)}")
+        problems.add(f"{path}.kernel", f"no usable problem {pool_words(topic, tag)}")
     attempts_raw = raw.get("attempts")
     attempts = 1 if attempts_raw is None else _int(attempts_raw, f"{path}.attempts", problems, minimum=1)
     ap_raw = raw.get("attempt_points")
@@ -323,116 +301,6 @@ def _kernel_item(raw: Mapping, path: str, points: float | None, catalogue: Kerne
     if raw.get("points") is not None and points is not None and ap and max(ap) != points:
         problems.add(f"{path}.points", f"is {points:g} but the best attempt earns {max(ap):g}")
     return KernelPoolItem(slug, topic, tag, max(ap) if ap else 0.0, attempts or len(ap), ap, partial)
-
-
-def _pool_words(topic: str | None, tag: str | None) -> str:
-    """"of topic 'reduction' with tag 'shared-memory'", as the messages name a pool."""
-    return " ".join(w for w in (f"of topic {topic!r}" if topic else "", f"with tag {tag!r}" if tag else "") if w)
-
-
-def item_key(raw: Any) -> tuple | None:
-    """What makes two pool items, as written, the same problem for a student: ("kernel", slug) for a
-    kernel problem named by its slug, ("family", id, (lo, hi)) for a question family at a difficulty
-    range (points do not change what is drawn). None for a topic/tag kernel item (each draws a
-    problem the others have not) and for anything that is not a readable item."""
-    if isinstance(raw, str):
-        return ("family", raw, (1, 1))
-    if not isinstance(raw, Mapping) or ("family" in raw) == ("kernel" in raw):
-        return None
-    if "kernel" in raw:
-        return ("kernel", raw["kernel"]) if isinstance(raw["kernel"], str) else None
-    if not isinstance(raw["family"], str):
-        return None
-    level = raw.get("difficulty", 1)
-    if isinstance(level, int) and not isinstance(level, bool):
-        return ("family", raw["family"], (level, level))
-    if isinstance(level, (list, tuple)) and len(level) == 2 and all(
-            isinstance(v, int) and not isinstance(v, bool) for v in level):
-        return ("family", raw["family"], (level[0], level[1]))
-    return None
-
-
-def _check_duplicates(raw_zones: list, problems: _Problems) -> None:
-    """Refuse a pool item that is already in the template (item_key), at its second place, naming the first:
-    the tester's template named block-sum twice and a student was given it twice."""
-    first: dict[tuple, str] = {}
-    for zi, zraw in enumerate(raw_zones):
-        pool = zraw.get("pool") if isinstance(zraw, Mapping) else None
-        for pi, raw in enumerate(pool if isinstance(pool, list) else []):
-            key = item_key(raw)
-            if key is None:
-                continue
-            path = f"zones[{zi}].pool[{pi}]"
-            if key not in first:
-                first[key] = path
-                continue
-            if key[0] == "kernel":
-                params = {"kind": "kernel", "id": key[1], "first": first[key]}
-                english = (f"kernel problem {key[1]!r} is already in the template ({first[key]}): a student would "
-                           "get it twice; remove one of them")
-            else:
-                lo, hi = key[2]
-                params = {"kind": "family", "id": key[1], "difficulty": (lo, hi), "first": first[key]}
-                levels = f"difficulty {lo}" if lo == hi else f"difficulties {lo}-{hi}"
-                english = (f"question family {key[1]!r} at {levels} is already in the template ({first[key]}): a "
-                           "student could get it twice; remove one of them or give it another difficulty")
-            problems.add(f"{path}.{key[0]}", TemplateMessage(TemplateProblem.DUPLICATE_ITEM, params, english))
-
-
-MAX_POOL_GROUPS = 8  # topic/tag groups whose every combination is checked (2^8 unions at most)
-
-
-def _check_kernel_pools(zones: list[tuple[int, int, list]], catalogue: KernelCatalogue, problems: _Problems) -> None:
-    """Topic/tag kernel items draw distinct problems, also from the problems other items name.
-
-    `zones`: (zone index, choose, parsed pool). For every set of topic/tag groups (every
-    combination up to MAX_POOL_GROUPS groups, else each alone), the items a student can get from
-    those groups and the slug items naming one of their problems (in each zone at most `choose`)
-    need as many distinct problems as the groups match; else some student would get one problem
-    twice (Hall's condition, so exams.core.draw can always find distinct problems). Reported at the
-    groups' first item, once per group."""
-    groups: dict[tuple, list[tuple[int, int]]] = {}  # (topic, tag) -> [(zone, pool index)]
-    named: dict[str, list[tuple[int, int]]] = {}  # slug -> [(zone, pool index)]
-    for zi, _choose, pool in zones:
-        for pi, item in enumerate(pool):
-            if isinstance(item, KernelPoolItem):
-                (groups.setdefault((item.topic, item.tag), []) if item.slug is None
-                 else named.setdefault(item.slug, [])).append((zi, pi))
-    found = {g: catalogue.matching(*g) for g in groups}
-    keys = [g for g in groups if found[g]]
-    if len(keys) <= MAX_POOL_GROUPS:
-        subsets = [[g for b, g in enumerate(keys) if mask >> b & 1] for mask in range(1, 1 << len(keys))]
-        subsets.sort(key=len)
-    else:
-        subsets = [[g] for g in keys]
-    choose = {zi: c for zi, c, _pool in zones}
-    reported: set[tuple] = set()
-    for subset in subsets:
-        if reported.intersection(subset):
-            continue
-        slugs = sorted({i.slug for g in subset for i in found[g]})
-        places = [p for g in subset for p in groups[g]] + [p for s in slugs for p in named.get(s, [])]
-        per_zone: dict[int, int] = {}
-        for zi, _pi in places:
-            per_zone[zi] = per_zone.get(zi, 0) + 1
-        need = sum(min(choose[zi], n) for zi, n in per_zone.items())
-        if need <= len(slugs):
-            continue
-        reported.update(subset)
-        zi, pi = min(groups[subset[0]])
-        pool = " / ".join(_pool_words(*g) for g in subset)
-        params = {"n": len(slugs), "pool": pool, "slugs": ", ".join(slugs), "need": need}
-        if len(subset) == 1 and len(per_zone) == 1 and not any(named.get(s) for s in slugs):
-            problems.add(f"zones[{zi}].pool[{pi}].kernel", TemplateMessage(
-                TemplateProblem.POOL_TOO_SMALL, params,
-                f"matches {len(slugs)} usable problem(s) {pool} ({params['slugs']}), fewer than the {need} this zone "
-                "can draw: a student would get the same problem twice"))
-        else:
-            params["items"] = ", ".join(f"zones[{z}].pool[{p}]" for z, p in sorted(places))
-            problems.add(f"zones[{zi}].pool[{pi}].kernel", TemplateMessage(
-                TemplateProblem.POOLS_OVERLAP, params,
-                f"matches {len(slugs)} usable problem(s) {pool} ({params['slugs']}), fewer than the {need} that "
-                f"{params['items']} can draw for one student: a student would get the same problem twice"))
 
 
 def parse_template(data: Any, catalogue: KernelCatalogue | None = None) -> ExamTemplateSpec:
@@ -493,9 +361,9 @@ def parse_template(data: Any, catalogue: KernelCatalogue | None = None) -> ExamT
         zones.append(Zone(ztitle, choose or 1, bool(shuffle), tuple(p for p in pool if p is not None),
                           feedback if feedback in FEEDBACK_VALUES else None))
     if strict:
-        _check_duplicates(zones_raw, problems)
+        check_repeats(zones_raw, problems)
         if catalogue is not None:
-            _check_kernel_pools(drawn, catalogue, problems)
+            check_kernel_pools(drawn, catalogue, problems)
     total = sum(z.choose for z in zones)
     if total > MAX_ITEMS:
         problems.add("zones", f"draw {total} items per student; at most {MAX_ITEMS}")

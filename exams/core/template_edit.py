@@ -27,7 +27,7 @@ from typing import Any, Iterable
 
 import yaml
 
-from .template import item_key
+from .repeats import item_key
 
 
 class PickKind(enum.StrEnum):

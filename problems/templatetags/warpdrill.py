@@ -41,15 +41,6 @@ DIAGNOSTIC_LABELS = {
     "note": _("Note"),
 }
 
-TOPIC_LABELS = {
-    "occupancy": _("Occupancy"),
-    "indexing": _("Thread indexing"),
-    "synchronization": _("Synchronization"),
-    "memory": _("Memory"),
-    "reduction": _("Reductions and scans"),
-    "atomics": _("Atomics"),
-}
-
 PROBLEM_STATUS_LABELS = {"solved": _("Solved"), "tried": _("Tried"), "new": _("New")}
 
 
@@ -76,7 +67,15 @@ def diagnostic_label(kind):
 
 @register.filter
 def topic_label(topic):
-    return TOPIC_LABELS.get(str(topic), str(topic).title())
+    """A topic's name in the active language (problems.core.topics.TOPIC_NAMES: every Topic has one
+    in English and Korean). A key that is not a Topic is written as words ("shared_memory" ->
+    "Shared memory"), translated where the catalogue knows them."""
+    from django.utils.translation import get_language, gettext
+
+    from problems.core.topics import humanize, topic_name as name_of
+
+    name = name_of(str(topic), "ko" if (get_language() or "en").startswith("ko") else "en")
+    return name if name is not None else gettext(humanize(str(topic)))
 
 
 @register.filter
@@ -142,17 +141,8 @@ def judge_setting_up() -> bool:
 
 @register.filter
 def topic_name(topic):
-    """A topic's name as the practice pages write it (problems.core.topics.TOPIC_NAMES), in the
-    active language; the key itself for a topic that no longer exists."""
-    from django.utils.translation import get_language
-
-    from problems.core.topics import TOPIC_NAMES, Topic
-
-    try:
-        names = TOPIC_NAMES[Topic(str(topic))]
-    except ValueError:
-        return str(topic)
-    return names["ko" if (get_language() or "en").startswith("ko") else "en"]
+    """The same as topic_label (one name per topic on every page)."""
+    return topic_label(topic)
 
 
 # ---- dates and times: one format, the zone named (accounts/core/times.py) ----------------------------

@@ -51,3 +51,18 @@ def test_a_mistyped_id_is_answered_with_the_closest_one(course, people, kernel_p
     assert "unknown problem &#x27;tiny-ad&#x27; (did you mean &#x27;tiny-add&#x27;?)" in html
     korean = client_for(people["ivy"]).post(url, {"text": text}, HTTP_ACCEPT_LANGUAGE="ko").content.decode()
     assert "did you mean" not in korean and "알 수 없는 문제 유형" in korean
+
+
+@pytest.mark.parametrize("lang, names, raw", [
+    ("en", ["Programming model", "Warp divergence", "Performance models", "Occupancy"],
+     ["Programming_Model", "Divergence<", "Performance<"]),
+    ("ko", ["프로그래밍 모델", "Warp divergence (분기)", "성능 모델", "Occupancy (점유율)"],
+     ["Programming_Model", "Programming model", ">Divergence<", ">Performance<"]),
+])
+def test_the_family_list_names_every_topic_in_the_readers_language(course, people, lang, names, raw):
+    """The tester read "Programming_Model", and untranslated "Divergence" and "Performance" in Korean."""
+    html = client_for(people["ivy"]).get(reverse("exams:template_new", args=[course.pk]),
+                                          HTTP_ACCEPT_LANGUAGE=lang).content.decode()
+    table = html[html.index('id="family-list"'):]
+    assert all(f"<td>{n}</td>" in table for n in names)
+    assert not any(r in html for r in raw)

@@ -24,6 +24,8 @@ def test_list_groups_by_topic_with_difficulty(problem, choose_problem):
     assert "Tiny add" in html and "Tiny add with your launch" in html
     assert "Difficulty 1 of 5" in html and "Difficulty 2 of 5" in html
     assert detail_url(problem) in html
+    korean = Client().get("/", HTTP_ACCEPT_LANGUAGE="ko").content.decode()
+    assert "Thread indexing (인덱스 계산)" in korean
 
 
 def test_list_shows_student_status_new_tried_solved(problem, choose_problem, alice, alice_client, make_submission):
