@@ -43,6 +43,29 @@ def box(page, selector):
 
 
 @pytest.mark.parametrize("lang", ["en", "ko"])
+@pytest.mark.parametrize("width", [1280, 1024])
+def test_the_picker_and_the_zone_list_read_as_a_finished_page(editor, lang, width, tmp_path):
+    """Each field with its label and its button on one row, buttons on one line, nothing wider than the card."""
+    page = editor(lang, width)
+    page.screenshot(path=str(tmp_path / f"editor-{width}-{lang}.png"), full_page=True)
+    for field, button in (("#pick-family", "#add-family"), ("#pick-kernel", "#add-kernel")):
+        f, b = box(page, field), box(page, button)
+        assert b["x"] > f["x"] + f["width"], (field, f, b)  # beside its field, not under it
+        assert abs((b["y"] + b["height"] / 2) - (f["y"] + f["height"] / 2)) < 4, (field, f, b)
+        assert b["height"] < 40  # one line of text
+    assert box(page, "#add-family")["x"] == box(page, "#add-kernel")["x"]  # the buttons in one column
+    card = box(page, "#template-form")
+    for selector in ("#pool-pickers", "#zone-list", ".zone-table"):
+        b = box(page, selector)
+        assert b["x"] >= card["x"] and b["x"] + b["width"] <= card["x"] + card["width"] + 1, selector
+    for button in page.locator(".zone-actions .btn").all():
+        assert button.bounding_box()["height"] < 40
+    rows = page.locator(".zone-row").all()
+    assert len(rows) == 2 and rows[0].bounding_box()["height"] < 80
+    assert not page.errors
+
+
+@pytest.mark.parametrize("lang", ["en", "ko"])
 def test_zones_are_added_renamed_and_removed_in_place(editor, lang):
     from exams.models import ExamTemplate
 
