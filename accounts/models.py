@@ -3,6 +3,8 @@ from django.db import models
 from django.utils.translation import gettext_lazy as _
 from rest_framework.authtoken.models import Token
 
+from .timezones import when
+
 
 class TokenUse(models.Model):
     """The last request authenticated by one API token (accounts.tokens.record_use).
@@ -19,4 +21,4 @@ class TokenUse(models.Model):
         verbose_name_plural = _("API token uses")
 
     def __str__(self):
-        return f"{self.token.user_id}: {self.last_used_at:%Y-%m-%d %H:%M}"
+        return f"{self.token.user_id}: {when(self.last_used_at)}"

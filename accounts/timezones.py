@@ -12,7 +12,7 @@ from __future__ import annotations
 from django.conf import settings
 from django.utils import timezone
 
-from .core.times import zone_named
+from .core.times import format_when, zone_abbreviations, zone_named
 
 TIME_ZONE_COOKIE = "wd_tz"
 
@@ -38,3 +38,17 @@ class ReaderTimeZoneMiddleware:
 def reader_zone_is_the_sites() -> bool:
     """Whether the active zone is settings.TIME_ZONE (no zone from the browser, or the same one)."""
     return timezone.get_current_timezone_name() == settings.TIME_ZONE
+
+
+def when(moment) -> str:
+    """`moment` (aware; None gives "") as every page writes it, in the active (reader's) zone:
+    "2026-12-05 20:08 KST". For Python that builds a sentence or a label for a person to read."""
+    return format_when(moment, timezone.get_current_timezone())
+
+
+def zone_hints() -> dict:
+    """What the page's script needs to write times as the server does (static/js/timezone.js): the
+    active zone's name and its abbreviations by UTC offset in minutes ({"zone": "Asia/Seoul",
+    "abbreviations": {540: "KST"}})."""
+    abbreviations = zone_abbreviations(timezone.get_current_timezone(), timezone.now().year)
+    return {"zone": timezone.get_current_timezone_name(), "abbreviations": abbreviations}

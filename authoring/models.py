@@ -8,6 +8,7 @@ from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
+from accounts.timezones import when
 from grader.models import RejudgeRecord, Status
 
 
@@ -26,7 +27,7 @@ class ValidationRun(models.Model):
         verbose_name_plural = _("validation runs")
 
     def __str__(self):
-        return f"validation of {self.version} at {self.created_at:%Y-%m-%d %H:%M}"
+        return f"validation of {self.version} at {when(self.created_at)}"
 
     def outcome(self) -> str:
         """"running" while any item is not graded, else "passed" or "failed"."""

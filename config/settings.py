@@ -257,6 +257,8 @@ LOCALE_PATHS = [BASE_DIR / "locale"]
 TIME_ZONE = env.str("WARPDRILL_TIME_ZONE", default="UTC")
 USE_I18N = True
 USE_TZ = True
+# A datetime Django prints itself (a template without the `when` filter, the admin) in the one format.
+FORMAT_MODULE_PATH = ["accounts.formats"]
 
 STATIC_URL = "static/"
 STATICFILES_DIRS = [BASE_DIR / "static"]

@@ -9,6 +9,7 @@ from django.db import models
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
+from accounts.timezones import when
 from grader.models import RejudgeRecord
 
 
@@ -275,7 +276,7 @@ class KernelRegrade(models.Model):
         verbose_name_plural = _("kernel regrades")
 
     def __str__(self):
-        return f"kernel regrade of {self.exam} against {self.against} at {self.created_at:%Y-%m-%d %H:%M}"
+        return f"kernel regrade of {self.exam} against {self.against} at {when(self.created_at)}"
 
     @property
     def is_open(self) -> bool:

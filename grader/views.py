@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import time
-from datetime import timedelta
 from urllib.parse import urlencode
 
 from django.contrib import messages
@@ -11,7 +10,6 @@ from django.core.paginator import Paginator
 from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import NoReverseMatch, reverse
-from django.utils import timezone
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_POST
@@ -251,11 +249,9 @@ def submission_list(request):
     if not show_runs:
         rows = rows.filter(purpose=Purpose.STUDENT)
     page = Paginator(rows, PAGE_SIZE).get_page(request.GET.get("page"))
-    # Submitted less than a minute before this reads "just now": timesince would say "0 minutes".
-    just_now_after = timezone.now() - timedelta(minutes=1)
     query = "&".join(q for q, on in (("all=1", show_all), ("runs=1", show_runs)) if on)
     return render(request, "grader/list.html", {"page": page, "show_all": show_all,
                                                 "can_show_all": is_instructor(request.user),
                                                 "show_runs": show_runs, "can_show_runs": can_show_runs,
                                                 "query": query, "all_query": "all=1&" if show_all else "",
-                                                "others_submissions": show_all, "just_now_after": just_now_after})
+                                                "others_submissions": show_all})

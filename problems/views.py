@@ -2,13 +2,11 @@
 from __future__ import annotations
 
 from collections import defaultdict
-from datetime import timedelta
 
 from django import forms
 from django.contrib.auth.views import redirect_to_login
 from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
-from django.utils import timezone
 from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
 
@@ -146,8 +144,6 @@ def problem_detail(request, slug):
         "from_set": kernel_set_origin(request.user, problem, request.GET.get("set", "")),
         # A kernel question of the student's exam in progress: answered on the exam's page only.
         "in_exam": exam_question_in_progress(request.user, problem),
-        # Submitted less than a minute before this reads "just now": timesince would say "0 minutes".
-        "just_now_after": timezone.now() - timedelta(minutes=1),
     }
     response = render(request, "problems/detail.html", context, status=status)
     for name, value in headers.items():

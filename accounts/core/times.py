@@ -4,23 +4,18 @@ Plain Python, no Django. "2026-12-05 20:08 KST" (ISO date, 24-hour clock, the zo
 in English and Korean alike: the tester found "closes 2026-12-05 20:08" on the course page and
 "Dec. 5, 2026, 8:08 p.m." on the exam page, and no zone anywhere a student looked. The zone is the
 reader's (accounts.timezones: the browser's, else settings.TIME_ZONE).
+
+Every page string goes through format_when: templates with the `when` filter, Python that builds a
+sentence with accounts.timezones.when, and the page's scripts with WarpDrill.formatWhen
+(static/js/timezone.js), which writes the same format in the browser's zone.
 """
 from __future__ import annotations
 
-import enum
 import re
 from datetime import datetime, tzinfo
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError, available_timezones
 
 _NUMERIC = re.compile(r"^[+-]\d{2}(\d{2})?$")  # zoneinfo's abbreviation where a zone has no letters: "+05"
-
-
-class Precision(enum.StrEnum):
-    """How much of a moment a page shows."""
-
-    MINUTES = "minutes"  # 2026-12-05 20:08 KST: deadlines, opening times
-    SECONDS = "seconds"  # 2026-12-05 20:08:05 KST: logs of runs
-    TIME = "time"  # 20:08:05 KST: events of one sitting (an attempt's timeline)
 
 
 def zone_abbreviation(moment: datetime) -> str:
@@ -33,20 +28,28 @@ def zone_abbreviation(moment: datetime) -> str:
     return name
 
 
-def format_when(moment: datetime | None, zone: tzinfo, precision: Precision | str = Precision.MINUTES) -> str:
-    """An aware `moment` in `zone` as "YYYY-MM-DD HH:MM ZONE" (Precision.SECONDS adds ":SS",
-    Precision.TIME leaves out the date); "" for None."""
+def format_when(moment: datetime | None, zone: tzinfo) -> str:
+    """An aware `moment` in `zone` as "YYYY-MM-DD HH:MM ZONE"; "" for None.
+
+    The one format: no seconds and no time without its date, even for the events of one sitting (the
+    tester read "20:08:05 KST" on the exam results page beside "2026-12-05 20:08 KST" on the exam page).
+    Machine-readable exports (CSV, JSON, <time datetime>) stay ISO 8601 and do not come here."""
     if moment is None:
         return ""
     local = moment.astimezone(zone)
-    precision = Precision(precision)
-    if precision is Precision.TIME:
-        text = local.strftime("%H:%M:%S")
-    elif precision is Precision.SECONDS:
-        text = local.strftime("%Y-%m-%d %H:%M:%S")
-    else:
-        text = local.strftime("%Y-%m-%d %H:%M")
-    return f"{text} {zone_abbreviation(local)}"
+    return f"{local.strftime('%Y-%m-%d %H:%M')} {zone_abbreviation(local)}"
+
+
+def zone_abbreviations(zone: tzinfo, year: int) -> dict[int, str]:
+    """{UTC offset in minutes: abbreviation} of `zone` in `year`, from its winter and summer
+    ({540: "KST"}; {60: "CET", 120: "CEST"}): the page's script names the zone as this module does
+    (a browser's Intl has "GMT+9" for Asia/Seoul, not "KST")."""
+    out = {}
+    for month in (1, 7):
+        local = datetime(year, month, 1, 12, tzinfo=zone)
+        offset = local.utcoffset()
+        out[int(offset.total_seconds() // 60) if offset is not None else 0] = zone_abbreviation(local)
+    return out
 
 
 def zone_named(name: str | None) -> ZoneInfo | None:

@@ -10,7 +10,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from accounts.core.times import Precision, format_when
+from accounts.timezones import when
 from exams.core.draw import DrawError, redraw_item
 from exams.core.scoring import attempts_left
 from grader import live
@@ -140,8 +140,7 @@ def save_answers(attempt_id: int, user, answers: Mapping[str, Mapping],
             raise ExamError(_("You have submitted this exam: answers can no longer change, and this one was not "
                               "saved. What you submitted counts."), code="submitted", status=409)
         raise ExamError(_("Time is up: the exam closed at %(deadline)s, and this answer was not saved. "
-                          "Everything saved before then counts.") % {"deadline": format_when(
-                              attempt.deadline, timezone.get_current_timezone(), Precision.TIME)},
+                          "Everything saved before then counts.") % {"deadline": when(attempt.deadline)},
                         code="closed", status=409)
     return now, attempt.deadline
 

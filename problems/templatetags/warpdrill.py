@@ -149,15 +149,15 @@ def topic_name(topic):
 
 
 @register.filter(expects_localtime=False)
-def when(value, precision="minutes"):
+def when(value):
     """A datetime as every page writes it, in the reader's zone with the zone named:
-    "2026-12-05 20:08 KST"; `precision` "seconds" adds the seconds, "time" leaves out the date
-    ("20:08:05 KST"). "" for None; a value that is not a datetime is shown as it is."""
+    "2026-12-05 20:08 KST" (accounts/core/times.py; no other precision: one format everywhere).
+    "" for None; a value that is not a datetime is shown as it is."""
     from datetime import datetime
 
     from django.utils import timezone
 
-    from accounts.core.times import format_when
+    from accounts.timezones import when as when_text
 
     if value in (None, ""):
         return ""
@@ -165,7 +165,22 @@ def when(value, precision="minutes"):
         return value
     if timezone.is_naive(value):
         value = timezone.make_aware(value)
-    return format_when(value, timezone.get_current_timezone(), precision or "minutes")
+    return when_text(value)
+
+
+@register.simple_tag
+def time_zone_attrs():
+    """The <html> element's data-tz and data-tz-abbrs attributes: the zone the page's times are in and
+    its abbreviations by UTC offset, so static/js/timezone.js writes times as the `when` filter does."""
+    import json
+
+    from django.utils.html import format_html
+
+    from accounts.timezones import zone_hints
+
+    hints = zone_hints()
+    return format_html(' data-tz="{}" data-tz-abbrs="{}"', hints["zone"],
+                       json.dumps({str(k): v for k, v in hints["abbreviations"].items()}, separators=(",", ":")))
 
 
 @register.simple_tag

@@ -105,9 +105,8 @@
         failEl.hidden = true;
         if (body.deadline) deadline = Date.parse(body.deadline);
         if (body.server_now) offset = Date.parse(body.server_now) - Date.now();
-        const t = new Date(body.saved_at);
-        // 24-hour HH:MM:SS as elsewhere on the site, not the browser's locale ("4:12:27 PM").
-        setStatus(`${d.textSaved} ${pad(t.getHours())}:${pad(t.getMinutes())}:${pad(t.getSeconds())}`, dirty.size ? "save-pending" : "save-ok");
+        // "2026-12-05 20:08 KST" as everywhere on the site (timezone.js), not the browser's locale ("4:12:27 PM").
+        setStatus(`${d.textSaved} ${window.WarpDrill.formatWhen(body.saved_at)}`, dirty.size ? "save-pending" : "save-ok");
         root.dispatchEvent(new CustomEvent("exam:saved", { detail: body }));
         return;
       }

@@ -3,22 +3,34 @@ from datetime import datetime, timezone
 
 import pytest
 
-from accounts.core.times import Precision, format_when, zone_abbreviation, zone_named
+from accounts.core.times import format_when, zone_abbreviation, zone_abbreviations, zone_named
 
 MOMENT = datetime(2026, 12, 5, 11, 8, 5, tzinfo=timezone.utc)
 
 
-@pytest.mark.parametrize("zone, minutes, time", [
-    ("Asia/Seoul", "2026-12-05 20:08 KST", "20:08:05 KST"),
-    ("UTC", "2026-12-05 11:08 UTC", "11:08:05 UTC"),
-    ("Europe/Berlin", "2026-12-05 12:08 CET", "12:08:05 CET"),
-    ("Asia/Almaty", "2026-12-05 16:08 UTC+05", "16:08:05 UTC+05"),  # no lettered abbreviation
-    ("Asia/Kathmandu", "2026-12-05 16:53 UTC+05:45", "16:53:05 UTC+05:45"),
+@pytest.mark.parametrize("zone, stamp", [
+    ("Asia/Seoul", "2026-12-05 20:08 KST"),
+    ("UTC", "2026-12-05 11:08 UTC"),
+    ("Europe/Berlin", "2026-12-05 12:08 CET"),
+    ("Asia/Almaty", "2026-12-05 16:08 UTC+05"),  # no lettered abbreviation
+    ("Asia/Kathmandu", "2026-12-05 16:53 UTC+05:45"),
 ])
-def test_a_moment_reads_the_same_everywhere_with_its_zone(zone, minutes, time):
-    z = zone_named(zone)
-    assert format_when(MOMENT, z) == minutes and format_when(MOMENT, z, Precision.TIME) == time
-    assert format_when(MOMENT, z, "seconds") == minutes.replace(minutes[11:16], minutes[11:16] + ":05")
+def test_a_moment_reads_the_same_everywhere_with_its_zone(zone, stamp):
+    """One format, whatever the page: the date, hours and minutes (no seconds), the zone named."""
+    assert format_when(MOMENT, zone_named(zone)) == stamp
+
+
+def test_there_is_one_precision():
+    """No page may ask for "20:08:05 KST" or seconds: format_when takes no precision."""
+    with pytest.raises(TypeError):
+        format_when(MOMENT, zone_named("UTC"), "time")
+
+
+@pytest.mark.parametrize("zone, expected", [("Asia/Seoul", {540: "KST"}), ("Europe/Berlin", {60: "CET", 120: "CEST"}),
+                                            ("Asia/Kathmandu", {345: "UTC+05:45"}), ("UTC", {0: "UTC"})])
+def test_the_scripts_hints_name_a_zones_offsets_as_pages_do(zone, expected):
+    """The page's script (static/js/timezone.js) reads the zone's abbreviations by UTC offset in minutes."""
+    assert zone_abbreviations(zone_named(zone), 2026) == expected
 
 
 def test_summer_time_has_its_own_abbreviation():

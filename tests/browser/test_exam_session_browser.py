@@ -71,17 +71,21 @@ def test_submitting_a_kernel_right_after_typing_asks_nothing(exam_for_alice, liv
     assert "// my kernel" in kernel.submissions.get().source
 
 
-def test_a_log_in_as_another_user_and_a_lost_connection_say_so_and_times_are_24_hour(exam_for_alice, live_server,
+def test_a_log_in_as_another_user_and_a_lost_connection_say_so_and_times_read_as_on_every_page(exam_for_alice, live_server,
                                                                                      browser, log_in):
     """Logged in as bob in another tab, alice's page says to log in again as alice (not "check your
     connection (HTTP 404)") and keeps the field; offline it says "(no connection)", not the browser's
-    "Failed to fetch"; the saved time is HH:MM:SS even in an en-US browser (not "4:12:27 PM")."""
+    "Failed to fetch"; the saved time is written as every page writes it, "2026-12-05 20:08 KST", even in
+    an en-US browser (not "4:12:27 PM", nor "20:08:05", nor Intl's "GMT+9"), and after a reload too."""
+    from zoneinfo import ZoneInfo
+
+    from accounts.core.times import format_when
     from django.contrib.auth.models import User
 
     User.objects.create_user("bob", "bob@example.org", PASSWORD)
     exam, attempt = exam_for_alice
     base = live_server.url
-    context = browser.new_context(viewport={"width": 1280, "height": 900}, locale="en-US")
+    context = browser.new_context(viewport={"width": 1280, "height": 900}, locale="en-US", timezone_id="Asia/Seoul")
     page = context.new_page()
     log_in(page, "alice")
     page.goto(f"{base}/exams/{exam.pk}/attempt/")
@@ -89,7 +93,13 @@ def test_a_log_in_as_another_user_and_a_lost_connection_say_so_and_times_are_24_
     field = next(f for f in item.data["question"]["fields"] if f["kind"] != "choice")["name"]
     box = f"#answer-{item.number}-{field}"
     page.fill(box, "11")
-    expect(page.locator("#save-status")).to_have_text(re.compile(r"^Saved at \d\d:\d\d:\d\d$"), timeout=10000)
+    expect(page.locator("#save-status")).to_have_text(re.compile(r"^Saved at \d{4}-\d\d-\d\d \d\d:\d\d KST$"),
+                                                      timeout=10000)
+    attempt.refresh_from_db()
+    saved = f"Saved at {format_when(attempt.last_saved_at, ZoneInfo('Asia/Seoul'))}"
+    assert page.inner_text("#save-status") == saved  # the script writes what the server would
+    page.reload()
+    assert page.inner_text("#save-status") == saved
 
     other = context.new_page()
     other.goto(f"{base}/")

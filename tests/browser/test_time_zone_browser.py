@@ -50,3 +50,25 @@ def test_a_browser_in_seoul_reads_and_writes_kst(live_server, browser, log_in, s
     assert scheduled.opens_at.isoformat().startswith("2031-03-02T11:00")  # 20:00 KST is 11:00 UTC
     teacher.goto(f"{live_server.url}/exams/{scheduled.pk}/")
     assert "2031-03-02 20:00 KST" in teacher.inner_text("#exam-page")
+
+
+@pytest.mark.parametrize("zone", ["Europe/Berlin", "Asia/Kathmandu", "America/New_York"])
+def test_the_pages_script_writes_a_time_as_the_server_does(live_server, browser, transactional_db, zone):
+    """WarpDrill.formatWhen (static/js/timezone.js) in the browser's zone, winter and summer, is what
+    accounts.core.times writes ("2026-07-01 12:00 CEST", where Intl alone says "GMT+2")."""
+    from datetime import datetime, timezone
+    from zoneinfo import ZoneInfo
+
+    from accounts.core.times import format_when
+
+    page = browser.new_context(locale="en-US", timezone_id=zone).new_page()
+    page.goto(f"{live_server.url}/accounts/login/")
+    page.reload()  # the zone's cookie was set by the first page: this one is in the browser's zone
+    # The browser's own name for the zone (Chromium says Asia/Katmandu), as the server was told it.
+    named = page.evaluate("() => Intl.DateTimeFormat().resolvedOptions().timeZone")
+    assert page.evaluate("() => document.documentElement.dataset.tz") == named
+    assert ZoneInfo(named).utcoffset(datetime(2026, 1, 15)) == ZoneInfo(zone).utcoffset(datetime(2026, 1, 15))
+    for moment in (datetime(2026, 1, 15, 10, 0, tzinfo=timezone.utc), datetime(2026, 7, 1, 10, 0, tzinfo=timezone.utc)):
+        written = page.evaluate("(iso) => WarpDrill.formatWhen(iso)", moment.isoformat())
+        assert written == format_when(moment, ZoneInfo(zone))
+    assert page.evaluate("() => WarpDrill.formatWhen(null)") == ""

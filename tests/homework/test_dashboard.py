@@ -175,3 +175,23 @@ def test_a_set_without_items_or_students(courses, people, client_for):
     d = dashboard.build(empty)
     assert d.items == [] and d.students == [] and d.bars == []
     assert client_for("tom").get(reverse("homework:dashboard", args=["GA-B", empty.pk])).status_code == 200
+
+
+@pytest.mark.parametrize("lang, words", [("en", "counted at "), ("ko", "KST에 집계")])
+def test_the_dashboard_writes_its_times_in_the_one_format(week, client_for, lang, words):
+    """"counted at 2026-12-05 20:08 KST" (the tester read "counted at 20:08:05 KST"), as the set's
+    opening and due times, and the solved cells' titles, in the reader's zone; the CSV stays ISO 8601."""
+    import re
+
+    from tests.timestamps import stamps
+
+    client = client_for("prof")
+    client.cookies["wd_tz"] = "Asia/Seoul"
+    url = reverse("homework:dashboard", args=["PP-A", week.pk])
+    page = client.get(url + "?fresh=1", HTTP_ACCEPT_LANGUAGE=lang).content.decode()
+    counted = page[:page.index('id="count-again"')].rsplit("<p", 1)[-1]
+    assert len(stamps(counted)) == 1 and words in counted
+    assert len(stamps(page)) >= 3
+    assert re.search(r'title="[^"]*\d{4}-\d{2}-\d{2} \d{2}:\d{2} KST"', page)  # a solved cell
+    solved = client.get(url + "?csv=matrix").content.decode().splitlines()[1].split(",")[3]
+    assert re.fullmatch(r"\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\+09:00", solved), solved

@@ -313,11 +313,17 @@ def test_problem_form_carries_the_draft_key_and_a_hidden_notice(choose_problem, 
     assert "data-draft-unsent" in refused
 
 
-def test_recent_submissions_say_just_now(problem, alice, alice_client, make_submission):
-    """A submission of the last minute reads 'just now' in the problem page's recent list, not '0 minutes'."""
-    make_submission(alice, problem)
-    html = alice_client.get(detail_url(problem)).content.decode()
-    assert "just now" in html and "0\xa0minutes" not in html and "0 minutes" not in html
+@pytest.mark.parametrize("lang", ["en", "ko"])
+def test_recent_submissions_say_when_in_the_one_format(problem, alice, alice_client, make_submission, lang):
+    """The problem page's recent list writes a submission's time as every page does, "2026-12-05 20:08 UTC"
+    (it said "just now" and "5 minutes ago")."""
+    from accounts.core.times import format_when, zone_named
+    from tests.timestamps import stamps
+
+    sub = make_submission(alice, problem)
+    html = alice_client.get(detail_url(problem), HTTP_ACCEPT_LANGUAGE=lang).content.decode()
+    assert format_when(sub.created_at, zone_named("UTC")) in stamps(html)
+    assert "just now" not in html and "ago<" not in html
 
 
 def test_a_plain_visit_says_which_launch_the_last_submission_chose(choose_problem, alice, alice_client):

@@ -1,6 +1,6 @@
 """The submissions list and nav: "My submissions" is marked current only on pages of one's own
-submissions; work submitted less than a minute ago reads "just now"; a test's time keeps its unit
-on the same line."""
+submissions; each submission's time is written in the one format; a test's time keeps its unit on
+the same line."""
 import re
 from datetime import timedelta
 from pathlib import Path
@@ -56,21 +56,27 @@ def test_student_asking_for_all_still_sees_own_list_marked(problem, alice, alice
     assert nav_mine_is_current(alice_client.get(reverse("grader:list") + "?all=1"))
 
 
-@pytest.mark.parametrize("language, just_now, old", [("en", "just now", "5 minutes ago"), ("ko", None, "5분")])
-def test_just_submitted_reads_just_now(problem, alice, make_submission, language, just_now, old):
-    """A submission made seconds ago reads "just now", not "0 minutes ago" (nor "0분"); one made
-    5 minutes ago keeps its age."""
+@pytest.mark.parametrize("language", ["en", "ko"])
+def test_the_list_and_a_submission_write_when_in_the_one_format(problem, alice, make_submission, language):
+    """Each submission's time reads "2026-12-05 20:08 KST", the one format of every page (it was "5 minutes
+    ago" / "5분 전" here, "2026-12-05 20:08:05 KST" on the submission's page), in the reader's zone."""
+    from accounts.core.times import format_when, zone_named
+    from tests.timestamps import stamps
+
     fresh, older = make_submission(alice, problem), make_submission(alice, problem)
     Submission.objects.filter(pk=older.pk).update(created_at=timezone.now() - timedelta(minutes=5, seconds=5))
+    older.refresh_from_db()
     client = Client(headers={"accept-language": language})
+    client.cookies["wd_tz"] = "Asia/Seoul"
     client.force_login(alice)
     html = client.get(reverse("grader:list")).content.decode()
-    assert "0 minutes" not in html and "0\xa0minutes" not in html and "0분" not in html
-    assert old in html.replace("\xa0", " ")
     times = re.findall(r"<time [^>]*>([^<]*)</time>", html)
-    assert len(times) == 2
-    if just_now:
-        assert times[0] == just_now  # newest first
+    seoul = zone_named("Asia/Seoul")
+    assert times == [format_when(fresh.created_at, seoul), format_when(older.created_at, seoul)]  # newest first
+    assert "ago" not in html and "분 전" not in html
+    stamps(html)
+    page = client.get(older.get_absolute_url()).content.decode()
+    assert format_when(older.created_at, seoul) in stamps(page)
 
 
 def test_test_times_do_not_wrap():
