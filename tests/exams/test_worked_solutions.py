@@ -1,5 +1,7 @@
-"""An exam's review shows the worked solution's inline Markdown rendered (synchronization.classify's
-"*inside*" reached students with its asterisks), in English and Korean."""
+"""An exam's review shows the worked solution's and the choices' inline Markdown rendered
+(synchronization.classify's "*inside*" reached students with its asterisks, synchronization.ballot's
+choices their backticks), in English and Korean."""
+import re
 from datetime import timedelta
 
 import pytest
@@ -16,9 +18,11 @@ pytestmark = pytest.mark.django_db
 
 def test_the_review_renders_the_worked_solution(exam, people):
     attempt = start_attempt(exam, people["alice"])
-    item = attempt.items.filter(kind="question").order_by("number").first()
-    item.data = {**item.data, "question": question_variant("synchronization.classify", 1, 4)}
-    item.save(update_fields=["data"])
+    first, second = attempt.items.filter(kind="question").order_by("number")[:2]
+    first.data = {**first.data, "question": question_variant("synchronization.classify", 1, 4)}
+    second.data = {**second.data, "question": question_variant("synchronization.ballot", 2, 4)}
+    for item in (first, second):
+        item.save(update_fields=["data"])
     submit_attempt(attempt.pk, people["alice"])
     exam.results_release_at = timezone.now() - timedelta(seconds=1)
     exam.save(update_fields=["results_release_at"])
@@ -27,3 +31,6 @@ def test_the_review_renders_the_worked_solution(exam, people):
     ko = c.get(reverse("exams:result", args=[exam.pk]), HTTP_ACCEPT_LANGUAGE="ko").content.decode()
     assert "<em>inside</em>" in en and "*inside*" not in en
     assert "<em>안에</em>" in ko and "*안에*" not in ko
+    for html in (en, ko):
+        assert re.search(r'<label class="option">.*?<code>lane [^<]+</code>', html, re.S)
+        assert re.search(r"<strong>[^<]*<code>lane [^<]+</code>", html)  # the key of the choice

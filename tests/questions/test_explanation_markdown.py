@@ -73,3 +73,58 @@ def test_the_practice_page_shows_the_worked_solution_rendered(client, django_use
     ko = client.get(url, HTTP_ACCEPT_LANGUAGE="ko").content.decode()
     assert "<em>inside</em>" in en and "*inside*" not in en
     assert "<em>안에</em>" in ko and "*안에*" not in ko
+
+
+def without_code(html: str) -> str:
+    """The HTML with its code boxes left out (CUDA such as `*ready = 0` is code, not Markdown)."""
+    return re.sub(r"<pre[^>]*>.*?</pre>|<code>.*?</code>", "", html, flags=re.S)
+
+
+@pytest.mark.parametrize("family_id", sorted(FAMILIES))
+def test_every_family_prints_its_sheet_and_key_with_its_markdown_rendered(family_id):
+    """A printed sheet and key of each family, EN and KO: its choices too (synchronization.ballot's
+    "the lanes where `lane % 4 == 0`" kept its backticks; indexing.wrong_formula's code choices made the
+    printer fail: it escaped the flag True as the code)."""
+    for difficulty in (1, 2, 3):
+        question = question_variant(family_id, difficulty, 4)
+        item = {"key": "z0.p0", "number": 1, "zone": 0, "kind": "question", "points": 5, "question": question}
+        for lang in ("en", "ko"):
+            for part in (Part.QUESTIONS, Part.KEY):
+                html = form_html(ExamHeader(title={"en": "Quiz"}), PrintForm("A", [item]), lang, part,
+                                 MathSlots(KatexRenderer()))
+                body = html[html.index("<section"):]
+                assert not LITERAL.findall(text_of(without_code(body))), (family_id, lang, part)
+
+
+def test_choices_render_their_markdown_on_paper_and_code_choices_print_as_code():
+    ballot = question_variant("synchronization.ballot", 2, 4)  # its choices name lanes as `lane % 4 == 0`
+    assert "`" in str(ballot["fields"])
+    item = {"key": "z0.p0", "number": 1, "zone": 0, "kind": "question", "points": 5, "question": ballot}
+    sheet = form_html(ExamHeader(title={"en": "Quiz"}), PrintForm("A", [item]), "en", Part.QUESTIONS,
+                      MathSlots(KatexRenderer()))
+    assert re.search(r"the lanes where <code>lane [^<]+</code>", sheet)
+    wrong = question_variant("indexing.wrong_formula", 1, 3)
+    item = {"key": "z0.p0", "number": 1, "zone": 0, "kind": "question", "points": 5, "question": wrong}
+    for part in (Part.QUESTIONS, Part.KEY):
+        html = form_html(ExamHeader(title={"en": "Quiz"}), PrintForm("A", [item]), "en", part,
+                         MathSlots(KatexRenderer()))
+        labels = [c["label"]["en"] for f in wrong["fields"] for c in f["choices"]]
+        assert any(f'<pre class="code">{label}</pre>' in html for label in labels) and "True" not in html
+
+
+@pytest.mark.django_db
+def test_the_practice_page_renders_a_choices_markdown_in_the_options_and_the_key(client, django_user_model):
+    from django.urls import reverse
+
+    from practice import actions as practice
+
+    alice = django_user_model.objects.create(username="alice")
+    client.force_login(alice)
+    v = practice.get_or_create_variant(alice, "synchronization.ballot", "page", 2, seed=4)
+    assert "`" in str(v.answer["fields"])
+    practice.reveal(v)
+    for lang in ("en", "ko"):
+        html = client.get(reverse("practice:question", args=[v.pk]), HTTP_ACCEPT_LANGUAGE=lang).content.decode()
+        assert "`" not in without_code(html.split('<div class="solution">')[0].split("<article")[1])
+        assert re.search(r'<label class="option">.*?<code>lane [^<]+</code>', html, re.S)
+        assert re.search(r"<td><code>lane [^<]+</code>|<td>[^<]*<code>lane [^<]+</code>", html)
