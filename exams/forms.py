@@ -101,9 +101,13 @@ class AccommodationForm(forms.Form):
     username = forms.CharField(label=_("Student (username)"))
     extra_minutes = forms.IntegerField(label=_("Extra minutes"), min_value=0, max_value=24 * 60, initial=0)
     opens_at = forms.DateTimeField(label=_("Own window opens"), required=False, widget=DATETIME,
-                                   input_formats=["%Y-%m-%dT%H:%M"])
+                                   input_formats=["%Y-%m-%dT%H:%M"],
+                                   help_text=_("This student's own window: when the exam opens for them instead of "
+                                               "the exam's opening. Empty: the exam's."))
     closes_at = forms.DateTimeField(label=_("Own window closes"), required=False, widget=DATETIME,
-                                    input_formats=["%Y-%m-%dT%H:%M"])
+                                    input_formats=["%Y-%m-%dT%H:%M"],
+                                    help_text=_("This student's own window: when the exam closes for them instead of "
+                                                "the exam's closing. Empty: the exam's."))
 
     def __init__(self, *args, course=None, **kwargs):
         super().__init__(*args, **kwargs)

@@ -20,7 +20,7 @@ from exams.core.export import LongRow, StudentTotal, canvas_csv, long_csv, moodl
 from exams.core.stats import AttemptRow, ItemRow, histogram, histogram_svg, item_stats
 from exams.core.template import TemplateError, dump_yaml
 
-from . import template_picker
+from . import template_picker, template_zones
 from .access import is_staff, require_instructor, require_staff, role
 from .actions.attempts import close_expired, extend_attempt, refresh, reset_item
 from .actions.scheduling import (check_template, remove_accommodation, save_template, schedule_exam,
@@ -79,7 +79,8 @@ def template_edit(request, course_id: int, pk: int | None = None):
     text = form["text"].value() or ""
     return render(request, "exams/template_form.html", {
         "course": course, "template": template, "form": form, "picked": picked,
-        "zones": template_picker.zone_options(text), **pool_choices(course, template_picker.used_marks(text))},
+        "zones": template_picker.zone_options(text), "zone_rows": template_zones.zone_rows(text),
+        **pool_choices(course, template_picker.used_marks(text))},
         status=400 if form.errors or (picked and not picked["added"]) else 200)
 
 

@@ -11,7 +11,7 @@ import pytest
 
 pytestmark = [pytest.mark.browser]
 
-ADDED = {"en": "Added synchronization.classify to the pool of zone 1", "ko": "synchronization.classify을(를) 1번 zone"}
+ADDED = {"en": "Added synchronization.classify to the pool of zone 1", "ko": "synchronization.classify을(를) 1번 구역"}
 REFUSED = {"en": "Did you mean “memory.bank_conflicts”?", "ko": "“memory.bank_conflicts”을(를) 찾으셨나요?"}
 TWICE = {"en": "The question family “indexing.limits” is already in zone 2 of the template at this difficulty",
          "ko": "문제 유형 “indexing.limits”은(는) 이미 템플릿의 2번 구역에 같은 난이도로 있습니다"}

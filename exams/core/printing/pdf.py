@@ -40,16 +40,22 @@ def _stylesheets(katex_css: str):
     return fonts, [CSS(string=printable_css(katex_css), font_config=fonts), CSS(string=BASE_CSS, font_config=fonts)]
 
 
-def write_pdf(documents: list[str], katex_css: str) -> bytes:
-    """One PDF of the HTML `documents` in order (each a whole HTML document). Raises ValueError when empty."""
-    if not documents:
-        raise ValueError("no documents to print")
+def render(documents: list[str], katex_css: str) -> list:
+    """Each HTML document laid out in pages (a weasyprint Document each), with the print stylesheets."""
     from weasyprint import HTML
 
     with _LOCK:
         fonts, css = _stylesheets(katex_css)
-        rendered = [HTML(string=doc).render(stylesheets=css, font_config=fonts) for doc in documents]
-        pages = [page for doc in rendered for page in doc.pages]
+        return [HTML(string=doc).render(stylesheets=css, font_config=fonts) for doc in documents]
+
+
+def write_pdf(documents: list[str], katex_css: str) -> bytes:
+    """One PDF of the HTML `documents` in order (each a whole HTML document). Raises ValueError when empty."""
+    if not documents:
+        raise ValueError("no documents to print")
+    rendered = render(documents, katex_css)
+    pages = [page for doc in rendered for page in doc.pages]
+    with _LOCK:
         return rendered[0].copy(pages).write_pdf()
 
 

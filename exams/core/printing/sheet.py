@@ -13,6 +13,8 @@ from dataclasses import dataclass, field
 from html import escape
 from typing import Callable
 
+from practice.core.inline import inline_html
+
 from ..draw import question_view
 from .labels import label, points_text
 from .markup import MathSlots, blocks_html, markdown_html
@@ -79,7 +81,13 @@ def _t(text: Text, lang: str) -> str:
 
 
 def page_css(header: ExamHeader, form: PrintForm, lang: str, part: Part) -> str:
-    """The @page rules of this form: title top left, form id (and student) top right, page n of m bottom."""
+    """The @page rules of this form: title top left, form id (and student) top right, page n of m bottom.
+
+    A page that begins inside an item (one taller than what is left of a page) names it top right
+    before the form id: "Question 4 (continued) · Form B" (the named string qcont, whose value on a
+    page is the one it had where the page begins: `string(qcont, start)`, set by each item's heading
+    and cleared where the item ends; see _item_html).
+    """
     # A lettered form is named by its letter; a student's by the student (name and ID once each: the
     # form id of a student's form is their ID, which "Form alice_t · alice_t · alice_t" printed thrice).
     if form.is_student:
@@ -92,7 +100,7 @@ def page_css(header: ExamHeader, form: PrintForm, lang: str, part: Part) -> str:
     counter = f"{_css_string(before)} counter(page) {_css_string(middle)} counter(pages) {_css_string(after)}"
     return f"""@page {{
   @top-left {{ content: {_css_string(_t(header.title, lang))}; }}
-  @top-right {{ content: {_css_string(ident)}; }}
+  @top-right {{ content: string(qcont, start) {_css_string(ident)}; }}
   @bottom-left {{ content: {_css_string(ident)}; }}
   @bottom-right {{ content: {counter}; }}
 }}"""
@@ -103,8 +111,7 @@ def _fields_html(view: dict, lang: str) -> str:
     for f in view["fields"]:
         if f["kind"] == "choice":
             choices = "".join(
-                f'<li><span class="choice-key">({escape(c["key"])})</span> {escape(c["label"])}'
-                + (f'<pre class="code">{escape(c["code"])}</pre>' if c.get("code") else "") + "</li>"
+                f'<li><span class="choice-key">({escape(c["key"])})</span> {_choice_html(c["label"], c.get("code"))}</li>'
                 for c in f["choices"])
             out.append(f'<div class="field"><div class="field-label">{escape(f["label"])} '
                        f'<span class="hint">{escape(label("choose_one", lang))}</span></div>'
@@ -116,18 +123,33 @@ def _fields_html(view: dict, lang: str) -> str:
     return "\n".join(out)
 
 
+def _choice_html(text: str, is_code: bool) -> str:
+    """A choice's label: code in a code box (Choice.code says the label is code), else the family's
+    inline Markdown, as on screen."""
+    return f'<pre class="code">{escape(text)}</pre>' if is_code else inline_html(text)
+
+
 def _key_fields_html(view: dict, lang: str) -> str:
     rows = []
     for f in view["fields"]:
-        value = view["answer"].get(f["name"], "")
-        rows.append(f'<tr><th>{escape(f["label"])}</th><td class="answer-value">{escape(str(value))}'
+        value = str(view["answer"].get(f["name"], ""))
+        if f["kind"] == "choice":  # the right choice's label
+            code = any(c.get("code") for c in f["choices"])
+            value_html = _choice_html(value, code)
+        else:
+            value_html = escape(value)
+        rows.append(f'<tr><th>{escape(f["label"])}</th><td class="answer-value">{value_html}'
                     f'{(" " + escape(f["unit"])) if f.get("unit") else ""}</td></tr>')
     return f'<table class="key"><caption>{escape(label("answer", lang))}</caption>{"".join(rows)}</table>'
 
 
 def _item_html(item: dict, lang: str, part: Part, slots: MathSlots, kernel_text: KernelText | None) -> str:
+    # The points span names the page header's "Question 4 (continued) · " for pages that begin inside
+    # this item, and the empty div closing the item clears it (BASE_CSS: string-set qcont; page_css).
+    continued = label("question_continued", lang, n=item["number"]) + " · "
     head = (f'<h2><span class="qnum">{escape(label("question", lang, n=item["number"]))}</span>'
-            f'<span class="pts">{escape(points_text(item.get("points", 0), lang))}</span></h2>')
+            f'<span class="pts" data-continued="{escape(continued)}">'
+            f'{escape(points_text(item.get("points", 0), lang))}</span></h2>')
     if item["kind"] == "question":
         view = question_view(item["question"], lang, with_key=part is Part.KEY)
         body = [f'<h3>{escape(view["title"])}</h3>', blocks_html(view["prompt"])]
@@ -142,11 +164,13 @@ def _item_html(item: dict, lang: str, part: Part, slots: MathSlots, kernel_text:
         body = [f'<h3>{escape(title)}</h3>']
         if part is Part.KEY:
             body += [f'<p class="hint">{escape(label("kernel_graded", lang))}</p>',
-                     f'<pre class="code">{escape(text.get("solution", ""))}</pre>']
+                     f'<pre class="code solution">{escape(text.get("solution", ""))}</pre>']
         else:
             body += [f'<div class="statement">{markdown_html(_t(text.get("statement") or {}, lang), slots)}</div>',
-                     f'<p class="hint">{escape(label("kernel_task", lang))}</p>', '<div class="kernel-box"></div>']
-    return f'<section class="item item-{escape(item["kind"])}">{head}{"".join(body)}</section>'
+                     f'<div class="answer-area"><p class="hint">{escape(label("kernel_task", lang))}</p>'
+                     '<div class="kernel-box"></div></div>']
+    return (f'<section class="item item-{escape(item["kind"])}">{head}{"".join(body)}'
+            '<div class="item-end"></div></section>')
 
 
 def form_html(header: ExamHeader, form: PrintForm, lang: str, part: Part, slots: MathSlots,
@@ -199,8 +223,16 @@ table.who { width: 100%; border-collapse: collapse; margin-bottom: 5mm; }
 table.who th { text-align: left; white-space: nowrap; padding-right: 3mm; font-weight: normal; width: 1%; }
 table.who td { border-bottom: 0.6pt solid #000; height: 8mm; width: 49%; }
 .instructions { font-style: italic; }
-section.item { margin: 0 0 7mm 0; }
-section.item-question { break-inside: avoid; }
+/* Page breaks. An item that fits on a page is never split: its prompt stays with its answer fields or
+   box, a key's answers and solution with the question's heading. One taller than a page breaks, but
+   never between a heading or hint and what follows it, nor between the "write the kernel below" line
+   and the box; every page that begins inside an item says "Question N (continued)" at its top. */
+section.item { margin: 0 0 7mm 0; break-inside: avoid; }
+h2, h3, h4, .hint, table.key caption { break-after: avoid; }
+.answer-area, table.key, .field { break-inside: avoid; }
+p, li { orphans: 3; widows: 3; }
+h2 .pts { string-set: qcont attr(data-continued); }
+.item-end { string-set: qcont ""; }
 pre, code { font-family: "DejaVu Sans Mono", "Noto Sans Mono CJK KR", monospace; }
 code { font-size: 9pt; }
 pre.code { font-size: 8.5pt; line-height: 1.3; background: #f4f4f4; border: 0.5pt solid #ccc; padding: 2mm;
