@@ -98,6 +98,20 @@ def course(request, code: str):
     })
 
 
+# The management page's sections that show the messages meant for them under their heading (a redirect
+# to ".../manage/#invites" scrolls the page's top, and the messages there, out of view).
+MESSAGE_SECTIONS = ("members", "invites")
+
+
+def _at(section: str) -> str:
+    """The extra tag of a message shown in `section` of the management page (the warpdrill tags)."""
+    return f"at-{section}"
+
+
+def _to_section(course, section: str):
+    return redirect(reverse("courses:manage", kwargs={"code": course.code}) + "#" + section)
+
+
 def _manage_context(request, course, role, **extra) -> dict:
     # Instructors first, then TAs, then students; each by username.
     rank = Case(When(role=Role.INSTRUCTOR, then=0), When(role=Role.TA, then=1), default=2)
@@ -109,6 +123,7 @@ def _manage_context(request, course, role, **extra) -> dict:
         "invite_form": extra.pop("invite_form", None) or InviteForm(),
         "roster_form": extra.pop("roster_form", None) or RosterForm(),
         "join_url": request.build_absolute_uri(reverse("courses:join_form")),
+        "message_sections": MESSAGE_SECTIONS,
         **extra,
     }
 
@@ -120,9 +135,9 @@ def manage(request, code: str):
     return render(request, "courses/manage.html", _manage_context(request, course, role))
 
 
-def _refused(request, exc: CourseError, course):
-    messages.error(request, str(exc))
-    return redirect("courses:manage", code=course.code)
+def _refused(request, exc: CourseError, course, section: str):
+    messages.error(request, str(exc), extra_tags=_at(section))
+    return _to_section(course, section)
 
 
 @require_POST
@@ -136,9 +151,9 @@ def invite_create(request, code: str):
         invite = actions.create_invite(course, request.user, role=form.cleaned_data["role"],
                                        expires_at=form.expires_at(), max_uses=form.cleaned_data["max_uses"])
     except CourseError as exc:
-        return _refused(request, exc, course)
-    messages.success(request, _("Invite %(code)s created.") % {"code": invite.code})
-    return redirect(reverse("courses:manage", kwargs={"code": course.code}) + "#invites")
+        return _refused(request, exc, course, "invites")
+    messages.success(request, _("Invite %(code)s created.") % {"code": invite.code}, extra_tags=_at("invites"))
+    return _to_section(course, "invites")
 
 
 @require_POST
@@ -146,8 +161,9 @@ def invite_create(request, code: str):
 def invite_revoke(request, code: str, invite_id: int):
     course, _role = access.course_for(request.user, code, *access.INSTRUCTORS)
     invite = actions.revoke_invite(course, request.user, invite_id)
-    messages.success(request, _("Invite %(code)s revoked: it no longer works.") % {"code": invite.code})
-    return redirect(reverse("courses:manage", kwargs={"code": course.code}) + "#invites")
+    messages.success(request, _("Invite %(code)s revoked: it no longer works.") % {"code": invite.code},
+                     extra_tags=_at("invites"))
+    return _to_section(course, "invites")
 
 
 @require_POST
@@ -156,15 +172,16 @@ def member_role(request, code: str, membership_id: int):
     course, _role = access.course_for(request.user, code, *access.INSTRUCTORS)
     form = RoleForm(request.POST)
     if not form.is_valid():
-        messages.error(request, _("Unknown role."))
-        return redirect("courses:manage", code=course.code)
+        messages.error(request, _("Unknown role."), extra_tags=_at("members"))
+        return _to_section(course, "members")
     try:
         member = actions.set_role(course, request.user, membership_id, form.cleaned_data["role"])
     except CourseError as exc:
-        return _refused(request, exc, course)
+        return _refused(request, exc, course, "members")
     messages.success(request, _("%(user)s is now %(role)s.") % {"user": member.user.get_username(),
-                                                                  "role": member.get_role_display()})
-    return redirect(reverse("courses:manage", kwargs={"code": course.code}) + "#members")
+                                                                  "role": member.get_role_display()},
+                     extra_tags=_at("members"))
+    return _to_section(course, "members")
 
 
 @require_POST
@@ -174,9 +191,9 @@ def member_remove(request, code: str, membership_id: int):
     try:
         actions.remove_member(course, request.user, membership_id)
     except CourseError as exc:
-        return _refused(request, exc, course)
-    messages.success(request, _("Member removed from the course."))
-    return redirect(reverse("courses:manage", kwargs={"code": course.code}) + "#members")
+        return _refused(request, exc, course, "members")
+    messages.success(request, _("Member removed from the course."), extra_tags=_at("members"))
+    return _to_section(course, "members")
 
 
 @require_POST

@@ -1,5 +1,5 @@
-"""The write path of problem sets: create one, add and remove items. Callers have checked that the
-user is a TA or instructor of the course (homework.views, through courses.access)."""
+"""The write path of problem sets: create, edit and delete one, add and remove items. Callers have
+checked that the user is a TA or instructor of the course (homework.views, through courses.access)."""
 from __future__ import annotations
 
 from django.db import IntegrityError, transaction
@@ -16,11 +16,10 @@ class ProblemSetError(WarpDrillError):
     """A problem-set change that cannot be made as asked; the message says why."""
 
 
-def create_set(course, user, *, title_en: str, title_ko: str = "", opens_at, due_at,
-               late_policy: str = LatePolicy.NONE, late_until=None, difficulty: int | None = None) -> ProblemSet:
-    """A new problem set of `course`; `difficulty` (1..3, or None for exam level) is the one its
-    question-family items are drawn at. Raises ProblemSetError when it would be due before it opens,
-    its late deadline is not after the due date, or the difficulty is not one of the levels."""
+def _check_window(opens_at, due_at, late_policy: str, late_until, difficulty: int | None) -> None:
+    """The rule a set's times and level follow, when it is created and when it is edited: raises
+    ProblemSetError when it would be due before it opens, its late deadline is not after the due date
+    (late work counting), or the difficulty is not one of the levels."""
     from practice.core.questions import DIFFICULTIES
 
     if due_at <= opens_at:
@@ -29,10 +28,42 @@ def create_set(course, user, *, title_en: str, title_ko: str = "", opens_at, due
         raise ProblemSetError(_("With late work counting, give a late deadline after the due date."))
     if difficulty is not None and difficulty not in DIFFICULTIES:
         raise ProblemSetError(_("Choose a difficulty from the list."))
+
+
+def create_set(course, user, *, title_en: str, title_ko: str = "", opens_at, due_at,
+               late_policy: str = LatePolicy.NONE, late_until=None, difficulty: int | None = None) -> ProblemSet:
+    """A new problem set of `course`; `difficulty` (1..3, or None for exam level) is the one its
+    question-family items are drawn at. Raises ProblemSetError when it breaks _check_window's rule."""
+    _check_window(opens_at, due_at, late_policy, late_until, difficulty)
     return ProblemSet.objects.create(course=course, title_en=title_en.strip(), title_ko=title_ko.strip(),
                                      opens_at=opens_at, due_at=due_at, late_policy=late_policy,
                                      late_until=late_until if late_policy == LatePolicy.MARKED else None,
                                      difficulty=difficulty, created_by=user)
+
+
+EDITABLE_FIELDS = ("title_en", "title_ko", "opens_at", "due_at", "late_policy", "late_until", "difficulty")
+
+
+def update_set(problem_set: ProblemSet, *, title_en: str, title_ko: str = "", opens_at, due_at,
+               late_policy: str = LatePolicy.NONE, late_until=None, difficulty: int | None = None) -> ProblemSet:
+    """Change a set's titles, window, late policy and difficulty, by the rule that created it
+    (_check_window; ProblemSetError, and nothing saved, when it breaks it). Its items stay; every
+    student's status is read again against the new window (homework.core.standing), and questions
+    already drawn keep their difficulty: only new ones are drawn at the new level."""
+    _check_window(opens_at, due_at, late_policy, late_until, difficulty)
+    problem_set.title_en, problem_set.title_ko = title_en.strip(), title_ko.strip()
+    problem_set.opens_at, problem_set.due_at, problem_set.late_policy = opens_at, due_at, late_policy
+    problem_set.late_until = late_until if late_policy == LatePolicy.MARKED else None
+    problem_set.difficulty = difficulty
+    problem_set.save(update_fields=list(EDITABLE_FIELDS))
+    return problem_set
+
+
+def delete_set(problem_set: ProblemSet) -> None:
+    """Delete the set and its items (and the LMS links that open it: lti.ResourceLink cascades). The
+    students' submissions and answers stay: they belong to the problems and questions, and count as
+    practice from now on (a question opened for one of its items reads as a practice question)."""
+    problem_set.delete()
 
 
 def assignable_problems(course):

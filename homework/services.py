@@ -14,7 +14,7 @@ from practice.labels import family_title
 from .core.standing import ItemStatus, Phase
 from .models import ProblemSet
 
-__all__ = ["ItemRow", "ItemStatus", "KernelSetOrigin", "SetItemOrigin", "item_rows", "kernel_set_origin", "open_problem_sets", "set_item_of", "visible_sets"]
+__all__ = ["ItemRow", "ItemStatus", "KernelSetOrigin", "SetItemOrigin", "item_rows", "item_titles", "kernel_set_origin", "open_problem_sets", "set_item_of", "visible_sets"]
 
 
 @dataclass(frozen=True)
@@ -79,6 +79,13 @@ def item_rows(problem_set, user) -> list[ItemRow]:
                                 window.status([t for t, ok, shown in answers if ok and not shown],
                                               [t for t, _ok, _shown in answers])))
     return rows
+
+
+def item_titles(problem_set) -> list[str]:
+    """The titles of the set's items in order, in the active language (a kernel problem's title, a
+    question family's name)."""
+    return [item.problem.title if item.problem_id else family_title(item.family)
+            for item in problem_set.items.select_related("problem")]
 
 
 def problem_url(problem, course, problem_set=None) -> str:

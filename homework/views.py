@@ -2,36 +2,20 @@
 their status per item; TAs and instructors create sets and choose their items."""
 from __future__ import annotations
 
-from django import forms
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods, require_POST
 
 from courses import access
 from courses.core.spreadsheet import write_rows
-from practice.labels import DIFFICULTY_CHOICES, family_groups
+from practice.labels import family_groups
 
 from . import actions, services
 from . import dashboard as reads
-from .models import LatePolicy
-
-
-class ProblemSetForm(forms.Form):
-    title_en = forms.CharField(label=gettext_lazy("Title (English)"), max_length=200)
-    title_ko = forms.CharField(label=gettext_lazy("Title (Korean)"), max_length=200, required=False)
-    opens_at = forms.DateTimeField(label=gettext_lazy("Opens at"), widget=forms.DateTimeInput(attrs={"type": "datetime-local"}))
-    due_at = forms.DateTimeField(label=gettext_lazy("Due at"), widget=forms.DateTimeInput(attrs={"type": "datetime-local"}))
-    late_policy = forms.ChoiceField(label=gettext_lazy("Late policy"), choices=LatePolicy.choices)
-    late_until = forms.DateTimeField(label=gettext_lazy("Late work until"), required=False,
-                                     widget=forms.DateTimeInput(attrs={"type": "datetime-local"}))
-    difficulty = forms.TypedChoiceField(
-        label=gettext_lazy("Difficulty of its generated questions"), required=False, coerce=int, empty_value=None,
-        choices=[("", gettext_lazy("Exam level (default)")), *DIFFICULTY_CHOICES],
-        help_text=gettext_lazy("Each question-family item gives every student questions of its family at this level."))
+from .forms import ProblemSetForm
 
 
 @login_required
@@ -67,6 +51,43 @@ def problem_set(request, code, set_id):
         context["problems"], context["family_groups"] = actions.addable(
             problem_set, actions.assignable_problems(course), family_groups())
     return render(request, "homework/set.html", context)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def edit_set(request, code, set_id):
+    """Edit a set's titles, window, late policy and difficulty (the course's TAs and instructors; anyone
+    else 404), with the rule that created it; times read in the reader's zone, as the new-set form's."""
+    course, role = access.course_for(request.user, code, *access.MANAGERS)
+    problem_set = get_object_or_404(course.problem_sets, pk=set_id)
+    form = ProblemSetForm(request.POST or None, initial=ProblemSetForm.initial_of(problem_set))
+    if request.method == "POST" and form.is_valid():
+        try:
+            actions.update_set(problem_set, **form.cleaned_data)
+        except actions.ProblemSetError as exc:
+            form.add_error(None, str(exc))
+        else:
+            messages.success(request, _("Problem set saved."))
+            return redirect("homework:set", course.code, problem_set.pk)
+    return render(request, "homework/set_form.html", {"course": course, "role": role, "set": problem_set,
+                                                      "form": form}, status=400 if form.errors else 200)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def delete_set(request, code, set_id):
+    """GET: what deleting the set loses (the set, its items, the LMS links that open it; the students'
+    work stays as practice); POST: delete it. The course's TAs and instructors only (anyone else 404)."""
+    course, role = access.course_for(request.user, code, *access.MANAGERS)
+    problem_set = get_object_or_404(course.problem_sets, pk=set_id)
+    if request.method == "POST":
+        title = problem_set.title
+        actions.delete_set(problem_set)
+        messages.success(request, _("Problem set “%(title)s” deleted.") % {"title": title})
+        return redirect("homework:sets", course.code)
+    return render(request, "homework/set_delete.html", {
+        "course": course, "role": role, "set": problem_set,
+        "items": services.item_titles(problem_set), "lms_links": problem_set.lti_links.count()})
 
 
 @login_required

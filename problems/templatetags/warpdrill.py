@@ -79,6 +79,33 @@ def topic_label(topic):
 
 
 @register.filter
+def inline_markdown(text):
+    """A question family's inline Markdown (a choice's label) as safe HTML, as its prompt and worked
+    solution are rendered (practice/core/inline.py). Only for the families' own text, never for what a
+    student typed."""
+    from practice.rendering import inline_html
+
+    return inline_html(str(text if text is not None else ""))
+
+
+@register.filter
+def answer_html(field, which="expected"):
+    """A question field's key (`which` "expected") or given answer ("given") as a page shows it: a
+    choice's label as the family wrote it (code in <code>, else inline Markdown), any other value as
+    plain text (a typed answer is never read as Markdown). `field` is a field row with its kind and
+    choices ({"label", "code"})."""
+    from django.utils.html import format_html
+
+    value = str(field.get(which) or "")
+    if field.get("kind") != "choice":
+        return value
+    choice = next((c for c in field.get("choices", []) if c.get("label") == value), None)
+    if choice is not None and choice.get("code"):
+        return format_html("<code>{}</code>", value)
+    return inline_markdown(value)
+
+
+@register.filter
 def problem_status_label(status):
     return PROBLEM_STATUS_LABELS.get(str(status), status)
 
@@ -202,3 +229,45 @@ def time_zone_note():
         text = gettext("Times are in the %(zone)s time zone (%(abbr)s), your browser's.")
     return format_html('<p class="muted small time-zone-note" id="time-zone">{}</p>',
                        text % {"zone": name, "abbr": abbreviation})
+
+
+# A message a view means for one section of the page it redirects to (".../manage/#invites") carries
+# the extra tag "at-<the section's id>": the jump to the section scrolls the page's top, and the
+# messages there, out of view, so the section shows it under its heading instead. A page names the
+# sections that show their messages in its context's `message_sections`; a message for a section the
+# page does not name is shown at the top, as any other.
+SECTION_TAG_PREFIX = "at-"
+
+
+def _section_of(message) -> str:
+    return next((t[len(SECTION_TAG_PREFIX):] for t in (message.extra_tags or "").split()
+                 if t.startswith(SECTION_TAG_PREFIX)), "")
+
+
+def _alerts(messages) -> str:
+    from django.utils.html import format_html, format_html_join
+
+    return format_html_join("", '<div class="alert alert-{}" role="status">{}</div>',
+                            ((m.level_tag or "info", m.message) for m in messages))
+
+
+@register.simple_tag(takes_context=True)
+def page_messages(context):
+    """The messages at the top of the page (base.html): all but those a section of this page shows."""
+    from django.utils.html import format_html
+
+    sections = set(context.get("message_sections") or ())
+    top = [m for m in context.get("messages") or () if _section_of(m) not in sections]
+    return format_html('<div class="container messages">{}</div>', _alerts(top)) if top else ""
+
+
+@register.simple_tag(takes_context=True)
+def section_messages(context, section: str):
+    """The messages meant for `section` (extra tag "at-<section>"), where the page names the section in
+    `message_sections`; put under the section's heading."""
+    from django.utils.html import format_html
+
+    if section not in (context.get("message_sections") or ()):
+        return ""
+    mine = [m for m in context.get("messages") or () if _section_of(m) == section]
+    return format_html('<div class="section-messages">{}</div>', _alerts(mine)) if mine else ""

@@ -90,6 +90,8 @@ ROUTES = {
     "homework:item-question": "members of the course for a set they can see (students: opened sets); others: 404 "
                               "(tests/homework/test_set_questions.py)",
     "homework:dashboard": "TAs and instructors of the course (others: 404; tests/homework/test_dashboard.py)",
+    "homework:edit": "TAs and instructors of the course (others: 404; tests/homework/test_set_edit_delete.py)",
+    "homework:delete": "TAs and instructors of the course; GET confirms, POST deletes (others: 404)",
     "homework:add-item": "TAs and instructors of the course, POST (others: 404)",
     "homework:remove-item": "TAs and instructors of the course, POST (others: 404)",
     # Exams: roles of the exam's course (exams/access.py); tests/access/test_exams_access.py checks them.
