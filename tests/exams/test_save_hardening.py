@@ -59,3 +59,70 @@ def test_an_ordinary_save_still_nests_well_within_the_limit(exam, people):
     assert response.status_code == 200
     item.refresh_from_db()
     assert item.answer == {field: "3"}
+
+
+# ---- late saves -------------------------------------------------------------------------------
+
+def _late_flood() -> str:
+    """The tester's late save: 50 crafted keys of 5,100 characters each (255 KB)."""
+    return json.dumps({"answers": {("K%02d" % i) + "A" * 5100: {} for i in range(50)}})
+
+
+def test_a_flood_of_late_saves_logs_one_small_event_a_minute(exam, people):
+    """20 late saves of 50 keys x 5,100 characters stored 5 MB of events; now the first logs a summary
+    (3 keys cut short, how many there were), the next ones within a minute log nothing, and every one
+    is still refused with 409."""
+    from datetime import timedelta
+
+    from exams.actions.attempts import submit_attempt
+
+    attempt = start_attempt(exam, people["alice"])
+    alice = client_for(people["alice"])
+    url = _signed_save_url(alice, exam)
+    submit_attempt(attempt.pk, people["alice"])
+    body = _late_flood()
+    for _ in range(20):
+        response = _post(alice, url, body)
+        assert response.status_code == 409 and response.json()["code"] == "submitted"
+    late = list(AttemptEvent.objects.filter(attempt=attempt, kind="late"))
+    assert len(late) == 1
+    data = late[0].data
+    assert data["keys"] == 50 and len(data["slots"]) == 3
+    assert all(len(k) <= 24 for k in data["slots"]) and data["slots"][0] == "K00" + "A" * 20 + "…"
+    assert len(json.dumps(data)) < 200
+    # A minute later the next refused save is logged again.
+    AttemptEvent.objects.filter(pk=late[0].pk).update(at=late[0].at - timedelta(seconds=61))
+    assert _post(alice, url, body).status_code == 409
+    assert AttemptEvent.objects.filter(attempt=attempt, kind="late").count() == 2
+
+
+def test_a_late_save_after_the_deadline_still_closes_the_attempt_when_not_logged(exam, people):
+    """The attempt past its deadline is closed by the late save even when the event is skipped."""
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from exams.models import ExamAttempt
+
+    attempt = start_attempt(exam, people["alice"])
+    item = attempt.items.filter(kind="question").first()
+    alice = client_for(people["alice"])
+    url = reverse("exams:save", args=[exam.pk])
+    ExamAttempt.objects.filter(pk=attempt.pk).update(deadline=timezone.now() - timedelta(seconds=1))
+    AttemptEvent.objects.create(attempt=attempt, kind="late", data={"slots": [], "keys": 0})
+    response = _post(alice, url, json.dumps({"answers": {item.key: {"x": "1"}}}))
+    assert response.status_code == 409 and response.json()["code"] == "closed"
+    attempt.refresh_from_db()
+    assert attempt.state == "closed"
+    assert AttemptEvent.objects.filter(attempt=attempt, kind="late").count() == 1
+
+
+def test_the_timeline_says_how_many_keys_a_late_save_had(exam, people):
+    from exams.actions.attempts import submit_attempt
+
+    attempt = start_attempt(exam, people["alice"])
+    submit_attempt(attempt.pk, people["alice"])
+    _post(client_for(people["alice"]), reverse("exams:save", args=[exam.pk]), _late_flood())
+    page = client_for(people["ivy"]).get(reverse("exams:attempt_detail", args=[attempt.pk])).content.decode()
+    timeline = page[page.index('id="timeline"'):]
+    assert "“K00" + "A" * 20 + "…”" in timeline and "and 47 more" in timeline and "A" * 21 not in timeline
