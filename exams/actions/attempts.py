@@ -21,6 +21,7 @@ from ..errors import ExamError
 from ..models import AttemptEvent, AttemptState, EventKind, Exam, ExamAttempt, ExamItem
 from .events import log_event
 from .grading import grade_attempt, kernel_outcomes
+from .passwords import check_password
 from .scheduling import deadline_for, spec_of
 
 log = logging.getLogger(__name__)
@@ -34,8 +35,9 @@ def start_attempt(exam: Exam, user, *, password: str = "", accept_honour_code: b
     draw stored ahead by exams.drawing when it is current, else drawn now: the same items either way).
 
     Idempotent: pressing Start again (another tab, another device) returns the same attempt.
-    Raises ExamError: before the window opens, after it closes, a wrong password, the honour code
-    not accepted. Precondition: the caller checked that `user` is a student of the exam's course.
+    Raises ExamError: before the window opens, after it closes, a wrong password or too many of them
+    (exams.actions.passwords), the honour code not accepted. Precondition: the caller checked that
+    `user` is a student of the exam's course.
     """
     now = now or timezone.now()
     facts = drawing.start_facts(exam, user)
@@ -46,8 +48,7 @@ def start_attempt(exam: Exam, user, *, password: str = "", accept_honour_code: b
         raise ExamError(_("This exam has not opened yet."), code="not_open", status=403)
     if now >= closes:
         raise ExamError(_("This exam has closed."), code="closed", status=403)
-    if exam.password and password != exam.password:
-        raise ExamError(_("The exam password is not right."), code="password")
+    check_password(exam, user, password, now)  # a limit on tries, then a constant-time compare
     if exam.honour_code and not accept_honour_code:
         raise ExamError(_("Accept the honour code to start."), code="honour_code")
     try:
