@@ -1,12 +1,14 @@
 """A kernel item's submissions as the exam's pages list them: each row's attempt number, its live
 polling schedule and, for a COMPILE_ERROR, the compiler's messages (shown in every feedback mode:
 they say nothing about the hidden tests, and such a submission costs no attempt,
-exams.core.scoring)."""
+exams.core.scoring); and the item's saved draft as staff read it."""
 from __future__ import annotations
 
 from django.utils.translation import gettext
 
 from exams.core.scoring import COMPILE_ERROR, attempt_numbers
+
+from practice.rendering import blocks_html
 
 from .actions.grading import outcomes_of
 from .models import Exam, ExamItem
@@ -59,3 +61,17 @@ def submission_rows(item: ExamItem) -> list:
     """The item's submissions, oldest first, each with its row's facts (with_row_facts). One query."""
     subs = sorted(item.submissions.all(), key=lambda s: (s.created_at, s.pk))
     return [with_row_facts(s, n) for s, n in zip(subs, attempt_numbers(outcomes_of(subs)))]
+
+
+def kernel_draft(item: ExamItem, submissions: list) -> dict | None:
+    """The kernel draft autosaved for `item` (its editor's text, ExamItem.answer["source"]), for staff
+    to read: {"blocks": the source as a code block, "saved_at", "same_as": the attempt number
+    (submission_rows) of the first submission with the same source, or None,
+    "same_submission": that submission's id (it may be no attempt: a compile error), or None};
+    None when nothing was typed. A draft is never graded: only submissions are."""
+    source = (item.answer or {}).get("source", "")
+    if not isinstance(source, str) or not source.strip():
+        return None
+    same = next((s for s in submissions if s.source == source), None)
+    return {"blocks": blocks_html([{"kind": "code", "text": source}]), "saved_at": item.saved_at,
+            "same_as": getattr(same, "attempt_number", None), "same_submission": same.pk if same else None}

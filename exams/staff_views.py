@@ -28,11 +28,11 @@ from .actions.scheduling import (check_template, remove_accommodation, save_temp
 from .catalogue import DbCatalogue
 from .errors import ExamError
 from .forms import AccommodationForm, ExamForm, ExtendForm, TemplateForm
-from .kernel_rows import submission_rows
+from .kernel_rows import kernel_draft, submission_rows
 from .models import AttemptState, Exam, ExamAttempt, ExamItem, ExamTemplate
 from .template_messages import localize
 from .timeline import item_titles, timeline
-from practice.rendering import blocks_html, lang
+from practice.rendering import lang
 from .views import _item_row
 
 PREVIEW_MAX = 10
@@ -312,20 +312,6 @@ def attempt_detail(request, attempt_id: int):
     return render(request, "exams/result.html", {
         "exam": attempt.exam, "attempt": attempt, "rows": rows, "staff_view": True,
         "events": timeline(attempt, item_titles(rows)), "extend_form": ExtendForm()})
-
-
-def kernel_draft(item: ExamItem, submissions: list) -> dict | None:
-    """The kernel draft autosaved for `item` (its editor's text, ExamItem.answer["source"]), for staff
-    to read: {"blocks": the source as a code block, "saved_at", "same_as": the attempt number
-    (kernel_rows.submission_rows) of the first submission with the same source, or None,
-    "same_submission": that submission's id (it may be no attempt: a compile error), or None};
-    None when nothing was typed. A draft is never graded: only submissions are."""
-    source = (item.answer or {}).get("source", "")
-    if not isinstance(source, str) or not source.strip():
-        return None
-    same = next((s for s in submissions if s.source == source), None)
-    return {"blocks": blocks_html([{"kind": "code", "text": source}]), "saved_at": item.saved_at,
-            "same_as": getattr(same, "attempt_number", None), "same_submission": same.pk if same else None}
 
 
 @login_required
