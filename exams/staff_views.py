@@ -21,7 +21,7 @@ from exams.core.export import LongRow, StudentTotal, canvas_csv, long_csv, moodl
 from exams.core.stats import AttemptRow, ItemRow, histogram, histogram_svg, item_stats
 from exams.core.template import TemplateError, dump_yaml
 
-from . import template_picker
+from . import template_picker, template_zones
 from .access import is_staff, require_instructor, require_staff, role
 from .actions.attempts import close_expired, extend_attempt, refresh, reset_item
 from .actions.scheduling import (check_template, remove_accommodation, save_template, schedule_exam,
@@ -29,10 +29,11 @@ from .actions.scheduling import (check_template, remove_accommodation, save_temp
 from .catalogue import DbCatalogue
 from .errors import ExamError
 from .forms import AccommodationForm, ExamForm, ExtendForm, TemplateForm
+from .kernel_rows import kernel_draft, submission_rows
 from .models import AttemptState, Exam, ExamAttempt, ExamItem, ExamTemplate
 from .template_messages import localize
 from .timeline import item_titles, timeline
-from practice.rendering import blocks_html, lang
+from practice.rendering import lang
 from .views import _item_row
 
 PREVIEW_MAX = 10
@@ -79,7 +80,8 @@ def template_edit(request, course_id: int, pk: int | None = None):
     text = form["text"].value() or ""
     return render(request, "exams/template_form.html", {
         "course": course, "template": template, "form": form, "picked": picked,
-        "zones": template_picker.zone_options(text), **pool_choices(course, template_picker.used_marks(text))},
+        "zones": template_picker.zone_options(text), "zone_rows": template_zones.zone_rows(text),
+        **pool_choices(course, template_picker.used_marks(text))},
         status=400 if form.errors or (picked and not picked["added"]) else 200)
 
 
@@ -306,23 +308,11 @@ def attempt_detail(request, attempt_id: int):
     rows = [_item_row(attempt.exam, i, la, True) for i in attempt.items.all()]
     for r in rows:
         if r["kind"] == "kernel":
-            r["submissions"] = list(r["item"].submissions.order_by("created_at"))
+            r["submissions"] = submission_rows(r["item"])
             r["draft"] = kernel_draft(r["item"], r["submissions"])
     return render(request, "exams/result.html", {
         "exam": attempt.exam, "attempt": attempt, "rows": rows, "staff_view": True,
         "events": timeline(attempt, item_titles(rows)), "extend_form": ExtendForm()})
-
-
-def kernel_draft(item: ExamItem, submissions: list) -> dict | None:
-    """The kernel draft autosaved for `item` (its editor's text, ExamItem.answer["source"]), for staff
-    to read: {"blocks": the source as a code block, "saved_at", "same_as": the number (1-based) of the
-    submitted attempt with the same source, or None}; None when nothing was typed. A draft is never
-    graded: only submissions are."""
-    source = (item.answer or {}).get("source", "")
-    if not isinstance(source, str) or not source.strip():
-        return None
-    same = next((n for n, s in enumerate(submissions, 1) if s.source == source), None)
-    return {"blocks": blocks_html([{"kind": "code", "text": source}]), "saved_at": item.saved_at, "same_as": same}
 
 
 @login_required

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from django.utils.translation import gettext as _
 
+from exams.core.template import default_zone_title
 from exams.core.template_edit import (AddedItem, EditProblem, PickKind, TemplateEditError, add_pool_item,
                                       check_id, used_items, zone_titles)
 from practice.rendering import lang
@@ -25,7 +26,7 @@ def known_ids(kind: PickKind, course) -> list[str]:
 
 def zone_options(text: str) -> list[dict]:
     """The zone <select>'s options for a template text: [{"index": 0, "label": "1. Occupancy"}, ...]."""
-    return [{"index": i, "label": f"{i + 1}. {t}" if t else _("Zone %(n)s") % {"n": i + 1}}
+    return [{"index": i, "label": f"{i + 1}. {t}" if t else default_zone_title(i + 1)[lang()]}
             for i, t in enumerate(zone_titles(text, lang()))]
 
 
@@ -67,7 +68,8 @@ def add_from_post(post, course) -> tuple[AddedItem | None, str]:
         added = add_pool_item(text, kind, item_id, zone, lang())
     except TemplateEditError as exc:
         return None, problem_text(exc)
-    title = (added.zones[added.zone] if added.zone < len(added.zones) else "") or _("Zone %(n)s") % {"n": added.zone + 1}
+    title = ((added.zones[added.zone] if added.zone < len(added.zones) else "")
+             or default_zone_title(added.zone + 1)[lang()])
     said = _("Added %(id)s to the pool of zone %(n)s (%(zone)s), line %(line)s. Not saved yet: press Check and save.") % {
         "id": item_id, "n": added.zone + 1, "zone": title, "line": added.line}
     if added.rewritten:

@@ -1,7 +1,7 @@
 """URLs of exams, mounted at /exams/."""
 from django.urls import path
 
-from . import print_views, regrade_views, staff_views, views
+from . import print_views, regrade_views, staff_views, views, zone_views
 
 app_name = "exams"
 
@@ -20,6 +20,8 @@ urlpatterns = [
     path("course/<int:course_id>/", staff_views.course_exams, name="course"),
     path("course/<int:course_id>/templates/new/", staff_views.template_edit, name="template_new"),
     path("course/<int:course_id>/templates/<int:pk>/", staff_views.template_edit, name="template_edit"),
+    path("course/<int:course_id>/templates/new/zones/", zone_views.template_zones_edit, name="template_zones_new"),
+    path("course/<int:course_id>/templates/<int:pk>/zones/", zone_views.template_zones_edit, name="template_zones"),
     path("course/<int:course_id>/templates/<int:pk>/export/", staff_views.template_export, name="template_export"),
     path("course/<int:course_id>/templates/<int:pk>/preview/", staff_views.template_preview, name="template_preview"),
     path("course/<int:course_id>/schedule/", staff_views.exam_edit, name="exam_new"),

@@ -41,7 +41,9 @@ def family_preview(request, code):
             key = dict(q.answer)
             questions.append({
                 "seed": seed + k, "title": shown["title"], "prompt": blocks_html(shown["prompt"]),
-                "fields": [{"label": f.label.get(la, f.label["en"]), "expected": f.format_value(key[f.name], la)}
+                "fields": [{"label": f.label.get(la, f.label["en"]), "expected": f.format_value(key[f.name], la),
+                            "kind": str(f.kind), "choices": [{"label": c.label.get(la, c.label["en"]), "code": c.code}
+                                                             for c in f.choices]}
                            for f in q.fields],
                 "solution": blocks_html(q.render_solution(la)), "params": q.params,
             })

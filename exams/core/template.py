@@ -42,6 +42,8 @@ from .repeats import (TemplateMessage, TemplateProblem, check_kernel_pools, chec
                       pool_words)
 
 Text = dict[str, str]  # language -> text; "en" always present
+# The word for a zone in each language of a template's texts: a zone without a title is "Zone 2" / "구역 2".
+ZONE_WORD: Text = {"en": "Zone", "ko": "구역"}
 FORMAT = 1  # the template format; export writes it, import accepts it or its absence
 MAX_ITEMS = 200  # items drawn per student, over all zones
 
@@ -162,6 +164,12 @@ class _Problems:
 
     def add(self, path: str, message: str) -> None:
         self.items.append((path, message))
+
+
+def default_zone_title(number: int) -> Text:
+    """The title of the `number`th zone (1-based) when it has none: {"en": "Zone 2", "ko": "구역 2"} (was
+    "Part 2", in English on Korean pages too)."""
+    return {la: f"{word} {number}" for la, word in ZONE_WORD.items()}
 
 
 def _text(value: Any, path: str, problems: _Problems, default: str = "") -> Text:
@@ -339,7 +347,8 @@ def parse_template(data: Any, catalogue: KernelCatalogue | None = None) -> ExamT
         for key in zraw:
             if key not in ("title", "choose", "shuffle", "points", "pool", "feedback"):
                 problems.add(f"{zpath}.{key}", "unknown key (allowed: choose, feedback, points, pool, shuffle, title)")
-        ztitle = _text(zraw.get("title"), f"{zpath}.title", problems, default=f"Part {zi + 1}")
+        ztitle = (default_zone_title(zi + 1) if zraw.get("title") is None
+                  else _text(zraw["title"], f"{zpath}.title", problems, default=f"Zone {zi + 1}"))
         zpoints = None if zraw.get("points") is None else _number(zraw["points"], f"{zpath}.points", problems)
         pool_raw = zraw.get("pool")
         if not isinstance(pool_raw, list) or not pool_raw:

@@ -28,6 +28,7 @@ from typing import Any, Iterable
 import yaml
 
 from .repeats import item_key
+from .template import default_zone_title
 
 
 class PickKind(enum.StrEnum):
@@ -215,8 +216,8 @@ def _with_item(data: dict, zone: int, item: dict) -> dict:
     new = copy.deepcopy(data)
     zones = new.get("zones") or []
     new["zones"] = zones
-    if not zones:
-        zones.append({"pool": []})
+    if not zones:  # a template's first zone, titled as the zone list titles a new one
+        zones.append({"title": default_zone_title(1), "pool": []})
     z = zones[zone]
     if not isinstance(z, dict):
         raise TemplateEditError(EditProblem.NOT_A_TEMPLATE)

@@ -1,25 +1,29 @@
-"""The question families' inline markup: `code` and **bold** inside a sentence, as HTML.
+"""The question families' inline markup, as HTML: a sentence of a prompt or a worked solution is
+CommonMark inline Markdown (`code`, **bold**, *emphasis*), rendered by markdown-it-py as problem
+statements are (problems/markdown.py), raw HTML shown as text.
 
-The practice pages (practice/rendering.py) and the printed exams (exams/core/printing/markup.py) both
-read it from here, so a family's text looks the same on screen and on paper. Plain Python, no Django.
+The practice pages and the exam pages (practice/rendering.py) and the printed exams
+(exams/core/printing/markup.py) all read it from here, so a family's text looks the same on screen and
+on paper. It used to know only `code` and **bold**: synchronization.classify's "*inside*" reached
+students with its asterisks. Formulas belong in MATH blocks, not in sentences: "a*b*c" in a sentence
+is read as emphasis. Plain Python, no Django.
 """
 from __future__ import annotations
 
-import re
-from html import escape
+from functools import lru_cache
 
-_INLINE = re.compile(r"`([^`]+)`|\*\*([^*]+)\*\*")
+from markdown_it import MarkdownIt
+
+
+@lru_cache(maxsize=1)
+def _parser() -> MarkdownIt:
+    return MarkdownIt("commonmark", {"html": False, "linkify": False, "typographer": False})
 
 
 def inline_html(text: str) -> str:
-    """`text` (a sentence of a question block) escaped, with `code` and **bold** as <code> and <strong>.
+    """`text` (a sentence of a question block) as escaped HTML with its inline Markdown rendered
+    (<code>, <strong>, <em>, links); no enclosing paragraph.
 
     Returns a plain str of HTML; callers that hand it to Django templates mark it safe themselves.
     """
-    out, pos = [], 0
-    for m in _INLINE.finditer(text):
-        out.append(escape(text[pos:m.start()]))
-        out.append(f"<code>{escape(m.group(1))}</code>" if m.group(1) else f"<strong>{escape(m.group(2))}</strong>")
-        pos = m.end()
-    out.append(escape(text[pos:]))
-    return "".join(out)
+    return _parser().renderInline(text or "")

@@ -79,6 +79,33 @@ def topic_label(topic):
 
 
 @register.filter
+def inline_markdown(text):
+    """A question family's inline Markdown (a choice's label) as safe HTML, as its prompt and worked
+    solution are rendered (practice/core/inline.py). Only for the families' own text, never for what a
+    student typed."""
+    from practice.rendering import inline_html
+
+    return inline_html(str(text if text is not None else ""))
+
+
+@register.filter
+def answer_html(field, which="expected"):
+    """A question field's key (`which` "expected") or given answer ("given") as a page shows it: a
+    choice's label as the family wrote it (code in <code>, else inline Markdown), any other value as
+    plain text (a typed answer is never read as Markdown). `field` is a field row with its kind and
+    choices ({"label", "code"})."""
+    from django.utils.html import format_html
+
+    value = str(field.get(which) or "")
+    if field.get("kind") != "choice":
+        return value
+    choice = next((c for c in field.get("choices", []) if c.get("label") == value), None)
+    if choice is not None and choice.get("code"):
+        return format_html("<code>{}</code>", value)
+    return inline_markdown(value)
+
+
+@register.filter
 def problem_status_label(status):
     return PROBLEM_STATUS_LABELS.get(str(status), status)
 

@@ -82,6 +82,7 @@
       markUsed(answer.used);
       if (answer.added) {
         text.value = answer.text;
+        text.dispatchEvent(new Event("input"));  // the zone list (htmx) counts the new item
         input.value = "";
         selectLine(answer.line);
       } else {

@@ -15,11 +15,12 @@ MUST_TRANSLATE = {"Launch", "scalar", "Occupancy", "occupancy", "Compute capabil
 
 
 def _entries(text: str):
-    """(msgctxt, msgid, msgstr) of each active entry (multi-line strings joined)."""
+    """(msgctxt, msgid, msgstr) of each active entry (multi-line strings joined; a plural entry's msgstr is
+    its msgstr[0], Korean having one form)."""
     for block in text.split("\n\n"):
         fields, key = {}, None
         for line in block.splitlines():
-            m = re.match(r"(msgctxt|msgid|msgstr) (\".*\")$", line)
+            m = re.match(r"(msgctxt|msgid|msgid_plural|msgstr)(?:\[0\])? (\".*\")$", line)
             if m:
                 key = m.group(1)
                 fields[key] = ast.literal_eval(m.group(2))

@@ -7,7 +7,8 @@ import pytest
 from exams.core.draw import question_variant
 from exams.core.export import LongRow, StudentTotal, canvas_csv, long_csv, moodle_csv
 from exams.core.regrade import AttemptRecord, regrade, rekey_from_generators
-from exams.core.scoring import ItemStatus, KernelOutcome, attempts_left, score_exam, score_kernel, score_question
+from exams.core.scoring import (ItemStatus, KernelOutcome, attempt_numbers, attempts_left, score_exam, score_kernel,
+                                score_question)
 from exams.core.stats import AttemptRow, ItemRow, histogram, histogram_svg, item_stats
 
 
@@ -63,6 +64,27 @@ def test_internal_error_and_ungraded_never_count():
     assert score_kernel(k_item(), [wa(), ie, ie, ok()]).points == 7.0
     assert attempts_left(k_item()["kernel"], [wa(), ie]) == 2
     assert attempts_left(k_item()["kernel"], [wa(), KernelOutcome("")]) == 1  # in flight holds its attempt
+
+
+def test_a_compile_error_costs_no_attempt():
+    """A kernel the compiler refuses was never run against a test (DOMjudge's compile penalty is off
+    by default; PrairieLearn: an invalid answer costs no attempt): CE, CE, WA, OK is accepted on the
+    2nd counted attempt (7 of [10, 7, 5]), and three compile errors leave all 3 attempts."""
+    ce = KernelOutcome("COMPILE_ERROR")
+    s = score_kernel(k_item(), [ce, ce, wa(), ok()])
+    assert (s.points, s.status, s.best_attempt, s.attempts_used) == (7.0, ItemStatus.CORRECT, 2, 2)
+    assert attempts_left(k_item()["kernel"], [ce, ce, ce]) == 3
+    assert attempts_left(k_item(points=(4,))["kernel"], [ce]) == 1  # one attempt, still there after a CE
+    assert score_kernel(k_item(), [ce]).status is ItemStatus.UNANSWERED
+    assert score_kernel(k_item(), [wa(), wa(), wa(), ce, ok()]).points == 0.0  # still only 3 counted
+
+
+def test_attempt_numbers_count_what_costs_an_attempt():
+    """Rows read "Attempt k" for the k-th counted attempt (or one still being graded, which holds an
+    attempt); a compile error or a platform fault is no attempt and has no number."""
+    outcomes = [KernelOutcome("COMPILE_ERROR"), wa(), KernelOutcome("INTERNAL_ERROR"), KernelOutcome(""), ok()]
+    assert attempt_numbers(outcomes) == [None, 1, None, 2, 3]
+    assert attempt_numbers([]) == []
 
 
 def test_attempts_past_the_limit_are_ignored():

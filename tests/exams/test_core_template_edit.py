@@ -112,8 +112,10 @@ def test_json_stays_json():
 
 
 def test_an_empty_text_gets_a_zone():
+    """Titled as a new zone of the zone list is, "Zone 1" / "구역 1" (it had none: "Part 1" once saved)."""
     added = add_pool_item("", PickKind.FAMILY, "indexing.inverse")
-    assert yaml.safe_load(added.text) == {"zones": [{"pool": [{"family": "indexing.inverse"}]}]}
+    assert yaml.safe_load(added.text) == {"zones": [{"title": {"en": "Zone 1", "ko": "구역 1"},
+                                                     "pool": [{"family": "indexing.inverse"}]}]}
 
 
 def test_the_testers_broken_text_is_refused_with_its_line_and_left_alone():

@@ -13,6 +13,8 @@ from dataclasses import dataclass, field
 from html import escape
 from typing import Callable
 
+from practice.core.inline import inline_html
+
 from ..draw import question_view
 from .labels import label, points_text
 from .markup import MathSlots, blocks_html, markdown_html
@@ -109,8 +111,7 @@ def _fields_html(view: dict, lang: str) -> str:
     for f in view["fields"]:
         if f["kind"] == "choice":
             choices = "".join(
-                f'<li><span class="choice-key">({escape(c["key"])})</span> {escape(c["label"])}'
-                + (f'<pre class="code">{escape(c["code"])}</pre>' if c.get("code") else "") + "</li>"
+                f'<li><span class="choice-key">({escape(c["key"])})</span> {_choice_html(c["label"], c.get("code"))}</li>'
                 for c in f["choices"])
             out.append(f'<div class="field"><div class="field-label">{escape(f["label"])} '
                        f'<span class="hint">{escape(label("choose_one", lang))}</span></div>'
@@ -122,11 +123,22 @@ def _fields_html(view: dict, lang: str) -> str:
     return "\n".join(out)
 
 
+def _choice_html(text: str, is_code: bool) -> str:
+    """A choice's label: code in a code box (Choice.code says the label is code), else the family's
+    inline Markdown, as on screen."""
+    return f'<pre class="code">{escape(text)}</pre>' if is_code else inline_html(text)
+
+
 def _key_fields_html(view: dict, lang: str) -> str:
     rows = []
     for f in view["fields"]:
-        value = view["answer"].get(f["name"], "")
-        rows.append(f'<tr><th>{escape(f["label"])}</th><td class="answer-value">{escape(str(value))}'
+        value = str(view["answer"].get(f["name"], ""))
+        if f["kind"] == "choice":  # the right choice's label
+            code = any(c.get("code") for c in f["choices"])
+            value_html = _choice_html(value, code)
+        else:
+            value_html = escape(value)
+        rows.append(f'<tr><th>{escape(f["label"])}</th><td class="answer-value">{value_html}'
                     f'{(" " + escape(f["unit"])) if f.get("unit") else ""}</td></tr>')
     return f'<table class="key"><caption>{escape(label("answer", lang))}</caption>{"".join(rows)}</table>'
 

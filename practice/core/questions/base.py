@@ -32,10 +32,10 @@ DIFFICULTIES = (1, 2, 3)
 class BlockKind(enum.StrEnum):
     """How a piece of prompt or solution is shown."""
 
-    P = "p"  # a paragraph; `code` in backticks and **bold** are rendered inline
+    P = "p"  # a paragraph of inline Markdown: `code`, **bold**, *emphasis* (practice/core/inline.py)
     CODE = "code"  # CUDA source, shown as is (language-neutral)
     MATH = "math"  # a formula line such as "⌈41 × 32 / 256⌉ × 256 = 1536" (language-neutral)
-    LIST = "list"  # bullet items, one per line of the text
+    LIST = "list"  # bullet items, one per line of the text, each inline Markdown as a P
     # A write map of the textbook index mapping (grader.core.writemap.model.launch_map), drawn as an SVG where
     # shown: the text is JSON {"grid", "block", "shape", "origin", "highlight"} (language-neutral).
     WRITEMAP = "writemap"
