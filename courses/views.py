@@ -115,7 +115,8 @@ def _to_section(course, section: str):
 def _manage_context(request, course, role, **extra) -> dict:
     # Instructors first, then TAs, then students; each by username.
     rank = Case(When(role=Role.INSTRUCTOR, then=0), When(role=Role.TA, then=1), default=2)
-    members = course.memberships.select_related("user").annotate(rank=rank).order_by("rank", "user__username")
+    members = (course.memberships.select_related("user", "user__profile").annotate(rank=rank)
+               .order_by("rank", "user__username"))
     invites = course.invites.order_by("-created_at")
     if not access.can_administer(role):
         # A TA hands out student invites; a staff invite's code would let them sign up a second
