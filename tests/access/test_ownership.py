@@ -106,6 +106,8 @@ ROUTES = {
     "exams:course": "members of the course; templates and management for its TAs and instructors (others: 404)",
     "exams:template_new": "instructors of the course (others: 404)",
     "exams:template_edit": "instructors of the course (others: 404)",
+    "exams:template_zones_new": "instructors of the course, POST (others: 404)",
+    "exams:template_zones": "instructors of the course, POST (others: 404)",
     "exams:template_export": "instructors of the course (others: 404)",
     "exams:template_preview": "TAs and instructors of the course (others: 404)",
     "exams:exam_new": "instructors of the course (others: 404)",
