@@ -99,3 +99,10 @@ def exam_course(submission):
     if submission.exam_id:
         return Course.objects.filter(exams__pk=submission.exam_id).first()
     return Course.objects.filter(exams__attempts__items__pk=submission.exam_item_id).first()
+
+
+def attempts_in_progress(course, now: datetime | None = None) -> int:
+    """How many attempts at the course's exams are being taken at `now` (started, not ended, before
+    their deadline): the course's settings keep its target GPU while any is."""
+    now = now or timezone.now()
+    return ExamAttempt.objects.filter(exam__course=course, state=AttemptState.OPEN, deadline__gt=now).count()

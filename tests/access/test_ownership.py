@@ -56,6 +56,7 @@ ROUTES = {
     "courses:join_form": "anyone (joining needs a login)",
     "courses:join": "logged in, with a usable invite code (POST joins)",
     "courses:course": "members of the course (others: 404)",
+    "courses:settings": "instructors of the course (its TAs and students: 403; others: 404)",
     "courses:manage": "TAs and instructors of the course (others: 404)",
     "courses:invite-create": "instructors of the course, POST (others: 404)",
     "courses:invite-revoke": "instructors of the course, POST (others: 404)",
