@@ -141,7 +141,8 @@ def _to_section(course, section: str):
 def _manage_context(request, course, role, **extra) -> dict:
     # Instructors first, then TAs, then students; each by username.
     rank = Case(When(role=Role.INSTRUCTOR, then=0), When(role=Role.TA, then=1), default=2)
-    members = course.memberships.select_related("user").annotate(rank=rank).order_by("rank", "user__username")
+    members = (course.memberships.select_related("user", "user__profile").annotate(rank=rank)
+               .order_by("rank", "user__username"))
     invites = course.invites.order_by("-created_at")
     return {
         "course": course, "role": role, "can_administer": access.can_administer(role),

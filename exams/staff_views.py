@@ -14,6 +14,7 @@ from django.utils.text import slugify
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
+from accounts.profiles import student_id_of
 from courses.models import Course
 from exams.core.draw import DrawError, draw_exam
 from exams.core.export import LongRow, StudentTotal, canvas_csv, long_csv, moodle_csv, moodle_match
@@ -28,10 +29,11 @@ from .actions.scheduling import (check_template, remove_accommodation, save_temp
 from .catalogue import DbCatalogue
 from .errors import ExamError
 from .forms import AccommodationForm, ExamForm, ExtendForm, TemplateForm
+from .kernel_rows import kernel_draft, submission_rows
 from .models import AttemptState, Exam, ExamAttempt, ExamItem, ExamTemplate
 from .template_messages import localize
 from .timeline import item_titles, timeline
-from practice.rendering import blocks_html, lang
+from practice.rendering import lang
 from .views import _item_row
 
 PREVIEW_MAX = 10
@@ -233,8 +235,8 @@ def _attempt_rows(exam: Exam):
     """(the exam's attempts by username, the statistics' rows of the ended ones). An item counts as
     answered with a field filled in (a question) or a submission (a kernel: `n_submissions`)."""
     items = ExamItem.objects.annotate(n_submissions=Count("submissions"))
-    attempts = list(exam.attempts.select_related("user").prefetch_related(Prefetch("items", queryset=items))
-                    .order_by("user__username"))
+    attempts = list(exam.attempts.select_related("user", "user__profile")
+                    .prefetch_related(Prefetch("items", queryset=items)).order_by("user__username"))
 
     def row(i: ExamItem) -> ItemRow:
         kernel = i.kind == "kernel"
@@ -306,23 +308,11 @@ def attempt_detail(request, attempt_id: int):
     rows = [_item_row(attempt.exam, i, la, True) for i in attempt.items.all()]
     for r in rows:
         if r["kind"] == "kernel":
-            r["submissions"] = list(r["item"].submissions.order_by("created_at"))
+            r["submissions"] = submission_rows(r["item"])
             r["draft"] = kernel_draft(r["item"], r["submissions"])
     return render(request, "exams/result.html", {
         "exam": attempt.exam, "attempt": attempt, "rows": rows, "staff_view": True,
         "events": timeline(attempt, item_titles(rows)), "extend_form": ExtendForm()})
-
-
-def kernel_draft(item: ExamItem, submissions: list) -> dict | None:
-    """The kernel draft autosaved for `item` (its editor's text, ExamItem.answer["source"]), for staff
-    to read: {"blocks": the source as a code block, "saved_at", "same_as": the number (1-based) of the
-    submitted attempt with the same source, or None}; None when nothing was typed. A draft is never
-    graded: only submissions are."""
-    source = (item.answer or {}).get("source", "")
-    if not isinstance(source, str) or not source.strip():
-        return None
-    same = next((n for n, s in enumerate(submissions, 1) if s.source == source), None)
-    return {"blocks": blocks_html([{"kind": "code", "text": source}]), "saved_at": item.saved_at, "same_as": same}
 
 
 @login_required
@@ -359,11 +349,11 @@ def _students(exam: Exam) -> list[StudentTotal]:
     from courses.models import Membership
 
     attempts = {a.user_id: a for a in exam.attempts.all()}
-    members = (Membership.objects.filter(course=exam.course, role="student").select_related("user")
-               .order_by("user__username"))
+    members = (Membership.objects.filter(course=exam.course, role="student")
+               .select_related("user", "user__profile").order_by("user__username"))
     return [StudentTotal(m.user.get_username(), m.user.first_name, m.user.last_name, m.user.email, m.user.pk,
                          attempts[m.user_id].total if m.user_id in attempts and not attempts[m.user_id].is_open
-                         else None) for m in members]
+                         else None, student_id=student_id_of(m.user)) for m in members]
 
 
 def _answer_text(item: ExamItem) -> str:
@@ -387,11 +377,12 @@ def export(request, pk: int, layout: str):
         text = moodle_csv(exam.title, _students(exam))
     else:
         rows = []
-        for a in exam.attempts.exclude(state=AttemptState.OPEN).select_related("user").order_by("user__username"):
+        attempts = exam.attempts.exclude(state=AttemptState.OPEN).select_related("user", "user__profile")
+        for a in attempts.order_by("user__username"):
             for i in a.items.all():
                 title = i.data.get("question", {}).get("family") or i.data.get("kernel", {}).get("slug", "")
-                rows.append(LongRow(a.user.get_username(), i.number, i.key, title, _answer_text(i),
-                                    i.points or 0.0, i.max_points))
+                rows.append(LongRow(a.user.get_username(), student_id_of(a.user), i.number, i.key, title,
+                                    _answer_text(i), i.points or 0.0, i.max_points))
         text = long_csv(rows)
     response = HttpResponse(text, content_type="text/csv; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="{slugify(exam.title) or "exam"}-{layout}.csv"'

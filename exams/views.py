@@ -7,7 +7,6 @@ import json
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.db.models import Q
 from django.http import Http404, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
@@ -18,7 +17,7 @@ from exams.core.draw import question_view
 from exams.core.scoring import attempts_left
 from grader.core.errors import BadRequestError
 from grader import live
-from grader.views import live_poll_interval, poll_interval_changes_at
+from grader.views import poll_interval_changes_at
 from grader.core.judge import LaunchChoice
 
 from . import clock, fastsave
@@ -27,6 +26,7 @@ from .actions.attempts import autosave, refresh, start_attempt, submit_attempt, 
 from .actions.grading import kernel_outcomes
 from .actions.scheduling import window
 from .errors import ExamError
+from .kernel_rows import submission_rows, zone_feedback
 from .models import AttemptState, Exam, ExamAttempt, ExamItem, Feedback
 from practice.rendering import blocks_html, lang
 
@@ -50,13 +50,6 @@ def _own_attempt(request, exam: Exam) -> ExamAttempt:
     if attempt is None:
         raise Http404
     return refresh(attempt)
-
-
-def zone_feedback(exam: Exam, item: ExamItem) -> str:
-    """The feedback a kernel item gives during the exam: its zone's setting, else the exam's."""
-    zones = exam.spec.get("zones", [])
-    zi = item.data.get("zone", 0)
-    return (zones[zi].get("feedback") if zi < len(zones) else None) or exam.feedback
 
 
 def _json_error(exc: ExamError) -> JsonResponse:
@@ -277,7 +270,7 @@ def kernel_item(request, pk: int, number: int):
     from problems.markdown import render_statement
 
     feedback = zone_feedback(exam, item)
-    subs = [_with_progress(s, n) for n, s in enumerate(item.submissions.order_by("created_at", "pk"), 1)]
+    subs = submission_rows(item)
     k = item.data["kernel"]
     return render(request, "exams/kernel.html", {
         "exam": exam, "attempt": attempt, "item": item, "kernel": k, "problem": version.problem,
@@ -292,17 +285,6 @@ def kernel_item(request, pk: int, number: int):
         "show_full": feedback == Feedback.FULL,
         "attempts_left": attempts_left(k, kernel_outcomes(item)),
     }, status=400 if error else 200)
-
-
-def _with_progress(submission, number: int):
-    """The submission with `progress_current` (the test being run, 1-based), `attempt_number`
-    (`number`: its place, 1-based, among its item's submissions by time) and `poll_s` (how often the
-    live row is polled: the practice page's schedule, grader.views.live_poll_interval) for the live row."""
-    submission.attempt_number = number
-    submission.poll_s = live_poll_interval(submission)
-    total = submission.progress_total
-    submission.progress_current = min(submission.progress_done + 1, total) if total else 0
-    return submission
 
 
 def kernel_live(request, pk: int, number: int, sid: int):
@@ -320,13 +302,14 @@ def _kernel_live(request, pk: int, number: int, sid: int):
     if attempt is None:
         raise Http404
     item = get_object_or_404(ExamItem, attempt=attempt, number=number, kind="kernel")
-    submission = get_object_or_404(item.submissions.all(), pk=sid)
+    row = next((s for s in submission_rows(item) if s.pk == sid), None)
+    if row is None:
+        raise Http404
     feedback = zone_feedback(exam, item)
     response = render(request, "exams/_kernel_submission.html", {
-        "exam": exam, "item": item, "s": _with_progress(submission, item.submissions.filter(
-            Q(created_at__lt=submission.created_at) | Q(created_at=submission.created_at, pk__lte=sid)).count()),
+        "exam": exam, "item": item, "s": row,
         "show_verdict": feedback in (Feedback.VERDICT, Feedback.FULL), "show_full": feedback == Feedback.FULL})
-    return live.with_etag(response, request, "e", sid, token, False, poll_interval_changes_at(submission))
+    return live.with_etag(response, request, "e", sid, token, False, poll_interval_changes_at(row))
 
 
 @login_required
@@ -345,6 +328,6 @@ def result(request, pk: int):
         if r["kind"] == "kernel":
             # Released: every verdict shows (the exam promised them "with the results"); the link to
             # a submission's page only where the item's feedback was the full result.
-            r["submissions"] = list(r["item"].submissions.order_by("created_at"))
+            r["submissions"] = submission_rows(r["item"])
             r["show_full"] = zone_feedback(exam, r["item"]) == Feedback.FULL
     return render(request, "exams/result.html", {"exam": exam, "attempt": attempt, "rows": rows, "staff_view": False})

@@ -20,6 +20,7 @@ from . import live
 from .access import exam_work_q, visible_to
 from .core.results import diagnostic_lines
 from .models import Purpose, Status, Submission
+from .runs import run_origin
 from .serializers import public_result
 from .writemaps import request_writemap, visible_writemaps, writemap_requestable
 
@@ -193,8 +194,12 @@ def submission_detail(request, pk):
     # whoever is logged in and submits under their account: an instructor reading a student's
     # submission is not offered it.
     is_owner = submission.user_id == request.user.pk
+    # A validation run or a rejudge preview's copy is nobody's attempt: its page leads back to its run
+    # and says what it is, and "Edit and resubmit" (a new attempt at the problem) is not offered.
+    origin = run_origin(submission)
     context = {**submission_context(submission, request.user), "launch_used": launch_used(submission),
-               "is_owner": is_owner, "others_submissions": not is_owner}
+               "is_owner": is_owner, "others_submissions": not is_owner or origin is not None,
+               "run_origin": origin}
     return render(request, "grader/submission.html", context)
 
 

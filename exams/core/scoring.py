@@ -4,10 +4,16 @@ Inputs are the stored items (draw.py's dicts), the saved answers ({item key: {fi
 per kernel item, its submissions' outcomes in the order they were made. Outputs are dataclasses
 with `to_dict()` for storage.
 
-Kernel rules: only counted attempts count — a submission that is not graded yet, or graded
-INTERNAL_ERROR (the platform's fault), is no attempt. The k-th counted attempt can earn
-`attempt_points[k-1]`: all of it when ACCEPTED, or with `partial_credit` that × tests passed /
-tests; attempts past `attempts` are ignored; the best attempt counts.
+Kernel rules: only counted attempts count. A submission that is not graded yet is no attempt (it
+holds one while it is graded: attempts_left); neither is one graded INTERNAL_ERROR (the platform's
+fault) or COMPILE_ERROR: as DOMjudge's default (compile penalty off) and PrairieLearn's "an invalid
+answer costs no attempt", a kernel the compiler refuses was never run against a test, and the
+compiler's messages, which say nothing of the hidden tests, are shown in every feedback mode. The
+rate limit on submissions (grader.actions.check_rate_limit) bounds how often one can be made. The
+k-th counted attempt can earn `attempt_points[k-1]`: all of it when ACCEPTED, or with
+`partial_credit` that × tests passed / tests; attempts past `attempts` are ignored; the best attempt
+counts. `attempt_points` never grows (exams.core.template refuses it), so once an attempt is
+ACCEPTED no later one can earn more.
 """
 from __future__ import annotations
 
@@ -18,7 +24,10 @@ from typing import Mapping, Sequence
 from .families import Field, grade, parse_response
 
 ACCEPTED = "ACCEPTED"
-NOT_AN_ATTEMPT = frozenset({"", "INTERNAL_ERROR"})  # verdicts that cost no attempt
+COMPILE_ERROR = "COMPILE_ERROR"
+INTERNAL_ERROR = "INTERNAL_ERROR"
+# Verdicts that cost no attempt: not graded yet, the platform's fault, the compiler's refusal.
+NOT_AN_ATTEMPT = frozenset({"", INTERNAL_ERROR, COMPILE_ERROR})
 
 
 class ItemStatus(enum.StrEnum):
@@ -43,8 +52,13 @@ class KernelOutcome:
 
     @property
     def counts(self) -> bool:
-        """A graded verdict other than INTERNAL_ERROR: the student's attempt."""
+        """A graded verdict other than INTERNAL_ERROR and COMPILE_ERROR: the student's attempt."""
         return self.verdict not in NOT_AN_ATTEMPT
+
+    @property
+    def in_flight(self) -> bool:
+        """Not graded yet: it holds an attempt until its verdict says whether it is one."""
+        return self.verdict == ""
 
 
 @dataclass
@@ -116,8 +130,23 @@ def counted_attempts(outcomes: Sequence[KernelOutcome]) -> int:
 def attempts_left(kernel: Mapping, outcomes: Sequence[KernelOutcome]) -> int:
     """Attempts the student may still make: allowed - counted - those still being graded
     (a submission in the queue may yet count, so it holds its attempt until its verdict)."""
-    in_flight = sum(1 for o in outcomes if o.verdict == "")
+    in_flight = sum(1 for o in outcomes if o.in_flight)
     return max(0, int(kernel["attempts"]) - counted_attempts(outcomes) - in_flight)
+
+
+def attempt_numbers(outcomes: Sequence[KernelOutcome]) -> list[int | None]:
+    """Per outcome (in the order made), the attempt it is, 1-based, as the student counts them: a
+    counted attempt and one still being graded (it holds an attempt) take the next number; a
+    COMPILE_ERROR or INTERNAL_ERROR takes none (None), so "Attempt 2" is the one that can earn
+    `attempt_points[1]`."""
+    numbers, n = [], 0
+    for o in outcomes:
+        if o.counts or o.in_flight:
+            n += 1
+            numbers.append(n)
+        else:
+            numbers.append(None)
+    return numbers
 
 
 def score_kernel(item: Mapping, outcomes: Sequence[KernelOutcome]) -> ItemScore:
@@ -129,7 +158,7 @@ def score_kernel(item: Mapping, outcomes: Sequence[KernelOutcome]) -> ItemScore:
     best, best_at, status, used = 0.0, None, ItemStatus.UNANSWERED, 0
     pending = False
     for o in outcomes:
-        if o.verdict == "":
+        if o.in_flight:
             pending = pending or used < int(k["attempts"])
             continue
         if not o.counts:

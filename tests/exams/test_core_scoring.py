@@ -7,7 +7,8 @@ import pytest
 from exams.core.draw import question_variant
 from exams.core.export import LongRow, StudentTotal, canvas_csv, long_csv, moodle_csv
 from exams.core.regrade import AttemptRecord, regrade, rekey_from_generators
-from exams.core.scoring import ItemStatus, KernelOutcome, attempts_left, score_exam, score_kernel, score_question
+from exams.core.scoring import (ItemStatus, KernelOutcome, attempt_numbers, attempts_left, score_exam, score_kernel,
+                                score_question)
 from exams.core.stats import AttemptRow, ItemRow, histogram, histogram_svg, item_stats
 
 
@@ -63,6 +64,27 @@ def test_internal_error_and_ungraded_never_count():
     assert score_kernel(k_item(), [wa(), ie, ie, ok()]).points == 7.0
     assert attempts_left(k_item()["kernel"], [wa(), ie]) == 2
     assert attempts_left(k_item()["kernel"], [wa(), KernelOutcome("")]) == 1  # in flight holds its attempt
+
+
+def test_a_compile_error_costs_no_attempt():
+    """A kernel the compiler refuses was never run against a test (DOMjudge's compile penalty is off
+    by default; PrairieLearn: an invalid answer costs no attempt): CE, CE, WA, OK is accepted on the
+    2nd counted attempt (7 of [10, 7, 5]), and three compile errors leave all 3 attempts."""
+    ce = KernelOutcome("COMPILE_ERROR")
+    s = score_kernel(k_item(), [ce, ce, wa(), ok()])
+    assert (s.points, s.status, s.best_attempt, s.attempts_used) == (7.0, ItemStatus.CORRECT, 2, 2)
+    assert attempts_left(k_item()["kernel"], [ce, ce, ce]) == 3
+    assert attempts_left(k_item(points=(4,))["kernel"], [ce]) == 1  # one attempt, still there after a CE
+    assert score_kernel(k_item(), [ce]).status is ItemStatus.UNANSWERED
+    assert score_kernel(k_item(), [wa(), wa(), wa(), ce, ok()]).points == 0.0  # still only 3 counted
+
+
+def test_attempt_numbers_count_what_costs_an_attempt():
+    """Rows read "Attempt k" for the k-th counted attempt (or one still being graded, which holds an
+    attempt); a compile error or a platform fault is no attempt and has no number."""
+    outcomes = [KernelOutcome("COMPILE_ERROR"), wa(), KernelOutcome("INTERNAL_ERROR"), KernelOutcome(""), ok()]
+    assert attempt_numbers(outcomes) == [None, 1, None, 2, 3]
+    assert attempt_numbers([]) == []
 
 
 def test_attempts_past_the_limit_are_ignored():
@@ -143,17 +165,20 @@ def test_gradebook_csv_layouts():
     assert canvas[1][0] == "Points Possible" and canvas[1][5] == "20"
     assert canvas[2] == ["Kim, Alice", "", "", "alice", "", "12.5"] and canvas[3][5] == ""
     moodle = list(csv.reader(io.StringIO(moodle_csv("Midterm", students))))
-    assert moodle[0] == ["Email address", "Username", "First name", "Last name", "Full name", "Midterm"]
-    assert moodle[1] == ["a@x.org", "alice", "Alice", "Kim", "Alice Kim", "12.5"]
-    long = list(csv.reader(io.StringIO(long_csv([LongRow("alice", 1, "z0.p0", "indexing.inverse", "x=3", 2, 2)]))))
-    assert long[1] == ["alice", "1", "z0.p0", "indexing.inverse", "x=3", "2", "2"]
+    assert moodle[0] == ["Email address", "Username", "ID number", "First name", "Last name", "Full name", "Midterm"]
+    assert moodle[1] == ["a@x.org", "alice", "", "Alice", "Kim", "Alice Kim", "12.5"]
+    long = list(csv.reader(io.StringIO(long_csv([LongRow("alice", "2026-01", 1, "z0.p0", "indexing.inverse", "x=3",
+                                                         2, 2)]))))
+    assert long[0][:2] == ["student", "student_id"]
+    assert long[1] == ["alice", "2026-01", "1", "z0.p0", "indexing.inverse", "x=3", "2", "2"]
 
 
 def test_gradebook_csvs_identify_students_as_the_lms_does():
     """The tester's Moodle CSV put a roster's full name "김민수" in First name with Last name empty, and the
     Canvas CSV's ID column held WarpDrill's user ids, which Canvas reads as its own. Canvas rows now match
-    on SIS Login ID (the username) with ID and SIS User ID empty; Moodle's identifier columns (email,
-    lower-case username) come first, a single full name goes to Full name only."""
+    on SIS Login ID (the username) with ID empty (SIS User ID: the student ID a student gave, none here);
+    Moodle's identifier columns (email, lower-case username, ID number) come first, a single full name goes
+    to Full name only."""
     students = [StudentTotal("Kim_MS", "김민수", "", "kim@x.org", 41, 20.0),
                 StudentTotal("lee", "Jiwoo", "Lee", "lee@x.org", 42, 7.5),
                 StudentTotal("solo", "", "", "solo@x.org", 43, None)]
@@ -162,6 +187,6 @@ def test_gradebook_csvs_identify_students_as_the_lms_does():
                                            ["solo", "", "", "solo"]]
     assert all(r[1] == "" for r in canvas[1:])  # never WarpDrill's ids
     moodle = list(csv.reader(io.StringIO(moodle_csv("Quiz A", students))))
-    assert moodle[1] == ["kim@x.org", "kim_ms", "", "", "김민수", "20"]
-    assert moodle[2] == ["lee@x.org", "lee", "Jiwoo", "Lee", "Jiwoo Lee", "7.5"]
-    assert moodle[3] == ["solo@x.org", "solo", "", "", "", ""]
+    assert moodle[1] == ["kim@x.org", "kim_ms", "", "", "", "김민수", "20"]
+    assert moodle[2] == ["lee@x.org", "lee", "", "Jiwoo", "Lee", "Jiwoo Lee", "7.5"]
+    assert moodle[3] == ["solo@x.org", "solo", "", "", "", "", ""]

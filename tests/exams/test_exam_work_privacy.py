@@ -169,8 +169,10 @@ def test_practising_the_exams_problem_during_the_attempt_is_refused(wrong_in_exa
 
 
 def test_a_no_feedback_exams_live_row_does_not_show_the_grading_stages(exam, people, kernel_problem):
-    """With no feedback until the results, the row says only "being graded" while it is: compiling,
-    running test k of n or the check pass would tell a compile error, or a failure, by when they stop."""
+    """With no feedback until the results, the row says only "being graded" while it is: running test
+    k of n or the check pass would tell a failure by when they stop. A compile error is said, with
+    the compiler's messages, in every feedback mode (it costs no attempt; the messages say nothing
+    of the hidden tests); any other verdict waits for the results."""
     from grader.core.results import TestResult as CaseResult
 
     exam.feedback = Feedback.NONE
@@ -193,4 +195,5 @@ def test_a_no_feedback_exams_live_row_does_not_show_the_grading_stages(exam, peo
     grader_grading.finish_grading(sub.pk, JudgeResult(verdict=Verdict.COMPILE_ERROR,
                                                       tests=[CaseResult(name="t", sample=True, verdict=Verdict.ACCEPTED)]))
     graded = alice.get(url).content.decode()
-    assert 'data-status="GRADED"' in graded and "Compile error" not in graded
+    assert 'data-status="GRADED"' in graded and "Compile error" in graded and "No attempt used" in graded
+    assert "Accepted" not in graded

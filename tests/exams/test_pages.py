@@ -2,6 +2,7 @@
 import csv
 import io
 import json
+import re
 from datetime import timedelta
 
 import pytest
@@ -134,6 +135,19 @@ def test_template_form_shows_path_errors_and_saves(course, people, kernel_proble
     assert preview.count('class="markdown kernel-statement"') == 2 and "Add two vectors" in preview
 
 
+@pytest.mark.parametrize("lang, title", [("en", "Tiny add"), ("ko", "작은 덧셈")])
+def test_template_preview_names_a_kernel_item_by_its_problems_title(course, people, kernel_problem, lang, title):
+    """The preview titled a kernel question by its slug, "tiny-add (v1)" (the tester's "saxpy-clamp (v2)"):
+    its heading is the problem's title in the reader's language, the slug and version only beside it."""
+    t = save_template(course, people["ivy"], TEMPLATE)
+    html = client_for(people["tom"]).get(reverse("exams:template_preview", args=[course.pk, t.pk]) + "?n=1",
+                                         HTTP_ACCEPT_LANGUAGE=lang).content.decode()
+    heading = re.search(r'<h3>[^<]*3[^<]*· <span class="kernel-title">([^<]*)</span>(.*?)</h3>', html, re.S)
+    assert heading and heading.group(1) == title, html[html.find("sample-1"):][:3000]
+    assert "<code>tiny-add</code>" in heading.group(2) and ("version 1" if lang == "en" else "버전 1") in heading.group(2)
+    assert "tiny-add (v" not in html
+
+
 def test_schedule_form(course, people, kernel_problem):
     c = client_for(people["ivy"])
     t = save_template(course, people["ivy"], TEMPLATE)
@@ -159,7 +173,7 @@ def test_results_page_and_csv_exports(exam, people):
     assert canvas[0][-1] == "Midterm" and canvas[1][-1] == "20"
     assert {r[3]: r[5] for r in canvas[2:]} == {"alice": "10", "bob": "0"}
     moodle = list(csv.reader(io.StringIO(c.get(reverse("exams:export", args=[exam.pk, "moodle"])).content.decode())))
-    assert {r[1]: r[5] for r in moodle[1:]} == {"alice": "10", "bob": "0"}
+    assert {r[1]: r[-1] for r in moodle[1:]} == {"alice": "10", "bob": "0"}
     long = list(csv.reader(io.StringIO(c.get(reverse("exams:export", args=[exam.pk, "long"])).content.decode())))
     assert len(long) == 1 + 2 * 3
     a = ExamAttempt.objects.get(user=people["alice"])

@@ -111,9 +111,9 @@ def test_the_page_and_csv_exports(week, client_for, bank_problem):
     matrix = client_for("prof").get(url + "?csv=matrix")
     assert matrix["Content-Type"].startswith("text/csv")
     lines = matrix.content.decode().splitlines()
-    assert lines[0] == (f"student,{bank_problem.slug} status,{bank_problem.slug} attempts,"
+    assert lines[0] == (f"student,student_id,{bank_problem.slug} status,{bank_problem.slug} attempts,"
                         f"{bank_problem.slug} first_solved_at,{FAMILY} status,{FAMILY} attempts,{FAMILY} first_solved_at")
-    assert lines[2] == "carol,tried,5,,not_started,0,"
+    assert lines[2] == "carol,,tried,5,,not_started,0,"
     items = client_for("prof").get(url + "?csv=items").content.decode().splitlines()
     assert items[1] == f"{bank_problem.slug},problem,1,1,1,1,1,1.5"
     assert client_for("prof").get(url + "?csv=stuck").content.decode().splitlines()[1] == f"carol,{bank_problem.slug},5"
@@ -139,7 +139,7 @@ def test_a_formula_like_username_is_written_as_text(week, client_for, courses, b
     for k in range(5):
         _graded(at, bank_problem, Verdict.WRONG_ANSWER, week.opens_at + timedelta(minutes=k))
     url = reverse("homework:dashboard", args=["PP-A", week.pk])
-    assert "'@SUM,tried,5," in client_for("prof").get(url + "?csv=matrix").content.decode().splitlines()[1]
+    assert "'@SUM,,tried,5," in client_for("prof").get(url + "?csv=matrix").content.decode().splitlines()[1]
     assert f"'@SUM,{bank_problem.slug},5" in client_for("prof").get(url + "?csv=stuck").content.decode()
 
 
@@ -193,5 +193,18 @@ def test_the_dashboard_writes_its_times_in_the_one_format(week, client_for, lang
     assert len(stamps(counted)) == 1 and words in counted
     assert len(stamps(page)) >= 3
     assert re.search(r'title="[^"]*\d{4}-\d{2}-\d{2} \d{2}:\d{2} KST"', page)  # a solved cell
-    solved = client.get(url + "?csv=matrix").content.decode().splitlines()[1].split(",")[3]
+    solved = client.get(url + "?csv=matrix").content.decode().splitlines()[1].split(",")[4]
     assert re.fullmatch(r"\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\+09:00", solved), solved
+
+
+def test_the_matrix_names_each_students_student_id(week, client_for, courses):
+    """The student ID a student gave (학번) stands beside the username in the matrix and its CSV."""
+    from accounts.profiles import set_identity
+
+    kim = _student(courses["A"], "kim")
+    set_identity(kim, full_name="김민수", email="", student_id="2026123456")
+    url = reverse("homework:dashboard", args=["PP-A", week.pk])
+    page = client_for("prof").get(url + "?fresh=1").content.decode()
+    assert '<th scope="row">kim <span class="muted small student-id">2026123456</span></th>' in page
+    lines = client_for("prof").get(url + "?csv=matrix").content.decode().splitlines()
+    assert lines[0].startswith("student,student_id,") and any(line.startswith("kim,2026123456,") for line in lines)
