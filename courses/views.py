@@ -144,6 +144,10 @@ def _manage_context(request, course, role, **extra) -> dict:
     members = (course.memberships.select_related("user", "user__profile").annotate(rank=rank)
                .order_by("rank", "user__username"))
     invites = course.invites.order_by("-created_at")
+    if not access.can_administer(role):
+        # A TA hands out student invites; a staff invite's code would let them sign up a second
+        # account as a TA or an instructor of the course.
+        invites = invites.filter(role=Role.STUDENT)
     return {
         "course": course, "role": role, "can_administer": access.can_administer(role),
         "members": members, "invites": invites, "roles": Role.choices,

@@ -12,7 +12,7 @@ from django.utils.translation import gettext as _
 
 from accounts.timezones import when
 from exams.core.draw import DrawError, redraw_item
-from exams.core.scoring import attempts_left
+from exams.core.kernel_state import item_feedback, kernel_state
 from grader import live
 
 from .. import clock, drawing
@@ -225,8 +225,8 @@ def close_expired(now: datetime | None = None) -> int:
 
 def submit_kernel(item: ExamItem, user, source: str, choice=None, now: datetime | None = None):
     """Submit a kernel for an exam item through grader's write path, on the exam queue, for the
-    package version stored in the item. Raises ExamError after the deadline or with no attempts left,
-    and grader's BadRequestError/RateLimitError for a source that cannot be graded (no attempt used)."""
+    package version stored in the item. Raises ExamError after the deadline, with no attempts left or
+    once the item is solved where the student has been told so (exams.core.kernel_state), and grader's BadRequestError/RateLimitError for a source that cannot be graded (no attempt used)."""
     from grader import actions as grader_actions
     from problems.models import ProblemVersion
 
@@ -240,7 +240,14 @@ def submit_kernel(item: ExamItem, user, source: str, choice=None, now: datetime 
                               "counts."), code="submitted", status=409)
         raise ExamError(_("Time is up: the exam is closed, and this kernel was not submitted."), code="closed",
                         status=409)
-    if attempts_left(item.data["kernel"], kernel_outcomes(item)) <= 0:
+    exam = attempt.exam
+    state = kernel_state(item.data, kernel_outcomes(item), item_feedback(exam.spec, exam.feedback, item.data))
+    if state.solved:
+        # Only where the student has been told (feedback "verdict" or "full"): refusing one under
+        # "none" would tell them. The best attempt counts, so a later one could not earn more.
+        raise ExamError(_("This question is solved: your accepted attempt counts, and a later one could not earn "
+                          "more."), code="solved", status=409)
+    if state.attempts_left <= 0:
         raise ExamError(_("No attempts are left for this question."), code="no_attempts", status=409)
     version = ProblemVersion.objects.select_related("problem").get(pk=item.data["kernel"]["version_id"])
     submission = grader_actions.create_submission(user, version.problem, source, choice,
