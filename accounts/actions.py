@@ -10,11 +10,15 @@ from .roles import STUDENT_GROUP
 
 
 def create_student(form: UserCreationForm, invite_code: str = ""):
-    """Save the (valid) sign-up form's user and put it in the Student group; with an invite code (the
+    """Save the (valid) sign-up form's user with the name, email and student ID it gives
+    (accounts.profiles) and put it in the Student group; with an invite code (the
     form's, where the site requires one, else `invite_code`: the invite the sign-up came with), enrol
     it in that course, which counts a use of the invite. Call inside a transaction: an InviteError
     (the invite stopped working meanwhile) must roll the sign-up back."""
+    from .profiles import set_identity
+
     user = form.save()
+    set_identity(user, **form.identity())
     group, _ = Group.objects.get_or_create(name=STUDENT_GROUP)
     user.groups.add(group)
     code = form.cleaned_data.get("invite_code") or invite_code

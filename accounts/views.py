@@ -1,5 +1,5 @@
-"""Accounts pages: Django's log-in view (answering a locked-out attempt with 429), sign-up, and the
-API token page.
+"""Accounts pages: Django's log-in view (answering a locked-out attempt with 429), sign-up, My account
+and the API token page.
 
 Log out is Django's own view; the templates live in templates/registration/.
 """
@@ -21,7 +21,8 @@ from . import tokens as api_tokens
 from courses.services import invite_code_of_link
 
 from .actions import create_student, note_signup, signup_wait_s
-from .forms import SignupForm
+from .forms import AccountForm, SignupForm
+from .profiles import set_identity
 from .login_limits import is_locked_out, lockout_message
 
 
@@ -53,7 +54,8 @@ def join_invite(request, next_url: str):
 
 
 def signup(request):
-    """Sign up with a username and password; the new user joins Student and is logged in.
+    """Sign up with a username and password, and optionally a full name, an email and (joining a course)
+    a student ID; the new user joins Student and is logged in.
 
     A sign-up that comes with a usable course invite (from the invite's link: `next` is its join page;
     or the code field of a closed deployment) is enrolled with it in the same transaction, which uses
@@ -66,8 +68,8 @@ def signup(request):
     next_url = request.POST.get("next") or request.GET.get("next") or ""
     if not url_has_allowed_host_and_scheme(next_url, {request.get_host()}, require_https=request.is_secure()):
         next_url = ""
-    form = SignupForm(request.POST or None)
     invite = join_invite(request, next_url)
+    form = SignupForm(request.POST or None, with_student_id=invite is not None)
     context = {"form": form, "next": next_url, "invite": invite}
     if request.method == "POST":
         invite_id = invite.pk if invite is not None else None
@@ -95,6 +97,21 @@ def signup(request):
                     return redirect("courses:course", code=invite.course.code)
             return redirect(next_url or settings.LOGIN_REDIRECT_URL)
     return render(request, "registration/signup.html", context)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def account(request):
+    """My account: the user's full name, email and student ID (all optional; the courses they are in
+    show them to their staff), a link to change the password where the account has one, and one to
+    the API token."""
+    form = AccountForm(request.POST or None, account=request.user)
+    if request.method == "POST" and form.is_valid():
+        set_identity(request.user, **form.identity())
+        messages.success(request, _("Your account details were saved."))
+        return redirect("account")
+    return render(request, "accounts/account.html", {"form": form, "has_password": request.user.has_usable_password()},
+                  status=400 if form.errors else 200)
 
 
 @never_cache  # the page answering "create" holds the key

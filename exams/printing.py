@@ -64,13 +64,15 @@ def _kernel_text(item: dict) -> dict:
 
 
 def _roster(exam: Exam) -> list[Student]:
-    """The course's students in username order; the username is the ID printed beside the name, and a
-    student with no name on the site gets an empty Name box to write in (not the username twice)."""
+    """The course's students in username order; the ID printed beside the name is the student ID they
+    gave (학번, accounts.profiles), else their username, and a student with no name on the site gets an
+    empty Name box to write in (not the username twice)."""
+    from accounts.profiles import student_id_of
     from courses.models import Role
     from courses.services import members
 
-    return [Student(id=str(u.pk), name=u.get_full_name().strip(), number=u.get_username())
-            for u in members(exam.course, Role.STUDENT)]
+    return [Student(id=str(u.pk), name=u.get_full_name().strip(), number=student_id_of(u) or u.get_username())
+            for u in members(exam.course, Role.STUDENT).select_related("profile")]
 
 
 def _stored_items(exam: Exam) -> dict[str, list[dict]]:

@@ -14,6 +14,7 @@ from django.utils.text import slugify
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
+from accounts.profiles import student_id_of
 from courses.models import Course
 from exams.core.draw import DrawError, draw_exam
 from exams.core.export import LongRow, StudentTotal, canvas_csv, long_csv, moodle_csv, moodle_match
@@ -234,8 +235,8 @@ def _attempt_rows(exam: Exam):
     """(the exam's attempts by username, the statistics' rows of the ended ones). An item counts as
     answered with a field filled in (a question) or a submission (a kernel: `n_submissions`)."""
     items = ExamItem.objects.annotate(n_submissions=Count("submissions"))
-    attempts = list(exam.attempts.select_related("user").prefetch_related(Prefetch("items", queryset=items))
-                    .order_by("user__username"))
+    attempts = list(exam.attempts.select_related("user", "user__profile")
+                    .prefetch_related(Prefetch("items", queryset=items)).order_by("user__username"))
 
     def row(i: ExamItem) -> ItemRow:
         kernel = i.kind == "kernel"
@@ -348,11 +349,11 @@ def _students(exam: Exam) -> list[StudentTotal]:
     from courses.models import Membership
 
     attempts = {a.user_id: a for a in exam.attempts.all()}
-    members = (Membership.objects.filter(course=exam.course, role="student").select_related("user")
-               .order_by("user__username"))
+    members = (Membership.objects.filter(course=exam.course, role="student")
+               .select_related("user", "user__profile").order_by("user__username"))
     return [StudentTotal(m.user.get_username(), m.user.first_name, m.user.last_name, m.user.email, m.user.pk,
                          attempts[m.user_id].total if m.user_id in attempts and not attempts[m.user_id].is_open
-                         else None) for m in members]
+                         else None, student_id=student_id_of(m.user)) for m in members]
 
 
 def _answer_text(item: ExamItem) -> str:
@@ -376,11 +377,12 @@ def export(request, pk: int, layout: str):
         text = moodle_csv(exam.title, _students(exam))
     else:
         rows = []
-        for a in exam.attempts.exclude(state=AttemptState.OPEN).select_related("user").order_by("user__username"):
+        attempts = exam.attempts.exclude(state=AttemptState.OPEN).select_related("user", "user__profile")
+        for a in attempts.order_by("user__username"):
             for i in a.items.all():
                 title = i.data.get("question", {}).get("family") or i.data.get("kernel", {}).get("slug", "")
-                rows.append(LongRow(a.user.get_username(), i.number, i.key, title, _answer_text(i),
-                                    i.points or 0.0, i.max_points))
+                rows.append(LongRow(a.user.get_username(), student_id_of(a.user), i.number, i.key, title,
+                                    _answer_text(i), i.points or 0.0, i.max_points))
         text = long_csv(rows)
     response = HttpResponse(text, content_type="text/csv; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="{slugify(exam.title) or "exam"}-{layout}.csv"'

@@ -40,6 +40,7 @@ class SetDashboard:
 
     items: list[Item] = field(default_factory=list)
     students: list[str] = field(default_factory=list)  # usernames, in the matrix's order
+    student_ids: dict[str, str] = field(default_factory=dict)  # username -> the student ID (학번) they gave
     matrix: list[list[Cell]] = field(default_factory=list)  # [student][item], as `students` and `items`
     counts: list[ItemCounts] = field(default_factory=list)  # per item, as `items`
     late: list[tuple[str, str, int, int, datetime | None, str]] = field(default_factory=list)
@@ -133,13 +134,16 @@ def build(problem_set, now=None) -> SetDashboard:
     by_problem = _problem_cells(problem_set, student_ids, set(problem_of.values()))
     by_family = _family_cells(problem_set, student_ids, {i.key for i in d.items if i.kind == "family"})
     due = problem_set.due_at
-    for user_id, username in members.order_by("user__username").values_list("user_id", "user__username"):
+    for user_id, username, student_id in members.order_by("user__username").values_list(
+            "user_id", "user__username", "user__profile__student_id"):
         row = []
         for item in d.items:
             found = (by_problem.get((user_id, problem_of[item.pk])) if item.kind == "problem"
                      else by_family.get((user_id, item.key)))
             row.append(cell(*found, due) if found else EMPTY)
         d.students.append(username)
+        if student_id:
+            d.student_ids[username] = student_id
         d.matrix.append(row)
     columns = list(zip(*d.matrix)) if d.matrix else [() for _ in d.items]
     d.counts = [item_counts(list(column)) for column in columns]
@@ -171,7 +175,7 @@ def cached(problem_set, fresh: bool = False) -> SetDashboard:
 
     items = ",".join(str(pk) for pk in problem_set.items.order_by("position", "pk").values_list("pk", flat=True))
     stamp = f"{problem_set.opens_at.timestamp()}:{problem_set.due_at.timestamp()}:{problem_set.closes_at().timestamp()}"
-    key = f"set-dashboard:{problem_set.pk}:{stamp}:{items}"
+    key = f"set-dashboard:2:{problem_set.pk}:{stamp}:{items}"  # 2: SetDashboard has student_ids
     data = None if fresh else cache.get(key)
     if data is None:
         data = build(problem_set)
@@ -184,9 +188,12 @@ def _iso(at: datetime | None) -> str:
 
 
 def _matrix_csv(d: SetDashboard):
-    """One row per student: per item its status, attempts and first ACCEPTED (or right answer) time."""
-    header = ["student"] + [f"{i.key} {what}" for i in d.items for what in ("status", "attempts", "first_solved_at")]
-    return [header] + [[username] + [v for c in row for v in (c.status.value, c.attempts, _iso(c.first_solved_at))]
+    """One row per student (username, student ID): per item its status, attempts and first ACCEPTED (or
+    right answer) time."""
+    header = ["student", "student_id"] + [f"{i.key} {what}" for i in d.items
+                                          for what in ("status", "attempts", "first_solved_at")]
+    return [header] + [[username, d.student_ids.get(username, "")]
+                       + [v for c in row for v in (c.status.value, c.attempts, _iso(c.first_solved_at))]
                        for username, row in d.rows]
 
 

@@ -21,15 +21,19 @@ CSS = {ItemStatus.SOLVED: "c-solved", ItemStatus.SOLVED_LATE: "c-late", ItemStat
 
 @register.simple_tag
 def set_matrix(d) -> str:
-    """The matrix's <tbody>: a row per student of `d` (homework.dashboard.SetDashboard), a cell per
+    """The matrix's <tbody>: a row per student of `d` (homework.dashboard.SetDashboard: the username and
+    the student ID they gave), a cell per
     item: its status as a class (CSS) and a symbol, the attempts, and for a solved item the time of
     the first ACCEPTED (or right answer) in the active time zone as the cell's title. Kept short: 500
     students and 40 items are 20,000 cells."""
     solved_at = escape(_("first solved %(at)s"))
     zone = timezone.get_current_timezone()
     out = ["<tbody>"]
+    ids = getattr(d, "student_ids", {})
     for username, row in d.rows:
-        out.append(f'<tr><th scope="row">{escape(username)}</th>')
+        sid = ids.get(username)
+        sid = f' <span class="muted small student-id">{escape(sid)}</span>' if sid else ""
+        out.append(f'<tr><th scope="row">{escape(username)}{sid}</th>')
         for c in row:
             text = SYMBOLS[c.status] + (f" {c.attempts}" if c.attempts else "")
             if c.first_solved_at is not None:

@@ -195,6 +195,15 @@ def when(value):
     return when_text(value)
 
 
+@register.filter
+def student_id(user) -> str:
+    """The student ID (학번) the user gave (accounts.profiles), or "". Load lists of users with
+    select_related("profile") (or "user__profile")."""
+    from accounts.profiles import student_id_of
+
+    return student_id_of(user) if user is not None else ""
+
+
 @register.simple_tag
 def time_zone_attrs():
     """The <html> element's data-tz and data-tz-abbrs attributes: the zone the page's times are in and

@@ -165,17 +165,20 @@ def test_gradebook_csv_layouts():
     assert canvas[1][0] == "Points Possible" and canvas[1][5] == "20"
     assert canvas[2] == ["Kim, Alice", "", "", "alice", "", "12.5"] and canvas[3][5] == ""
     moodle = list(csv.reader(io.StringIO(moodle_csv("Midterm", students))))
-    assert moodle[0] == ["Email address", "Username", "First name", "Last name", "Full name", "Midterm"]
-    assert moodle[1] == ["a@x.org", "alice", "Alice", "Kim", "Alice Kim", "12.5"]
-    long = list(csv.reader(io.StringIO(long_csv([LongRow("alice", 1, "z0.p0", "indexing.inverse", "x=3", 2, 2)]))))
-    assert long[1] == ["alice", "1", "z0.p0", "indexing.inverse", "x=3", "2", "2"]
+    assert moodle[0] == ["Email address", "Username", "ID number", "First name", "Last name", "Full name", "Midterm"]
+    assert moodle[1] == ["a@x.org", "alice", "", "Alice", "Kim", "Alice Kim", "12.5"]
+    long = list(csv.reader(io.StringIO(long_csv([LongRow("alice", "2026-01", 1, "z0.p0", "indexing.inverse", "x=3",
+                                                         2, 2)]))))
+    assert long[0][:2] == ["student", "student_id"]
+    assert long[1] == ["alice", "2026-01", "1", "z0.p0", "indexing.inverse", "x=3", "2", "2"]
 
 
 def test_gradebook_csvs_identify_students_as_the_lms_does():
     """The tester's Moodle CSV put a roster's full name "김민수" in First name with Last name empty, and the
     Canvas CSV's ID column held WarpDrill's user ids, which Canvas reads as its own. Canvas rows now match
-    on SIS Login ID (the username) with ID and SIS User ID empty; Moodle's identifier columns (email,
-    lower-case username) come first, a single full name goes to Full name only."""
+    on SIS Login ID (the username) with ID empty (SIS User ID: the student ID a student gave, none here);
+    Moodle's identifier columns (email, lower-case username, ID number) come first, a single full name goes
+    to Full name only."""
     students = [StudentTotal("Kim_MS", "김민수", "", "kim@x.org", 41, 20.0),
                 StudentTotal("lee", "Jiwoo", "Lee", "lee@x.org", 42, 7.5),
                 StudentTotal("solo", "", "", "solo@x.org", 43, None)]
@@ -184,6 +187,6 @@ def test_gradebook_csvs_identify_students_as_the_lms_does():
                                            ["solo", "", "", "solo"]]
     assert all(r[1] == "" for r in canvas[1:])  # never WarpDrill's ids
     moodle = list(csv.reader(io.StringIO(moodle_csv("Quiz A", students))))
-    assert moodle[1] == ["kim@x.org", "kim_ms", "", "", "김민수", "20"]
-    assert moodle[2] == ["lee@x.org", "lee", "Jiwoo", "Lee", "Jiwoo Lee", "7.5"]
-    assert moodle[3] == ["solo@x.org", "solo", "", "", "", ""]
+    assert moodle[1] == ["kim@x.org", "kim_ms", "", "", "", "김민수", "20"]
+    assert moodle[2] == ["lee@x.org", "lee", "", "Jiwoo", "Lee", "Jiwoo Lee", "7.5"]
+    assert moodle[3] == ["solo@x.org", "solo", "", "", "", "", ""]

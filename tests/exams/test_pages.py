@@ -173,7 +173,7 @@ def test_results_page_and_csv_exports(exam, people):
     assert canvas[0][-1] == "Midterm" and canvas[1][-1] == "20"
     assert {r[3]: r[5] for r in canvas[2:]} == {"alice": "10", "bob": "0"}
     moodle = list(csv.reader(io.StringIO(c.get(reverse("exams:export", args=[exam.pk, "moodle"])).content.decode())))
-    assert {r[1]: r[5] for r in moodle[1:]} == {"alice": "10", "bob": "0"}
+    assert {r[1]: r[-1] for r in moodle[1:]} == {"alice": "10", "bob": "0"}
     long = list(csv.reader(io.StringIO(c.get(reverse("exams:export", args=[exam.pk, "long"])).content.decode())))
     assert len(long) == 1 + 2 * 3
     a = ExamAttempt.objects.get(user=people["alice"])
