@@ -462,6 +462,10 @@ WARPDRILL_SEED_SECRET = env("WARPDRILL_SEED_SECRET", default="") or _installatio
 # The problem packages folder that `manage.py backup` keeps (and `import_problems` reads): a site's
 # own folder, or (empty) the checkout's problems/bank.
 WARPDRILL_PACKAGES_DIR = env("WARPDRILL_PACKAGES_DIR", default="")
+# The time budget of one submission's runs, as a multiple of its problem's per-test limit: all its test
+# cases, its check pass and its write map together may use this many times the limit (grader/core/budget.py),
+# so that no submission holds a grading worker for the sum of its per-test limits. 0: no budget.
+WARPDRILL_RUN_BUDGET_FACTOR = env.float("WARPDRILL_RUN_BUDGET_FACTOR", default=2.0)
 # Limits on submissions.
 WARPDRILL_MAX_SOURCE_BYTES = env.int("WARPDRILL_MAX_SOURCE_BYTES", default=64 * 1024)
 # Lines of a submitted source: a kernel and its helpers fit in far fewer (docs/security.md).

@@ -158,7 +158,7 @@ def public_result(result: JudgeResult | None, full: bool, translate=None) -> dic
     """
     if result is None:
         return {"tests": [], "diagnostics": [], "compile": None, "resources": None, "message": "",
-                "message_template": "", "message_params": {}, "verdict": "", "backend": "", "device": ""}
+                "message_template": "", "message_params": {}, "verdict": "", "backend": "", "device": "", "limits": {}}
     hidden = {t.name for t in result.tests if not t.sample}
     summary = result.message
     # A note that says nothing of its test's data (printf truncation) is shown as it is, hidden test or not.
@@ -191,6 +191,9 @@ def public_result(result: JudgeResult | None, full: bool, translate=None) -> dic
         **edge(summary, translate),
         "backend": result.backend,  # what graded it: "emulator" or "gpu"
         "device": result.device,  # the GPU's name on the gpu backend ("" on the emulator)
+        # The time limits it was judged under ({} in older results); the seconds its runs used only for
+        # staff: their sum carries the hidden tests' times, which a student does not see.
+        "limits": {k: v for k, v in result.limits.items() if full or k != "used_s"},
     }
 
 

@@ -267,6 +267,7 @@ def _judge(submission, backend):
             # request only, never recorded while the exam queue is busy.
             # A rejudge's copy is a preview of a verdict: no write map either.
             writemaps=submission.exam_item_id is None and submission.purpose != Purpose.REJUDGE,
+            budget_factor=settings.WARPDRILL_RUN_BUDGET_FACTOR or None,
         )
     finally:
         timer.finish()
@@ -372,7 +373,7 @@ def record_writemap(submission_id: int) -> int:
     write-map run of its smallest sample test, stored with writemaps.store_writemaps. Safe to run twice
     (the second stores the same picture). Returns the number of maps stored. A platform fault stores
     none, so the page offers the button again."""
-    from grader.core.judge import record_writemap as record
+    from grader.core.writemap_request import record_writemap as record
     from grader.models import Submission
 
     submission = Submission.objects.select_related("problem_version__problem").filter(pk=submission_id).first()

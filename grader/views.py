@@ -139,6 +139,7 @@ def submission_context(submission: Submission, user) -> dict:
         "show_full": full,
         "graded_backend": result["backend"] or submission.backend,  # "emulator" | "gpu" ("" before grading)
         "graded_device": result["device"],
+        "limits": result.get("limits") or {},  # the time limits it was judged under (budget.RunBudget.report)
     }
 
 

@@ -12,9 +12,11 @@ from __future__ import annotations
 import logging
 from typing import Callable
 
-from .backends.base import Backend, RunOutcome, RunRequest
-
+from . import messages as M
+from .backends.base import Backend, RunOutcome, RunRequest, RunStatus
 from .kernel import KernelSpec
+from .results import Diagnostic
+from .verdicts import DiagnosticKind
 
 log = logging.getLogger(__name__)
 
@@ -59,3 +61,32 @@ class HangExplainer:
             return None
         finally:
             self._backend.close(build)
+
+
+# What an explainer may find on a case that hung and that explains the hang.
+SYNC_FINDINGS = {DiagnosticKind.DIVERGENT_BARRIER, DiagnosticKind.WARP_MASK}
+
+
+def explain_hang(outcome: RunOutcome, explainer: HangExplainer | None, source: str, spec: KernelSpec,
+                 request: RunRequest) -> RunOutcome:
+    """The outcome to grade for a run that `outcome` reports: when it is a TIMEOUT and an explainer is
+    given, the explainer re-runs the case. A deadlock it proves makes the run a DEADLOCK (its findings,
+    and a note that the backend was stopped); a divergent barrier or warp-mask error it finds is
+    attached to the TIMEOUT (the case is then graded SYNC_ERROR, which explains the hang); otherwise,
+    or without an explainer, `outcome` is returned as it is."""
+    if explainer is None or outcome.status is not RunStatus.TIMEOUT:
+        return outcome
+    proof = explainer.explain(source, spec, request)
+    if proof is None:
+        return outcome
+    stopped = M.TIME_LIMIT_STOPPED(limit=f"{request.time_limit_s:g}")
+    if proof.status is RunStatus.DEADLOCK:
+        note = Diagnostic(kind=DiagnosticKind.NOTE, message=M.GPU_DEADLOCK_PROVEN(killed=stopped))
+        return RunOutcome(status=RunStatus.DEADLOCK, diagnostics=[*proof.diagnostics, note], time_s=outcome.time_s,
+                          message=proof.message or "deadlock", log=proof.log)
+    found = [d for d in proof.diagnostics if d.kind in SYNC_FINDINGS]
+    if not found:
+        return outcome
+    note = Diagnostic(kind=DiagnosticKind.NOTE, message=M.GPU_SYNC_FOUND(killed=stopped))
+    return RunOutcome(status=RunStatus.TIMEOUT, diagnostics=[*outcome.diagnostics, *found, note],
+                      time_s=outcome.time_s, message=outcome.message)

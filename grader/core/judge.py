@@ -24,7 +24,8 @@ from . import messages as M
 from .backends.base import Backend, Build, RunOutcome, RunRequest, RunStatus
 from .cases import Case, case_inputs, prepare_case
 from .errors import LaunchConfigError, PlatformError, UnsupportedLaunchError
-from .explainer import HangExplainer
+from .budget import DEFAULT_FACTOR, RunBudget, spent_before
+from .explainer import SYNC_FINDINGS, HangExplainer, explain_hang  # noqa: F401 (explain_hang: the judge's API)
 from .kernel import KernelSpec, LaunchConfig
 from .launch import (LaunchExpressionError, build_launch, cooperative_launch_problem, launch_problem,
                      parse_launch_comment)
@@ -96,6 +97,7 @@ def judge(
     max_source_bytes: int = DEFAULT_MAX_SOURCE_BYTES,
     explainer: HangExplainer | None = None,
     writemaps: bool = True,
+    budget_factor: float | None = DEFAULT_FACTOR,
 ) -> JudgeResult:
     """Judge `source` for `package` on `backend`.
 
@@ -109,6 +111,9 @@ def judge(
     re-run a case that hung `backend` (see explain_hang); None: a hang stays what the backend said.
     `writemaps`: on a backend with supports_writemap, record the write map of one WRONG_ANSWER or
     MEMORY_ERROR test (a sample's when a sample fails) in JudgeResult.writemaps: one more build and run.
+    `budget_factor`: all the runs together (tests, the check pass, the write map) may use this many times
+    the per-test limit (budget.py; the site's WARPDRILL_RUN_BUDGET_FACTOR; None: no such bound); a run
+    that passes what is left is TIME_LIMIT and judging stops there.
 
     Returns a JudgeResult; a student's failure is a verdict. Raises PlatformError (and only
     that) when the platform fails, so the caller can retry without charging the student;
@@ -180,13 +185,18 @@ def judge(
             # The late report (the backend's ptxas_report_late, for comparisons): started only now.
             report = PtxasReport(source, package.kernel, target_cc, backend)
         result = JudgeResult(verdict=Verdict.ACCEPTED, compile=build.compile, backend=name)
+        budget = RunBudget.for_limit(package.time_limit_s, budget_factor)
         hung = None
         mapped: Case | None = None  # the failing case whose write map is drawn (writemap_case)
         resident = None  # the co-resident launch an inter-block spin barrier needed (coresidency.py)
         for k, case in enumerate(cases):
             progress("running", k, len(package.tests))
+            if budget.spent:  # the tests before it used the whole budget: this one is not started
+                result.tests.append(spent_before(case.test, budget, package.time_limit_s))
+                hung = result.tests[-1]
+                break
             test_result, coresident = _run_case(package, backend, build, case, result, source, explainer,
-                                                gpu, _resources_of(build, report))
+                                                gpu, _resources_of(build, report), budget)
             resident = resident or coresident
             if writemaps and writemap_wanted(backend, test_result, mapped):
                 mapped = case  # its inputs stay: the write-map run below reuses them
@@ -198,25 +208,19 @@ def judge(
         progress("running", len(result.tests), len(package.tests))
         if hung is not None:
             result.tests += [_not_run(test, hung) for test in package.tests[len(result.tests):]]
-        if checking and hung is None:
+        if checking and hung is None and check_inputs is not None:
             progress("checking", len(package.tests), len(package.tests))
             test, launch = check_test, launches[check_index]
             if resident is not None:  # the check pass would only wait for the spinning blocks again
                 launch = dataclasses.replace(launch, coresident=True)
-            if check_inputs is not None:
-                outcome = backend.run(build, RunRequest(launch=launch, inputs=check_inputs, check=True,
-                                                        checks=tuple(str(c) for c in package.checks),
-                                                        time_limit_s=package.time_limit_s * 4, test_name=test.name))
-                if outcome.status is RunStatus.INTERNAL:
-                    raise PlatformError(outcome.message or "check pass failed")
-                for d in outcome.diagnostics:  # whatever the backend named them: found by the check pass
-                    d.test, d.check = test.name, True
-                _add_diagnostics(result, outcome.diagnostics, test.name)
-        if mapped is not None and hung is None:
-            result.writemaps = writemap_run(package, backend, build, mapped)
+            _add_diagnostics(result, _check_pass(package, backend, build, test, launch, check_inputs, budget), test.name)
+        if mapped is not None and hung is None and not budget.spent:
+            limit, _cut = budget.limit(package.time_limit_s * 4)
+            result.writemaps = writemap_run(package, backend, build, mapped, limit, budget)
         if build.resources is None and report is not None:
             build.resources = report.wait()
         result.resources = judged_resources(build, launches[0], target_cc)
+        result.limits = budget.report(package.time_limit_s, backend.time_limit_clock)
         result.verdict = submission_verdict(result.tests, result.diagnostics)
         result.message = submission_summary(result)
         result.device = backend.device_name()
@@ -242,10 +246,13 @@ def _resources_of(build: Build, report: PtxasReport | None) -> Callable[[], Reso
 
 def _run_case(package, backend, build: Build, case: Case, result: JudgeResult, source: str,
               explainer: HangExplainer | None, gpu=None,
-              resources: Callable[[], Resources | None] = lambda: None) -> tuple[TestResult, LaunchConfig | None]:
+              resources: Callable[[], Resources | None] = lambda: None,
+              budget: RunBudget | None = None) -> tuple[TestResult, LaunchConfig | None]:
     """One test case's row, and the co-resident launch when its blocks needed one to complete (an
     inter-block spin barrier whose grid fits on `gpu` at once: a SYNC_ERROR, coresidency.py, which
-    asks `resources()` for the registers only then), else None."""
+    asks `resources()` for the registers only then), else None. The run gets the per-test limit or
+    what is left of `budget` if less, and its seconds are charged to it."""
+    budget = budget or RunBudget.for_limit(package.time_limit_s, None)
     started = time.monotonic()
     test, launch = case.test, case.launch
     refused = case.refused
@@ -256,56 +263,58 @@ def _run_case(package, backend, build: Build, case: Case, result: JudgeResult, s
         _add_diagnostics(result, [diag], test.name)
         return TestResult(name=test.name, sample=test.sample, verdict=Verdict.RUNTIME_ERROR, message=refused,
                           params=dict(test.params)), None
-    request = RunRequest(launch=launch, inputs=case.inputs, time_limit_s=package.time_limit_s, test_name=test.name)
+    limit, cut = budget.limit(package.time_limit_s)
+    request = RunRequest(launch=launch, inputs=case.inputs, time_limit_s=limit, test_name=test.name)
     outcome = backend.run(build, request)
+    budget.charge(outcome)
     if outcome.status is RunStatus.INTERNAL:
         raise PlatformError(outcome.message or f"backend failed on test {test.name}")
     resident = None
     if gpu is not None:
+        first = outcome
         outcome, resident = coresidency.explain(backend, build, request, outcome, gpu, resources)
+        if outcome is not first:  # run again co-resident
+            budget.charge(outcome)
         if outcome.status is RunStatus.INTERNAL:
             raise PlatformError(outcome.message or f"backend failed on test {test.name}")
-    outcome = explain_hang(outcome, explainer, source, package.kernel, request)
+    if budget.ran_out(outcome, cut):  # the limit it ran past is what the budget had left: say so, not that figure
+        budget.restate(outcome, package.time_limit_s)
+    else:
+        outcome = explain_hang(outcome, explainer, source, package.kernel, request)
     verdict, message, mismatch = case_verdict(outcome, case.expected, package.atol, package.rtol)
     _add_diagnostics(result, outcome.diagnostics, test.name)
+    seconds = outcome.cpu_s if outcome.cpu_s is not None else (outcome.time_s or time.monotonic() - started)
     return TestResult(name=test.name, sample=test.sample, verdict=verdict, message=case_message(message, outcome),
-                      mismatch=mismatch, time_s=round(outcome.time_s or time.monotonic() - started, 4),
+                      mismatch=mismatch, time_s=round(seconds, 4),
                       params=dict(test.params), output_log=outcome.log, time_limit_s=package.time_limit_s), resident
 
 
-# What an explainer may find on a case that hung and that explains the hang.
-SYNC_FINDINGS = {DiagnosticKind.DIVERGENT_BARRIER, DiagnosticKind.WARP_MASK}
-
-
-def explain_hang(outcome: RunOutcome, explainer: HangExplainer | None, source: str, spec: KernelSpec,
-                 request: RunRequest) -> RunOutcome:
-    """The outcome to grade for a run that `outcome` reports: when it is a TIMEOUT and an explainer is
-    given, the explainer re-runs the case. A deadlock it proves makes the run a DEADLOCK (its findings,
-    and a note that the backend was stopped); a divergent barrier or warp-mask error it finds is
-    attached to the TIMEOUT (the case is then graded SYNC_ERROR, which explains the hang); otherwise,
-    or without an explainer, `outcome` is returned as it is."""
-    if explainer is None or outcome.status is not RunStatus.TIMEOUT:
-        return outcome
-    proof = explainer.explain(source, spec, request)
-    if proof is None:
-        return outcome
-    stopped = M.TIME_LIMIT_STOPPED(limit=f"{request.time_limit_s:g}")
-    if proof.status is RunStatus.DEADLOCK:
-        note = Diagnostic(kind=DiagnosticKind.NOTE, message=M.GPU_DEADLOCK_PROVEN(killed=stopped))
-        return RunOutcome(status=RunStatus.DEADLOCK, diagnostics=[*proof.diagnostics, note], time_s=outcome.time_s,
-                          message=proof.message or "deadlock", log=proof.log)
-    found = [d for d in proof.diagnostics if d.kind in SYNC_FINDINGS]
-    if not found:
-        return outcome
-    note = Diagnostic(kind=DiagnosticKind.NOTE, message=M.GPU_SYNC_FOUND(killed=stopped))
-    return RunOutcome(status=RunStatus.TIMEOUT, diagnostics=[*outcome.diagnostics, *found, note],
-                      time_s=outcome.time_s, message=outcome.message)
+def _check_pass(package, backend: Backend, build: Build, test: TestCaseSpec, launch: LaunchConfig, inputs: dict,
+                budget: RunBudget) -> list[Diagnostic]:
+    """The check pass's findings on `test` (the smallest), each marked as the check pass's. Each of its
+    runs gets four times the per-test limit, all of them together at most what is left of the budget; a
+    check pass the budget stops, or one with no budget left, is a TIME_LIMIT finding saying so."""
+    if budget.spent:
+        return [budget.finding(package.time_limit_s, test.name)]
+    limit, cut = budget.limit(package.time_limit_s * 4)
+    outcome = backend.run(build, RunRequest(launch=launch, inputs=inputs, check=True, time_limit_s=limit,
+                                            checks=tuple(str(c) for c in package.checks), test_name=test.name,
+                                            budget_s=budget.left_s))
+    budget.charge(outcome)
+    if outcome.status is RunStatus.INTERNAL:
+        raise PlatformError(outcome.message or "check pass failed")
+    if budget.ran_out(outcome, cut or budget.spent):
+        budget.restate(outcome, package.time_limit_s)
+    for d in outcome.diagnostics:  # whatever the backend named them: found by the check pass
+        d.test, d.check = test.name, True
+    return outcome.diagnostics
 
 
 def _not_run(test: TestCaseSpec, hung: TestResult) -> TestResult:
     """The row of a test case not run because `hung` (an earlier case) hung: it names that case."""
     return TestResult(name=test.name, sample=test.sample, verdict=NOT_RUN, params=dict(test.params),
-                      message=M.NOT_RUN_AFTER[str(hung.verdict)](test=hung.name))
+                      message=(M.NOT_RUN_BUDGET if hung.message.code == "RUN_BUDGET_SPENT"
+                               else M.NOT_RUN_AFTER[str(hung.verdict)])(test=hung.name))
 
 
 def _add_diagnostics(result: JudgeResult, diagnostics: list[Diagnostic], test_name: str) -> None:
@@ -344,49 +353,3 @@ def judge_bare(source: str, spec: KernelSpec, launch: LaunchConfig, inputs: dict
         return build, explain_hang(backend.run(build, request), explainer, source, spec, request)
     finally:
         backend.close(build)
-
-
-def record_writemap(package: ProblemPackage, source: str, backend: Backend, *, launch_choice: LaunchChoice | None = None,
-                    seed_secret: str = "", variant: dict | None = None, test_name: str = "") -> list[dict]:
-    """The write maps (writemap.encode's dicts) of one test of an already graded submission, on request.
-
-    The test is `test_name`, else the smallest sample test (the smallest test if none is a sample):
-    a map drawn on request is for the student, so a sample's by default. Compiles the source and runs
-    only that test with the write map (the verdict is not touched). Returns [] when the backend records
-    no write map, the source does not compile or CUDA would refuse the launch. Raises PlatformError
-    on platform faults (the caller may retry), ValueError for an unknown test name.
-    """
-    package = package.with_variant(variant)
-    if not backend.supports_writemap or static_check_reason(source):
-        return []
-    if test_name:
-        test = next((t for t in package.tests if t.name == test_name), None)
-        if test is None:
-            raise ValueError(f"no test named {test_name!r}")
-    else:
-        samples = [t for t in package.tests if t.sample]
-        test = min(samples, key=_size) if samples else package.smallest_test()
-    exprs = launch_expressions(package, source, launch_choice)
-    try:
-        launch = build_launch(*exprs, test.params, **package.launch.options())
-    except (LaunchExpressionError, LaunchConfigError):
-        return []
-    if launch_problem(launch):
-        return []
-    harness = package.load_harness()
-    case = prepare_case(package, harness, test, launch, None, seed_secret)
-    build = backend.compile(source, package.kernel)
-    try:
-        if not build.compile.ok:
-            return []
-        return writemap_run(package, backend, build, case)
-    finally:
-        backend.close(build)
-
-
-def _size(test: TestCaseSpec) -> int:
-    """Elements of a test (the product of its sizes), as ProblemPackage.smallest_test measures them."""
-    total = 1
-    for v in test.params.values():
-        total *= max(int(v), 1)
-    return total

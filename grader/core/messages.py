@@ -261,6 +261,7 @@ NOT_RUN_AFTER = {
     "TIME_LIMIT": gettext_noop("Skipped because test %(test)s ran past the time limit."),
     "DEADLOCK": gettext_noop("Skipped because test %(test)s deadlocked."),
 }
+NOT_RUN_BUDGET = gettext_noop("Skipped because the submission's time budget ran out on test %(test)s.")
 
 # ---- launch expressions that cannot be evaluated (grader/core/launch.py raises these) ----
 
@@ -423,7 +424,15 @@ COMPILE_MESSAGES = tuple(COMPILE_MESSAGE.values())
 
 # ---- running: limits ----
 
-TIME_LIMIT = gettext_noop("The kernel ran past the time limit of %(limit)s s.")
+TIME_LIMIT = gettext_noop("The kernel ran past the time limit of %(limit)s s of CPU time.")
+# A run that used little CPU time but never ended: the wall clock (three times the limit plus 2 s) stopped it.
+TIME_LIMIT_WALL = gettext_noop("The run did not end within %(wall)s s of wall-clock time (three times its limit of "
+                               "%(limit)s s of CPU time, plus 2 s) while using little CPU time: a kernel that waits "
+                               "for something that never comes is stopped there.")
+# All the runs of a submission together passed its time budget (grader/core/budget.py).
+RUN_BUDGET_SPENT = gettext_noop("The submission's time budget ran out: all its runs together (tests and checks) may "
+                                "use %(budget)s s, and those up to this one used it up (the limit of one test is "
+                                "%(limit)s s). Judging stopped here.")
 TIME_LIMIT_STOPPED = gettext_noop("The kernel ran past the %(limit)s s limit and was stopped.")
 KILLED_CPU_OR_MEMORY = gettext_noop("The run was killed at its CPU-time or memory limit.")
 KILLED_BEFORE_REPORT = gettext_noop("The run was killed at %(what)s before it could report.")
@@ -461,8 +470,8 @@ OUTCOME_DEADLOCK = gettext_noop("deadlock")
 
 # ---- the emulator's runtime (grader/core/emulator/src/*.cpp writes these in result.json) ----
 
-RUNTIME_TIMEOUT = gettext_noop("The kernel ran past the time limit of %(limit)s s; thread %(thread)s of block %(block)s "
-                     "was looping on line %(line)s.")
+RUNTIME_TIMEOUT = gettext_noop("The kernel ran past the time limit of %(limit)s s of CPU time; thread %(thread)s of "
+                               "block %(block)s was looping on line %(line)s.")
 RUNTIME_SKIPPED_BARRIER = gettext_noop(
     "Divergent __syncthreads() on line %(line)s: in warp %(warp)s of block %(block)s lanes %(arrived)s reached it "
     "while lanes %(skipped)s (e.g. thread %(thread)s) skipped it and exited. The condition around a barrier must be "

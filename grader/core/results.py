@@ -146,12 +146,12 @@ class TestResult:
     name: str  # test case name from problem.yaml
     sample: bool  # sample cases show their details; hidden ones show only the verdict
     verdict: Verdict | NotRun  # NOT_RUN: skipped after an earlier case hung (its message says which)
-    time_s: float = 0.0  # wall-clock seconds of the run (excluding compilation)
+    time_s: float = 0.0  # seconds of the run on the limit's clock (JudgeResult.limits: CPU or the kernel's own), compilation excluded
     message: Message = _MessageField()  # short explanation for a failure
     mismatch: Mismatch | None = None
     params: dict[str, Any] = field(default_factory=dict)  # the case's sizes, e.g. {"n": 1025}
     output_log: str = ""  # the kernel's printf output, capped
-    # The wall-clock limit of the run, seconds (None when it did not run, and in older results). A
+    # The per-test limit of the run, seconds (None when it did not run, and in older results). A
     # TIME_LIMIT row shows "> limit": its time_s includes stopping the run and is no measure of the kernel.
     time_limit_s: float | None = None
 
@@ -252,6 +252,9 @@ class JudgeResult:
     message: Message = _MessageField()  # the summary (the quoted diagnostic nested), or what broke
     # Write maps of one failing test's outputs (grader.core.writemap.store.encode's dicts; at most one test).
     writemaps: list[dict] = field(default_factory=list)
+    # The limits the runs were judged under (budget.RunBudget.report): {"per_test_s", "budget_s" (all the
+    # runs together; None: none), "used_s", "clock" ("cpu" | "kernel")}; {} in older results.
+    limits: dict = field(default_factory=dict)
 
     def to_dict(self) -> dict:
         return {
@@ -264,6 +267,7 @@ class JudgeResult:
             "device": self.device,
             "message": self.message.to_dict(),
             **({"writemaps": self.writemaps} if self.writemaps else {}),  # absent when none (older results)
+            **({"limits": self.limits} if self.limits else {}),
         }
 
     @classmethod
@@ -277,5 +281,6 @@ class JudgeResult:
             backend=d.get("backend", ""),
             device=d.get("device", ""),
             writemaps=list(d.get("writemaps") or []),
+            limits=dict(d.get("limits") or {}),
             message=stored_message(d),
         )

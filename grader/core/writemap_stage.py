@@ -34,17 +34,21 @@ def writemap_wanted(backend: Backend, test_result: TestResult, mapped: Case | No
     return mapped is None or (not mapped.test.sample and test_result.sample)
 
 
-def writemap_run(package: ProblemPackage, backend: Backend, build: Build, case: Case) -> list[dict]:
-    """The encoded write maps (writemap.store.encode) of `case`'s outputs, from one write-map run; [] when
-    the run records none. Its verdict is not the student's (the case already has one): a fault or a
-    timeout here only leaves the map as far as the kernel got."""
-    request = RunRequest(launch=case.launch, inputs=case.inputs, time_limit_s=package.time_limit_s * 4,
-                         test_name=case.test.name)
+def writemap_run(package: ProblemPackage, backend: Backend, build: Build, case: Case,
+                 time_limit_s: float | None = None, budget=None) -> list[dict]:
+    """The encoded write maps (writemap.store.encode) of `case`'s outputs, from one write-map run of at most
+    `time_limit_s` seconds (None: four times the per-test limit), charged to `budget` (a budget.RunBudget)
+    when given; [] when the run records none. Its verdict is not the student's (the case already has one):
+    a fault or a timeout here only leaves the map as far as the kernel got."""
+    limit = package.time_limit_s * 4 if time_limit_s is None else time_limit_s
+    request = RunRequest(launch=case.launch, inputs=case.inputs, time_limit_s=limit, test_name=case.test.name)
     try:
         outcome = backend.run_writemap(build, request)
     except PlatformError as exc:  # a picture is not worth a retry of the whole submission
         log.warning("write map of %s not recorded: %s", case.test.name, exc)
         return []
+    if budget is not None:
+        budget.charge(outcome)
     maps = []
     for name, wm in outcome.writemaps.items():
         expected = case.expected.get(name)

@@ -72,7 +72,7 @@ def test_diagnostic_renders_english_and_round_trips():
     """A Diagnostic carries one Message, stored as its code and parameters; its str is the English.
     A plain str where the message is (a row written by hand, a backend's text) loads as verbatim text."""
     d = Diagnostic(DiagnosticKind.TIMEOUT, message=M.TIME_LIMIT(limit="2"))
-    assert d.message == "The kernel ran past the time limit of 2 s."
+    assert d.message == "The kernel ran past the time limit of 2 s of CPU time."
     assert d.to_dict()["message"] == {"code": "TIME_LIMIT", "params": {"limit": "2"}}
     again = Diagnostic.from_dict(d.to_dict())
     assert again == d and again.message.code == "TIME_LIMIT" and again.message.params == {"limit": "2"}

@@ -113,7 +113,7 @@ def test_summary_quotes_the_diagnostic_without_repeating_its_line(judged):
     itself: no '(line 3)' after it."""
     result = judged("hang")
     assert result.message.template == M.SUMMARY_TEST and "line" not in result.message.params
-    assert result.message.startswith("Test small: The kernel ran past the time limit of 1 s; thread (0,0,0)")
+    assert result.message.startswith("Test small: The kernel ran past the time limit of 1 s of CPU time; thread (0,0,0)")
     assert result.message.endswith("looping on line 3.")
 
 

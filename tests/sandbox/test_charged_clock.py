@@ -1,7 +1,8 @@
 """The charged clock does not depend on the machine's load: a box is charged the CPU seconds it got.
 
 A starved box is stopped only at the wall clock and is then marked `starved` (the platform's fault);
-one that sleeps (it waits for no CPU) is charged its sleep, as before. The deadlocking kernel the tester saw
+one that sleeps (it waits for no CPU) is charged nothing for it and is stopped at the wall clock, not
+starved. A box's CPU seconds are reported (SandboxResult.cpu_s), however its processes ended. The deadlocking kernel the tester saw
 get TIME_LIMIT on a loaded machine (tests/sandbox/kernels/half_barrier_spin.cu) is judged with one
 CPU shared by many busy processes: DEADLOCK or a platform fault (retried, never an attempt), never
 TIME_LIMIT.
@@ -46,18 +47,37 @@ def starved_cpu(hogs: int = HOGS):
 
 
 def test_spinning_box_is_charged_its_cpu_seconds(tmp_path):
-    """A spinning box on an idle-enough machine is stopped by its charged clock, well before the wall clock."""
+    """A spinning box on an idle-enough machine is stopped by its charged clock, well before the wall clock,
+    and says so (cpu_exceeded) with the CPU seconds it used."""
     res = run_box(["/bin/sh", "-c", "while :; do :; done"], tmp_path, 30.0, charged_s=1.0, cpu_s=20)
-    assert res.timed_out and not res.starved
+    assert res.timed_out and res.cpu_exceeded and not res.starved
     assert res.time_s < 25
+    assert 1.0 < res.cpu_s < 2.0
 
 
-def test_sleeping_box_is_charged_its_sleep_and_is_not_starved(tmp_path):
-    """A box that sleeps gets no CPU but waits for none either: it is charged its wall seconds (less its
-    waits), stopped soon after its charged second, and not mistaken for a starved one."""
-    res = run_box(["/bin/sh", "-c", "sleep 30"], tmp_path, 10.0, charged_s=1.0)
-    assert res.timed_out and not res.starved
-    assert 1.0 <= res.time_s < 6
+def test_the_cpu_seconds_of_every_process_of_the_box_count_together(tmp_path):
+    """Two spinning processes use two CPU seconds per wall second (on two CPUs): the box is charged
+    both, the limit is the box's, not each process's."""
+    res = run_box(["/bin/sh", "-c", "(while :; do :; done) & while :; do :; done"], tmp_path, 30.0,
+                  charged_s=2.0, cpu_s=20)
+    assert res.timed_out and res.cpu_exceeded
+    assert res.cpu_s > 2.0
+
+
+def test_a_box_that_ends_by_itself_reports_the_cpu_it_used(tmp_path):
+    """Sampled every tenth of a second while it runs: all but at most the last tenth is counted."""
+    res = run_box(["/bin/sh", "-c", "i=0; while [ $i -lt 3000000 ]; do i=$((i+1)); done"], tmp_path, 60.0,
+                  charged_s=50.0, cpu_s=50)
+    assert res.returncode == 0 and not res.timed_out and not res.cpu_exceeded
+    assert res.cpu_s is not None and res.cpu_s > 0.5
+
+
+def test_sleeping_box_is_stopped_at_the_wall_clock_and_is_not_starved(tmp_path):
+    """A box that sleeps gets no CPU and waits for none either: it is charged nothing for its sleep, so
+    only the wall clock stops it, and it is not mistaken for a starved one."""
+    res = run_box(["/bin/sh", "-c", "sleep 30"], tmp_path, 3.0, charged_s=1.0)
+    assert res.timed_out and not res.cpu_exceeded and not res.starved
+    assert 3.0 <= res.time_s < 8 and res.cpu_s < 0.5
 
 
 def test_starved_box_is_marked_starved_not_charged(tmp_path):
@@ -65,7 +85,7 @@ def test_starved_box_is_marked_starved_not_charged(tmp_path):
     wall time: it is stopped at the wall clock and marked starved."""
     with starved_cpu():
         res = run_box(["/bin/sh", "-c", "while :; do :; done"], tmp_path, 3.0, charged_s=1.0, cpu_s=20)
-    assert res.timed_out and res.starved
+    assert res.timed_out and res.starved and not res.cpu_exceeded
 
 
 def test_deadlock_on_a_starved_machine_is_never_time_limit(monkeypatch):

@@ -32,10 +32,13 @@ class RunRequest:
 
     launch: LaunchConfig
     inputs: dict[str, Any]
-    time_limit_s: float = 5.0  # wall clock for the run (compilation excluded)
+    time_limit_s: float = 5.0  # seconds on the backend's time-limit clock (Backend.time_limit_clock), compilation excluded
     check: bool = False  # run the slower checking mode (races, sanitizers)
     checks: tuple[str, ...] = ()  # with check: which passes the problem asks for ("racecheck", "synccheck", "memcheck")
     test_name: str = ""
+    # Seconds all the runs this request makes may use together, on the backend's time-limit clock (a
+    # check pass makes several: the emulator shares it out among them); None: each run its time_limit_s.
+    budget_s: float | None = None
 
 
 class RunStatus(StrEnum):
@@ -45,7 +48,7 @@ class RunStatus(StrEnum):
     FAULT = "fault"  # memory fault, trap or other CUDA error; see diagnostics
     LAUNCH_ERROR = "launch_error"  # the launch was refused before running
     DEADLOCK = "deadlock"  # proven (emulator) or inferred (GPU) barrier hang
-    TIMEOUT = "timeout"  # killed at the wall-clock limit
+    TIMEOUT = "timeout"  # stopped at its time limit (or the wall-clock backstop)
     INTERNAL = "internal"  # the platform failed; not the student's fault
 
 
@@ -58,6 +61,9 @@ class RunOutcome:
     diagnostics: list[Diagnostic] = field(default_factory=list)
     log: str = ""  # the kernel's printf output, capped, with a note when truncated
     time_s: float = 0.0  # wall-clock seconds of the run
+    # CPU seconds (user + system) of the run's processes, on a backend whose time limit counts them (the
+    # emulator: every box the request ran, the check pass's several included); None elsewhere.
+    cpu_s: float | None = None
     message: str = ""  # for FAULT/LAUNCH_ERROR/INTERNAL: what happened (CUDA error name, ...)
     # A write-map run (Backend.run_writemap): {output name: grader.core.writemap.model.WriteMap}.
     writemaps: dict = field(default_factory=dict)
@@ -77,6 +83,10 @@ class Backend(abc.ABC):
     """Base class of judge backends. Subclasses set the capability flags they have."""
 
     name: str = ""
+    # The clock a run's time limit counts: "cpu" (CPU seconds of the run's process, every thread: the
+    # emulator; the machine's load does not change it) or "kernel" (the kernel's own run time on the
+    # device: the GPU, which runs one kernel at a time whatever the host's load).
+    time_limit_clock: str = "kernel"
     # How this backend's boxes are made (a sandbox.Sandbox, set by constructors of backends that run
     # code): the judge compiles ptxas's resource report in it too. None: sandbox.box.DEFAULT.
     sandbox = None

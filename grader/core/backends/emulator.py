@@ -29,7 +29,7 @@ from .. import messages as M
 from ..emulator import checkplan, jobs, pch, runmemo, toolchain
 from ..emulator.outcome import read_outcome
 from ..emulator.rewrite import rewrite
-from ..emulator.run_limits import MAX_CORESIDENT_THREADS, run_limits
+from ..emulator.run_limits import MAX_CORESIDENT_THREADS, run_limits, shared_out
 from ..emulator.static_shared import static_shared_problem
 from ..emulator.tokens import tokenize
 from ..errors import PlatformError
@@ -66,6 +66,7 @@ class EmulatorHandle:
     plain_runs: dict = field(default_factory=dict)  # runmemo.key -> an ok plain RunOutcome of a small case
     # The plain variant's translation unit when it has the kernel's coroutine copy (coro mode), else None.
     fast_text: str | None = None
+    cpu_s: float = 0.0  # CPU seconds of every run of this build so far (their boxes', sampled)
 
     def text_of(self, variant: str) -> str:
         """The translation unit `variant` compiles: the check variants never get the coroutine copy."""
@@ -76,6 +77,7 @@ class EmulatorBackend(Backend):
     """Runs kernels on the CPU; deterministic; proves deadlocks and divergent barriers."""
 
     name = "emulator"
+    time_limit_clock = "cpu"  # a run's limit counts its process's CPU seconds (emulator/run_limits.py)
     supports_sanitizers = True
     supports_cooperative_launch = True  # LaunchConfig.cooperative: co-resident blocks, grid.sync() a grid barrier
     supports_coresident_launch = True  # LaunchConfig.coresident: co-resident blocks, grid.sync() still a launch failure
@@ -246,6 +248,8 @@ class EmulatorBackend(Backend):
         from ..emulator import prefetch  # the check's variants compile while the plain runs go
 
         plan = checkplan.plan(handle.facts, request.launch.grid, request.launch.block, self.full_check_pass)
+        request = shared_out(request, plan)
+        cpu_before = handle.cpu_s
         compiling = prefetch.start(self, handle, plan.variants) if request.check else []
         try:
             outcome = runmemo.plain_run(self, build, request, reuse=not self.full_check_pass)
@@ -254,8 +258,10 @@ class EmulatorBackend(Backend):
                 if request.check and plan.aligned and outcome.status is RunStatus.OK else None
         finally:
             prefetch.wait(compiling)
+        outcome.cpu_s = round(handle.cpu_s - cpu_before, 3)  # the races' and initcheck's runs added below
         if request.check and outcome.status is RunStatus.OK:
             if under is not None and under.status is not RunStatus.OK:
+                under.cpu_s = outcome.cpu_s
                 return under
             if plan.race:
                 from ..emulator import races  # the race checker is only needed in check mode
@@ -265,6 +271,7 @@ class EmulatorBackend(Backend):
                 from ..emulator import initcheck  # reads of shared memory no thread wrote (src/initcheck.cpp)
 
                 outcome.diagnostics.extend(initcheck.check_uninitialized(self, build, request))
+            outcome.cpu_s = round(handle.cpu_s - cpu_before, 3)
         return outcome
 
     def run_writemap(self, build: Build, request: RunRequest) -> RunOutcome:
@@ -310,7 +317,7 @@ class EmulatorBackend(Backend):
                     start_aligned=start_aligned, vector_aligned=handle.vector_loads, time_limit_s=request.time_limit_s,
                     writemap=variant == "writemap",
                 )
-                limits = run_limits(request, variant, workers, self.workers, outputs)
+                limits = run_limits(request, variant, outputs)
                 res = self.sandbox.run([SANDBOX_BINARY, f"{sandbox.WORK_PATH}/job.txt"], workdir, limits,
                                        ro_binds={str(handle.binaries[variant]): SANDBOX_BINARY}, env=env)
                 if res.returncode == EXIT_RERUN_FIBERS and not fibers:
@@ -320,7 +327,9 @@ class EmulatorBackend(Backend):
                     workers = 1
                     continue
                 break
+            handle.cpu_s += res.cpu_s or 0.0
             outcome = read_outcome(build, request, workdir, res, outputs, self._locate_fault)
+            outcome.cpu_s = res.cpu_s
             if variant == "writemap" and not (res.disk_exceeded or res.memory_exceeded):
                 from ..emulator import writemap as wm
 

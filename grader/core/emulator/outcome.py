@@ -78,10 +78,14 @@ def read_outcome(build: Build, request: RunRequest, workdir: Path, res: SandboxR
                               message=f"the machine was too busy: test {request.test_name or '?'} got too little "
                                       f"CPU time in {res.time_s:.1f} s of wall time")
         if res.timed_out:
-            diag = Diagnostic(DiagnosticKind.TIMEOUT, test=request.test_name or None,
-                              message=M.TIME_LIMIT(limit=f"{request.time_limit_s:g}"))
+            # Stopped by the sandbox: at its CPU seconds (code that never reached the runtime's own check),
+            # or at the wall-clock backstop while it used little CPU (it sleeps or blocks).
+            limit = f"{request.time_limit_s:g}"
+            said = M.TIME_LIMIT(limit=limit) if res.cpu_exceeded or res.cpu_s is None else \
+                M.TIME_LIMIT_WALL(limit=limit, wall=f"{res.time_s:.0f}")
+            diag = Diagnostic(DiagnosticKind.TIMEOUT, test=request.test_name or None, message=said)
             return RunOutcome(RunStatus.TIMEOUT, diagnostics=[diag], log=log, time_s=res.time_s,
-                              message=M.OUTCOME_TIME_LIMIT())
+                              message=M.OUTCOME_TIME_LIMIT() if res.cpu_exceeded else said)
         if res.returncode in (-9, 137):
             # Killed by the kernel's rlimits: memory or CPU time.
             return RunOutcome(RunStatus.TIMEOUT, log=log, time_s=res.time_s,

@@ -1,26 +1,29 @@
 """How long and how large one emulator run may grow: the sandbox's limits of a run (Limits).
 
-The child checks its own limit in CPU time; the sandbox charges the same clock (below). Plain Python
-(no Django); the backend (backends/emulator.py) builds every run's Limits here.
+A run's time limit counts CPU seconds: those of the run's process, all its threads together (user +
+system), which is what the emulated kernel costs whatever else the machine runs. The child checks
+its own limit on that clock (src/report.cpp limit_clock_s, which also names the looping line), the
+sandbox charges the same clock a little later (a backstop for code that never ticks), RLIMIT_CPU
+ends the process past that, and the wall clock stops a run that sleeps or blocks at BACKSTOP_FACTOR
+times the limit plus GRACE_S. A run stopped there while its threads mostly waited for a CPU that
+other work held is a platform fault (retried, never an attempt), not a TIME_LIMIT. Plain Python (no
+Django); the backend (backends/emulator.py) builds every run's Limits here.
 """
 from __future__ import annotations
 
+import dataclasses
 import resource
 
 from ..backends.base import RunRequest
 from ..sandbox import Limits
 from . import jobs
 
-GRACE_S = 2.0  # CPU seconds a run may use past its limit per worker thread (RLIMIT_CPU's backstop)
-# The child checks its own limit in CPU time (its deadlock detector too, always within the limit), and
-# the sandbox charges the same clock: it stops a run once the box's CPU seconds per worker pass the
-# limit plus a small grace, so a verdict does not depend on the machine's load. A kernel that sleeps
-# or blocks (waiting for no CPU) is charged its wall time instead: TIME_LIMIT near the limit. One the
-# backstop stops while its threads mostly waited for a CPU that other work held is a platform fault
-# (retried, never an attempt).
-WALL_GRACE_S = 1.0
-WALL_GRACE_FRACTION = 0.25
-# Whatever the waits, no run outlives this factor of its limit (plus GRACE_S) in plain wall time.
+GRACE_S = 2.0  # seconds past the charged limit: RLIMIT_CPU's, and the wall-clock backstop's
+# The sandbox charges the box's CPU seconds from the limit plus max(CPU_GRACE_S, CPU_GRACE_FRACTION of
+# it): the child reports its own timeout first, with its line, at the limit itself.
+CPU_GRACE_S = 1.0
+CPU_GRACE_FRACTION = 0.25
+# The wall clock stops a run at this factor of its limit plus GRACE_S, whatever it waited for.
 BACKSTOP_FACTOR = 3.0
 # The race check runs the ThreadSanitizer build, several times slower than the plain one; its
 # time is not the student's (a check that runs out is a note, never TIME_LIMIT), so it gets more.
@@ -35,17 +38,31 @@ FIBER_STACK_BYTES = 64 * 1024 + 4096
 MAX_CORESIDENT_THREADS = 24 * 1024
 
 
-def wall_limit_s(time_limit_s: float, variant: str = "fast") -> float:
-    """Charged seconds (the box's CPU seconds per worker thread) that one run of a test with a
-    `time_limit_s` limit may take: the limit plus max(WALL_GRACE_S, WALL_GRACE_FRACTION of it); TSAN_WALL_FACTOR times that
-    for the race check."""
-    wall = time_limit_s + max(WALL_GRACE_S, WALL_GRACE_FRACTION * time_limit_s)
-    return wall * TSAN_WALL_FACTOR if variant == "tsan" else wall
+def cpu_limit_s(time_limit_s: float, variant: str = "fast") -> float:
+    """CPU seconds (the run's process, every thread) after which the sandbox stops one run of a test with
+    a `time_limit_s` limit: the limit plus max(CPU_GRACE_S, CPU_GRACE_FRACTION of it); TSAN_WALL_FACTOR
+    times that for the race check."""
+    charged = time_limit_s + max(CPU_GRACE_S, CPU_GRACE_FRACTION * time_limit_s)
+    return charged * TSAN_WALL_FACTOR if variant == "tsan" else charged
 
 
 def backstop_s(time_limit_s: float, variant: str = "fast") -> float:
-    """Plain wall-clock seconds after which a run is stopped whatever it waited for."""
-    return max(wall_limit_s(time_limit_s, variant), BACKSTOP_FACTOR * time_limit_s + GRACE_S)
+    """Wall-clock seconds after which a run is stopped whatever it waited for: BACKSTOP_FACTOR times the
+    limit plus GRACE_S, never below the CPU limit (the race check's is longer)."""
+    return max(cpu_limit_s(time_limit_s, variant), BACKSTOP_FACTOR * time_limit_s + GRACE_S)
+
+
+def shared_out(request: RunRequest, plan) -> RunRequest:
+    """`request` with each run's limit cut so that the runs a check pass makes (checkplan.plan's `plan`:
+    the plain run, the aligned one, the race check's ThreadSanitizer run at TSAN_WALL_FACTOR times the
+    limit, the initcheck) fit together in its `budget_s`; a plain request, or one without a budget, as
+    it is. Never below 0.05 s."""
+    if not request.check or request.budget_s is None:
+        return request
+    weight = 1 + bool(plan.aligned) + TSAN_WALL_FACTOR * bool(plan.race) + bool(plan.initcheck)
+    share = max(0.05, round(request.budget_s / weight, 2))
+    return dataclasses.replace(request, time_limit_s=min(request.time_limit_s, share)) if share < request.time_limit_s \
+        else request
 
 
 def rss_limit_bytes(input_bytes: int) -> int:
@@ -66,20 +83,20 @@ def coresident_threads(request: RunRequest) -> int:
     return launch.blocks * launch.threads_per_block if (launch.cooperative or launch.coresident) else 0
 
 
-def run_limits(request: RunRequest, variant: str, workers: int, cpu_workers: int, outputs) -> Limits:
-    """The sandbox's Limits of one run of `request` on the `variant` build with `workers` worker
-    threads (charged per thread); `cpu_workers` threads' worth of CPU seconds is the RLIMIT_CPU backstop;
-    `outputs` (jobs.write_job's) sizes the disk allowance. Seconds and bytes throughout. A co-resident
-    launch's address space grows by its fibers' stacks (FIBER_STACK_BYTES each, mapped but mostly
-    untouched), so that the launches up to MAX_CORESIDENT_THREADS that fit on a GPU fit here too."""
+def run_limits(request: RunRequest, variant: str, outputs) -> Limits:
+    """The sandbox's Limits of one run of `request` on the `variant` build; `outputs` (jobs.write_job's)
+    sizes the disk allowance. Seconds and bytes throughout: the CPU-second limit (cpu_limit_s, all the
+    process's threads together), RLIMIT_CPU GRACE_S past it, the wall-clock backstop (backstop_s). A
+    co-resident launch's address space grows by its fibers' stacks (FIBER_STACK_BYTES each, mapped but
+    mostly untouched), so that the launches up to MAX_CORESIDENT_THREADS that fit on a GPU fit here too."""
     total = input_bytes(request)
     stacks = min(coresident_threads(request), MAX_CORESIDENT_THREADS) * FIBER_STACK_BYTES
+    charged = cpu_limit_s(request.time_limit_s, variant)
     return Limits(
-        backstop_s(request.time_limit_s, variant),
-        charged_s=wall_limit_s(request.time_limit_s, variant), charged_threads=workers,
+        backstop_s(request.time_limit_s, variant), charged_s=charged,
         # ThreadSanitizer reserves terabytes of shadow address space: no AS limit there,
         # the box's resident memory is watched instead (small kernels use ~0.1 GiB).
         memory_bytes=resource.RLIM_INFINITY if variant == "tsan" else (2 << 30) + 3 * total + stacks,
         rss_bytes=rss_limit_bytes(total), file_bytes=max(256 << 20, 2 * total),
-        cpu_s=(request.time_limit_s + GRACE_S) * cpu_workers, disk_bytes=jobs.disk_allowance(outputs),
+        cpu_s=charged + GRACE_S, disk_bytes=jobs.disk_allowance(outputs),
     )

@@ -215,7 +215,7 @@ DEFAULT = Sandbox()
 
 def _charge(start: float, limits: Limits) -> watch.Charge | None:
     """The charged clock of a box started at `start` (time.monotonic()), None without `charged_s`."""
-    return None if limits.charged_s is None else watch.Charge(start, limits.charged_s, limits.charged_threads)
+    return None if limits.charged_s is None else watch.Charge(start, limits.charged_s)
 
 
 def scrub(workdir: Path) -> int:

@@ -46,11 +46,12 @@ class Limits:
     `disk_bytes` (bytes allocated) and `disk_entries` (files and folders) the box adds to its work
     directory (None: unchecked); past either, or with folders nested deeper than watch.DISK_MAX_DEPTH,
     the box is killed and `disk_exceeded` is set (it may overshoot by what it writes in
-    watch.DISK_CHECK_S). `charged_s` stops the box earlier than `time_s` once the CPU seconds its
-    processes got, divided by `charged_threads`, pass it: a box starved by a busy machine is charged
-    only what it ran, so its outcome does not depend on the load; one that sleeps (its threads hardly
-    wait for a CPU) is charged its wall time less those waits (None: `time_s` alone). A box stopped
-    at `time_s` before that, whose threads mostly waited for a CPU, is `starved`. stdout and stderr are kept up to
+    watch.DISK_CHECK_S). `charged_s` is the box's limit in CPU seconds, all its processes together
+    (watch.Charge, sampled every watch.DISK_CHECK_S): past it the box is stopped (`timed_out` and
+    `cpu_exceeded`), however long the wall clock says it ran, so its outcome does not depend on the
+    machine's load; `time_s` is then the wall-clock backstop (a box that sleeps, or one that other
+    work keeps from a CPU), and a box stopped there whose threads mostly waited for a CPU is
+    `starved` (None: `time_s` alone). stdout and stderr are kept up to
     `output_bytes` each.
     """
 
@@ -65,7 +66,6 @@ class Limits:
     disk_bytes: int | None = DEFAULT_DISK_BYTES
     disk_entries: int | None = DEFAULT_DISK_ENTRIES
     charged_s: float | None = None
-    charged_threads: int = 1
     output_bytes: int = OUTPUT_CAP
 
     @property
@@ -102,3 +102,7 @@ class SandboxResult:
     memory_exceeded: bool = False  # True when the resident-memory watchdog killed the box
     disk_exceeded: bool = False  # True when the box wrote past its disk limit and was killed
     starved: bool = False  # True when the wall clock stopped a box that other work kept from a CPU
+    cpu_exceeded: bool = False  # True when the box was stopped at its limit in CPU seconds (Limits.charged_s)
+    # CPU seconds (user + system) of the box's processes, sampled every watch.DISK_CHECK_S while it ran
+    # (the last tenth of a second may go uncounted); None for a box without Limits.charged_s.
+    cpu_s: float | None = None

@@ -1,6 +1,5 @@
-"""Watching a running box from outside: its wall clock and charged clock, its output (capped), its
-resident memory, what it adds to its work directory, and killing it (or abandoning it when the run is
-left by an exception)."""
+"""Watching a running box from outside: its wall and charged clocks, its output (capped), its resident
+memory, what it adds to its work directory, and killing it (or abandoning it on an exception)."""
 from __future__ import annotations
 
 import logging
@@ -57,58 +56,54 @@ class Ending:
     memory_exceeded: bool
     disk_exceeded: bool = False
     starved: bool = False  # stopped at the wall clock before its charged clock ran out, while starved
+    cpu_exceeded: bool = False  # stopped by its charged clock (CPU seconds)
+    cpu_s: float | None = None  # the charged clock's last sample; None without one
 
     def result(self, returncode: int, elapsed: float, sandboxed: bool) -> SandboxResult:
         _count_kill(self)
         return SandboxResult(returncode, self.out.text, self.err.text, self.timed_out, elapsed, sandboxed,
                              bool(self.out.dropped or self.err.dropped), self.memory_exceeded, self.disk_exceeded,
-                             self.starved)
+                             self.starved, self.cpu_exceeded, self.cpu_s)
 
 
 # A box stopped at the wall clock is starved (the platform's fault) when its threads waited this
-# fraction of its wall time on a run queue; one that slept instead waits for no CPU.
+# fraction of its wall time on a run queue; one that slept instead waited for no CPU.
 STARVED_FRACTION = 0.2
 CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
 
 
 @dataclass
 class Charge:
-    """The charged clock of a box: the CPU seconds its processes got (utime + stime, reaped children
-    included), divided by `threads` (the worker threads a run spreads over). A box that other work on
-    the machine starves gets fewer seconds per wall second, so the same command is charged the same
-    whatever the load. One that sleeps (it hardly waits for a CPU) is charged its wall seconds less its
-    waits instead; one stopped at the wall clock while it mostly waited for a CPU is `starved`."""
+    """The charged clock of a box: the CPU seconds of all its processes (user + system, reaped children
+    included), sampled every DISK_CHECK_S. A limit on it does not depend on the machine's load (a
+    starved box is charged only what it ran); a box that sleeps is charged nothing for it, and only the
+    wall clock (Limits.time_s) ends it, `starved` (the platform's fault) if its threads mostly waited."""
 
     start: float  # time.monotonic() when the box started
-    limit_s: float  # charged seconds allowed
-    threads: int = 1
+    limit_s: float  # CPU seconds allowed
+    used_s: float = 0.0  # CPU seconds at the last sample
 
-    def charged_s(self, pid: int) -> float:
-        return _tree_cpu_s(pid) / max(1, self.threads)
+    def sample(self, pid: int) -> float:
+        """The box's CPU seconds now, kept as `used_s` (never less than an earlier sample)."""
+        self.used_s = max(self.used_s, _tree_cpu_s(pid))
+        return self.used_s
 
     def exceeded(self, pid: int, now: float) -> bool:
-        """Past the limit in CPU seconds; or, for a box that sleeps (its threads waited for a CPU less
-        than STARVED_FRACTION of the wall time), in wall seconds less those waits: a sleep is charged,
-        a starved box's wait never is."""
-        elapsed = now - self.start
-        if elapsed <= self.limit_s:
-            return False
-        if self.charged_s(pid) > self.limit_s:
-            return True
-        delay = _tree_run_delay_s(pid)
-        return elapsed - delay > self.limit_s and delay < STARVED_FRACTION * elapsed
+        """Past the limit in CPU seconds (sampled now)."""
+        return self.sample(pid) > self.limit_s
 
     def starved(self, pid: int, now: float) -> bool:
-        """True when the box, about to be stopped at the wall clock, has not used its charged seconds and
+        """True when the box, about to be stopped at the wall clock, has not used its CPU seconds and
         its threads waited for a CPU for at least STARVED_FRACTION of its wall time."""
         elapsed = now - self.start
-        return self.charged_s(pid) <= self.limit_s and _tree_run_delay_s(pid) >= STARVED_FRACTION * elapsed
+        return self.sample(pid) <= self.limit_s and _tree_run_delay_s(pid) >= STARVED_FRACTION * elapsed
 
 
 def collect(proc: subprocess.Popen, deadline: float, cap: int, started_fd: int | None,
              rss_bytes: int | None, disk: DiskWatch | None = None, charge: Charge | None = None) -> Ending:
     """Read stdout/stderr (capped) until both close, killing the process group at `deadline`
-    (or when the box's resident memory passes `rss_bytes`, or its work directory passes `disk`).
+    (or when the box's resident memory passes `rss_bytes`, its work directory passes `disk`, or its
+    CPU seconds pass `charge`'s limit).
 
     The pipes close only when every process that holds them is gone, so this also waits out the
     box's last process.
@@ -119,20 +114,24 @@ def collect(proc: subprocess.Popen, deadline: float, cap: int, started_fd: int |
     sel.register(proc.stderr, selectors.EVENT_READ, err)
     if started_fd is not None:
         sel.register(started_fd, selectors.EVENT_READ, None)
-    timed_out = memory_exceeded = disk_exceeded = starved = False
+    timed_out = memory_exceeded = disk_exceeded = starved = cpu_exceeded = False
     killed_at = exited_at = None
     next_disk_check = time.monotonic() + DISK_CHECK_S
+    next_charge = time.monotonic()  # the charged clock is sampled at once, then every DISK_CHECK_S
     streams = 2  # stdout and stderr still open; the started pipe is read only while they are
     try:
         while streams:
             now = time.monotonic()
             if proc.poll() is not None and exited_at is None:
                 exited_at = now
-            charged_out = (charge is not None and killed_at is None and exited_at is None
-                           and charge.exceeded(proc.pid, now))
+            charged_out = False
+            if charge is not None and killed_at is None and exited_at is None and now >= next_charge:
+                next_charge = now + DISK_CHECK_S
+                charged_out = charge.exceeded(proc.pid, now)
             if killed_at is None and (now >= deadline or charged_out
                                       or (exited_at is not None and now - exited_at > STRAGGLER_S)):
                 timed_out = exited_at is None
+                cpu_exceeded = charged_out
                 starved = timed_out and not charged_out and charge is not None and charge.starved(proc.pid, now)
                 _kill_group(proc)
                 killed_at = now
@@ -179,7 +178,8 @@ def collect(proc: subprocess.Popen, deadline: float, cap: int, started_fd: int |
         proc.wait()
     if disk is not None and not (timed_out or memory_exceeded or disk_exceeded) and disk.exceeded():
         disk_exceeded = True  # written between the last check and the exit: still past the cap
-    return Ending(out, err, bytes(started), timed_out, memory_exceeded, disk_exceeded, starved)
+    return Ending(out, err, bytes(started), timed_out, memory_exceeded, disk_exceeded, starved, cpu_exceeded,
+                  None if charge is None else round(charge.used_s, 3))
 
 
 @dataclass

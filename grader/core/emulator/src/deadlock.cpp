@@ -180,7 +180,7 @@ std::string tid_str(uint3 v) {
   Diag d;
   d.kind = "timeout";
   d.message = "The kernel ran past the time limit of " + std::to_string(static_cast<int>(g_job.time_limit_s + 0.5)) +
-              " s; thread " + tid_str(tid) + " of block " + tid_str(bid) + " was looping on line " + std::to_string(line) + ".";
+              " s of CPU time; thread " + tid_str(tid) + " of block " + tid_str(bid) + " was looping on line " + std::to_string(line) + ".";
   d.code = "RUNTIME_TIMEOUT";
   d.params_json = JsonObject()
                       .add("limit", static_cast<long long>(g_job.time_limit_s + 0.5))

@@ -38,7 +38,7 @@ double now_s() {
   return ts.tv_sec + ts.tv_nsec * 1e-9;
 }
 
-double limit_clock_s() { return process_cpu_s() / (g_job.workers < 1 ? 1 : g_job.workers); }
+double limit_clock_s() { return process_cpu_s(); }
 
 double thread_cpu_s() {
   timespec ts;

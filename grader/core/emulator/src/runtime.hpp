@@ -115,10 +115,11 @@ extern double g_start_s;
 extern double g_launch_s, g_launch_cpu_s;
 double process_cpu_s();
 // Time limits count CPU time, not wall-clock time: a worker starved by other work on the machine
-// must not turn a correct submission into TIME_LIMIT (the platform's fault, not the student's).
-// The process's CPU seconds are divided by the worker threads in use, so a kernel split over two
-// threads is measured as on an idle machine. The sandbox's wall-clock kill stays as a backstop.
-double limit_clock_s();  // process CPU seconds / workers
+// must not turn a correct submission into TIME_LIMIT (the platform's fault, not the student's). The
+// clock is the process's CPU seconds, every thread together: what the kernel costs, however many
+// worker threads it was spread over (grader/core/emulator/run_limits.py charges the same clock). The
+// sandbox's wall-clock kill stays as a backstop for a run that sleeps.
+double limit_clock_s();  // process CPU seconds (user + system, all threads)
 double thread_cpu_s();  // this OS thread's CPU seconds (a block runs on one thread)
 inline bool over_time_limit() { return limit_clock_s() > g_job.time_limit_s; }
 
