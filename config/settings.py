@@ -412,7 +412,8 @@ WARPDRILL_JUDGE = {
         # The GPU backend: sm_XX to compile for (empty: asked of the GPU), the sanitizer tools of a
         # check run, a fresh child per submission ("submission") or a warm one per worker ("worker"),
         # NVRTC or nvcc ("auto", "nvrtc", "nvcc"), seconds a child may take to start, jobs a sanitizer
-        # child serves before it is replaced, seconds an nvcc compile may take, and which warm children
+        # child serves before it is replaced, CPU seconds an nvcc compile may take (the wall clock stops it at
+        # three times that plus 2 s; NVRTC's warm child answers within that many seconds), and which warm children
         # are a few per worker, shared by its pool processes ("off", "sanitizers", "all": gpu/shared.py),
         # how many of each, in which run folder (empty: one per worker in the temporary folder).
         "arch": env("WARPDRILL_GPU_ARCH", default="") or None,
@@ -421,7 +422,7 @@ WARPDRILL_JUDGE = {
         "compiler": env("WARPDRILL_GPU_COMPILER", default="auto"),
         "start_timeout_s": env.float("WARPDRILL_GPU_START_TIMEOUT", default=60.0),
         "sanitizer_jobs": env.int("WARPDRILL_GPU_SANITIZER_JOBS", default=100),
-        "nvcc_time_limit_s": env.float("WARPDRILL_NVCC_TIME_LIMIT", default=30.0),
+        "nvcc_time_limit_s": env.float("WARPDRILL_NVCC_TIME_LIMIT", default=10.0),
         "shared_children": env("WARPDRILL_GPU_SHARED_CHILDREN", default="off"),
         "shared_dir": env("WARPDRILL_GPU_SHARED_DIR", default="") or None,
         "shared_instances": env.int("WARPDRILL_GPU_SHARED_INSTANCES", default=4),

@@ -137,10 +137,12 @@ def judge(
         return _refused(M.INVALID_LAUNCH(error=str(exc)), name)
 
     progress("compiling", 0, len(package.tests))
-    # Backends without a ptxas report (the emulator) get one from nvcc, started now, before any harness
-    # call, and collected at the end: it runs beside the compile and the test cases (ptxas_report.py).
+    # Backends without a ptxas report (the emulator) get one before any harness call, collected at the end
+    # (ptxas_report.py): nvcc's starts now, beside the compile and the test cases; NVRTC's ("auto") is made
+    # at once, so only once the source compiled (a source stopped at a compile limit costs it no more).
+    early = backend.wants_ptxas_report and not backend.ptxas_report_late
     report = PtxasReport(source, package.kernel, target_cc, backend) \
-        if backend.wants_ptxas_report and not backend.ptxas_report_late else None
+        if early and backend.ptxas_compiler != "auto" else None
     try:
         build = backend.compile(source, package.kernel)
     except BaseException:
@@ -149,9 +151,13 @@ def judge(
     try:
         if not build.compile.ok:
             first = next((m for m in build.compile.messages if m.severity == "error"), None)
+            if first and first.message.template in M.COMPILE_LIMITS:  # stopped at a limit: say which
+                return _fail(Verdict.COMPILE_ERROR, first.message, name, build.compile)
             if first and first.line:
                 return _fail(Verdict.COMPILE_ERROR, M.COMPILATION_FAILED_AT(line=first.line), name, build.compile)
             return _fail(Verdict.COMPILE_ERROR, M.COMPILATION_FAILED(), name, build.compile)
+        if early and report is None:
+            report = PtxasReport(source, package.kernel, target_cc, backend)
         checking = bool(run_checks and package.checks and backend.supports_sanitizers)
         check_test = package.smallest_test()
         check_index = package.tests.index(check_test)

@@ -357,8 +357,15 @@ PLAYGROUND = {
 COMPILE_TOO_LONG = gettext_noop("compilation took too long")
 COMPILE_DISK_LIMIT = gettext_noop("the compiler wrote more than %(limit)s of files")
 COMPILE_FAILED_SEE_LOG = gettext_noop("compilation failed (see the log)")
-COMPILE_TIME_LIMIT = gettext_noop("Compilation took longer than %(limit)s s and was stopped "
-                        "(a huge template instantiation or #pragma unroll?).")
+COMPILE_TIME_LIMIT = gettext_noop("Compilation took more than %(limit)s s of CPU time and was stopped "
+                                  "(a huge template instantiation or #pragma unroll?).")
+# A compile that used little CPU time but did not end: the wall clock stopped it (grader/core/compile_limits.py).
+COMPILE_WALL_LIMIT = gettext_noop("Compilation did not finish within %(wall)s s and was stopped (its limit is "
+                                  "%(limit)s s of CPU time; a huge template instantiation or #pragma unroll?).")
+COMPILE_MEMORY_LIMIT = gettext_noop("Compilation used more than %(mib)s MiB of memory and was stopped "
+                                    "(a huge template instantiation or #pragma unroll?).")
+# The compile errors that are a limit the compile was stopped at: the summary quotes them as they are.
+COMPILE_LIMITS = (COMPILE_TIME_LIMIT, COMPILE_WALL_LIMIT, COMPILE_MEMORY_LIMIT)
 COMPILE_MESSAGE = {
     # grader/core/gpu/nvcc.py: the signature check compiled after the student's code
     "signature": gettext_noop("the kernel must be declared at file scope as %(signature)s"),

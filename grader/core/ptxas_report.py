@@ -21,6 +21,10 @@ from .kernel import KernelSpec, LaunchConfig
 
 log = logging.getLogger(__name__)
 
+# The report's compile, NVRTC's or nvcc's, of a source the emulator compiled: seconds (nvcc: CPU seconds,
+# the wall clock at three times that plus 2 s; NVRTC in its warm child: wall seconds). It is information,
+# never a failure: a compile stopped here leaves the result without a resource report.
+TIME_LIMIT_S = 10.0
 # The warm NVRTC compilers of this process, by (sandbox, cache root, pid): a forked process (a
 # Celery pool process) never talks to its parent's child.
 _compilers: dict[tuple, object] = {}
@@ -49,7 +53,8 @@ class PtxasReport:
         try:
             from .resources import start_ptxas
 
-            self._pending = start_ptxas(source, spec, cc, sandbox=sandbox, cache_root=cache_root)
+            self._pending = start_ptxas(source, spec, cc, sandbox=sandbox, cache_root=cache_root,
+                                        time_limit_s=TIME_LIMIT_S)
         except Exception as exc:  # nvcc missing or failing: the report is information, never a failure
             log.info("no ptxas resource report: %s", exc)
 
@@ -92,7 +97,6 @@ def nvrtc_compiler(sandbox=None, cache_root=None):
     if not available():
         return None
     from .gpu.compiler import GpuCompiler
-    from .gpu.nvcc import TIME_LIMIT_S
     from .gpu.pool import ChildPool
     from .resources import default_cache
     from .sandbox import Sandbox

@@ -54,10 +54,12 @@ def ptxas_resources(source: str, spec: KernelSpec, cc: str = "9.0", *, cache: Co
 
 
 def start_ptxas(source: str, spec: KernelSpec, cc: str = "9.0", *, cache: CompileCache | None = None,
-                sandbox=None, cache_root=None) -> PendingCubin:
-    """ptxas_resources's nvcc (same arguments and errors), started on the calling thread and left
-    running: resources_of(pending.result()) is its report; pending.cancel() stops it."""
-    return start_cubin(source, spec, arch_of(cc), cache=cache or default_cache(cache_root), sandbox=sandbox)
+                sandbox=None, cache_root=None, time_limit_s: float | None = None) -> PendingCubin:
+    """ptxas_resources's nvcc (same arguments and errors; `time_limit_s`: its CPU seconds, None: nvcc's
+    default), started on the calling thread and left running: resources_of(pending.result()) is its
+    report; pending.cancel() stops it."""
+    limit = {} if time_limit_s is None else {"time_limit_s": time_limit_s}
+    return start_cubin(source, spec, arch_of(cc), cache=cache or default_cache(cache_root), sandbox=sandbox, **limit)
 
 
 def default_cache(cache_root=None) -> CompileCache:

@@ -23,7 +23,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .. import sandbox
+from .. import compile_limits, sandbox
 from ..sandbox import Limits, Sandbox
 from .. import messages as M
 from ..emulator import checkplan, jobs, pch, runmemo, toolchain
@@ -46,7 +46,10 @@ logger = logging.getLogger(__name__)
 STUDENT_FILE = "kernel.cu"
 HARNESS_LINE = '\n#line 1 "<warpdrill harness>"\n'  # between the student's code and the harness
 SANDBOX_BINARY = "/opt/kernel.bin"
-COMPILE_TIME_LIMIT_S = 30.0
+# One compile of a student's source: CPU seconds (every process of the box together; the wall clock stops
+# it at three times that plus 2 s) and address space per process (compile_limits.py says why these).
+COMPILE_TIME_LIMIT_S = compile_limits.CPU_S
+COMPILE_MEMORY_BYTES = compile_limits.MEMORY_BYTES
 EXIT_RERUN_FIBERS = 3  # the fast path met a wait: rerun with fibers (src/runtime.hpp)
 EXIT_RERUN_SERIAL = 5  # blocks on two worker threads updated one word without atomics: rerun on one
 
@@ -133,7 +136,7 @@ class EmulatorBackend(Backend):
         """The runtime library for `variant`, built once per worker and cache directory."""
         if variant not in self._runtimes:
             runtime = toolchain.build_runtime(self.cache_dir, variant, self.cxx)
-            pch.build(self.sandbox, self.cache_dir, variant, runtime, self.cxx, COMPILE_TIME_LIMIT_S * 4)
+            pch.build(self.sandbox, self.cache_dir, variant, runtime, self.cxx, 120.0)  # the platform's build, not a student's
             self._runtimes[variant] = runtime
         return self._runtimes[variant]
 
@@ -185,8 +188,10 @@ class EmulatorBackend(Backend):
             (tmpdir / "kernel.cpp").write_text(handle.text_of(variant))
             res = self._compile_in_box(tmpdir, variant, runtime)
             log = toolchain.clean_log(res.stderr + res.stdout)
-            if res.timed_out:
-                return False, [CompileMessage(None, None, "error", M.COMPILE_TOO_LONG())], log, False
+            # Stopped at a limit (CPU time, the wall clock, memory): the student's compile error, asked no further.
+            stopped = compile_limits.compile_stopped(res, COMPILE_TIME_LIMIT_S, COMPILE_MEMORY_BYTES)
+            if stopped is not None:
+                return False, [CompileMessage(None, None, "error", stopped)], log, False
             if res.disk_exceeded:
                 limit = f"{sandbox.DEFAULT_DISK_BYTES >> 20} MiB"
                 return False, [CompileMessage(None, None, "error", M.COMPILE_DISK_LIMIT(limit=limit))], log, False
@@ -219,7 +224,8 @@ class EmulatorBackend(Backend):
                         output: str = "kernel.bin") -> sandbox.SandboxResult:
         """g++ on workdir/`source` inside the sandbox, linked with the runtime, to workdir/`output`."""
         return self.sandbox.run(
-            toolchain.compile_argv(variant, source, output, self.cxx), workdir, Limits(COMPILE_TIME_LIMIT_S, 4 << 30),
+            toolchain.compile_argv(variant, source, output, self.cxx), workdir,
+            compile_limits.compile_limits(COMPILE_TIME_LIMIT_S, COMPILE_MEMORY_BYTES),
             ro_binds={str(toolchain.INCLUDE_DIR): toolchain.SANDBOX_INCLUDE, str(runtime.lib_dir): toolchain.SANDBOX_LIB},
         )
 
@@ -229,8 +235,9 @@ class EmulatorBackend(Backend):
         with tempfile.TemporaryDirectory(prefix="wd-probe-cc-") as tmp:
             (Path(tmp) / "probe.cpp").write_text(toolchain.PROBE_SOURCE)
             res = self._compile_in_box(Path(tmp), variant, runtime, "probe.cpp", "probe.bin")
-            # A probe stopped at the compile limit (a machine busy enough) proves nothing broken.
-            return res.timed_out or (res.returncode == 0 and (Path(tmp) / "probe.bin").exists())
+            # A probe stopped at a compile limit (a machine busy enough) proves nothing broken.
+            stopped = compile_limits.compile_stopped(res, COMPILE_TIME_LIMIT_S, COMPILE_MEMORY_BYTES)
+            return stopped is not None or (res.returncode == 0 and (Path(tmp) / "probe.bin").exists())
 
     # ---- run ----
 

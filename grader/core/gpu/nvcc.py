@@ -23,6 +23,7 @@ from pathlib import Path
 
 from ..kernel import KernelSpec
 from .. import gridsync, messages as M
+from ..compile_limits import compile_limits, compile_stopped
 from ..errors import PlatformError
 from ..linkerrors import undefined_references
 from ..macros import shielded
@@ -34,7 +35,10 @@ STUDENT_FILE = "kernel.cu"  # the name the student's source carries in messages 
 CHECK_FILE = "warpdrill_check.cu"  # the name of the signature check appended to it
 PRELUDE_FILE = "warpdrill_prelude.cu"  # the name of the grid.sync() check put before it (gridsync.py)
 LOG_CAP = 16 * 1024
-TIME_LIMIT_S = 30.0  # template and unroll bombs end here (the GPU backend's nvcc_time_limit_s option)
+# Template and unroll bombs end here (the GPU backend's nvcc_time_limit_s option): CPU seconds of nvcc's
+# box, every process of it together, the wall clock at three times that plus 2 s (compile_limits.py).
+# An ordinary kernel takes 1-2 s.
+TIME_LIMIT_S = 10.0
 MEMORY_BYTES = 4 << 30
 
 
@@ -180,7 +184,7 @@ def _start_nvcc(workdir: Path, arch: str, time_limit_s: float, box=None):
     cuda_root = str(Path(nvcc).parent.parent)
     binds = {} if cuda_root.startswith("/usr/") else {cuda_root: cuda_root}
     argv = [nvcc, *flags(arch), "-o", f"{sandbox.WORK_PATH}/kernel.cubin", f"{sandbox.WORK_PATH}/tu.cu"]
-    return sandbox.Sandbox.of(box).start(argv, workdir, sandbox.Limits(time_limit_s, MEMORY_BYTES, cpu_s=time_limit_s),
+    return sandbox.Sandbox.of(box).start(argv, workdir, compile_limits(time_limit_s, MEMORY_BYTES),
                                          ro_binds=binds, env={"TMPDIR": "/tmp"})
 
 
@@ -248,8 +252,8 @@ class PendingCubin:
         finally:
             shutil.rmtree(self.workdir, ignore_errors=True)
         elapsed = round(time.monotonic() - self.started, 4)
-        if run.timed_out:
-            msg = M.COMPILE_TIME_LIMIT(limit=f"{self.time_limit_s:g}")
+        msg = compile_stopped(run, self.time_limit_s, MEMORY_BYTES)  # a limit stopped it: CPU, wall or memory
+        if msg is not None:
             self.done = CubinResult(CompileResult(ok=False, messages=[CompileMessage(None, None, "error", msg)],
                                                   log=cap(log + "\n" + msg), time_s=elapsed), self.arch)
             return self.done

@@ -140,8 +140,8 @@ def compile_with_nvrtc(source: str, spec: KernelSpec, arch: str, compiler: Compi
         return result
     try:
         reply = compiler(tu, arch, time_limit_s)
-    except CompileTimeout:
-        msg = M.COMPILE_TIME_LIMIT(limit=f"{time_limit_s:g}")
+    except CompileTimeout:  # the warm child's answer is timed on the wall clock
+        msg = M.COMPILE_WALL_LIMIT(wall=f"{time_limit_s:g}", limit=f"{time_limit_s:g}")
         return CubinResult(CompileResult(ok=False, messages=[CompileMessage(None, None, "error", msg)], log=str(msg),
                                          time_s=round(time.monotonic() - started, 4)), arch, compiler="nvrtc")
     if not reply.ok or not reply.cubin or len(find_entry(parse_ptxas(reply.log), spec.name)) != 1:
