@@ -472,6 +472,9 @@ WARPDRILL_MAX_SOURCE_BYTES = env.int("WARPDRILL_MAX_SOURCE_BYTES", default=64 * 
 # Lines of a submitted source: a kernel and its helpers fit in far fewer (docs/security.md).
 WARPDRILL_MAX_SOURCE_LINES = env.int("WARPDRILL_MAX_SOURCE_LINES", default=4000)
 WARPDRILL_SUBMISSIONS_PER_MINUTE = env.int("WARPDRILL_SUBMISSIONS_PER_MINUTE", default=10)
+# Validation runs (Validate in the authoring editor: the solution and every wrong solution, graded at low
+# priority) one user may start in an hour; one runs at a time per problem anyway. 0: no limit.
+WARPDRILL_VALIDATIONS_PER_HOUR = env.int("WARPDRILL_VALIDATIONS_PER_HOUR", default=20)
 # Accounts one address may create in an hour (0: no limit); each account multiplies every per-user limit.
 WARPDRILL_SIGNUPS_PER_HOUR = env.int("WARPDRILL_SIGNUPS_PER_HOUR", default=5)
 # Accounts one address may create in an hour with one usable course invite (a lab's students behind

@@ -248,9 +248,13 @@ def record_refusal(user, now=None) -> None:
 
 
 # Celery message priority of validation runs (and other staff work): below students' submissions.
-# Redis honours it with the `priority_steps`/`queue_order_strategy` transport options; brokers
-# without priorities ignore it, and the runs then simply queue in order.
+# Redis honours it: kombu's Redis transport keeps one list per priority step (its default steps 0, 3, 6,
+# 9; lower is sooner) and reads them in order (tests/integration/test_queue_priority.py); brokers without
+# priorities ignore it, and the runs then simply queue in order.
 LOW_PRIORITY = 9
+# The priority of a submission's grading message by its purpose, wherever it is sent from (the first
+# send, a sweep's re-send, a retry): staff work stays behind students' practice and exams throughout.
+PRIORITY_BY_PURPOSE = {Purpose.VALIDATION: LOW_PRIORITY, Purpose.REJUDGE: LOW_PRIORITY}
 
 
 def create_validation_submission(user, version, source: str, variant: dict | None = None,
@@ -294,9 +298,11 @@ def enqueue(submission: Submission, priority: int | None = None) -> None:
 
     The row is committed first, so a broker that is down loses nothing: the failure is logged,
     the caller still gets its submission, and the sweeper (requeue_stuck) sends it later.
-    `priority` is Celery's message priority (None: the default; LOW_PRIORITY for staff work). A
-    submission with a `queue` of its own goes there; any other, where grader.routing sends it.
+    `priority` is Celery's message priority (None: PRIORITY_BY_PURPOSE's for its purpose, else the
+    default). A submission with a `queue` of its own goes there; any other, where grader.routing sends it.
     """
+    if priority is None:
+        priority = PRIORITY_BY_PURPOSE.get(submission.purpose)
     exam = submission.exam_item_id is not None
     queue = submission.queue or ""
     transaction.on_commit(lambda: _send(submission.pk, priority, exam, queue))

@@ -18,8 +18,16 @@ def give_up_or_mark_retrying(task, max_retries: int, give_up: Callable[[], None]
 
 
 def retry_with_backoff(task, exc: Exception):
-    """Raise Celery's Retry for `task`, delivered again after 2**retries seconds (1, 2, 4 s …)."""
-    raise task.retry(exc=exc, countdown=2 ** task.request.retries)
+    """Raise Celery's Retry for `task`, delivered again after 2**retries seconds (1, 2, 4 s …) at the
+    priority it came with (Celery's retry keeps the queue but not the priority: staff work would jump
+    ahead of students' once it failed)."""
+    raise task.retry(exc=exc, countdown=2 ** task.request.retries, **same_priority(task))
+
+
+def same_priority(task) -> dict:
+    """apply_async's `priority` option of the message `task` runs for ({} where it had none, or eagerly)."""
+    priority = (getattr(task.request, "delivery_info", None) or {}).get("priority")
+    return {"priority": priority} if priority is not None else {}
 
 
 def report_requeued(log: logging.Logger, what: str, ids: list) -> int:

@@ -32,15 +32,15 @@ def requeue_stuck(now=None) -> list[int]:
     deadline = now - timedelta(seconds=settings.WARPDRILL_STUCK_AFTER_S)
     waiting = Q(status__in=[Status.QUEUED, Status.RETRYING], queued_at__lt=deadline)
     grading = Q(status__in=[Status.COMPILING, Status.RUNNING, Status.CHECKING], started_at__lt=deadline)
-    rows = list(Submission.objects.filter(waiting | grading).values_list("pk", "exam_item_id", "queue")[:500])
-    for pk, exam_item_id, queue in rows:
+    rows = list(Submission.objects.filter(waiting | grading).values_list("pk", "exam_item_id", "queue", "purpose")[:500])
+    for pk, exam_item_id, queue, purpose in rows:
         with transaction.atomic():
             # The same condition again, in the UPDATE itself: a worker may have taken it meanwhile.
             updated = Submission.objects.filter(waiting | grading, pk=pk).update(status=Status.QUEUED, queued_at=now)
             if updated:
                 live.changed(pk)
-                enqueue(Submission(pk=pk, exam_item_id=exam_item_id, queue=queue))
-    return [pk for pk, _item, _queue in rows]
+                enqueue(Submission(pk=pk, exam_item_id=exam_item_id, queue=queue, purpose=purpose))
+    return [pk for pk, *_ in rows]
 
 
 # A grader beats its heart every EXAM_HEARTBEAT_EVERY_S while it grades a submission, exam or not
@@ -71,10 +71,10 @@ def requeue_dead_graders(now=None) -> list[int]:
     stale = (Q(exam_item__isnull=True, status__in=[Status.COMPILING, Status.RUNNING, Status.CHECKING])
              & (Q(heartbeat_at__lt=beat_deadline) | Q(heartbeat_at__isnull=True, started_at__lt=beat_deadline)))
     requeued = []
-    for pk, queue in list(Submission.objects.filter(stale).values_list("pk", "queue")[:500]):
+    for pk, queue, purpose in list(Submission.objects.filter(stale).values_list("pk", "queue", "purpose")[:500]):
         with transaction.atomic():
             if Submission.objects.filter(stale, pk=pk).update(status=Status.QUEUED, queued_at=now, heartbeat_at=None):
-                enqueue(Submission(pk=pk, exam_item_id=None, queue=queue))
+                enqueue(Submission(pk=pk, exam_item_id=None, queue=queue, purpose=purpose))
                 requeued.append(pk)
     if requeued:
         log.warning("re-queued %d submission(s) of dead graders: %s", len(requeued), requeued)

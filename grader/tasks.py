@@ -157,7 +157,7 @@ def _grade(self, submission_id: int) -> str | None:
         grading.still_waiting_for_setup(submission_id)
         log.info("submission %s: the judge is still setting up (the emulator runtime is building); "
                  "grading it in %s s", submission_id, SETUP_WAIT_S)
-        self.apply_async((submission_id,), countdown=SETUP_WAIT_S, **_same_queue(self))
+        self.apply_async((submission_id,), countdown=SETUP_WAIT_S, **_same_queue(self), **retries.same_priority(self))
         return None
     claiming = time.monotonic()
     with grading.grading_lock(submission_id) as lock_held:

@@ -26,6 +26,9 @@ def validate(request, code, slug, number):
     version = get_object_or_404(course_problem(course, slug).versions, number=number)
     try:
         run = actions.start_validation(version, request.user)
+    except actions.ValidationRunningError as exc:  # a second click: the run already grading
+        messages.info(request, str(exc))
+        return redirect("authoring:run", course.code, slug, exc.run.pk)
     except WarpDrillError as exc:
         messages.error(request, str(exc))
         return redirect("authoring:edit", course.code, slug)
