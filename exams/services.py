@@ -99,3 +99,32 @@ def exam_course(submission):
     if submission.exam_id:
         return Course.objects.filter(exams__pk=submission.exam_id).first()
     return Course.objects.filter(exams__attempts__items__pk=submission.exam_item_id).first()
+
+
+def regrade_origin(submission):
+    """The exam kernel regrade whose preview graded `submission` (a copy, Purpose.REJUDGE) again, as a
+    grader.runs.RunOrigin; None when it is not such a copy."""
+    from django.utils.translation import gettext as _
+
+    from grader.runs import RunKind, RunOrigin
+
+    from .models import KernelRejudge
+
+    record = (KernelRejudge.objects.select_related("regrade__exam", "version", "original__user")
+              .filter(copy=submission).first())
+    if record is None:
+        return None
+    exam = record.regrade.exam
+    run_url = reverse("exams:kernel_regrade", args=[exam.pk, record.regrade.pk])
+    crumbs = [(exam.localized_title, reverse("exams:results", args=[exam.pk])),
+              (_("Regrade"), reverse("exams:regrade", args=[exam.pk])),
+              (_("Kernel re-judging"), run_url)]
+    return RunOrigin(RunKind.REGRADE, record.version.number, run_url, crumbs, original_id=record.original_id,
+                     original_url=record.original.get_absolute_url(), original_user=record.original.user.get_username())
+
+
+def attempts_in_progress(course, now: datetime | None = None) -> int:
+    """How many attempts at the course's exams are being taken at `now` (started, not ended, before
+    their deadline): the course's settings keep its target GPU while any is."""
+    now = now or timezone.now()
+    return ExamAttempt.objects.filter(exam__course=course, state=AttemptState.OPEN, deadline__gt=now).count()

@@ -209,3 +209,36 @@ def test_regrade_pages_in_korean(exam, people, sent_tasks, django_capture_on_com
     assert "재채점" in page and "다시 채점하지 못함" in page
     run = KernelRegrade.objects.get()
     assert "다시 채점" in ivy.get(reverse("exams:kernel_regrade", args=[exam.pk, run.pk]), **ko).content.decode()
+
+
+@pytest.mark.parametrize("lang, words", [
+    ("en", {"banner": "Exam re-judging against version 2", "crumbs": ["Midterm", "Regrade", "Kernel re-judging"],
+            "copy": "submission #{id}</a> by alice"}),
+    ("ko", {"banner": "버전 2 기준 시험 커널 다시 채점", "crumbs": ["중간고사", "재채점", None],
+            "copy": "alice의 <a href=\"/submissions/{id}/\">제출 #{id}</a>"}),
+])
+def test_a_regrade_copys_page_leads_back_to_the_exams_kernel_regrade(exam, people, sent_tasks,
+                                                                    django_capture_on_commit_callbacks, lang, words):
+    """The copy a kernel regrade grades again is saved under the instructor's name; its page said "My
+    submissions / #N" with "Edit and resubmit". It leads back to the exam's re-judging and names the
+    student's submission it copies."""
+    import re
+
+    _attempt, _item, sub = ended_attempt_with(exam, people["alice"], Verdict.WRONG_ANSWER, 0, sent_tasks)
+    fix_the_package()
+    ivy = client_for(people["ivy"])
+    with django_capture_on_commit_callbacks(execute=True):
+        ivy.post(reverse("exams:regrade", args=[exam.pk]), {"action": "rejudge", "against": "current"})
+    run = KernelRegrade.objects.get(exam=exam)
+    copy = run.items.get().copy
+    html = ivy.get(copy.get_absolute_url(), HTTP_ACCEPT_LANGUAGE=lang).content.decode()
+    nav = re.search(r'<nav class="breadcrumbs"[^>]*>(.*?)</nav>', html, re.S).group(1)
+    links = re.findall(r'<a href="([^"]*)">([^<]*)</a>', nav)
+    run_url = reverse("exams:kernel_regrade", args=[exam.pk, run.pk])
+    assert [href for href, _text in links] == [reverse("exams:results", args=[exam.pk]),
+                                               reverse("exams:regrade", args=[exam.pk]), run_url]
+    assert all(want is None or text == want for (_href, text), want in zip(links, words["crumbs"])), links
+    banner = html[html.index('id="run-origin"'):]
+    banner = banner[:banner.index("</div>")]
+    assert words["banner"] in banner and words["copy"].format(id=sub.pk) in banner and f'href="{run_url}"' in banner
+    assert "Edit and resubmit" not in html and "고쳐서 다시 제출" not in html
