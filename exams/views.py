@@ -18,6 +18,7 @@ from exams.core.kernel_state import FeedbackMode, kernel_state
 from grader.core.errors import BadRequestError
 from grader import live
 from grader.models import Status
+from grader.parsers import too_deep, too_deep_message
 from grader.views import poll_interval_changes_at
 from grader.core.judge import LaunchChoice
 
@@ -166,6 +167,9 @@ def save(request, pk: int):
     session gone), is the authenticated path below, with its messages."""
     if len(request.body) > MAX_SAVE_BYTES:
         return _json_error(ExamError(_("This save is too large."), code="too_large", status=413))
+    # Python's json recurses once per level: a body nested 100,000 deep raised RecursionError (a 500).
+    if too_deep(request.body):
+        return _json_error(ExamError(too_deep_message(), code="bad_request"))
     try:
         payload = json.loads(request.body or b"{}")
         answers = payload["answers"]

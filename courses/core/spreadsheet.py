@@ -6,6 +6,12 @@ runs when the instructor opens the gradebook in Excel, LibreOffice or Google She
 OWASP guidance (https://owasp.org/www-community/attacks/CSV_Injection), a cell that starts with
 = + - @, a tab or a carriage return gets a leading single quote, which spreadsheets show as text;
 a plain number ("-2.5", "1e-3") is left as it is so that grades stay numbers.
+
+The first character is not enough: Excel set to a ";" list separator (Korean and most European
+Windows locales) splits an unquoted cell at ";", so the long export's answer cell
+`x=1;=cmd|' /C calc'!A0; y=2` became a cell starting with "=cmd" that Excel ran. Every cell is
+therefore written quoted (csv.QUOTE_ALL): inside quotes no separator splits it, whatever the
+spreadsheet's list separator is; a quoted number is still read as a number.
 """
 from __future__ import annotations
 
@@ -32,8 +38,8 @@ def safe_cell(value: Any) -> str:
 
 def write_rows(out, rows: Iterable[Iterable[Any]]) -> None:
     """Write `rows` (each a sequence of cells) to the text stream `out` (a file, a StringIO, an
-    HttpResponse) as CSV with CRLF line ends, every cell through safe_cell."""
-    writer = csv.writer(out, lineterminator="\r\n")
+    HttpResponse) as CSV with CRLF line ends, every cell through safe_cell and quoted."""
+    writer = csv.writer(out, lineterminator="\r\n", quoting=csv.QUOTE_ALL)
     writer.writerows([safe_cell(c) for c in row] for row in rows)
 
 
