@@ -34,7 +34,7 @@ from .models import Exam, ExamAttempt, ExamItem, ExamTemplate
 from .template_messages import localize
 from .timeline import item_titles, timeline
 from practice.rendering import lang
-from .views import _item_row
+from .views import _item_row, not_in_course
 
 PREVIEW_MAX = 10
 
@@ -45,7 +45,7 @@ def course_exams(request, course_id: int):
     course = get_object_or_404(Course, pk=course_id)
     r = role(request.user, course)
     if r is None:
-        raise Http404
+        return not_in_course(request)
     staff = is_staff(request.user, course)
     return render(request, "exams/course.html", {
         "course": course, "staff": staff, "instructor": staff and r == "instructor",
