@@ -71,6 +71,42 @@ def create_course(by, *, name: str, code: str, term: str = "", language: str = L
     return course
 
 
+@dataclass(frozen=True)
+class SettingsChange:
+    """What update_course_settings changed."""
+
+    course: Course  # the course as saved
+    changed: tuple[str, ...]  # the fields that changed, in the form's order ("name", "target_cc", ...)
+    old_target_cc: str  # the target GPU before (the same as now when it did not change)
+
+
+@transaction.atomic
+def update_course_settings(course: Course, by, *, name: str, term: str, language: str, target_cc: str) -> SettingsChange:
+    """Change a course's name, term, default language and target GPU (the code stays: it is in its
+    address, invite links and LMS links).
+
+    Precondition: the values are valid for the model (CourseSettingsForm checked them). Raises Http404
+    unless `by` instructs the course, and CourseError TARGET_GPU_DURING_EXAM when the target GPU would
+    change while a student is taking one of the course's exams (the rest of that exam's kernels would
+    be graded for another GPU than its first ones). Everything that reads the target GPU reads the
+    course's row when it draws or grades, so a change applies from the next question or grading on.
+    """
+    from exams.services import attempts_in_progress
+
+    access.require_role(by, course, *access.INSTRUCTORS)
+    locked = Course.objects.select_for_update().get(pk=course.pk)
+    new = {"name": name.strip(), "term": term.strip(), "language": language, "target_cc": target_cc}
+    changed = tuple(f for f, value in new.items() if getattr(locked, f) != value)
+    old_target_cc = locked.target_cc
+    if "target_cc" in changed and attempts_in_progress(locked):
+        raise CourseError(CourseErrorCode.TARGET_GPU_DURING_EXAM)
+    for f in changed:
+        setattr(locked, f, new[f])
+    if changed:
+        locked.save(update_fields=list(changed))
+    return SettingsChange(locked, changed, old_target_cc)
+
+
 def create_invite(course: Course, by, *, role: str = Role.STUDENT, expires_at: datetime | None = None,
                   max_uses: int | None = None) -> Invite:
     """A new invite to the course; only its instructors may make one (Http404 for anyone else).

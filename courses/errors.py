@@ -21,6 +21,7 @@ class CourseErrorCode(enum.StrEnum):
     ROLE_NOT_ALLOWED = "member.role_not_allowed"  # not a role of the Role enum
     CODE_TAKEN = "course.code_taken"  # another course has this code
     CODE_RESERVED = "course.code_reserved"  # the code is one of the app's own page names
+    TARGET_GPU_DURING_EXAM = "course.target_gpu_during_exam"  # students are taking one of its exams now
 
 
 MESSAGES = {
@@ -32,6 +33,9 @@ MESSAGES = {
     CourseErrorCode.ROLE_NOT_ALLOWED: _("Unknown role."),
     CourseErrorCode.CODE_TAKEN: _("Another course already has this code."),
     CourseErrorCode.CODE_RESERVED: _("This code is reserved; choose another."),
+    CourseErrorCode.TARGET_GPU_DURING_EXAM: _(
+        "Students are taking an exam of this course now: change the target GPU after their attempts have ended, "
+        "so that the whole exam is graded for one GPU. Nothing was saved."),
 }
 
 

@@ -18,6 +18,29 @@ class CourseForm(forms.ModelForm):
         fields = ["name", "code", "term", "language", "target_cc"]
 
 
+class CourseSettingsForm(forms.ModelForm):
+    """What a course's instructors change after creating it (courses.actions.update_course_settings). The
+    code stays: it is the course's address, in its invite links and in LMS links to it."""
+
+    class Meta:
+        model = Course
+        fields = ["name", "term", "language", "target_cc"]
+        help_texts = {
+            "name": _("Students see it in their course list and on the course's page."),
+            "language": _("The language the course's generated content and printed exams default to."),
+            "target_cc": _("The GPU the course's occupancy questions are drawn for and its kernels are graded for "
+                           "(resource report and occupancy)."),
+        }
+        error_messages = {
+            "name": {"required": _("Give the course a name."),
+                     "max_length": _("A course name has at most %(limit_value)d characters "
+                                     "(this one has %(show_value)d).")},
+            "term": {"max_length": _("A term has at most %(limit_value)d characters (this one has %(show_value)d).")},
+            "language": {"invalid_choice": _("Choose English or Korean."), "required": _("Choose a language.")},
+            "target_cc": {"invalid_choice": _("Choose a GPU from the list."), "required": _("Choose a target GPU.")},
+        }
+
+
 class InviteForm(forms.Form):
     """A new invite: its role, how many days it lasts (empty: no expiry), how many uses (empty: no limit)."""
 

@@ -10,6 +10,7 @@ urlpatterns = [
     path("join/", views.join_form, name="join_form"),
     path("join/<str:code>/", views.join, name="join"),
     path("<str:code>/", views.course, name="course"),
+    path("<str:code>/settings/", views.settings, name="settings"),
     path("<str:code>/manage/", views.manage, name="manage"),
     path("<str:code>/manage/invites/", views.invite_create, name="invite-create"),
     path("<str:code>/manage/invites/<int:invite_id>/revoke/", views.invite_revoke, name="invite-revoke"),

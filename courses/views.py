@@ -17,9 +17,10 @@ from django.views.decorators.http import require_POST
 
 from . import access, actions, services
 from .errors import CourseError, CourseErrorCode, InviteError
-from .forms import CourseForm, InviteForm, JoinForm, RoleForm, RosterForm
+from .forms import CourseForm, CourseSettingsForm, InviteForm, JoinForm, RoleForm, RosterForm
+from .language import speak_course_language
 from .messages import file_issue_text, row_problem_text
-from .models import Invite, Membership, Role
+from .models import Course, Invite, Membership, Role, target_gpu_choices
 
 
 @login_required
@@ -61,11 +62,13 @@ def join_form(request):
 
 def join(request, code: str):
     """An invite link. GET: which course it joins; logged out, with Sign up and Log in, both coming back
-    here (a sign-up from here joins at once: accounts.views.signup). POST: join it (logged in)."""
+    here (a sign-up from here joins at once: accounts.views.signup), in the course's default language
+    where the visitor names none (courses.language). POST: join it (logged in)."""
     if not request.user.is_authenticated and request.method == "POST":
         return redirect_to_login(request.get_full_path())
     normalized = actions.normalize_invite_code(code)
     invite = Invite.objects.select_related("course").filter(code=normalized).first() if normalized else None
+    speak_course_language(request, invite.course if invite is not None else None)
     if request.method == "POST":
         try:
             outcome = actions.join_with_code(request.user, code)
@@ -93,9 +96,35 @@ def course(request, code: str):
     return render(request, "courses/course.html", {
         "course": course, "role": role, "items": services.open_items(course, request.user),
         "problems": published_course_problems(course),
-        "can_manage": access.can_manage(role),
+        "can_manage": access.can_manage(role), "can_administer": access.can_administer(role),
         "instructors": course.memberships.filter(role=Role.INSTRUCTOR).select_related("user"),
     })
+
+
+@login_required
+def settings(request, code: str):
+    """Edit a course's settings (name, term, language, target GPU): its instructors; TAs and students
+    get 403, outsiders 404 (as for any page of a course they are not in)."""
+    course, role = access.course_for(request.user, code)
+    if not access.can_administer(role):
+        raise PermissionDenied
+    # The form checks a copy: a refused save must not leave the page's own course half-changed.
+    form = CourseSettingsForm(request.POST or None, instance=Course.objects.get(pk=course.pk))
+    if request.method == "POST" and form.is_valid():
+        try:
+            change = actions.update_course_settings(course, request.user, **form.cleaned_data)
+        except CourseError as exc:
+            form.add_error("target_cc", str(exc))
+        else:
+            messages.success(request, _("Course settings saved.") if change.changed else _("Nothing was changed."))
+            if "target_cc" in change.changed:
+                gpus = dict(target_gpu_choices())
+                messages.info(request, _("The target GPU is now %(new)s (it was %(old)s): kernels graded and questions "
+                                         "drawn from now on are for it.") % {
+                    "new": gpus.get(change.course.target_cc), "old": gpus.get(change.old_target_cc, change.old_target_cc)})
+            return redirect("courses:course", code=course.code)
+    return render(request, "courses/settings.html", {"course": course, "form": form},
+                  status=400 if form.errors else 200)
 
 
 # The management page's sections that show the messages meant for them under their heading (a redirect
@@ -118,6 +147,10 @@ def _manage_context(request, course, role, **extra) -> dict:
     members = (course.memberships.select_related("user", "user__profile").annotate(rank=rank)
                .order_by("rank", "user__username"))
     invites = course.invites.order_by("-created_at")
+    if not access.can_administer(role):
+        # A TA hands out student invites; a staff invite's code would let them sign up a second
+        # account as a TA or an instructor of the course.
+        invites = invites.filter(role=Role.STUDENT)
     return {
         "course": course, "role": role, "can_administer": access.can_administer(role),
         "members": members, "invites": invites, "roles": Role.choices,

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from django.utils.translation import gettext
 
+from exams.core.kernel_state import item_feedback
 from exams.core.scoring import COMPILE_ERROR, attempt_numbers
 
 from practice.rendering import blocks_html
@@ -18,9 +19,7 @@ MAX_COMPILE_MESSAGES = 10  # a row lists the first ones; the rest are in the com
 
 def zone_feedback(exam: Exam, item: ExamItem) -> str:
     """The feedback a kernel item gives during the exam: its zone's setting, else the exam's."""
-    zones = exam.spec.get("zones", [])
-    zi = item.data.get("zone", 0)
-    return (zones[zi].get("feedback") if zi < len(zones) else None) or exam.feedback
+    return item_feedback(exam.spec, exam.feedback, item.data)
 
 
 def compile_report(submission) -> dict | None:

@@ -121,3 +121,10 @@ def regrade_origin(submission):
               (_("Kernel re-judging"), run_url)]
     return RunOrigin(RunKind.REGRADE, record.version.number, run_url, crumbs, original_id=record.original_id,
                      original_url=record.original.get_absolute_url(), original_user=record.original.user.get_username())
+
+
+def attempts_in_progress(course, now: datetime | None = None) -> int:
+    """How many attempts at the course's exams are being taken at `now` (started, not ended, before
+    their deadline): the course's settings keep its target GPU while any is."""
+    now = now or timezone.now()
+    return ExamAttempt.objects.filter(exam__course=course, state=AttemptState.OPEN, deadline__gt=now).count()

@@ -39,7 +39,7 @@ class TimelineRow:
     by: str = ""  # the staff member who did it ("" when the student or the server did)
     questions: list[QuestionRef] = field(default_factory=list)  # the attempt's questions it names, by number
     unknown_keys: list[str] = field(default_factory=list)  # keys of a save that name no question (quoted, cut)
-    more_unknown: int = 0  # how many more such keys were left out
+    more_unknown: int = 0  # how many more keys of a save were left out (not stored, or past MAX_UNKNOWN_KEYS)
     submission_id: int | None = None  # a kernel submission it made
     submission_verdict: str = ""  # that submission's verdict now ("" while it is graded or when it is gone)
     detached: list[int] = field(default_factory=list)  # a reset: the submissions it took off the question
@@ -83,7 +83,9 @@ def timeline(attempt, refs: dict[str, QuestionRef]) -> list[TimelineRow]:
         if e.kind == EventKind.SAVED and known and any(q.kernel for q in known):
             # An autosave of a kernel's editor is a draft: it is not a submission and is never graded.
             row.label = _("Draft saved") if all(q.kernel for q in known) else _("Answers and a kernel draft saved")
-        row.more_unknown = max(0, len(unknown) - MAX_UNKNOWN_KEYS)
+        # A late save's event keeps a few of its keys and how many it had (exams.actions.attempts.late_save_summary).
+        dropped = data["keys"] - len(keys) if isinstance(data.get("keys"), int) else 0
+        row.more_unknown = max(0, len(unknown) - MAX_UNKNOWN_KEYS) + max(0, dropped)
         if isinstance(data.get("submission"), int):
             row.submission_id = data["submission"]
             row.submission_verdict = verdicts.get(row.submission_id) or ""

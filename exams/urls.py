@@ -15,6 +15,7 @@ urlpatterns = [
     path("<int:pk>/attempt/submit/", views.submit, name="submit"),
     path("<int:pk>/attempt/kernel/<int:number>/", views.kernel_item, name="kernel"),
     path("<int:pk>/attempt/kernel/<int:number>/live/<int:sid>/", views.kernel_live, name="kernel_live"),
+    path("<int:pk>/attempt/kernel/<int:number>/state/", views.kernel_state_part, name="kernel_state"),
     path("<int:pk>/result/", views.result, name="result"),
     # Staff
     path("course/<int:course_id>/", staff_views.course_exams, name="course"),

@@ -14,16 +14,18 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
 from exams.core.draw import question_view
-from exams.core.scoring import attempts_left
+from exams.core.kernel_state import FeedbackMode, kernel_state
 from grader.core.errors import BadRequestError
 from grader import live
+from grader.models import Status
+from grader.parsers import too_deep, too_deep_message
 from grader.views import poll_interval_changes_at
 from grader.core.judge import LaunchChoice
 
 from . import clock, fastsave
-from .access import is_staff, require_student
+from .access import is_staff, require_student, role
 from .actions.attempts import autosave, refresh, start_attempt, submit_attempt, submit_kernel
-from .actions.grading import kernel_outcomes
+from .actions.grading import kernel_outcomes, outcomes_of
 from .actions.scheduling import window
 from .errors import ExamError
 from .kernel_rows import submission_rows, zone_feedback
@@ -43,6 +45,20 @@ def _exam_for_student(request, pk: int) -> Exam:
     exam = get_object_or_404(Exam.objects.select_related("course"), pk=pk)
     require_student(request.user, exam.course)
     return exam
+
+
+def not_in_course(request):
+    """The 403 page for a signed-in user outside the course of an exam that exists: it says so and how
+    to join (an invite from the instructor), and nothing about the exam or its course. An unknown
+    exam is a 404, as before."""
+    return render(request, "exams/not_in_course.html", status=403)
+
+
+def _page_exam(request, pk: int) -> Exam | None:
+    """The exam of a student page (a member of its course may read it), or None for a user outside
+    its course (the caller answers not_in_course). Raises Http404 for an unknown id."""
+    exam = get_object_or_404(Exam.objects.select_related("course"), pk=pk)
+    return exam if role(request.user, exam.course) is not None else None
 
 
 def _own_attempt(request, exam: Exam) -> ExamAttempt:
@@ -66,7 +82,9 @@ def _logged_out() -> JsonResponse:
 @login_required
 def exam_page(request, pk: int):
     """The exam's page: its window, rules and Start; or Continue; or the result once released."""
-    exam = _exam_for_student(request, pk)
+    exam = _page_exam(request, pk)
+    if exam is None:
+        return not_in_course(request)
     attempt = ExamAttempt.objects.filter(exam=exam, user=request.user).first()
     if attempt:
         attempt = refresh(attempt)
@@ -109,15 +127,18 @@ def _item_row(exam: Exam, item: ExamItem, la: str, show_key: bool) -> dict:
         version = ProblemVersion.objects.select_related("problem").filter(pk=k.get("version_id")).first()
         row["title"] = version.problem.title if version else k["slug"]
         outcomes = kernel_outcomes(item)
-        row.update(kernel=k, attempts_left=attempts_left(k, outcomes), used=len([o for o in outcomes if o.counts]),
-                   answered=bool(outcomes))
+        state = kernel_state(item.data, outcomes, zone_feedback(exam, item) if exam else FeedbackMode.NONE)
+        row.update(kernel=k, attempts_left=state.attempts_left, used=len([o for o in outcomes if o.counts]),
+                   answered=bool(outcomes), state=state)
     return row
 
 
 @login_required
 def attempt_page(request, pk: int):
     """The timed attempt: every question with autosave, kernel items linked, the server's deadline."""
-    exam = _exam_for_student(request, pk)
+    exam = _page_exam(request, pk)
+    if exam is None:
+        return not_in_course(request)
     attempt = _own_attempt(request, exam)
     if not attempt.is_open:
         return redirect("exams:exam", pk=exam.pk)
@@ -146,6 +167,9 @@ def save(request, pk: int):
     session gone), is the authenticated path below, with its messages."""
     if len(request.body) > MAX_SAVE_BYTES:
         return _json_error(ExamError(_("This save is too large."), code="too_large", status=413))
+    # Python's json recurses once per level: a body nested 100,000 deep raised RecursionError (a 500).
+    if too_deep(request.body):
+        return _json_error(ExamError(too_deep_message(), code="bad_request"))
     try:
         payload = json.loads(request.body or b"{}")
         answers = payload["answers"]
@@ -272,6 +296,7 @@ def kernel_item(request, pk: int, number: int):
     feedback = zone_feedback(exam, item)
     subs = submission_rows(item)
     k = item.data["kernel"]
+    state = kernel_state(item.data, outcomes_of(subs), feedback, attempt.is_open)
     return render(request, "exams/kernel.html", {
         "exam": exam, "attempt": attempt, "item": item, "kernel": k, "problem": version.problem,
         "statement": render_statement(version, lang(), variant),
@@ -283,8 +308,21 @@ def kernel_item(request, pk: int, number: int):
         "clock_query": clock.poll_query(request, exam.pk, attempt.pk),
         "server_now": timezone.now(),  # the clock counts from the server's time (an empty one read NaN:NaN:NaN)
         "show_full": feedback == Feedback.FULL,
-        "attempts_left": attempts_left(k, kernel_outcomes(item)),
+        "state": state, "attempts_left": state.attempts_left,
     }, status=400 if error else 200)
+
+
+@login_required
+@require_GET
+def kernel_state_part(request, pk: int, number: int):
+    """The kernel question's Submit row and what the student may know of the item (solved, points,
+    attempts left), fetched again by the page when one of its submissions gets its verdict."""
+    exam = _exam_for_student(request, pk)
+    attempt = _own_attempt(request, exam)
+    item = get_object_or_404(ExamItem, attempt=attempt, number=number, kind="kernel")
+    state = kernel_state(item.data, kernel_outcomes(item), zone_feedback(exam, item), attempt.is_open)
+    return render(request, "exams/_kernel_state.html", {"exam": exam, "item": item, "kernel": item.data["kernel"],
+                                                        "state": state})
 
 
 def kernel_live(request, pk: int, number: int, sid: int):
@@ -309,13 +347,19 @@ def _kernel_live(request, pk: int, number: int, sid: int):
     response = render(request, "exams/_kernel_submission.html", {
         "exam": exam, "item": item, "s": row,
         "show_verdict": feedback in (Feedback.VERDICT, Feedback.FULL), "show_full": feedback == Feedback.FULL})
+    if row.status == Status.GRADED:
+        # The page fetches its Submit row again (kernel_state_part): a verdict can solve the item or,
+        # a compile error, give its attempt back.
+        response["HX-Trigger"] = "exam-verdict"
     return live.with_etag(response, request, "e", sid, token, False, poll_interval_changes_at(row))
 
 
 @login_required
 def result(request, pk: int):
     """The student's own result, with keys and worked solutions, from the release time on."""
-    exam = _exam_for_student(request, pk)
+    exam = _page_exam(request, pk)
+    if exam is None:
+        return not_in_course(request)
     attempt = _own_attempt(request, exam)
     if attempt.is_open:
         return redirect("exams:attempt", pk=exam.pk)

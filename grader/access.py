@@ -39,10 +39,39 @@ def practice_submissions(user) -> QuerySet:
     return Submission.objects.filter(practice_work_q(), user=user)
 
 
+def managed_course_ids(user) -> list[int] | None:
+    """The ids of the courses `user` is a TA or instructor of; None for a superuser (every course)."""
+    if user.is_superuser:
+        return None
+    from courses.access import MANAGERS
+    from courses.models import Membership
+
+    return list(Membership.objects.filter(user=user, role__in=MANAGERS).values_list("course_id", flat=True))
+
+
+def staff_visible_q(user) -> Q:
+    """The submissions `user` may read as staff, as a filter: may_see() written as a query, for the
+    lists (`/submissions/?all=1`). Their own; an exam's work, of the exams of courses they manage only
+    (another course's staff see none of it, whatever the exam's feedback: it would tell verdicts an
+    exam keeps back); a course problem's work (validation runs included), of the courses they manage;
+    a bank problem's practice, for site instructors (the bank's authors: its rejudges and dashboards
+    read it) and for the staff of the course it was made for (Submission.course: opened from the
+    course's problem set)."""
+    managed = managed_course_ids(user)
+    if managed is None:
+        return Q()
+    exam_in = Q(exam__course_id__in=managed) | Q(exam_item__attempt__exam__course_id__in=managed)
+    course_problem = Q(problem_version__problem__course_id__in=managed)
+    bank = Q(problem_version__problem__course__isnull=True) & (
+        Q() if is_instructor(user) else Q(course_id__in=managed))
+    return Q(user=user) | (exam_work_q() & exam_in) | (~exam_work_q() & (course_problem | bank))
+
+
 def may_see(user, submission: Submission) -> bool:
     """Whether `user` may read `submission`: their own; of a course's problem, that course's TAs and
     instructors only (an instructor of another course sees nothing of it: its solutions and wrong
-    solutions are run as validation submissions); of the bank's, any site instructor."""
+    solutions are run as validation submissions); of the bank's, any site instructor, and the staff
+    of the course it was made for (Submission.course)."""
     if submission.user_id == user.pk:
         return True
     if submission.exam_item_id or submission.exam_id:
@@ -57,7 +86,14 @@ def may_see(user, submission: Submission) -> bool:
         from courses import access
 
         return access.can_manage(access.course_role(user, course))
-    return is_instructor(user)
+    if is_instructor(user):
+        return True
+    if submission.course_id is not None:
+        # A bank problem practised for a course (its problem set's item): that course's staff.
+        from courses import access
+
+        return access.can_manage(access.course_role(user, submission.course))
+    return False
 
 
 def visible_to(user, submission: Submission) -> bool:

@@ -16,7 +16,7 @@ from django.views.decorators.http import require_POST
 
 from accounts.roles import is_instructor
 
-from . import live
+from . import access, live
 from .access import exam_work_q, visible_to
 from .core.results import diagnostic_lines
 from .models import Purpose, Status, Submission
@@ -241,9 +241,14 @@ def submission_list(request):
 
     `others_submissions` (here: everyone's, on the detail page: someone else's) keeps the nav from
     marking "My submissions" as the current page."""
-    show_all = is_instructor(request.user) and request.GET.get("all") == "1"
+    can_show_all = is_instructor(request.user) or access.managed_course_ids(request.user) != []
+    show_all = can_show_all and request.GET.get("all") == "1"
     rows = Submission.objects.select_related("problem_version__problem", "user").defer("source", "result")
-    if not show_all:
+    if show_all:
+        # Only what they may read (access.may_see as a query): another course's exam work, course
+        # problems and validation runs are not theirs to list.
+        rows = rows.filter(access.staff_visible_q(request.user))
+    else:
         # Exam submissions are listed on the exam's pages, with the feedback the exam allows.
         rows = rows.filter(user=request.user).exclude(exam_work_q())
     # An author's validation runs and rejudge copies are saved under the author's name; they are
@@ -256,7 +261,7 @@ def submission_list(request):
     page = Paginator(rows, PAGE_SIZE).get_page(request.GET.get("page"))
     query = "&".join(q for q, on in (("all=1", show_all), ("runs=1", show_runs)) if on)
     return render(request, "grader/list.html", {"page": page, "show_all": show_all,
-                                                "can_show_all": is_instructor(request.user),
+                                                "can_show_all": can_show_all,
                                                 "show_runs": show_runs, "can_show_runs": can_show_runs,
                                                 "query": query, "all_query": "all=1&" if show_all else "",
                                                 "others_submissions": show_all})

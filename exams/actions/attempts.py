@@ -12,7 +12,7 @@ from django.utils.translation import gettext as _
 
 from accounts.timezones import when
 from exams.core.draw import DrawError, redraw_item
-from exams.core.scoring import attempts_left
+from exams.core.kernel_state import item_feedback, kernel_state
 from grader import live
 
 from .. import clock, drawing
@@ -21,6 +21,7 @@ from ..errors import ExamError
 from ..models import AttemptEvent, AttemptState, EventKind, Exam, ExamAttempt, ExamItem
 from .events import log_event
 from .grading import grade_attempt, kernel_outcomes
+from .passwords import check_password
 from .scheduling import deadline_for, spec_of
 
 log = logging.getLogger(__name__)
@@ -34,8 +35,9 @@ def start_attempt(exam: Exam, user, *, password: str = "", accept_honour_code: b
     draw stored ahead by exams.drawing when it is current, else drawn now: the same items either way).
 
     Idempotent: pressing Start again (another tab, another device) returns the same attempt.
-    Raises ExamError: before the window opens, after it closes, a wrong password, the honour code
-    not accepted. Precondition: the caller checked that `user` is a student of the exam's course.
+    Raises ExamError: before the window opens, after it closes, a wrong password or too many of them
+    (exams.actions.passwords), the honour code not accepted. Precondition: the caller checked that
+    `user` is a student of the exam's course.
     """
     now = now or timezone.now()
     facts = drawing.start_facts(exam, user)
@@ -46,8 +48,7 @@ def start_attempt(exam: Exam, user, *, password: str = "", accept_honour_code: b
         raise ExamError(_("This exam has not opened yet."), code="not_open", status=403)
     if now >= closes:
         raise ExamError(_("This exam has closed."), code="closed", status=403)
-    if exam.password and password != exam.password:
-        raise ExamError(_("The exam password is not right."), code="password")
+    check_password(exam, user, password, now)  # a limit on tries, then a constant-time compare
     if exam.honour_code and not accept_honour_code:
         raise ExamError(_("Accept the honour code to start."), code="honour_code")
     try:
@@ -101,20 +102,47 @@ def _clean_answers(item: ExamItem, raw, field_names=None) -> dict:
     return clean
 
 
+# A refused late save is logged as a summary, at most once a minute per attempt: the keys come from
+# the request as sent (a crafted one posted 50 keys of 5,000 characters, 20 times: 5 MB of events).
+LATE_EVENT_KEYS = 3  # key names kept in the event
+LATE_EVENT_KEY_CHARS = 24  # each cut to this many characters (an item's key has at most 20)
+LATE_EVENT_EVERY = timedelta(minutes=1)
+
+
+def late_save_summary(answers: Mapping) -> dict:
+    """What a late save's event stores: {"slots": the first LATE_EVENT_KEYS keys (sorted, each cut to
+    LATE_EVENT_KEY_CHARS characters, "…" marking a cut), "keys": how many keys the save had}."""
+    keys = sorted(str(k) for k in answers)
+    cut = [k if len(k) <= LATE_EVENT_KEY_CHARS else k[:LATE_EVENT_KEY_CHARS - 1] + "…" for k in keys[:LATE_EVENT_KEYS]]
+    return {"slots": cut, "keys": len(keys)}
+
+
+def log_late_save(attempt: ExamAttempt, user, answers: Mapping, now: datetime) -> bool:
+    """Log a refused late save on the attempt's timeline (its summary, late_save_summary), unless one
+    was logged in the last LATE_EVENT_EVERY. Returns whether it logged. Precondition: the attempt's row
+    is locked (save_answers' FOR UPDATE), so two saves cannot both find none."""
+    recent = AttemptEvent.objects.filter(attempt=attempt, kind=EventKind.LATE_SAVE, at__gt=now - LATE_EVENT_EVERY)
+    if recent.exists():
+        return False
+    log_event(attempt, EventKind.LATE_SAVE, by=user, **late_save_summary(answers))
+    return True
+
+
 def save_answers(attempt_id: int, user, answers: Mapping[str, Mapping],
                  now: datetime | None = None) -> tuple[datetime, datetime]:
     """Autosave: store the given items' answers ({item key: {field: text}}); returns (the time saved,
     the attempt's deadline, which staff may have moved).
 
     Only the listed items change; an item's answer is replaced whole. Raises ExamError (409) after
-    the deadline or once submitted: nothing is stored then, and the refusal is logged. Precondition:
+    the deadline or once submitted: nothing is stored then, and the refusal is logged (a summary, at
+    most once a minute: log_late_save). Precondition:
     the attempt is `user`'s own (views check; this checks again).
     """
     now = now or timezone.now()
     with transaction.atomic():
         attempt = ExamAttempt.objects.select_for_update().get(pk=attempt_id, user=user)
         if not attempt.is_open or now >= attempt.deadline:
-            log_event(attempt, EventKind.LATE_SAVE, by=user, slots=sorted(answers)[:50])
+            log_late_save(attempt, user, answers, now)
             late = attempt.is_open
         else:
             late = None
@@ -225,8 +253,8 @@ def close_expired(now: datetime | None = None) -> int:
 
 def submit_kernel(item: ExamItem, user, source: str, choice=None, now: datetime | None = None):
     """Submit a kernel for an exam item through grader's write path, on the exam queue, for the
-    package version stored in the item. Raises ExamError after the deadline or with no attempts left,
-    and grader's BadRequestError/RateLimitError for a source that cannot be graded (no attempt used)."""
+    package version stored in the item. Raises ExamError after the deadline, with no attempts left or
+    once the item is solved where the student has been told so (exams.core.kernel_state), and grader's BadRequestError/RateLimitError for a source that cannot be graded (no attempt used)."""
     from grader import actions as grader_actions
     from problems.models import ProblemVersion
 
@@ -240,7 +268,14 @@ def submit_kernel(item: ExamItem, user, source: str, choice=None, now: datetime 
                               "counts."), code="submitted", status=409)
         raise ExamError(_("Time is up: the exam is closed, and this kernel was not submitted."), code="closed",
                         status=409)
-    if attempts_left(item.data["kernel"], kernel_outcomes(item)) <= 0:
+    exam = attempt.exam
+    state = kernel_state(item.data, kernel_outcomes(item), item_feedback(exam.spec, exam.feedback, item.data))
+    if state.solved:
+        # Only where the student has been told (feedback "verdict" or "full"): refusing one under
+        # "none" would tell them. The best attempt counts, so a later one could not earn more.
+        raise ExamError(_("This question is solved: your accepted attempt counts, and a later one could not earn "
+                          "more."), code="solved", status=409)
+    if state.attempts_left <= 0:
         raise ExamError(_("No attempts are left for this question."), code="no_attempts", status=409)
     version = ProblemVersion.objects.select_related("problem").get(pk=item.data["kernel"]["version_id"])
     submission = grader_actions.create_submission(user, version.problem, source, choice,

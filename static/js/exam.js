@@ -196,7 +196,9 @@
       if (event.target !== kernelForm) return;
       const f = kernelForm.dataset;
       const source = (kernelForm.querySelector("textarea[name=source]") || {}).value || "";
-      const last = Number(f.attemptsLeft) === 1;
+      // The Submit row is fetched again when a verdict arrives (a compile error gives its attempt back).
+      const left = (document.getElementById("kernel-state") || kernelForm).dataset.attemptsLeft;
+      const last = Number(left) === 1;
       const unchanged = starters.some((starter) => source.trim() === starter.trim());
       const text = last && unchanged ? f.textConfirmLastStarter : last ? f.textConfirmLast : unchanged ? f.textConfirmStarter : "";
       if (text && !window.confirm(text)) { event.preventDefault(); event.stopImmediatePropagation(); }

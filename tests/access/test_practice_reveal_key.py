@@ -43,7 +43,11 @@ def key_column(page: str) -> list[str]:
 
 
 def expected_column(v, lang: str) -> list[str]:
-    return [f.format_value(v.answer["values"][f.name], lang) for f in practice.answer_fields(v)]
+    """Each field's key as the page shows it: a choice's label is inline Markdown (`code` spans)."""
+    from practice.core.inline import inline_html
+
+    return [htmllib.unescape(re.sub(r"<[^>]+>", "", str(inline_html(f.format_value(v.answer["values"][f.name], lang)))))
+            .strip() for f in practice.answer_fields(v)]
 
 
 def wrong_values(v) -> dict:

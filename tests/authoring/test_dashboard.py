@@ -12,6 +12,7 @@ from authoring import actions, dashboard, progress
 from grader.core.results import CompileMessage, CompileResult, Diagnostic, JudgeResult
 from grader.core.verdicts import DiagnosticKind, Verdict
 from grader.models import Purpose, Status, Submission
+from tests.csvlines import csv_lines
 
 pytestmark = pytest.mark.django_db
 
@@ -72,7 +73,7 @@ def test_the_dashboard_counts_students_stuck_and_time_to_first_accepted(publishe
     assert 'id="dashboard-scope"' in page and "problems of its problem sets" in page
     csv = client_for("prof").get(reverse("authoring:dashboard", args=["PP-A"]) + "?csv=stuck")
     assert csv["Content-Type"].startswith("text/csv")
-    assert csv.content.decode().splitlines() == ["student,problem,attempts", f"bob,{published.slug},5"]
+    assert csv_lines(csv) == ["student,problem,attempts", f"bob,{published.slug},5"]
     per_problem = client_for("prof").get(reverse("authoring:problem-dashboard", args=["PP-A", published.slug]))
     assert per_problem.status_code == 200 and 'id="dashboard-scope"' not in per_problem.content.decode()
 
@@ -87,11 +88,11 @@ def test_the_dashboard_is_counted_once_a_minute_and_counted_again_on_request(pub
     assert "1 graded submission" in first and 'id="count-again"' in first
     _graded(people["stu"], version, Verdict.ACCEPTED, now - timedelta(minutes=1))
     assert "1 graded submission" in client_for("prof").get(url).content.decode()  # the counted copy
-    verdicts = client_for("prof").get(url + "?csv=verdicts").content.decode().splitlines()
+    verdicts = csv_lines(client_for("prof").get(url + "?csv=verdicts"))
     assert verdicts == ["verdict,submissions", "WRONG_ANSWER,1"]
     again = client_for("prof").get(url + "?fresh=1").content.decode()
     assert "2 graded submissions" in again
-    verdicts = client_for("prof").get(url + "?csv=verdicts").content.decode().splitlines()
+    verdicts = csv_lines(client_for("prof").get(url + "?csv=verdicts"))
     assert sorted(verdicts[1:]) == ["ACCEPTED,1", "WRONG_ANSWER,1"]
 
 
@@ -112,7 +113,8 @@ def test_a_dashboard_csv_writes_a_formula_like_username_as_text(published, peopl
     for k in range(5):
         _graded(at, published.current_version, Verdict.WRONG_ANSWER, timezone.now() - timedelta(minutes=k))
     csv = client_for("prof").get(reverse("authoring:dashboard", args=["PP-A"]) + "?csv=stuck&fresh=1")
-    assert f"'@SUM,{published.slug},5" in csv.content.decode().splitlines()
+    assert f"'@SUM,{published.slug},5" in csv_lines(csv)
+    assert f'"\'@SUM","{published.slug}","5"' in csv.content.decode()  # every cell quoted
 
 
 def test_the_course_dashboard_counts_its_students_practice_per_topic_and_difficulty(courses, people, client_for):
@@ -148,7 +150,7 @@ def test_the_course_dashboard_counts_its_students_practice_per_topic_and_difficu
     url = reverse("authoring:dashboard", args=["PP-A"])
     page = client_for("tara").get(url).content.decode()
     assert 'id="topic-chart"' in page and 'data-topic="occupancy"' in page
-    csv = client_for("prof").get(url + "?csv=practice").content.decode().splitlines()
+    csv = csv_lines(client_for("prof").get(url + "?csv=practice"))
     assert csv[0] == "topic,difficulty,students_attempted,students_solved,attempts"
     assert "occupancy,all,2,1,8" in csv and "occupancy,2,2,1,5" in csv
     for who in ("stu", "tom", "bea", "nobody"):

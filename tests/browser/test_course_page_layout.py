@@ -16,7 +16,7 @@ _MEASURE = """() => {
 
 
 @pytest.mark.parametrize("lang", ["en", "ko"])
-@pytest.mark.parametrize("who, n_links", [("stu", 2), ("prof", 4)])
+@pytest.mark.parametrize("who, n_links", [("stu", 2), ("prof", 5)])  # prof: Manage, Settings, Problems, …
 def test_the_section_links_are_one_group_at_the_right(live_server, browser, log_in, transactional_db, lang, who,
                                                       n_links):
     from django.contrib.auth.models import User

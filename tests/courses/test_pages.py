@@ -168,6 +168,19 @@ def test_a_ta_sees_members_and_invites_without_the_forms_that_change_them(people
     assert "/manage/invites/" not in html and "/manage/roster/" not in html and 'name="role"' not in html
 
 
+@pytest.mark.parametrize("lang, note", [("en", "the student invites"), ("ko", "학생 초대")])
+def test_a_ta_never_sees_a_staff_invites_code(people, courses, as_user, lang, note):
+    """A TA who read an instructor's (or TA's) invite code could sign up a second account with it and be
+    the course's instructor: the TA's page lists the student invites only; the instructor's lists all."""
+    student = actions.create_invite(courses["A"], people["prof"])
+    staff = [actions.create_invite(courses["A"], people["prof"], role=role) for role in ("ta", "instructor")]
+    html = text(as_user("tara").get("/courses/PP-A/manage/", HTTP_ACCEPT_LANGUAGE=lang))
+    assert student.code in html and note in html
+    assert all(inv.code not in html for inv in staff)
+    html = text(as_user("prof").get("/courses/PP-A/manage/"))
+    assert all(inv.code in html for inv in [student, *staff])
+
+
 def test_the_instructor_makes_and_revokes_an_invite(people, courses, as_user):
     client = as_user("prof")
     response = client.post("/courses/PP-A/manage/invites/", {"role": "student", "days": "7", "max_uses": "30"})

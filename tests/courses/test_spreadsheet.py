@@ -27,3 +27,15 @@ def test_csv_text_quotes_and_escapes_every_cell_with_crlf_line_ends():
     assert text.endswith("\r\n") and text.count("\r\n") == 3
     assert list(csv.reader(io.StringIO(text))) == [["name", "total"], ["'=HYPERLINK(\"u\",\"x\")", "10"],
                                                    ["Kim, Min", ""]]
+
+
+def test_every_cell_is_quoted_so_no_list_separator_splits_it():
+    """Excel with a ';' list separator split an unquoted cell "x=1;=cmd|' /C calc'!A0" at ';' and ran
+    the second half; quoted, it stays one cell under ',', ';' or a tab, and its text is unchanged."""
+    cell = "x=1;=cmd|' /C calc'!A0; y=2"
+    text = csv_text([["answer", "points"], [cell, 2.5], [None, "-1"]])
+    assert text == '"answer","points"\r\n"x=1;=cmd|\' /C calc\'!A0; y=2","2.5"\r\n"","-1"\r\n'
+    for separator in (";", "\t", "|"):
+        cells = [c for r in csv.reader(io.StringIO(text), delimiter=separator) for c in r]
+        assert not any(c.startswith("=") for c in cells), cells
+    assert list(csv.reader(io.StringIO(text)))[1] == [cell, "2.5"]

@@ -21,6 +21,7 @@ from homework.core.standing import ItemStatus
 from homework.models import LatePolicy
 from homework.services import item_rows
 from practice.models import QuestionAttempt, QuestionVariant
+from tests.csvlines import csv_lines
 
 pytestmark = pytest.mark.django_db
 FAMILY = "occupancy.blocks_per_sm"
@@ -110,14 +111,14 @@ def test_the_page_and_csv_exports(week, client_for, bank_problem):
     assert 'id="late-table"' in page and 'id="count-again"' in page
     matrix = client_for("prof").get(url + "?csv=matrix")
     assert matrix["Content-Type"].startswith("text/csv")
-    lines = matrix.content.decode().splitlines()
+    lines = csv_lines(matrix)
     assert lines[0] == (f"student,student_id,{bank_problem.slug} status,{bank_problem.slug} attempts,"
                         f"{bank_problem.slug} first_solved_at,{FAMILY} status,{FAMILY} attempts,{FAMILY} first_solved_at")
     assert lines[2] == "carol,,tried,5,,not_started,0,"
-    items = client_for("prof").get(url + "?csv=items").content.decode().splitlines()
+    items = csv_lines(client_for("prof").get(url + "?csv=items"))
     assert items[1] == f"{bank_problem.slug},problem,1,1,1,1,1,1.5"
-    assert client_for("prof").get(url + "?csv=stuck").content.decode().splitlines()[1] == f"carol,{bank_problem.slug},5"
-    assert client_for("prof").get(url + "?csv=late").content.decode().splitlines()[1].startswith(
+    assert csv_lines(client_for("prof").get(url + "?csv=stuck"))[1] == f"carol,{bank_problem.slug},5"
+    assert csv_lines(client_for("prof").get(url + "?csv=late"))[1].startswith(
         f"bob,{bank_problem.slug},1,1,")
     assert client_for("prof").get(url + "?csv=nope").status_code == 404
 
@@ -128,10 +129,10 @@ def test_the_dashboard_is_counted_once_a_minute_unless_counted_again_or_the_set_
     client_for("prof").get(url)
     eve = _student(courses["A"], "eve")
     _graded(eve, bank_problem, Verdict.ACCEPTED, week.opens_at + timedelta(minutes=5))
-    assert "eve" not in client_for("prof").get(url + "?csv=matrix").content.decode()  # the counted copy
+    assert "eve" not in client_for("prof").get(url + "?csv=matrix").content.decode("utf-8-sig")  # the counted copy
     assert "eve" in client_for("prof").get(url + "?fresh=1").content.decode()
     actions.add_item(week, family="occupancy.limiter")  # a changed set is counted again at once
-    assert "occupancy.limiter" in client_for("prof").get(url + "?csv=items").content.decode()
+    assert "occupancy.limiter" in client_for("prof").get(url + "?csv=items").content.decode("utf-8-sig")
 
 
 def test_a_formula_like_username_is_written_as_text(week, client_for, courses, bank_problem):
@@ -139,8 +140,10 @@ def test_a_formula_like_username_is_written_as_text(week, client_for, courses, b
     for k in range(5):
         _graded(at, bank_problem, Verdict.WRONG_ANSWER, week.opens_at + timedelta(minutes=k))
     url = reverse("homework:dashboard", args=["PP-A", week.pk])
-    assert "'@SUM,,tried,5," in client_for("prof").get(url + "?csv=matrix").content.decode().splitlines()[1]
-    assert f"'@SUM,{bank_problem.slug},5" in client_for("prof").get(url + "?csv=stuck").content.decode()
+    assert "'@SUM,,tried,5," in csv_lines(client_for("prof").get(url + "?csv=matrix"))[1]
+    stuck = client_for("prof").get(url + "?csv=stuck")
+    assert f"'@SUM,{bank_problem.slug},5" in csv_lines(stuck)
+    assert f'"\'@SUM","{bank_problem.slug}","5"' in stuck.content.decode()  # every cell quoted
 
 
 @pytest.mark.parametrize("who", ["stu", "tom", "bea", "nobody"])
@@ -193,7 +196,7 @@ def test_the_dashboard_writes_its_times_in_the_one_format(week, client_for, lang
     assert len(stamps(counted)) == 1 and words in counted
     assert len(stamps(page)) >= 3
     assert re.search(r'title="[^"]*\d{4}-\d{2}-\d{2} \d{2}:\d{2} KST"', page)  # a solved cell
-    solved = client.get(url + "?csv=matrix").content.decode().splitlines()[1].split(",")[4]
+    solved = csv_lines(client.get(url + "?csv=matrix"))[1].split(",")[4]
     assert re.fullmatch(r"\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\+09:00", solved), solved
 
 
@@ -206,5 +209,15 @@ def test_the_matrix_names_each_students_student_id(week, client_for, courses):
     url = reverse("homework:dashboard", args=["PP-A", week.pk])
     page = client_for("prof").get(url + "?fresh=1").content.decode()
     assert '<th scope="row">kim <span class="muted small student-id">2026123456</span></th>' in page
-    lines = client_for("prof").get(url + "?csv=matrix").content.decode().splitlines()
+    lines = csv_lines(client_for("prof").get(url + "?csv=matrix"))
     assert lines[0].startswith("student,student_id,") and any(line.startswith("kim,2026123456,") for line in lines)
+
+
+def test_the_dashboard_csvs_start_with_a_byte_order_mark(week, client_for):
+    """Excel reads a CSV as UTF-8 only with it (a Korean username would be garbled on Korean Windows)."""
+    url = reverse("homework:dashboard", args=["PP-A", week.pk])
+    for table in dashboard.CSV_TABLES:
+        body = client_for("prof").get(url + f"?csv={table}").content
+        assert body.startswith(b"\xef\xbb\xbf") and body[3:4] != b"\xef", table
+    course = client_for("prof").get(reverse("authoring:dashboard", args=["PP-A"]) + "?csv=stuck").content
+    assert course.startswith(b'\xef\xbb\xbf"student",')

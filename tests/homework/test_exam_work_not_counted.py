@@ -27,6 +27,7 @@ from homework import actions, dashboard
 from homework.core.standing import ItemStatus
 from homework.models import LatePolicy
 from homework.services import item_rows
+from tests.csvlines import csv_lines
 
 pytestmark = pytest.mark.django_db
 
@@ -91,7 +92,7 @@ def test_the_set_dashboard_counts_no_exam_work_and_agrees_with_the_students_page
     counts = d.counts[0]
     assert (counts.solved, counts.tried, counts.not_started) == (0, 1, 1)
     csv = client_for("prof").get(reverse("homework:dashboard", args=["PP-A", homework.pk]) + "?csv=matrix")
-    lines = csv.content.decode().splitlines()
+    lines = csv_lines(csv)
     assert "stu,,tried,1," in lines and "bob,,not_started,0," in lines  # no first_solved_at from the exam
 
 
