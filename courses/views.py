@@ -19,6 +19,7 @@ from django.views.decorators.http import require_POST
 from . import access, actions, services
 from .errors import CourseError, CourseErrorCode, InviteError
 from .forms import CourseForm, CourseSettingsForm, InviteForm, JoinForm, RoleForm, RosterForm
+from .language import speak_course_language
 from .messages import file_issue_text, row_problem_text
 from .models import Course, Invite, Membership, Role, target_gpu_choices
 
@@ -62,11 +63,13 @@ def join_form(request):
 
 def join(request, code: str):
     """An invite link. GET: which course it joins; logged out, with Sign up and Log in, both coming back
-    here (a sign-up from here joins at once: accounts.views.signup). POST: join it (logged in)."""
+    here (a sign-up from here joins at once: accounts.views.signup), in the course's default language
+    where the visitor names none (courses.language). POST: join it (logged in)."""
     if not request.user.is_authenticated and request.method == "POST":
         return redirect_to_login(request.get_full_path())
     normalized = actions.normalize_invite_code(code)
     invite = Invite.objects.select_related("course").filter(code=normalized).first() if normalized else None
+    speak_course_language(request, invite.course if invite is not None else None)
     if request.method == "POST":
         try:
             outcome = actions.join_with_code(request.user, code)

@@ -78,7 +78,10 @@ def upload(request, code):
     try:
         problem, version, created = actions.import_archive(course, request.user, archive.read(),
                                                            form.cleaned_data["message"])
-    except (ArchiveError, PackageError, WarpDrillError) as exc:
+    except ArchiveError as exc:
+        messages.error(request, _("Not uploaded: %(error)s") % {"error": exc.render(_)})
+        return redirect("authoring:index", course.code)
+    except (PackageError, WarpDrillError) as exc:
         messages.error(request, _("Not uploaded: %(error)s") % {"error": exc})
         return redirect("authoring:index", course.code)
     if created:

@@ -132,6 +132,27 @@ def test_an_upload_with_a_new_slug_makes_a_new_problem_and_one_of_another_course
     assert problem.versions.count() == 1
 
 
+def test_a_tar_bomb_upload_is_refused_in_the_readers_language_and_saves_nothing(client_for, courses):
+    """The tester's upload: a small .tar.gz whose member declares 1 GiB. Refused at its header, with the
+    member named, in English and in Korean; no problem is made."""
+    import gzip
+    import tarfile
+
+    info = tarfile.TarInfo("pkg/big.bin")
+    info.size = 1 << 30
+    zeros = gzip.compress(bytes(1 << 20), compresslevel=9)
+    bomb = gzip.compress(info.tobuf()) + zeros * 1024 + gzip.compress(bytes(1024))
+    assert len(bomb) < 1_200_000
+    client = client_for("prof")
+    before = Problem.objects.count()
+    for language, says in (("en", "pkg/big.bin: larger than 256 KiB"), ("ko", "pkg/big.bin: 256 KiB보다 큽니다")):
+        upload = SimpleUploadedFile("bomb.tar.gz", bomb, content_type="application/gzip")
+        response = client.post(reverse("authoring:upload", args=["PP-A"]), {"archive": upload}, follow=True,
+                               HTTP_ACCEPT_LANGUAGE=language)
+        assert says in response.content.decode()
+    assert Problem.objects.count() == before
+
+
 def test_copy_to_my_course_makes_an_editable_copy_and_leaves_the_bank_alone(client_for, courses, bank_problem):
     response = client_for("prof").post(reverse("authoring:copy", args=["PP-A", bank_problem.slug]))
     copy = Problem.objects.get(course=courses["A"])

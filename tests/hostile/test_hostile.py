@@ -9,7 +9,10 @@ A case is a .cu file whose first lines say what it must get:
     // checks: racecheck                (optional) the package asks for these checks (check mode)
 
 and which may name places on this machine as {{REPO}}, {{DB}}, {{CANARY}} and {{CANARY_DIR}}
-(the project, its database file, and a secret file outside the project that no box may see).
+(the project, its database file, and a secret file outside the project that no box may see), and
+write {{BY_NAME}} for by_name.inc: `by_name("fopen64")`, any libc function found by its name in
+libc's symbols in memory, so that a case reaches what the static checks refuse by name and shows
+that the box contains it.
 Each case runs through the real pipeline (grader.core.judge.judge) on the real emulator
 backend, with a one-second time limit and a four-second compile limit so the folder stays fast.
 """
@@ -40,6 +43,7 @@ from .watch import Watch
 pytestmark = pytest.mark.skipif(not sandbox.box.DEFAULT.works(), reason=f"no sandbox here: {sandbox.box.DEFAULT.probe()}")
 
 CASES_DIR = Path(__file__).resolve().parent / "cases"
+BY_NAME = (Path(__file__).resolve().parent / "by_name.inc").read_text()
 REPO = Path(__file__).resolve().parents[2]
 CORRECT = "// launch: block=256 grid=ceil_div(n, 256)\n" + SOLUTION
 COMPILE_LIMIT_S = 8.0  # the production limit is 30 s; a bomb must fail the same way, sooner (a busy 2-core
@@ -120,7 +124,7 @@ def outside(tmp_path_factory):
 
 
 def render(case: Case, outside: Path) -> str:
-    return (case.text.replace("{{REPO}}", str(REPO)).replace("{{DB}}", str(REPO / "var" / "db.sqlite3"))
+    return (case.text.replace("{{BY_NAME}}", BY_NAME).replace("{{REPO}}", str(REPO)).replace("{{DB}}", str(REPO / "var" / "db.sqlite3"))
             .replace("{{CANARY_DIR}}", str(outside)).replace("{{CANARY}}", str(outside / "canary.txt")))
 
 

@@ -23,21 +23,69 @@ ALLOWED_INCLUDES = frozenset({
     "cstring", "string.h",
 })
 
-# Identifiers that reach the host (files, processes, the environment). A kernel never needs them.
+# Identifiers that reach the host: files, processes, the environment, the network, the loader. A kernel
+# never needs them (device code has printf and nothing else of the C library's I/O). The list is by
+# family, not by what was seen: any function of a family reaches what its family reaches. Names are
+# refused whatever glibc alias spells them (`_forbidden`: the ...64 large-file, ..._unlocked, __isoc99_,
+# __libc_ and __ spellings, and GCC's __builtin_ and fortified __..._chk ones), and a stream cannot
+# even be named (FILE, stdin, stdout, stderr), so stdio's whole file family is closed off by its type.
+# tests/emulator/test_refused_names.py checks every function <cstdio> declares on a stream is here.
 FORBIDDEN_IDENTIFIERS = frozenset({
-    "fopen", "freopen", "fdopen", "open", "openat", "creat", "remove", "rename", "unlink", "system",
-    "popen", "fork", "vfork", "clone", "execl", "execlp", "execle", "execv", "execvp", "execve",
-    "execvpe", "syscall", "dlopen", "dlsym", "mmap", "mprotect", "munmap", "socket", "connect",
-    "bind", "listen", "accept", "signal", "sigaction", "raise", "kill", "atexit", "at_quick_exit",
-    "getenv", "setenv", "putenv", "exit", "_exit", "_Exit", "abort", "quick_exit", "longjmp",
-    "setjmp", "ptrace", "chdir", "chmod", "fwrite", "fread", "fputs", "fgets", "fprintf", "fscanf",
-    "write", "read", "close", "pthread_create", "__builtin_frame_address", "__builtin_return_address",
-    "asm", "__asm__", "__asm", "goto", "_Pragma", "__builtin_trap_",
-    # Files without fopen, file-existence probes, and GCC builtins that redirect control flow.
-    "tmpfile", "tmpnam", "tempnam", "mkstemp", "fputc", "putc", "putw", "fputwc", "fputws",
-    "__has_include", "__has_include_next", "__builtin_longjmp", "__builtin_setjmp", "__builtin_apply",
-    "__builtin_apply_args", "__builtin_return", "__builtin_eh_return", "__builtin_unwind_init",
+    # stdio: streams and every function on them (printf to the device log is the one output kernels have).
+    "FILE", "stdin", "stdout", "stderr", "fopen", "freopen", "fdopen", "fmemopen", "fopencookie",
+    "open_memstream", "fclose", "fcloseall", "fflush", "fpurge", "fread", "fwrite", "fgetc", "getc",
+    "getchar", "ungetc", "fgets", "gets", "getline", "getdelim", "getw", "fputc", "putc", "putchar",
+    "fputs", "puts", "putw", "fprintf", "vfprintf", "dprintf", "vdprintf", "fscanf", "vfscanf", "scanf",
+    "vscanf", "fseek", "fseeko", "ftell", "ftello", "rewind", "fgetpos", "fsetpos", "feof", "ferror",
+    "clearerr", "fileno", "setbuf", "setbuffer", "setlinebuf", "setvbuf", "flockfile", "ftrylockfile",
+    "funlockfile", "popen", "pclose", "tmpfile", "tmpnam", "tempnam", "ctermid", "cuserid", "perror",
+    "__uflow", "__overflow", "__underflow", "__wuflow", "__woverflow", "__wunderflow", "fputwc", "fputws", "fgetwc", "fgetws", "getwc", "putwc", "fwprintf",
+    "fwscanf", "fwide",
+    # POSIX files and descriptors: opening, reading, writing, naming, mapping.
+    "open", "openat", "openat2", "creat", "close", "close_range", "read", "write", "pread", "pwrite",
+    "readv", "writev", "preadv", "pwritev", "preadv2", "pwritev2", "lseek", "dup", "dup2", "dup3", "pipe",
+    "pipe2", "mkfifo", "mkfifoat", "mknod", "mknodat", "fcntl", "ioctl", "stat", "lstat", "fstat",
+    "fstatat", "statx", "statfs", "fstatfs", "statvfs", "fstatvfs", "access", "faccessat", "euidaccess",
+    "eaccess", "readlink", "readlinkat", "realpath", "canonicalize_file_name", "symlink", "symlinkat",
+    "link", "linkat", "unlink", "unlinkat", "remove", "rename", "renameat", "renameat2", "mkdir",
+    "mkdirat", "rmdir", "opendir", "fdopendir", "readdir", "readdir_r", "scandir", "scandirat",
+    "closedir", "glob", "ftw", "nftw", "fts_open", "chdir", "fchdir", "chroot", "getcwd", "get_current_dir_name",
+    "getwd", "chmod", "fchmod", "fchmodat", "chown", "fchown", "lchown", "fchownat", "truncate", "ftruncate",
+    "utime", "utimes", "futimes", "lutimes", "utimensat", "futimens", "sendfile", "splice", "vmsplice",
+    "copy_file_range", "fallocate", "posix_fallocate", "posix_fadvise", "flock", "lockf", "fsync",
+    "fdatasync", "syncfs", "mkstemp", "mkstemps", "mkostemp", "mkostemps", "mkdtemp", "mktemp",
+    "memfd_create", "inotify_init", "inotify_init1", "inotify_add_watch", "fanotify_init", "name_to_handle_at",
+    "open_by_handle_at", "mmap", "mremap", "munmap", "mprotect", "msync", "madvise", "mlock", "remap_file_pages",
+    "shm_open", "shm_unlink", "sem_open", "mq_open", "shmget", "shmat", "msgget", "semget",
+    "getxattr", "setxattr", "listxattr", "removexattr",
+    # Processes and signals.
+    "system", "fork", "vfork", "clone", "clone3", "execl", "execlp", "execle", "execv", "execvp", "execve",
+    "execvpe", "execveat", "fexecve", "posix_spawn", "posix_spawnp", "wait", "waitpid", "wait3", "wait4",
+    "waitid", "kill", "killpg", "tkill", "tgkill", "sigqueue", "raise", "signal", "sigaction", "sigprocmask",
+    "sigaltstack", "signalfd", "pidfd_open", "pidfd_send_signal", "pidfd_getfd", "ptrace", "prctl",
+    "personality", "unshare", "setns", "setrlimit", "prlimit", "setpriority", "nice", "sched_setaffinity",
+    "sched_setscheduler", "setuid", "setgid", "seteuid", "setegid", "setreuid", "setregid", "setresuid",
+    "setresgid", "setgroups", "setsid", "setpgid", "daemon", "process_vm_readv", "process_vm_writev",
+    "pthread_create", "pthread_kill", "pthread_sigqueue", "syscall", "exit", "_exit", "_Exit", "abort",
+    "quick_exit", "atexit", "at_quick_exit", "on_exit", "cxa_atexit", "cxa_thread_atexit", "longjmp",
+    "setjmp", "siglongjmp", "sigsetjmp", "getcontext", "setcontext", "makecontext", "swapcontext",
+    # The environment and the loader.
+    "getenv", "secure_getenv", "setenv", "putenv", "unsetenv", "clearenv", "environ", "dlopen", "dlmopen",
+    "dlsym", "dlvsym", "dladdr", "dladdr1", "dlinfo", "dl_iterate_phdr", "getauxval",
+    # The network.
+    "socket", "socketpair", "connect", "bind", "listen", "accept", "accept4", "send", "sendto", "sendmsg",
+    "sendmmsg", "recv", "recvfrom", "recvmsg", "recvmmsg", "getaddrinfo", "gethostbyname", "getsockopt",
+    "setsockopt",
+    # Control flow behind the compiler's back.
+    "__builtin_frame_address", "__builtin_return_address", "asm", "__asm__", "__asm", "goto", "_Pragma",
+    "__builtin_trap_", "__has_include", "__has_include_next", "__builtin_longjmp", "__builtin_setjmp",
+    "__builtin_apply", "__builtin_apply_args", "__builtin_return", "__builtin_eh_return",
+    "__builtin_unwind_init",
 })
+# glibc's other spellings of one function (fopen64, fgetc_unlocked, __isoc99_fscanf, __libc_open,
+# __secure_getenv): `_forbidden` strips these and checks what is left.
+ALIAS_PREFIXES = ("__builtin___", "__builtin_", "__isoc99_", "__isoc23_", "__libc_", "__GI_", "_IO_", "__", "_")
+ALIAS_SUFFIXES = ("_chk", "_unlocked", "64", "_time64")
 
 # The emulator's own names (namespace wd, the harness's wd_* functions, the WD_* macros): calling its
 # internals could write the result file directly, and a macro of that name could change what the
@@ -50,14 +98,27 @@ DIGRAPHS = ("%:", "<%", "%>", "<:", ":>")
 
 
 def _forbidden(name: str) -> bool:
-    """A forbidden name, also behind GCC's builtin spellings (__builtin_execve, __builtin___fprintf_chk)."""
+    """A forbidden name, as written or as one of glibc's and GCC's other spellings of it (ALIAS_PREFIXES,
+    ALIAS_SUFFIXES: fopen64, fputs_unlocked, __isoc99_fscanf, __builtin_execve, __builtin___fprintf_chk)."""
     if name in FORBIDDEN_IDENTIFIERS or RESERVED_NAME.match(name):
         return True
-    if name.startswith("__builtin_"):
-        core = name[len("__builtin_"):]
-        core = core[:-4] if core.endswith("_chk") else core
-        return core in FORBIDDEN_IDENTIFIERS or core.lstrip("_") in FORBIDDEN_IDENTIFIERS
-    return False
+    return any(core in FORBIDDEN_IDENTIFIERS for core in _alias_cores(name))
+
+
+def _alias_cores(name: str) -> set[str]:
+    """What `name` may spell once one alias prefix and any alias suffixes are taken off ({} for a name
+    with none): "__isoc99_fscanf" -> {"fscanf"}, "fgetc_unlocked" -> {"fgetc"}, "open64" -> {"open"}."""
+    stems = {name} | {name[len(p):] for p in ALIAS_PREFIXES if name.startswith(p) and len(name) > len(p)}
+    cores = set()
+    for stem in stems:
+        while True:
+            cores.add(stem)
+            suffix = next((x for x in ALIAS_SUFFIXES if stem.endswith(x) and len(stem) > len(x)), None)
+            if suffix is None:
+                break
+            stem = stem[:-len(suffix)]
+    cores.discard(name)
+    return {c for c in cores if c}
 
 
 
