@@ -91,12 +91,17 @@ def join(request, code: str):
 @login_required
 def course(request, code: str):
     """A course's page for its members: details, your role, what is open now."""
+    from exams.services import reserved_problem_ids
     from problems.services import published_course_problems
 
     course, role = access.course_for(request.user, code)
+    problems = published_course_problems(course)
+    if not access.can_manage(role):  # a problem an exam of the course keeps secret now is not listed
+        reserved = reserved_problem_ids(course.pk)
+        problems = [p for p in problems if p.pk not in reserved]
     return render(request, "courses/course.html", {
         "course": course, "role": role, "items": services.open_items(course, request.user),
-        "problems": published_course_problems(course),
+        "problems": problems,
         "can_manage": access.can_manage(role), "can_administer": access.can_administer(role),
         "instructors": course.memberships.filter(role=Role.INSTRUCTOR).select_related("user"),
     })

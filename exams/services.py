@@ -1,4 +1,5 @@
-"""Reads of the exams app for other apps: what exams are open for a student in a course."""
+"""Reads of the exams app for other apps: what exams are open for a student in a course, which course
+problems an exam reserves (exams.reservations)."""
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -8,6 +9,8 @@ from django.urls import reverse
 from django.utils import timezone
 
 from .models import Accommodation, AttemptState, Exam, ExamAttempt
+# Course problems an exam keeps secret while it runs, for the problems, courses and homework pages.
+from .reservations import Reservation, closed_to, is_reserved, reservations_of, reserved_problem_ids  # noqa: F401
 
 
 @dataclass(frozen=True)

@@ -63,7 +63,9 @@ def template_edit(request, course_id: int, pk: int | None = None):
         added, said = template_picker.add_from_post(request.POST, course)
         text = added.text if added else (request.POST.get("text") or "").replace("\r\n", "\n")
         if "application/json" in request.headers.get("Accept", ""):
+            public = template_picker.public_kernels(text, course)
             return JsonResponse({"added": added is not None, "message": said, "text": text,
+                                 "bank_warning": template_picker.bank_warning(public) if public else "",
                                  "line": added.line if added else None, "zone": added.zone if added else None,
                                  "zones": template_picker.zone_options(text), "used": template_picker.used_marks(text)},
                                 status=200 if added else 400)
@@ -74,12 +76,17 @@ def template_edit(request, course_id: int, pk: int | None = None):
         if form.is_valid():
             template = save_template(course, request.user, form.cleaned_data["spec"].to_dict(), template)
             messages.success(request, _("Template saved."))
+            public = template_picker.public_kernels(template.data, course)
+            if public:
+                messages.warning(request, template_picker.bank_warning(public))
             return redirect("exams:course", course_id=course.pk)
     else:
         form = TemplateForm(initial={"text": TemplateForm.initial_text(template)})
     text = form["text"].value() or ""
+    public = template_picker.public_kernels(text, course)
     return render(request, "exams/template_form.html", {
         "course": course, "template": template, "form": form, "picked": picked,
+        "bank_warning": template_picker.bank_warning(public) if public else "",
         "zones": template_picker.zone_options(text), "zone_rows": template_zones.zone_rows(text),
         **pool_choices(course, template_picker.used_marks(text))},
         status=400 if form.errors or (picked and not picked["added"]) else 200)
@@ -87,8 +94,8 @@ def template_edit(request, course_id: int, pk: int | None = None):
 
 def pool_choices(course, used: dict | None = None) -> dict:
     """What a template's pool items may name, for the editor's lists: `families` [(topic label,
-    [{"id", "title", "used"}])] in the reader's language, `kernels` [{"slug", "title", "used"}] (the
-    course's and the bank's published kernel problems, as the template check accepts them); "used" is
+    [{"id", "title", "used"}])] in the reader's language, `kernels` [{"slug", "title", "used", "bank"}] (the
+    kernel problems the template check accepts: the course's own, and the bank's, which are public); "used" is
     where the template has it already (template_picker.used_marks: {"where", "label"}), None if not."""
     used = used or {"family": {}, "kernel": {}}
     from practice.core.questions import FAMILIES
@@ -101,8 +108,8 @@ def pool_choices(course, used: dict | None = None) -> dict:
         groups.setdefault(str(f.topic), []).append({"id": f.id, "title": f.title.get(la, f.title["en"]),
                                                     "used": used["family"].get(f.id)})
     usable = {i.slug for i in DbCatalogue(course).matching(None, None)}
-    kernels = [{"slug": p.slug, "title": p.title, "used": used["kernel"].get(p.slug)} for p in
-               Problem.objects.filter(slug__in=usable).order_by("slug")]
+    kernels = [{"slug": p.slug, "title": p.title, "used": used["kernel"].get(p.slug), "bank": p.course_id is None}
+               for p in Problem.objects.filter(slug__in=usable).order_by("slug")]
     return {"families": [(topic_label(t), fams) for t, fams in groups.items()], "kernels": kernels,
             "families_url": reverse("authoring:family-preview", args=[course.code])}
 

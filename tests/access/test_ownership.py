@@ -81,6 +81,7 @@ ROUTES = {
     "authoring:validate": "TAs and instructors of the course (others: 404)",
     "authoring:publish": "TAs and instructors of the course (others: 404)",
     "authoring:unpublish": "TAs and instructors of the course (others: 404)",
+    "authoring:exams-only": "TAs and instructors of the course, POST (others: 404)",
     "authoring:run": "TAs and instructors of the course (others: 404)",
     "authoring:dashboard": "TAs and instructors of the course (others: 404)",
     "authoring:rejudge": "TAs and instructors of the course (others: 404)",
