@@ -128,3 +128,11 @@ def attempts_in_progress(course, now: datetime | None = None) -> int:
     their deadline): the course's settings keep its target GPU while any is."""
     now = now or timezone.now()
     return ExamAttempt.objects.filter(exam__course=course, state=AttemptState.OPEN, deadline__gt=now).count()
+
+
+def member_attempts_in_progress(course, user, now: datetime | None = None) -> list[ExamAttempt]:
+    """`user`'s attempts at the course's exams being taken at `now` (open, before their deadline), each
+    with its exam, soonest deadline first: what removing them from the course would close."""
+    now = now or timezone.now()
+    return list(ExamAttempt.objects.filter(exam__course=course, user=user, state=AttemptState.OPEN,
+                                           deadline__gt=now).select_related("exam").order_by("deadline"))

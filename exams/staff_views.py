@@ -14,10 +14,9 @@ from django.utils.text import slugify
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from accounts.profiles import student_id_of
 from courses.models import Course
 from exams.core.draw import DrawError, draw_exam
-from exams.core.export import LongRow, StudentTotal, canvas_csv, long_csv, moodle_csv, moodle_match
+from exams.core.export import moodle_match
 from exams.core.stats import AttemptRow, ItemRow, histogram, histogram_svg, item_stats
 from exams.core.template import TemplateError, dump_yaml
 
@@ -28,9 +27,10 @@ from .actions.scheduling import (check_template, remove_accommodation, save_temp
                                  set_accommodation, update_exam)
 from .catalogue import DbCatalogue
 from .errors import ExamError
+from .exports import Layout, export_file, students
 from .forms import AccommodationForm, ExamForm, ExtendForm, TemplateForm
 from .kernel_rows import kernel_draft, submission_rows
-from .models import AttemptState, Exam, ExamAttempt, ExamItem, ExamTemplate
+from .models import Exam, ExamAttempt, ExamItem, ExamTemplate
 from .template_messages import localize
 from .timeline import item_titles, timeline
 from practice.rendering import lang
@@ -265,7 +265,7 @@ def results(request, pk: int):
         "histogram": mark_safe(svg), "max_total": max_total,
         "ended": len(rows), "in_progress": len(attempts) - len(rows),  # the statistics count ended ones
         "instructor": (instructor := role(request.user, exam.course) == "instructor"),
-        "moodle": moodle_match(_students(exam)) if instructor else None,
+        "moodle": moodle_match(students(exam)) if instructor else None,
     })
 
 
@@ -345,45 +345,18 @@ def reset(request, item_id: int):
     return redirect("exams:attempt_detail", attempt_id=item.attempt_id)
 
 
-def _students(exam: Exam) -> list[StudentTotal]:
-    from courses.models import Membership
-
-    attempts = {a.user_id: a for a in exam.attempts.all()}
-    members = (Membership.objects.filter(course=exam.course, role="student")
-               .select_related("user", "user__profile").order_by("user__username"))
-    return [StudentTotal(m.user.get_username(), m.user.first_name, m.user.last_name, m.user.email, m.user.pk,
-                         attempts[m.user_id].total if m.user_id in attempts and not attempts[m.user_id].is_open
-                         else None, student_id=student_id_of(m.user)) for m in members]
-
-
-def _answer_text(item: ExamItem) -> str:
-    if item.kind == "kernel":
-        return "; ".join(f"#{s.pk} {s.verdict or s.status}" for s in item.submissions.order_by("created_at"))
-    return "; ".join(f"{k}={v}" for k, v in item.answer.items())
-
-
 @login_required
 def export(request, pk: int, layout: str):
-    """CSV downloads: canvas, moodle (one row per student) and long (one row per student and question)."""
+    """CSV downloads: canvas, moodle (one row per student) and long (one row per student and question),
+    in the course's language (exams.exports)."""
     exam = get_object_or_404(Exam.objects.select_related("course"), pk=pk)
     require_instructor(request.user, exam.course)
-    if layout not in ("canvas", "moodle", "long"):
-        raise Http404
+    try:
+        layout = Layout(layout)
+    except ValueError:
+        raise Http404 from None
     close_expired()
-    if layout == "canvas":
-        max_total = max((a.max_total for a in exam.attempts.all()), default=0.0)
-        text = canvas_csv(exam.title, max_total, _students(exam))
-    elif layout == "moodle":
-        text = moodle_csv(exam.title, _students(exam))
-    else:
-        rows = []
-        attempts = exam.attempts.exclude(state=AttemptState.OPEN).select_related("user", "user__profile")
-        for a in attempts.order_by("user__username"):
-            for i in a.items.all():
-                title = i.data.get("question", {}).get("family") or i.data.get("kernel", {}).get("slug", "")
-                rows.append(LongRow(a.user.get_username(), student_id_of(a.user), i.number, i.key, title,
-                                    _answer_text(i), i.points or 0.0, i.max_points))
-        text = long_csv(rows)
+    text, filename = export_file(exam, layout)
     response = HttpResponse(text, content_type="text/csv; charset=utf-8")
-    response["Content-Disposition"] = f'attachment; filename="{slugify(exam.title) or "exam"}-{layout}.csv"'
+    response["Content-Disposition"] = f'attachment; filename="{filename}"'
     return response

@@ -197,8 +197,7 @@ def _save(request, pk: int, answers: dict, payload: dict):
         return _json_error(ExamError(_("You are signed in as another user in this browser: log in again "
                                        "as the student of this exam page in another tab; your answers "
                                        "are kept in this page."), code="other_user", status=403))
-    # No course lookup: an attempt exists only for a student who was allowed to start, and
-    # autosave finds it by (exam, user).
+    # autosave checks the membership (one indexed query): a student removed from the course saves nothing.
     try:
         saved = autosave(pk, request.user, answers)
     except ExamError as exc:
