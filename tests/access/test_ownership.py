@@ -121,6 +121,8 @@ ROUTES = {
     "exams:exam_edit": "instructors of the course (others: 404)",
     "exams:accommodations": "instructors of the exam's course (others: 404)",
     "exams:results": "TAs and instructors of the exam's course (others: 404)",
+    "exams:monitor": "TAs and instructors of the exam's course (others: 404; tests/exams/test_monitor.py)",
+    "exams:monitor_live": "TAs and instructors of the exam's course (others: 404; tests/exams/test_monitor.py)",
     "exams:regrade": "instructors of the exam's course (others: 404)",
     "exams:kernel_regrade": "instructors of the exam's course (others: 404; tests/exams/test_regrade.py)",
     "exams:kernel_regrade_old_result": "instructors of the exam's course (others: 404; tests/exams/test_regrade.py)",
