@@ -18,6 +18,7 @@ from django.views.decorators.http import require_http_methods
 
 from . import tokens as api_tokens
 
+from courses.language import speak_course_language
 from courses.services import invite_code_of_link
 
 from .actions import create_student, note_signup, signup_wait_s
@@ -31,8 +32,11 @@ class LoginView(auth_views.LoginView):
     on the way to a course's join link names the course (`invite`)."""
 
     def get_context_data(self, **kwargs):
+        from courses.language import speak_course_language
+
         context = super().get_context_data(**kwargs)
         context["invite"] = join_invite(self.request, context.get("next") or "")
+        speak_course_language(self.request, context["invite"].course if context["invite"] else None)
         return context
 
     def form_invalid(self, form):
@@ -60,7 +64,8 @@ def signup(request):
     A sign-up that comes with a usable course invite (from the invite's link: `next` is its join page;
     or the code field of a closed deployment) is enrolled with it in the same transaction, which uses
     the invite, and goes to the course; it is held to the per-invite limit of sign-ups from one
-    address (WARPDRILL_INVITE_SIGNUPS_PER_HOUR) instead of the address's own (accounts.actions)."""
+    address (WARPDRILL_INVITE_SIGNUPS_PER_HOUR) instead of the address's own (accounts.actions); its
+    page speaks the course's default language where the visitor names none (courses.language)."""
     from courses.errors import InviteError
 
     if request.user.is_authenticated:
@@ -69,6 +74,7 @@ def signup(request):
     if not url_has_allowed_host_and_scheme(next_url, {request.get_host()}, require_https=request.is_secure()):
         next_url = ""
     invite = join_invite(request, next_url)
+    speak_course_language(request, invite.course if invite is not None else None)
     form = SignupForm(request.POST or None, with_student_id=invite is not None)
     context = {"form": form, "next": next_url, "invite": invite}
     if request.method == "POST":

@@ -239,13 +239,28 @@ def latest_validation(version: ProblemVersion) -> ValidationRun | None:
 def publish(version: ProblemVersion, user) -> Problem:
     """Make `version` the one students see (and publish the problem). Raises AuthoringError unless the
     version's latest validation run passed."""
+    return _make_current(version, published=True)
+
+
+@transaction.atomic
+def use_in_exams_only(version: ProblemVersion, user) -> Problem:
+    """Make `version` the problem's version in use, hidden from students: the course's exams draw it
+    (an exam keeps it secret while it runs: exams.reservations), its students cannot open it, as a
+    PrairieLearn exam-only question. Raises AuthoringError unless the version's latest validation
+    run passed."""
+    return _make_current(version, published=False)
+
+
+def _make_current(version: ProblemVersion, published: bool) -> Problem:
     run = latest_validation(version)
     if run is None or run.outcome() != "passed":
-        raise AuthoringError(_("Validate this version first: publishing needs a validation run that passed."))
+        raise AuthoringError(_("Validate this version first: publishing needs a validation run that passed.")
+                             if published else
+                             _("Validate this version first: an exam can use a version whose validation run passed."))
     problem = Problem.objects.select_for_update().get(pk=version.problem_id)
     package = version.package()
     problem.current_version = version
-    problem.is_published = True
+    problem.is_published = published
     problem.title_en, problem.title_ko = package.title["en"], package.title.get("ko", "")
     problem.topic, problem.kind, problem.difficulty = package.topic.value, package.kind, package.difficulty
     problem.save()

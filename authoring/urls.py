@@ -20,6 +20,7 @@ urlpatterns = [
     path("<slug:slug>/v<int:number>/download/", packages.download, name="download-version"),
     path("<slug:slug>/v<int:number>/validate/", validation.validate, name="validate"),
     path("<slug:slug>/v<int:number>/publish/", validation.publish, name="publish"),
+    path("<slug:slug>/v<int:number>/exams-only/", validation.exams_only, name="exams-only"),
     path("<slug:slug>/v<int:number>/as-student/", previews.as_student, name="as-student"),
     path("<slug:slug>/unpublish/", validation.unpublish, name="unpublish"),
     path("<slug:slug>/runs/<int:run_id>/", validation.run, name="run"),

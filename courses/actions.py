@@ -217,19 +217,25 @@ def set_role(course: Course, by, membership_id: int, role: str) -> Membership:
 
 
 @transaction.atomic
-def remove_member(course: Course, by, membership_id: int) -> None:
-    """Remove a member from the course (instructors only); their account stays.
+def remove_member(course: Course, by, membership_id: int) -> list:
+    """Remove a member from the course (instructors only); their account stays. An exam of the course
+    they are taking now is closed and graded with the answers saved so far (exams.actions.attempts.
+    close_for_removed_member): they could no longer open or save it, and it would otherwise wait for
+    its deadline. Returns those attempts (ExamAttempt, with their exams).
 
     Raises CourseError when the member is the course's last instructor.
     """
+    from exams.actions.attempts import close_for_removed_member
+
     access.require_role(by, course, *access.INSTRUCTORS)
     _lock_course(course)
-    membership = Membership.objects.filter(course=course, pk=membership_id).first()
+    membership = Membership.objects.filter(course=course, pk=membership_id).select_related("user").first()
     if membership is None:
         raise Http404("No such member.")
     if membership.role == Role.INSTRUCTOR and not _other_instructors(course, membership):
         raise CourseError(CourseErrorCode.LAST_INSTRUCTOR)
     membership.delete()
+    return close_for_removed_member(course, membership.user, by)
 
 
 @dataclass

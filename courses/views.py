@@ -10,14 +10,16 @@ from django.contrib.auth.decorators import login_required
 from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
 from django.db.models import Case, When
-from django.shortcuts import redirect, render
+from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
 
 from . import access, actions, services
 from .errors import CourseError, CourseErrorCode, InviteError
 from .forms import CourseForm, CourseSettingsForm, InviteForm, JoinForm, RoleForm, RosterForm
+from .language import speak_course_language
 from .messages import file_issue_text, row_problem_text
 from .models import Course, Invite, Membership, Role, target_gpu_choices
 
@@ -61,11 +63,13 @@ def join_form(request):
 
 def join(request, code: str):
     """An invite link. GET: which course it joins; logged out, with Sign up and Log in, both coming back
-    here (a sign-up from here joins at once: accounts.views.signup). POST: join it (logged in)."""
+    here (a sign-up from here joins at once: accounts.views.signup), in the course's default language
+    where the visitor names none (courses.language). POST: join it (logged in)."""
     if not request.user.is_authenticated and request.method == "POST":
         return redirect_to_login(request.get_full_path())
     normalized = actions.normalize_invite_code(code)
     invite = Invite.objects.select_related("course").filter(code=normalized).first() if normalized else None
+    speak_course_language(request, invite.course if invite is not None else None)
     if request.method == "POST":
         try:
             outcome = actions.join_with_code(request.user, code)
@@ -87,12 +91,17 @@ def join(request, code: str):
 @login_required
 def course(request, code: str):
     """A course's page for its members: details, your role, what is open now."""
+    from exams.services import reserved_problem_ids
     from problems.services import published_course_problems
 
     course, role = access.course_for(request.user, code)
+    problems = published_course_problems(course)
+    if not access.can_manage(role):  # a problem an exam of the course keeps secret now is not listed
+        reserved = reserved_problem_ids(course.pk)
+        problems = [p for p in problems if p.pk not in reserved]
     return render(request, "courses/course.html", {
         "course": course, "role": role, "items": services.open_items(course, request.user),
-        "problems": published_course_problems(course),
+        "problems": problems,
         "can_manage": access.can_manage(role), "can_administer": access.can_administer(role),
         "instructors": course.memberships.filter(role=Role.INSTRUCTOR).select_related("user"),
     })
@@ -215,15 +224,27 @@ def member_role(request, code: str, membership_id: int):
     return _to_section(course, "members")
 
 
-@require_POST
 @login_required
 def member_remove(request, code: str, membership_id: int):
+    """GET: what removing the member does (an exam they are taking now is closed); POST: remove them."""
+    from exams.services import member_attempts_in_progress
+
     course, _role = access.course_for(request.user, code, *access.INSTRUCTORS)
+    if request.method != "POST":
+        membership = get_object_or_404(course.memberships.select_related("user"), pk=membership_id)
+        return render(request, "courses/member_remove.html", {
+            "course": course, "membership": membership,
+            "in_progress": member_attempts_in_progress(course, membership.user)})
     try:
-        actions.remove_member(course, request.user, membership_id)
+        closed = actions.remove_member(course, request.user, membership_id)
     except CourseError as exc:
         return _refused(request, exc, course, "members")
     messages.success(request, _("Member removed from the course."), extra_tags=_at("members"))
+    if closed:
+        messages.info(request, ngettext(
+            "Their exam in progress (%(exams)s) was closed and graded with the answers saved so far.",
+            "Their exams in progress (%(exams)s) were closed and graded with the answers saved so far.",
+            len(closed)) % {"exams": ", ".join(a.exam.localized_title for a in closed)}, extra_tags=_at("members"))
     return _to_section(course, "members")
 
 

@@ -39,3 +39,15 @@ def require_instructor(user, course) -> None:
     """Instructors of the course: templates, scheduling, regrades, exports."""
     if role(user, course) != Role.INSTRUCTOR:
         raise Http404
+
+
+def is_member_of_exam_course(user, exam_id: int) -> bool:
+    """Whether `user` has a role in the course of exam `exam_id` (superusers count, as in
+    courses.access): one query on the membership's (user, course) index."""
+    from courses.models import Membership
+
+    if not getattr(user, "is_authenticated", False) or not getattr(user, "is_active", False):
+        return False
+    if user.is_superuser:
+        return True
+    return Membership.objects.filter(user=user, course__exams__pk=exam_id).exists()

@@ -34,19 +34,28 @@ def _version_facts(version) -> tuple[str, object, tuple[str, ...]]:
 def _info(problem) -> KernelInfo:
     version = problem.current_version
     error, variants, tags = "", None, ()
-    if not problem.is_published:
+    if problem.course_id is None and not problem.is_published:
         error = "it is not published"
     elif version is None:
-        error = "it has no version"
+        # A course's problem gets its version in use from authoring (publish, or "use in exams only"),
+        # which both need a validation run that passed.
+        error = "it has no version in use" if problem.course_id is None else NO_EXAM_VERSION
     else:
         error, variants, tags = _version_facts(version)
     return KernelInfo(problem.slug, version.pk if version else None, version.number if version else None,
                       problem.topic, tags, error, variants)
 
 
+NO_EXAM_VERSION = ("it has no validated version in use: validate a version, then publish it or use it "
+                   "in exams only (authoring)")
+
+
 class DbCatalogue:
-    """KernelCatalogue over the database's problems (kind 'kernel'). A problem 'validates' when it is
-    published and its current version's package parses (import_problems validated it when imported).
+    """KernelCatalogue over the database's problems (kind 'kernel'). A problem 'validates' when its
+    current version's package parses (import_problems validated it when imported; authoring makes a
+    version current only after a validation run passed) and, for the shipped bank's, it is published.
+    A course's own problem need not be published: an exam keeps it secret (exams.reservations), as
+    exam platforms keep exam-only questions.
 
     With a `course`, only the problems a template of that course may use: the course's own and the
     shipped bank's (course None); another course's problems are unknown to it. Without one (the

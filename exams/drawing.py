@@ -10,7 +10,7 @@ attempt's ExamItems hold params, prompt, answer and worked solution as before.
 
 A stored draw is used only while what it was drawn from is unchanged: the exam's template data
 (`spec_hash`), the course's target GPU (`target_cc`) and, for kernel items, each drawn version
-still the problem's published current version (one query at Start). Otherwise, and for a student
+still the problem's current version, published for a bank problem (one query at Start). Otherwise, and for a student
 with no stored draw (enrolled after scheduling, or the task has not run yet), Start draws as before.
 """
 from __future__ import annotations
@@ -21,7 +21,7 @@ import logging
 from dataclasses import dataclass
 
 from django.db import transaction
-from django.db.models import JSONField, OuterRef, Subquery
+from django.db.models import JSONField, OuterRef, Q, Subquery
 
 from exams.core.draw import draw_exam, repeats
 
@@ -151,7 +151,8 @@ def current_items(exam, facts: StartFacts) -> list[dict] | None:
     if repeats(items):  # drawn before a draw avoided repeats: Start draws again
         return None
     versions = {i["kernel"]["version_id"] for i in items if i.get("kind") == "kernel"}
-    if versions and Problem.objects.filter(current_version_id__in=versions, is_published=True).count() != len(versions):
+    usable = Q(is_published=True) | Q(course__isnull=False)  # as the catalogue: a course's problem may be hidden
+    if versions and Problem.objects.filter(usable, current_version_id__in=versions).count() != len(versions):
         return None
     return items
 

@@ -7,7 +7,9 @@ save with a valid signature skips loading the session and the user (two queries)
 statement of data-modifying CTEs:
 
 - `a`: UPDATE the attempt (saves + 1, last_saved_at) only if it is this exam's, open, before its
-  deadline, its session still exists and has not expired (a logged-out session saves nothing) and
+  deadline, its session still exists and has not expired (a logged-out session saves nothing), its
+  student is still a member of the exam's course (two primary-key/unique-index probes: a student
+  removed from the course saves nothing; the authenticated path then answers 404) and
   every listed key is one of its items (an unknown key stores nothing; the authenticated path then
   answers "bad_item"); the UPDATE also locks the row, so a close or submit waits for it, as
   save_answers' FOR UPDATE does;
@@ -16,7 +18,7 @@ statement of data-modifying CTEs:
 - `e`: INSERT the "saved" event of the timeline.
 
 It answers (saved at, deadline), or None when the attempt did not take the save (closed, late,
-submitted, another exam, the session gone, an unknown key): the caller then runs the authenticated
+submitted, another exam, the session gone, not a member any more, an unknown key): the caller then runs the authenticated
 path (exams.actions.attempts.autosave), which stores nothing late and says why. Values are checked in Python
 first, as exams.actions.attempts._clean_answers does; anything unusual (a value that is not text, too long)
 also goes the authenticated path, with its messages. In autocommit mode the one statement is its own
@@ -42,6 +44,8 @@ WITH a AS (
     UPDATE exams_examattempt SET saves = saves + 1, last_saved_at = %(now)s
     WHERE id = %(attempt)s AND exam_id = %(exam)s AND state = %(open)s AND deadline > %(now)s
       AND EXISTS (SELECT 1 FROM django_session s WHERE s.session_key = %(session)s AND s.expire_date > %(now)s)
+      AND EXISTS (SELECT 1 FROM courses_membership m JOIN exams_exam x ON x.course_id = m.course_id
+                  WHERE x.id = %(exam)s AND m.user_id = exams_examattempt.user_id)
       AND (SELECT count(*) FROM exams_examitem k WHERE k.attempt_id = %(attempt)s AND k.key = ANY(%(keys)s)) = %(n)s
     RETURNING id, user_id, deadline
 ), v AS (

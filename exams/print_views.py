@@ -10,7 +10,6 @@ from django import forms
 from django.contrib.auth.decorators import login_required
 from django.http import FileResponse
 from django.shortcuts import get_object_or_404, render
-from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
 
 from exams.core.printing import Part
@@ -41,11 +40,13 @@ def _exam(request, pk: int) -> Exam:
 
 @login_required
 def print_page(request, pk: int):
-    """The print form: which forms, how many, which language, sheets or keys."""
+    """The print form: which forms, how many, which language (the course's default first), sheets or keys."""
+    from courses.language import course_language
+
     exam = _exam(request, pk)
-    # The sheets' language starts as the page's: a Korean page offers Korean sheets first.
-    lang = "ko" if (get_language() or "en").startswith("ko") else "en"
-    form = PrintRequestForm(initial={"count": 4, "lang": lang})
+    # The sheets are for the course's students, not for whoever prints them: the course's default
+    # language is offered first, whatever the page's.
+    form = PrintRequestForm(initial={"count": 4, "lang": course_language(exam.course)})
     return render(request, "exams/print.html", {"exam": exam, "form": form})
 
 

@@ -1,4 +1,5 @@
-"""Reads of the exams app for other apps: what exams are open for a student in a course."""
+"""Reads of the exams app for other apps: what exams are open for a student in a course, which course
+problems an exam reserves (exams.reservations)."""
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -8,6 +9,8 @@ from django.urls import reverse
 from django.utils import timezone
 
 from .models import Accommodation, AttemptState, Exam, ExamAttempt
+# Course problems an exam keeps secret while it runs, for the problems, courses and homework pages.
+from .reservations import Reservation, closed_to, is_reserved, reservations_of, reserved_problem_ids  # noqa: F401
 
 
 @dataclass(frozen=True)
@@ -128,3 +131,11 @@ def attempts_in_progress(course, now: datetime | None = None) -> int:
     their deadline): the course's settings keep its target GPU while any is."""
     now = now or timezone.now()
     return ExamAttempt.objects.filter(exam__course=course, state=AttemptState.OPEN, deadline__gt=now).count()
+
+
+def member_attempts_in_progress(course, user, now: datetime | None = None) -> list[ExamAttempt]:
+    """`user`'s attempts at the course's exams being taken at `now` (open, before their deadline), each
+    with its exam, soonest deadline first: what removing them from the course would close."""
+    now = now or timezone.now()
+    return list(ExamAttempt.objects.filter(exam__course=course, user=user, state=AttemptState.OPEN,
+                                           deadline__gt=now).select_related("exam").order_by("deadline"))

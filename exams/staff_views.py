@@ -14,10 +14,9 @@ from django.utils.text import slugify
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from accounts.profiles import student_id_of
 from courses.models import Course
 from exams.core.draw import DrawError, draw_exam
-from exams.core.export import LongRow, StudentTotal, canvas_csv, long_csv, moodle_csv, moodle_match
+from exams.core.export import moodle_match
 from exams.core.stats import AttemptRow, ItemRow, histogram, histogram_svg, item_stats
 from exams.core.template import TemplateError, dump_yaml
 
@@ -28,13 +27,14 @@ from .actions.scheduling import (check_template, remove_accommodation, save_temp
                                  set_accommodation, update_exam)
 from .catalogue import DbCatalogue
 from .errors import ExamError
+from .exports import Layout, export_file, students
 from .forms import AccommodationForm, ExamForm, ExtendForm, TemplateForm
 from .kernel_rows import kernel_draft, submission_rows
-from .models import AttemptState, Exam, ExamAttempt, ExamItem, ExamTemplate
+from .models import Exam, ExamAttempt, ExamItem, ExamTemplate
 from .template_messages import localize
 from .timeline import item_titles, timeline
 from practice.rendering import lang
-from .views import _item_row
+from .views import _item_row, not_in_course
 
 PREVIEW_MAX = 10
 
@@ -45,7 +45,7 @@ def course_exams(request, course_id: int):
     course = get_object_or_404(Course, pk=course_id)
     r = role(request.user, course)
     if r is None:
-        raise Http404
+        return not_in_course(request)
     staff = is_staff(request.user, course)
     return render(request, "exams/course.html", {
         "course": course, "staff": staff, "instructor": staff and r == "instructor",
@@ -63,7 +63,9 @@ def template_edit(request, course_id: int, pk: int | None = None):
         added, said = template_picker.add_from_post(request.POST, course)
         text = added.text if added else (request.POST.get("text") or "").replace("\r\n", "\n")
         if "application/json" in request.headers.get("Accept", ""):
+            public = template_picker.public_kernels(text, course)
             return JsonResponse({"added": added is not None, "message": said, "text": text,
+                                 "bank_warning": template_picker.bank_warning(public) if public else "",
                                  "line": added.line if added else None, "zone": added.zone if added else None,
                                  "zones": template_picker.zone_options(text), "used": template_picker.used_marks(text)},
                                 status=200 if added else 400)
@@ -74,12 +76,17 @@ def template_edit(request, course_id: int, pk: int | None = None):
         if form.is_valid():
             template = save_template(course, request.user, form.cleaned_data["spec"].to_dict(), template)
             messages.success(request, _("Template saved."))
+            public = template_picker.public_kernels(template.data, course)
+            if public:
+                messages.warning(request, template_picker.bank_warning(public))
             return redirect("exams:course", course_id=course.pk)
     else:
         form = TemplateForm(initial={"text": TemplateForm.initial_text(template)})
     text = form["text"].value() or ""
+    public = template_picker.public_kernels(text, course)
     return render(request, "exams/template_form.html", {
         "course": course, "template": template, "form": form, "picked": picked,
+        "bank_warning": template_picker.bank_warning(public) if public else "",
         "zones": template_picker.zone_options(text), "zone_rows": template_zones.zone_rows(text),
         **pool_choices(course, template_picker.used_marks(text))},
         status=400 if form.errors or (picked and not picked["added"]) else 200)
@@ -87,8 +94,8 @@ def template_edit(request, course_id: int, pk: int | None = None):
 
 def pool_choices(course, used: dict | None = None) -> dict:
     """What a template's pool items may name, for the editor's lists: `families` [(topic label,
-    [{"id", "title", "used"}])] in the reader's language, `kernels` [{"slug", "title", "used"}] (the
-    course's and the bank's published kernel problems, as the template check accepts them); "used" is
+    [{"id", "title", "used"}])] in the reader's language, `kernels` [{"slug", "title", "used", "bank"}] (the
+    kernel problems the template check accepts: the course's own, and the bank's, which are public); "used" is
     where the template has it already (template_picker.used_marks: {"where", "label"}), None if not."""
     used = used or {"family": {}, "kernel": {}}
     from practice.core.questions import FAMILIES
@@ -101,8 +108,8 @@ def pool_choices(course, used: dict | None = None) -> dict:
         groups.setdefault(str(f.topic), []).append({"id": f.id, "title": f.title.get(la, f.title["en"]),
                                                     "used": used["family"].get(f.id)})
     usable = {i.slug for i in DbCatalogue(course).matching(None, None)}
-    kernels = [{"slug": p.slug, "title": p.title, "used": used["kernel"].get(p.slug)} for p in
-               Problem.objects.filter(slug__in=usable).order_by("slug")]
+    kernels = [{"slug": p.slug, "title": p.title, "used": used["kernel"].get(p.slug), "bank": p.course_id is None}
+               for p in Problem.objects.filter(slug__in=usable).order_by("slug")]
     return {"families": [(topic_label(t), fams) for t, fams in groups.items()], "kernels": kernels,
             "families_url": reverse("authoring:family-preview", args=[course.code])}
 
@@ -265,7 +272,7 @@ def results(request, pk: int):
         "histogram": mark_safe(svg), "max_total": max_total,
         "ended": len(rows), "in_progress": len(attempts) - len(rows),  # the statistics count ended ones
         "instructor": (instructor := role(request.user, exam.course) == "instructor"),
-        "moodle": moodle_match(_students(exam)) if instructor else None,
+        "moodle": moodle_match(students(exam)) if instructor else None,
     })
 
 
@@ -345,45 +352,18 @@ def reset(request, item_id: int):
     return redirect("exams:attempt_detail", attempt_id=item.attempt_id)
 
 
-def _students(exam: Exam) -> list[StudentTotal]:
-    from courses.models import Membership
-
-    attempts = {a.user_id: a for a in exam.attempts.all()}
-    members = (Membership.objects.filter(course=exam.course, role="student")
-               .select_related("user", "user__profile").order_by("user__username"))
-    return [StudentTotal(m.user.get_username(), m.user.first_name, m.user.last_name, m.user.email, m.user.pk,
-                         attempts[m.user_id].total if m.user_id in attempts and not attempts[m.user_id].is_open
-                         else None, student_id=student_id_of(m.user)) for m in members]
-
-
-def _answer_text(item: ExamItem) -> str:
-    if item.kind == "kernel":
-        return "; ".join(f"#{s.pk} {s.verdict or s.status}" for s in item.submissions.order_by("created_at"))
-    return "; ".join(f"{k}={v}" for k, v in item.answer.items())
-
-
 @login_required
 def export(request, pk: int, layout: str):
-    """CSV downloads: canvas, moodle (one row per student) and long (one row per student and question)."""
+    """CSV downloads: canvas, moodle (one row per student) and long (one row per student and question),
+    in the course's language (exams.exports)."""
     exam = get_object_or_404(Exam.objects.select_related("course"), pk=pk)
     require_instructor(request.user, exam.course)
-    if layout not in ("canvas", "moodle", "long"):
-        raise Http404
+    try:
+        layout = Layout(layout)
+    except ValueError:
+        raise Http404 from None
     close_expired()
-    if layout == "canvas":
-        max_total = max((a.max_total for a in exam.attempts.all()), default=0.0)
-        text = canvas_csv(exam.title, max_total, _students(exam))
-    elif layout == "moodle":
-        text = moodle_csv(exam.title, _students(exam))
-    else:
-        rows = []
-        attempts = exam.attempts.exclude(state=AttemptState.OPEN).select_related("user", "user__profile")
-        for a in attempts.order_by("user__username"):
-            for i in a.items.all():
-                title = i.data.get("question", {}).get("family") or i.data.get("kernel", {}).get("slug", "")
-                rows.append(LongRow(a.user.get_username(), student_id_of(a.user), i.number, i.key, title,
-                                    _answer_text(i), i.points or 0.0, i.max_points))
-        text = long_csv(rows)
+    text, filename = export_file(exam, layout)
     response = HttpResponse(text, content_type="text/csv; charset=utf-8")
-    response["Content-Disposition"] = f'attachment; filename="{slugify(exam.title) or "exam"}-{layout}.csv"'
+    response["Content-Disposition"] = f'attachment; filename="{filename}"'
     return response

@@ -27,6 +27,24 @@ PATTERNS = [
 ]
 
 
+def _reason(why: str) -> str:
+    """Why a kernel problem does not validate (exams.catalogue's words), in the active language; a
+    package's own parse error is shown as written."""
+    from .catalogue import NO_EXAM_VERSION
+
+    known = {
+        "it is not published": _("it is not published"),
+        "it has no version in use": _("it has no version in use"),
+        NO_EXAM_VERSION: _("it has no validated version in use: validate a version, then publish it or use it "
+                           "in exams only (authoring)"),
+    }
+    return known.get(why, why)
+
+
+PATTERNS.append((re.compile(r"^problem (?P<slug>'[^']*') does not validate: (?P<why>.*)$", re.S),
+                 lambda g: _("problem %(slug)s does not validate: %(why)s") % {"slug": g["slug"], "why": _reason(g["why"])}))
+
+
 def _pool_words(words: str) -> str:
     return words.replace("of topic ", _("of topic ")).replace("with tag ", _("with tag "))
 

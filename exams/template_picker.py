@@ -11,17 +11,50 @@ from exams.core.template_edit import (AddedItem, EditProblem, PickKind, Template
                                       check_id, used_items, zone_titles)
 from practice.rendering import lang
 
+from exams.core.kernel_refs import kernel_refs, kernel_refs_in_text
+
 from .catalogue import DbCatalogue
 
 
 def known_ids(kind: PickKind, course) -> list[str]:
     """The ids the picker accepts: every question family, or the kernel problems the course's
-    templates may use (its own and the bank's published ones, as the template check accepts them)."""
+    templates may use (its own with a validated version in use, published or not, and the bank's
+    published ones, as the template check accepts them)."""
     if kind is PickKind.FAMILY:
         from practice.core.questions import FAMILIES
 
         return list(FAMILIES)
     return [i.slug for i in DbCatalogue(course).matching(None, None)]
+
+
+def bank_slugs(course) -> set[str]:
+    """The slugs of the shipped bank's kernel problems this course's templates may use (public ones)."""
+    from problems.models import Problem
+
+    usable = {i.slug for i in DbCatalogue(course).matching(None, None)}
+    return set(Problem.objects.filter(course__isnull=True, slug__in=usable).values_list("slug", flat=True))
+
+
+def public_kernels(template, course) -> list[str]:
+    """The shipped bank's problems that a template (its text, or its data) would draw, named or matched
+    by a topic/tag pool, in its order: public problems, which students can practise with full feedback
+    before and during the exam (only a course's own problem is kept secret: exams.reservations)."""
+    refs = kernel_refs_in_text(template) if isinstance(template, str) else kernel_refs(template)
+    if not refs:
+        return []
+    bank, catalogue, out = bank_slugs(course), DbCatalogue(course), []
+    for ref in refs:
+        slugs = [ref.slug] if ref.slug else [i.slug for i in catalogue.matching(ref.topic, ref.tag)]
+        out += [s for s in slugs if s in bank and s not in out]
+    return out
+
+
+def bank_warning(slugs: list[str]) -> str:
+    """Why a template that draws the bank's problems `slugs` does not keep them secret, in the reader's language."""
+    return _("This template uses problems of the shipped bank (%(slugs)s). They are public: students can practise "
+             "them with full feedback before and during the exam. Use a course problem to keep a problem secret: "
+             "an exam hides its course's problems from students until every student's window has closed.") % {
+        "slugs": ", ".join(slugs)}
 
 
 def zone_options(text: str) -> list[dict]:
@@ -74,6 +107,10 @@ def add_from_post(post, course) -> tuple[AddedItem | None, str]:
         "id": item_id, "n": added.zone + 1, "zone": title, "line": added.line}
     if added.rewritten:
         said += " " + _("The template was rewritten in plain YAML to add it, so its comments were dropped.")
+    if kind is PickKind.KERNEL and item_id in bank_slugs(course):
+        said += " " + _("“%(id)s” is a problem of the shipped bank, which is public: students can practise it with "
+                        "full feedback before and during the exam. Use a course problem to keep it secret.") % {
+            "id": item_id}
     return added, said
 
 

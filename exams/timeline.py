@@ -85,6 +85,8 @@ def timeline(attempt, refs: dict[str, QuestionRef]) -> list[TimelineRow]:
             row.label = _("Draft saved") if all(q.kernel for q in known) else _("Answers and a kernel draft saved")
         # A late save's event keeps a few of its keys and how many it had (exams.actions.attempts.late_save_summary).
         dropped = data["keys"] - len(keys) if isinstance(data.get("keys"), int) else 0
+        if e.kind == EventKind.CLOSED and data.get("reason") == "removed":
+            row.label = _("Closed: the student was removed from the course")
         row.more_unknown = max(0, len(unknown) - MAX_UNKNOWN_KEYS) + max(0, dropped)
         if isinstance(data.get("submission"), int):
             row.submission_id = data["submission"]

@@ -1,7 +1,7 @@
 """URLs of exams, mounted at /exams/."""
 from django.urls import path
 
-from . import print_views, regrade_views, staff_views, views, zone_views
+from . import monitor_views, print_views, regrade_views, staff_views, views, zone_views
 
 app_name = "exams"
 
@@ -31,6 +31,8 @@ urlpatterns = [
     path("<int:pk>/accommodations/<int:acc_id>/delete/", staff_views.accommodation_delete,
          name="accommodation_delete"),
     path("<int:pk>/results/", staff_views.results, name="results"),
+    path("<int:pk>/monitor/", monitor_views.monitor, name="monitor"),
+    path("<int:pk>/monitor/live/", monitor_views.monitor_live, name="monitor_live"),
     path("<int:pk>/regrade/", regrade_views.regrade, name="regrade"),
     path("<int:pk>/regrade/kernels/<int:regrade_id>/", regrade_views.kernel_regrade, name="kernel_regrade"),
     path("<int:pk>/regrade/kernels/<int:regrade_id>/<int:record_id>/old/", regrade_views.old_result,

@@ -23,7 +23,7 @@ from grader.views import poll_interval_changes_at
 from grader.core.judge import LaunchChoice
 
 from . import clock, fastsave
-from .access import is_staff, require_student
+from .access import is_staff, require_student, role
 from .actions.attempts import autosave, refresh, start_attempt, submit_attempt, submit_kernel
 from .actions.grading import kernel_outcomes, outcomes_of
 from .actions.scheduling import window
@@ -47,6 +47,20 @@ def _exam_for_student(request, pk: int) -> Exam:
     return exam
 
 
+def not_in_course(request):
+    """The 403 page for a signed-in user outside the course of an exam that exists: it says so and how
+    to join (an invite from the instructor), and nothing about the exam or its course. An unknown
+    exam is a 404, as before."""
+    return render(request, "exams/not_in_course.html", status=403)
+
+
+def _page_exam(request, pk: int) -> Exam | None:
+    """The exam of a student page (a member of its course may read it), or None for a user outside
+    its course (the caller answers not_in_course). Raises Http404 for an unknown id."""
+    exam = get_object_or_404(Exam.objects.select_related("course"), pk=pk)
+    return exam if role(request.user, exam.course) is not None else None
+
+
 def _own_attempt(request, exam: Exam) -> ExamAttempt:
     attempt = ExamAttempt.objects.filter(exam=exam, user=request.user).first()
     if attempt is None:
@@ -68,7 +82,9 @@ def _logged_out() -> JsonResponse:
 @login_required
 def exam_page(request, pk: int):
     """The exam's page: its window, rules and Start; or Continue; or the result once released."""
-    exam = _exam_for_student(request, pk)
+    exam = _page_exam(request, pk)
+    if exam is None:
+        return not_in_course(request)
     attempt = ExamAttempt.objects.filter(exam=exam, user=request.user).first()
     if attempt:
         attempt = refresh(attempt)
@@ -120,7 +136,9 @@ def _item_row(exam: Exam, item: ExamItem, la: str, show_key: bool) -> dict:
 @login_required
 def attempt_page(request, pk: int):
     """The timed attempt: every question with autosave, kernel items linked, the server's deadline."""
-    exam = _exam_for_student(request, pk)
+    exam = _page_exam(request, pk)
+    if exam is None:
+        return not_in_course(request)
     attempt = _own_attempt(request, exam)
     if not attempt.is_open:
         return redirect("exams:exam", pk=exam.pk)
@@ -179,8 +197,7 @@ def _save(request, pk: int, answers: dict, payload: dict):
         return _json_error(ExamError(_("You are signed in as another user in this browser: log in again "
                                        "as the student of this exam page in another tab; your answers "
                                        "are kept in this page."), code="other_user", status=403))
-    # No course lookup: an attempt exists only for a student who was allowed to start, and
-    # autosave finds it by (exam, user).
+    # autosave checks the membership (one indexed query): a student removed from the course saves nothing.
     try:
         saved = autosave(pk, request.user, answers)
     except ExamError as exc:
@@ -339,7 +356,9 @@ def _kernel_live(request, pk: int, number: int, sid: int):
 @login_required
 def result(request, pk: int):
     """The student's own result, with keys and worked solutions, from the release time on."""
-    exam = _exam_for_student(request, pk)
+    exam = _page_exam(request, pk)
+    if exam is None:
+        return not_in_course(request)
     attempt = _own_attempt(request, exam)
     if attempt.is_open:
         return redirect("exams:attempt", pk=exam.pk)

@@ -69,6 +69,22 @@ def check_not_in_exam(user, problem) -> None:
             "n": found.number, "exam": found.exam.localized_title}, found.url)
 
 
+class ReservedProblemError(BadRequestError):
+    """A practice submission of a course problem that an exam of its course reserves now
+    (exams.reservations), by someone who is not the course's staff: answered as for a problem that
+    does not exist (404), as its page is."""
+
+    http_status = 404
+
+
+def check_not_reserved(user, problem) -> None:
+    """Raise ReservedProblemError if an exam keeps `problem` from `user` now."""
+    from exams.services import closed_to
+
+    if closed_to(user, problem):
+        raise ReservedProblemError(_("Not found."))
+
+
 class FixedLaunchError(LaunchConfigError):
     """A launch was chosen for a problem whose launch is fixed.
 
@@ -203,10 +219,12 @@ def create_submission(user, problem, source: str, choice: LaunchChoice | None = 
 
     `variant` is the task the student was given by a package with variant parameters (an exam
     attempt's stored one); None means the user's practice variant (problems.services.practice_variant).
-    Raises BadRequestError (source, launch) or RateLimitError; nothing is saved then.
+    Raises BadRequestError (source, launch), ReservedProblemError (a course problem an exam keeps from
+    `user` now), InExamError or RateLimitError; nothing is saved then.
     """
     version = version or problem.current_version
     if exam_item is None:
+        check_not_reserved(user, problem)
         check_not_in_exam(user, problem)
     check_rate_limit(user)
     try:

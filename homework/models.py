@@ -45,11 +45,14 @@ class ProblemSet(models.Model):
     def __str__(self):
         return f"{self.course_id}: {self.title_en}"
 
+    def title_in(self, language: str) -> str:
+        """The title in `language` ("en" or "ko"): the Korean title where it has one, else the English."""
+        return self.title_ko if language == "ko" and self.title_ko else self.title_en
+
     @property
     def title(self) -> str:
-        if (get_language() or "en").startswith("ko") and self.title_ko:
-            return self.title_ko
-        return self.title_en
+        """The title in the language of the request being served."""
+        return self.title_in("ko" if (get_language() or "en").startswith("ko") else "en")
 
     @property
     def question_difficulty(self) -> int:

@@ -25,6 +25,7 @@ class ItemRow:
     title: str
     url: str
     status: ItemStatus
+    reserved: bool = False  # a kernel problem an exam of the course keeps from students now (staff see it)
 
 
 def visible_sets(course, user):
@@ -56,20 +57,28 @@ def item_rows(problem_set, user) -> list[ItemRow]:
     platform faults, validation runs and exam work excluded), question families from their answers.
     A kernel item links to its problem opened for the course (its target GPU grades it); a family
     item to a question of exactly its family (homework.actions.item_question); any answer to that
-    family in the window counts."""
+    family in the window counts. A course problem an exam reserves now (exams.reservations) is left
+    out for students and marked `reserved` for staff."""
     from grader.access import counted_practice_q
     from grader.core.verdicts import Verdict
     from grader.models import Submission
     from practice.models import QuestionAttempt
 
+    from exams.services import reserved_problem_ids
+
     window = problem_set.window()
+    staff = access.can_manage(access.course_role(user, problem_set.course))
+    reserved = reserved_problem_ids(problem_set.course_id)
     rows = []
     for item in problem_set.items.select_related("problem"):
+        if item.problem_id in reserved and not staff:
+            continue  # an exam keeps it secret until every student's window has closed: not listed
         if item.problem_id:
             subs = list(Submission.objects.filter(counted_practice_q(), user=user, problem_version__problem=item.problem,
                                                   created_at__gte=window.opens_at).values_list("created_at", "verdict"))
             status = window.status([t for t, v in subs if v == Verdict.ACCEPTED], [t for t, _ in subs])
-            rows.append(ItemRow(item, item.problem.title, problem_url(item.problem, problem_set.course, problem_set), status))
+            rows.append(ItemRow(item, item.problem.title, problem_url(item.problem, problem_set.course, problem_set), status,
+                                reserved=item.problem_id in reserved))
         else:
             answers = list(QuestionAttempt.objects.filter(variant__user=user, variant__family=item.family,
                                                           created_at__gte=window.opens_at)

@@ -137,7 +137,7 @@ def dashboard(request, code, set_id):
             raise Http404("No such table.")
         response = HttpResponse(content_type="text/csv; charset=utf-8")
         response["Content-Disposition"] = f'attachment; filename="{course.code}-set{problem_set.pk}-{table}.csv"'
-        write_rows(response, reads.CSV_TABLES[table](data))
+        write_rows(response, reads.CSV_TABLES[table](data), bom=True)  # Excel reads Korean names as UTF-8
         return response
     columns = services.item_columns(problem_set, data.items)
     return render(request, "homework/dashboard.html", {

@@ -52,17 +52,21 @@ def _subs(link: ResourceLink) -> dict[int, str]:
 
 
 def scores(link: ResourceLink, now=None) -> tuple[list[Score], float, str]:
-    """(scores, the line item's maximum, its label) of a graded link; no scores for an exam whose results
-    are not released yet."""
+    """(scores, the line item's maximum, its label: the exam's or set's title in the course's default
+    language) of a graded link; no scores for an exam whose results are not released yet."""
+    from courses.language import course_language
+
     now = now or timezone.now()
     subs = _subs(link)
+    lang = course_language(link.course)  # the LMS's students read the label: the course's language
     if link.exam_id:
         exam = link.exam
         attempts = list(exam.attempts.filter(user_id__in=subs, total__isnull=False).exclude(state="open"))
         maximum = max([a.max_total for a in attempts] or [0.0]) or 1.0
+        label = exam.title_in(lang)
         if exam.results_release_at is None or exam.results_release_at > now:
-            return [], maximum, exam.title
-        return [Score(subs[a.user_id], float(a.total), float(a.max_total or maximum)) for a in attempts], maximum, exam.title
+            return [], maximum, label
+        return [Score(subs[a.user_id], float(a.total), float(a.max_total or maximum)) for a in attempts], maximum, label
     if link.problem_set_id:
         from django.contrib.auth.models import User
 
@@ -75,7 +79,7 @@ def scores(link: ResourceLink, now=None) -> tuple[list[Score], float, str]:
             rows = item_rows(problem_set, user)
             solved = sum(1 for r in rows if r.status in (ItemStatus.SOLVED, ItemStatus.SOLVED_LATE))
             out.append(Score(subs[user.pk], float(solved), maximum, completed=solved == len(rows)))
-        return out, maximum, problem_set.title_en
+        return out, maximum, problem_set.title_in(lang)
     return [], 1.0, ""
 
 

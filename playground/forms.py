@@ -16,18 +16,30 @@ log = logging.getLogger(__name__)
 
 ROW_KEYS = ("name", "kind", "dtype", "size", "init", "value")
 
-EXAMPLE_SOURCE = """\
+# The example kernel, its comment in the reader's language (the code is the same in both).
+EXAMPLE_SOURCE = {
+    "en": """\
 // Every thread writes its global index. Change the launch, or the index, and see who wrote what.
 __global__ void iota(int* out, int n) {
     int i = blockIdx.x * blockDim.x + threadIdx.x;
     if (i < n) out[i] = i;
 }
-"""
+""",
+    "ko": """\
+// 모든 thread가 자기 global index를 씁니다. launch나 index를 바꿔 보고 누가 무엇을 썼는지 보세요.
+__global__ void iota(int* out, int n) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) out[i] = i;
+}
+""",
+}
 
 
-def example_form() -> dict:
-    """The form a new playground opens with: a small kernel that runs as it is."""
-    return {"source": EXAMPLE_SOURCE, "kernel": "", "grid": "ceil_div(n, 32)", "block": "32", "shared_bytes": "",
+def example_form(language: str = "en") -> dict:
+    """The form a new playground opens with: a small kernel that runs as it is, commented in `language`
+    ("ko..." Korean, anything else English)."""
+    source = EXAMPLE_SOURCE["ko" if (language or "").startswith("ko") else "en"]
+    return {"source": source, "kernel": "", "grid": "ceil_div(n, 32)", "block": "32", "shared_bytes": "",
             "args": [{"name": "out", "kind": "output", "dtype": "int32", "size": "100", "init": "zeros", "value": ""},
                      {"name": "n", "kind": "scalar", "dtype": "int32", "size": "", "init": "", "value": "100"}],
             "submission": None}

@@ -89,7 +89,7 @@ def playground(request):
         return _page(request, form_from_submission(submission))
     if request.GET.get("run"):
         return _page(request, form_from_run(visible_run(request, request.GET["run"])))
-    return _page(request, example_form())
+    return _page(request, example_form(get_language()))
 
 
 def _own_submission(user, submission_id: str):

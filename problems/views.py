@@ -44,8 +44,11 @@ def published_problems():
 
 def visible_problem(user, slug: str) -> Problem:
     """A published problem the user may open: the bank's, or a course's for the members of that course
-    (its staff also before it is published: their preview). Http404 otherwise."""
+    (its staff also before it is published: their preview), unless an exam of the course reserves it
+    (exams.reservations: from its scheduling until every student's window has closed; its staff
+    still open it). Http404 otherwise. The web page, the API and the CLI all come through here."""
     from courses import access
+    from exams.services import is_reserved
 
     problem = get_object_or_404(Problem.objects.select_related("current_version", "course"), slug=slug,
                                 current_version__isnull=False)
@@ -54,7 +57,7 @@ def visible_problem(user, slug: str) -> Problem:
             raise Http404("No such problem.")
         return problem
     role = access.course_role(user, problem.course)
-    if role is None or (not problem.is_published and not access.can_manage(role)):
+    if role is None or (not access.can_manage(role) and (not problem.is_published or is_reserved(problem))):
         raise Http404("No such problem.")
     return problem
 

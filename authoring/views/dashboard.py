@@ -28,7 +28,7 @@ def dashboard(request, code, slug=None):
         header, rows = reads.CSV_TABLES[table]
         response = HttpResponse(content_type="text/csv; charset=utf-8")
         response["Content-Disposition"] = f'attachment; filename="{course.code}-{slug or "course"}-{table}.csv"'
-        write_rows(response, [header, *rows(data)])
+        write_rows(response, [header, *rows(data)], bom=True)  # Excel reads Korean names as UTF-8
         return response
     return render(request, "authoring/dashboard.html", {"course": course, "role": role, "problem": problem,
                                                         "d": data, "sets": course.problem_sets.all() if problem is None else ()})

@@ -7,6 +7,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
+from exams.services import reservations_of
 from problems.core.package import PackageError
 from problems.markdown import render_markdown
 from problems.models import ProblemVersion
@@ -84,7 +85,10 @@ def edit(request, code, slug):
         "wrong": wrong_rows, "verdicts": WRONG_VERDICTS, "has_errors": bool(errors),
         "other_errors": [m for k, m in errors.items() if k not in form.fields and not k.startswith("wrong:")],
         "run": run, "run_outcome": run.outcome() if run else None, "next_wrong": len(wrong),
-        "published_here": problem.is_published and problem.current_version_id == latest.pk})
+        "published_here": problem.is_published and problem.current_version_id == latest.pk,
+        "exams_only_here": not problem.is_published and problem.current_version_id == latest.pk,
+        # The exams of the course that keep it from students now (exams.reservations), and until when.
+        "reservations": reservations_of(problem)})
 
 
 @login_required

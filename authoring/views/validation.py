@@ -76,7 +76,8 @@ def _run_context(course, problem, run: ValidationRun) -> dict:
     columns, rows = run_table(items)
     return {"course": course, "problem": problem, "run": run, "columns": columns, "rows": rows,
             "outcome": run.outcome(),
-            "published_now": problem.is_published and problem.current_version_id == run.version_id}
+            "published_now": problem.is_published and problem.current_version_id == run.version_id,
+            "exams_only_now": not problem.is_published and problem.current_version_id == run.version_id}
 
 
 @login_required
@@ -101,6 +102,22 @@ def publish(request, code, slug, number):
         messages.error(request, str(exc))
     else:
         messages.success(request, _("Version %(n)d is published: students see it now.") % {"n": version.number})
+    return redirect("authoring:edit", course.code, slug)
+
+
+@login_required
+@require_POST
+def exams_only(request, code, slug, number):
+    """Make a validated version the one in use without publishing it: the course's exams may draw it."""
+    course, _role = staff_course(request, code)
+    version = get_object_or_404(course_problem(course, slug).versions, number=number)
+    try:
+        actions.use_in_exams_only(version, request.user)
+    except WarpDrillError as exc:
+        messages.error(request, str(exc))
+    else:
+        messages.success(request, _("Version %(n)d is in use for exams only: the course's exam templates can draw it, "
+                                    "and students cannot open it.") % {"n": version.number})
     return redirect("authoring:edit", course.code, slug)
 
 

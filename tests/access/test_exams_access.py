@@ -86,9 +86,12 @@ def test_students_cannot_see_staff_pages(exam, people):
 
 
 def test_outsider_sees_nothing(exam, people):
+    """Someone outside the course gets the "not in this course" page (403, tests/exams/test_not_in_course.py)
+    for the exam's pages, and nothing of the exam; its actions answer 404."""
     eve = client_for(people["eve"])
     for url in (reverse("exams:exam", args=[exam.pk]), reverse("exams:course", args=[exam.course_id])):
-        assert eve.get(url).status_code == 404
+        r = eve.get(url)
+        assert r.status_code == 403 and "Midterm" not in r.content.decode()
     assert eve.post(reverse("exams:start", args=[exam.pk])).status_code == 404
     assert not ExamAttempt.objects.filter(user=people["eve"]).exists()
     anon = client_for(people["eve"])
@@ -133,9 +136,12 @@ def test_ta_of_course_a_has_no_rights_in_course_b(exam, people, kernel_problem):
     for user in (ta_b, ins_b):
         c = client_for(user)
         for url in (reverse("exams:results", args=[exam.pk]), reverse("exams:attempt_detail", args=[a.pk]),
-                    reverse("exams:export", args=[exam.pk, "long"]), reverse("exams:course", args=[exam.course_id]),
+                    reverse("exams:export", args=[exam.pk, "long"]),
                     reverse("exams:template_edit", args=[exam.course_id, exam.template_id])):
             assert c.get(url).status_code == 404, (user, url)
+        # Course A's exam list: the "not in this course" page, which names nothing of it.
+        listing = c.get(reverse("exams:course", args=[exam.course_id]))
+        assert listing.status_code == 403 and "Midterm" not in listing.content.decode()
         assert c.post(reverse("exams:extend", args=[a.pk]), {"minutes": 30}).status_code == 404
         # Posting course A's template id under course B's URL finds nothing either.
         assert c.get(reverse("exams:template_edit", args=[other.pk, exam.template_id])).status_code == 404

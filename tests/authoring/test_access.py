@@ -26,6 +26,7 @@ def _urls(problem, run_id: int, bank_slug: str = "vector-add-tail", rejudge_id: 
         ("post", reverse("authoring:validate", args=["PP-A", slug, 1])),
         ("post", reverse("authoring:publish", args=["PP-A", slug, 1])),
         ("post", reverse("authoring:unpublish", args=["PP-A", slug])),
+        ("post", reverse("authoring:exams-only", args=["PP-A", slug, 1])),
         ("post", reverse("authoring:preview", args=["PP-A"])),
         ("post", reverse("authoring:new", args=["PP-A"])),
         ("post", reverse("authoring:upload", args=["PP-A"])),

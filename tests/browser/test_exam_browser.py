@@ -238,7 +238,8 @@ def test_an_exam_from_a_new_course_to_the_printed_pdf(language, people, exam_wor
     with teacher.expect_download() as download:
         teacher.click("#export-canvas")
     rows = list(csv.reader(io.StringIO(Path(download.value.path()).read_text(encoding="utf-8-sig"))))
-    assert rows == [["Student", "ID", "SIS User ID", "SIS Login ID", "Section", exam.title],
+    # The grade column is named in the course's language (the course was made in the page's).
+    assert rows == [["Student", "ID", "SIS User ID", "SIS Login ID", "Section", exam.title_in(language)],
                     ["Points Possible", "", "", "", "", f"{MAX_TOTAL}"],
                     ["김, 민수", "", "", "kim", "", f"{total:g}"]]  # Canvas matches on SIS Login ID
     shot(teacher, f"journey-{language}-results")

@@ -86,3 +86,38 @@ def test_the_picker_adds_to_a_pool_and_the_template_saves(live_server, browser, 
     assert [p["family"] for p in spec["zones"][0]["pool"]][-1] == "synchronization.classify"
     assert [p["family"] for p in spec["zones"][1]["pool"]] == ["indexing.inverse", "indexing.limits"]
     assert not errors, errors
+
+
+BANK_WARNING = {"en": "students can practise them with full feedback before and during the exam",
+                "ko": "시험 전에도 시험 중에도 전체 피드백을 받으며 연습할 수 있습니다"}
+
+
+@pytest.mark.parametrize("lang", ["en", "ko"])
+def test_picking_a_bank_problem_warns_that_it_is_public(live_server, browser, log_in, transactional_db, lang):
+    """A shipped-bank problem can be practised by every student before and during the exam: the picker
+    says so in its status and the page shows the warning, without a reload."""
+    from django.contrib.auth.models import User
+
+    from courses.models import Course, Membership, Role
+    from problems.core.package import parse_package
+    from problems.services import import_package
+    from tests.packages import tiny_package_files
+
+    import_package(parse_package(tiny_package_files()))  # the bank's tiny-add
+    ivy = User.objects.create_user("ivy", password="pass-1234-word")
+    course = Course.objects.create(name="Parallel Programming", code="PP-T")
+    Membership.objects.create(course=course, user=ivy, role=Role.INSTRUCTOR)
+    page = browser.new_page(viewport={"width": 1280, "height": 900}, locale=lang,
+                            extra_http_headers={"Accept-Language": lang})
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    log_in(page, "ivy")
+    page.goto(f"{live_server.url}/exams/course/{course.pk}/templates/new/")
+    assert page.is_visible("#bank-note") and not page.is_visible("#bank-warning")
+    page.fill("#pick-kernel", "tiny-add")
+    page.click("#add-kernel")
+    page.wait_for_selector("#pick-status.pick-added")
+    page.wait_for_selector("#bank-warning", state="visible")
+    assert "tiny-add" in page.inner_text("#bank-warning") and BANK_WARNING[lang] in page.inner_text("#bank-warning")
+    assert "tiny-add" in page.inner_text("#pick-status")
+    assert not errors

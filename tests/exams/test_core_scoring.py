@@ -170,7 +170,7 @@ def test_gradebook_csv_layouts():
     long = list(csv.reader(io.StringIO(long_csv([LongRow("alice", "2026-01", 1, "z0.p0", "indexing.inverse", "x=3",
                                                          2, 2)]))))
     assert long[0][:2] == ["student", "student_id"]
-    assert long[1] == ["alice", "2026-01", "1", "z0.p0", "indexing.inverse", "x=3", "2", "2"]
+    assert long[1] == ["alice", "2026-01", "1", "z0.p0", "indexing.inverse", "x=3", "", "2", "2"]
 
 
 def test_gradebook_csvs_identify_students_as_the_lms_does():

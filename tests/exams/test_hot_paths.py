@@ -17,9 +17,10 @@ pytestmark = pytest.mark.django_db
 # attempt, its items, the "started" event. Drawing at Start (no stored draw) reads the catalogue instead
 # of checking the version: the same count.
 START_QUERIES = 11
-# session, user, then in one transaction (2): the attempt's UPDATE (checks open and in time, and
-# locks it), the listed items' field names, one UPDATE per item, the "saved" event.
-AUTOSAVE_QUERIES = 8
+# session, user, the student's membership of the exam's course, then in one transaction (2): the
+# attempt's UPDATE (checks open and in time, and locks it), the listed items' field names, one UPDATE
+# per item, the "saved" event.
+AUTOSAVE_QUERIES = 9
 
 
 @pytest.mark.parametrize("drawn_ahead", [True, False])

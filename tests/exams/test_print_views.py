@@ -96,12 +96,17 @@ def test_a_bad_request_is_a_400_with_the_form(exam, people):
     assert response.status_code == 400 and response["Content-Type"].startswith("text/html")
 
 
-def test_the_print_forms_language_starts_as_the_pages(exam, people):
-    """On a Korean page the sheets' language is Korean unless changed; on an English page, English."""
+@pytest.mark.parametrize("course_language", ["en", "ko"])
+def test_the_print_forms_language_starts_as_the_courses(exam, people, course_language):
+    """The sheets are for the course's students: their language starts as the course's default language,
+    whatever the language of the page the instructor reads (the page followed the reader before)."""
     import re
 
+    exam.course.language = course_language
+    exam.course.save(update_fields=["language"])
     url = reverse("exams:print", args=[exam.pk])
-    for accept, lang in (("ko", "ko"), ("en", "en")):
+    for accept in ("ko", "en"):
         html = client_for(people["ivy"]).get(url, HTTP_ACCEPT_LANGUAGE=accept).content.decode()
         select = re.search(r'<select name="lang".*?</select>', html, re.S)[0]
-        assert re.search(rf'<option value="{lang}"[^>]*selected', select), (accept, select)
+        assert re.search(rf'<option value="{course_language}"[^>]*selected', select), (accept, select)
+        assert len(re.findall("selected", select)) == 1

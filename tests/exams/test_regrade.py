@@ -214,7 +214,7 @@ def test_regrade_pages_in_korean(exam, people, sent_tasks, django_capture_on_com
 @pytest.mark.parametrize("lang, words", [
     ("en", {"banner": "Exam re-judging against version 2", "crumbs": ["Midterm", "Regrade", "Kernel re-judging"],
             "copy": "submission #{id}</a> by alice"}),
-    ("ko", {"banner": "버전 2 기준 시험 커널 다시 채점", "crumbs": ["중간고사", "재채점", None],
+    ("ko", {"banner": "버전 2 기준 시험 커널 다시 채점", "crumbs": ["중간고사", "재채점", "커널 다시 채점"],
             "copy": "alice의 <a href=\"/submissions/{id}/\">제출 #{id}</a>"}),
 ])
 def test_a_regrade_copys_page_leads_back_to_the_exams_kernel_regrade(exam, people, sent_tasks,

@@ -126,3 +126,86 @@ def test_the_timeline_says_how_many_keys_a_late_save_had(exam, people):
     page = client_for(people["ivy"]).get(reverse("exams:attempt_detail", args=[attempt.pk])).content.decode()
     timeline = page[page.index('id="timeline"'):]
     assert "“K00" + "A" * 20 + "…”" in timeline and "and 47 more" in timeline and "A" * 21 not in timeline
+
+
+# ---- a student removed from the course ----------------------------------------------------------
+
+def _membership(course, user):
+    from courses.models import Membership
+
+    return Membership.objects.get(course=course, user=user)
+
+
+@pytest.mark.parametrize("signed", [True, False])
+def test_a_student_whose_membership_is_gone_saves_nothing(exam, people, signed):
+    """The autosave skipped the course lookup: a student removed from the course (here: the row
+    deleted, as the admin would) kept saving with 200. Both paths now answer 404 and store nothing."""
+    attempt = start_attempt(exam, people["alice"])
+    item = attempt.items.filter(kind="question").first()
+    field = item.data["question"]["fields"][0]["name"]
+    alice = client_for(people["alice"])
+    url = _signed_save_url(alice, exam) if signed else reverse("exams:save", args=[exam.pk])
+    _membership(exam.course, people["alice"]).delete()
+    response = _post(alice, url, json.dumps({"answers": {item.key: {field: "5"}}}))
+    assert response.status_code == 404
+    item.refresh_from_db()
+    attempt.refresh_from_db()
+    assert item.answer == {} and attempt.saves == 0 and not attempt.events.filter(kind="saved").exists()
+    # The other students of the exam still save.
+    bob_attempt = start_attempt(exam, people["bob"])
+    bob_item = bob_attempt.items.filter(kind="question").first()
+    bob = client_for(people["bob"])
+    bob_url = _signed_save_url(bob, exam) if signed else reverse("exams:save", args=[exam.pk])
+    assert _post(bob, bob_url, json.dumps({"answers": {bob_item.key: {field: "5"}}})).status_code == 200
+
+
+def test_removing_a_student_closes_and_grades_their_exam_in_progress(exam, people):
+    """Removal is explicit about an exam in progress: the attempt is closed now, graded with the answers
+    saved so far, and its timeline says why; the next save is refused."""
+    from courses.actions import remove_member
+
+    attempt = start_attempt(exam, people["alice"])
+    item = attempt.items.filter(kind="question").first()
+    field = item.data["question"]["fields"][0]["name"]
+    alice = client_for(people["alice"])
+    url = _signed_save_url(alice, exam)
+    assert _post(alice, url, json.dumps({"answers": {item.key: {field: "5"}}})).status_code == 200
+    closed = remove_member(exam.course, people["ivy"], _membership(exam.course, people["alice"]).pk)
+    assert [a.pk for a in closed] == [attempt.pk]
+    attempt.refresh_from_db()
+    assert attempt.state == "closed" and attempt.total is not None and attempt.ended_at is not None
+    event = attempt.events.get(kind="closed")
+    assert event.data == {"reason": "removed"} and event.by == people["ivy"]
+    assert _post(alice, url, json.dumps({"answers": {item.key: {field: "6"}}})).status_code == 404
+    item.refresh_from_db()
+    assert item.answer == {field: "5"}
+    page = client_for(people["ivy"]).get(reverse("exams:attempt_detail", args=[attempt.pk])).content.decode()
+    assert "Closed: the student was removed from the course" in page
+
+
+def test_the_remove_confirmation_says_what_happens_to_an_exam_in_progress(exam, people):
+    start_attempt(exam, people["alice"])
+    ivy = client_for(people["ivy"])
+    alice_m, bob_m = _membership(exam.course, people["alice"]), _membership(exam.course, people["bob"])
+    url = reverse("courses:member-remove", args=[exam.course.code, alice_m.pk])
+    assert url in ivy.get(reverse("courses:manage", args=[exam.course.code])).content.decode()
+    page = ivy.get(url).content.decode()
+    assert 'id="exam-in-progress"' in page and "alice is taking an exam of this course now" in page
+    assert "Midterm" in page and "graded with the answers saved so far" in page
+    assert _membership(exam.course, people["alice"])  # a GET removes nothing
+    page = ivy.get(reverse("courses:member-remove", args=[exam.course.code, bob_m.pk])).content.decode()
+    assert 'id="exam-in-progress"' not in page and 'id="no-exam-in-progress"' in page
+    ko = ivy.get(url, HTTP_ACCEPT_LANGUAGE="ko").content.decode()
+    assert "is taking an exam" not in ko and "저장된 답안으로 채점" in ko and "중간고사" in ko
+    response = ivy.post(url, follow=True)
+    assert "was closed and graded with the answers saved so far" in response.content.decode()
+    assert not exam.course.memberships.filter(user=people["alice"]).exists()
+
+
+def test_only_instructors_see_the_remove_confirmation(exam, people):
+    alice_m = _membership(exam.course, people["alice"])
+    url = reverse("courses:member-remove", args=[exam.course.code, alice_m.pk])
+    for who in ("tom", "bob", "eve"):
+        assert client_for(people[who]).get(url).status_code == 404
+        assert client_for(people[who]).post(url).status_code == 404
+    assert exam.course.memberships.filter(user=people["alice"]).exists()

@@ -129,10 +129,10 @@ def test_the_dashboard_is_counted_once_a_minute_unless_counted_again_or_the_set_
     client_for("prof").get(url)
     eve = _student(courses["A"], "eve")
     _graded(eve, bank_problem, Verdict.ACCEPTED, week.opens_at + timedelta(minutes=5))
-    assert "eve" not in client_for("prof").get(url + "?csv=matrix").content.decode()  # the counted copy
+    assert "eve" not in client_for("prof").get(url + "?csv=matrix").content.decode("utf-8-sig")  # the counted copy
     assert "eve" in client_for("prof").get(url + "?fresh=1").content.decode()
     actions.add_item(week, family="occupancy.limiter")  # a changed set is counted again at once
-    assert "occupancy.limiter" in client_for("prof").get(url + "?csv=items").content.decode()
+    assert "occupancy.limiter" in client_for("prof").get(url + "?csv=items").content.decode("utf-8-sig")
 
 
 def test_a_formula_like_username_is_written_as_text(week, client_for, courses, bank_problem):
@@ -211,3 +211,13 @@ def test_the_matrix_names_each_students_student_id(week, client_for, courses):
     assert '<th scope="row">kim <span class="muted small student-id">2026123456</span></th>' in page
     lines = csv_lines(client_for("prof").get(url + "?csv=matrix"))
     assert lines[0].startswith("student,student_id,") and any(line.startswith("kim,2026123456,") for line in lines)
+
+
+def test_the_dashboard_csvs_start_with_a_byte_order_mark(week, client_for):
+    """Excel reads a CSV as UTF-8 only with it (a Korean username would be garbled on Korean Windows)."""
+    url = reverse("homework:dashboard", args=["PP-A", week.pk])
+    for table in dashboard.CSV_TABLES:
+        body = client_for("prof").get(url + f"?csv={table}").content
+        assert body.startswith(b"\xef\xbb\xbf") and body[3:4] != b"\xef", table
+    course = client_for("prof").get(reverse("authoring:dashboard", args=["PP-A"]) + "?csv=stuck").content
+    assert course.startswith(b'\xef\xbb\xbf"student",')

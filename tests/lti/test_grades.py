@@ -89,6 +89,16 @@ def test_sync_creates_the_line_item_and_posts_each_students_score(lms, exam_link
     assert len(lms.lineitems) == 1 and len(lms.scores[lms.lineitems[0]["id"]]) == 4
 
 
+def test_a_korean_courses_line_item_is_labelled_in_korean(lms, exam_link, exam, course):
+    """No one reads the label on WarpDrill: it is the exam's title in the course's default language."""
+    course.language = "ko"
+    course.save(update_fields=["language"])
+    link, _teacher = exam_link
+    release(exam)
+    sync_link(link)
+    assert [i["label"] for i in lms.lineitems] == ["중간고사"]
+
+
 def test_nothing_is_sent_before_the_results_are_released(lms, exam_link, exam):
     link, _teacher = exam_link
     report = sync_link(link)

@@ -2,7 +2,7 @@
 "// a lane that also took part" on a Korean page. Every comment of every family's code blocks (prompt,
 worked solution and code choices), over many seeds and each difficulty, is Korean or holds only what
 needs no translation: identifiers of the code itself, numbers, one-letter labels and the label words
-the Korean text also keeps in English ("version A", "kernel R", "step 1", "host", "10 cycle")."""
+the Korean text also keeps in English ("version A", "step 1", "host", "10 cycle")."""
 from __future__ import annotations
 
 import re
@@ -16,7 +16,7 @@ COMMENT = re.compile(r"//[^\n]*|/\*.*?\*/", re.S)
 WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 HANGUL = re.compile(r"[\uac00-\ud7a3]")
 # Words the Korean prose of the questions keeps in English beside a label or a value.
-KEPT = {"version", "kernel", "step", "host", "cycle", "seeds", "in", "AoS", "SoA", "blockDim"}
+KEPT = {"version", "step", "host", "cycle", "seeds", "in", "AoS", "SoA", "blockDim"}
 
 
 def _untranslated(src: str) -> list[str]:

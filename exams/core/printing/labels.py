@@ -1,4 +1,5 @@
-"""The words printed on a form and its key, in English and Korean (합니다체; CUDA terms in English).
+"""The words printed on a form and its key, in English and Korean (합니다체; the CUDA field terms in
+English, a kernel 커널: docs/content.md, "Korean wording").
 
 Generated content (prompts, solutions) carries its own languages; these are the sheet's labels.
 The core imports no Django, so its catalogue is a table of data (labels.json), read once at import.

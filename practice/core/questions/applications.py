@@ -107,7 +107,7 @@ class ResizeMap(Family):
                     math(f"k({float(1 + f):g}) = {w_left:.6g},  k({float(f):g}) = {w_near:.6g}"),
                     p("seeds/001 prints the second piece with wrong signs (the kernel jumps at |v| = 1); the four weights "
                       "of the right kernel sum to 1.",
-                      "seeds/001은 두 번째 조각의 부호를 틀리게 적었습니다(|v| = 1에서 kernel이 끊김). 올바른 kernel의 weight 네 "
+                      "seeds/001은 두 번째 조각의 부호를 틀리게 적었습니다(|v| = 1에서 커널이 끊김). 올바른 커널의 weight 네 "
                       "개는 합이 1입니다.")]
         return prompt, fields, {"w_left": round(w_left, 9), "w_near": round(w_near, 9)}, solution
 

@@ -58,7 +58,7 @@ class Contention(Family):
                   "falls into bin i mod B. Version A increments the global histogram directly; version B keeps a "
                   "private histogram per block in shared memory and finally adds each of its B bins to the global "
                   "one with one atomicAdd per bin.",
-                  f"kernel이 n = {n}개 항목을 bin B = {B}개로 셉니다(항목당 thread 하나, block당 thread {T}개). 항목 i는 bin "
+                  f"커널이 n = {n}개 항목을 bin B = {B}개로 셉니다(항목당 thread 하나, block당 thread {T}개). 항목 i는 bin "
                   "i mod B에 들어갑니다. version A는 global histogram을 바로 증가시키고, version B는 block마다 shared "
                   "memory에 private histogram을 두었다가 마지막에 bin B개를 bin당 atomicAdd 한 번으로 global histogram에 "
                   "더합니다."),

@@ -75,8 +75,9 @@ def code(src: str, ko: dict[str, str] | None = None) -> Block:
     return Block(BlockKind.CODE, text)
 
 
-def math(expr: str) -> Block:
-    return Block(BlockKind.MATH, {lang: expr for lang in LANGUAGES})
+def math(expr: str, ko: str | None = None) -> Block:
+    """A formula, the same in every language; `ko` is its Korean where it holds words ("chunk당 커널")."""
+    return Block(BlockKind.MATH, {lang: (ko if lang == "ko" and ko is not None else expr) for lang in LANGUAGES})
 
 
 def writemap(grid: list[int], block: list[int], shape: list[int], origin: list[int], highlight: int) -> Block:

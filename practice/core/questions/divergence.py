@@ -106,7 +106,7 @@ class BoundaryWarps(Family):
         prompt = [
             p(f"A kernel over n = {n} elements is launched with {b} threads per block and "
               f"⌈n / {b}⌉ blocks; every thread runs the guarded statement below. Warps are 32 consecutive threads.",
-              f"원소 n = {n}개를 처리하는 kernel을 block당 thread {b}개, block ⌈n / {b}⌉개로 launch합니다. 모든 "
+              f"원소 n = {n}개를 처리하는 커널을 block당 thread {b}개, block ⌈n / {b}⌉개로 launch합니다. 모든 "
               "thread가 아래의 guard 문을 실행합니다. warp는 연속된 thread 32개입니다."),
             code("int i = blockIdx.x * blockDim.x + threadIdx.x;\nif (i < n) y[i] = a * x[i] + y[i];"),
             p("How many warps are launched, how many of them diverge at `if (i < n)` (some lanes in, some out), and "
@@ -139,7 +139,7 @@ class BoundaryWarps(Family):
               f"{gx} × {gy} grid (⌈w / {bx}⌉ × ⌈h / {by}⌉). Threads of a block form warps in the order "
               "threadIdx.y * blockDim.x + threadIdx.x, 32 per warp.",
               f"너비 {w}, 높이 {h}인 이미지를 {bx} × {by} block, {gx} × {gy} grid(⌈w / {bx}⌉ × ⌈h / {by}⌉)의 2D "
-              "kernel로 처리합니다. block의 thread는 threadIdx.y * blockDim.x + threadIdx.x 순서로 32개씩 warp를 "
+              "커널로 처리합니다. block의 thread는 threadIdx.y * blockDim.x + threadIdx.x 순서로 32개씩 warp를 "
               "이룹니다."),
             code("int x = blockIdx.x * blockDim.x + threadIdx.x;\n"
                  "int y = blockIdx.y * blockDim.y + threadIdx.y;\n"
@@ -182,7 +182,7 @@ class BoundaryWarps(Family):
         eff = n_taken / (32 * taking_warps) if taking_warps else 1.0
         prompt = [
             p(f"A kernel is launched with 1D blocks of {b} threads. Every thread reaches the branch below.",
-              f"kernel을 thread {b}개짜리 1D block으로 launch합니다. 모든 thread가 아래 분기에 도달합니다."),
+              f"커널을 thread {b}개짜리 1D block으로 launch합니다. 모든 thread가 아래 분기에 도달합니다."),
             code(f"if ({src}) {{\n    work(threadIdx.x);\n}}"),
             p("How many warps of one block diverge at this branch, and what is the SIMD efficiency of `work` "
               "(lanes that take the branch / (32 × warps that execute the body))?",

@@ -117,15 +117,16 @@ class Coalescing(Family):
             p(f"`A` is a row-major `float` matrix with {w} columns, 256-byte aligned. In the first warp, lane l "
               "(l = 0..31) reads one element in each of two kernels (here row = 0 and col = 0):",
               f"`A`는 열이 {w}개인 row-major `float` 행렬이고 256 byte 정렬입니다. 첫 warp에서 lane l (l = 0..31)이 두 "
-              "kernel에서 각각 원소 하나를 읽습니다(여기서 row = 0, col = 0)."),
+              "커널에서 각각 원소 하나를 읽습니다(여기서 row = 0, col = 0)."),
             code(f"float r = A[row * {w} + l];   // kernel R: lanes walk along a row\n"
                  f"float c = A[l * {w} + col];   // kernel C: lanes walk down a column",
-                 ko={"lanes walk along a row": "lane들이 한 행을 따라감", "lanes walk down a column": "lane들이 한 열을 따라 내려감"}),
+                 ko={"kernel R: lanes walk along a row": "커널 R: lane들이 한 행을 따라감",
+                     "kernel C: lanes walk down a column": "커널 C: lane들이 한 열을 따라 내려감"}),
             p("How many 32-byte sectors does the warp's read touch in kernel R and in kernel C?",
-              "warp의 읽기가 건드리는 32 byte sector는 kernel R과 kernel C에서 각각 몇 개입니까?"),
+              "warp의 읽기가 건드리는 32 byte sector는 커널 R과 커널 C에서 각각 몇 개입니까?"),
         ]
-        fields = [integer_field("row", "Kernel R: sectors", "kernel R: sector 수"),
-                  integer_field("col", "Kernel C: sectors", "kernel C: sector 수")]
+        fields = [integer_field("row", "Kernel R: sectors", "커널 R: sector 수"),
+                  integer_field("col", "Kernel C: sectors", "커널 C: sector 수")]
         answer = {"row": row, "col": col}
         solution = [
             math(f"R: 32 consecutive floats = 128 B from an aligned start → {row} sectors"),
@@ -234,12 +235,12 @@ class Tiling(Family):
                 p(f"C = A·B with square N × N `float` matrices, N = {n}, is computed by the classic tiled kernel with "
                   f"{T} × {T} tiles: each block computes one {T} × {T} tile of C; in each phase its threads load one "
                   f"{T} × {T} tile of A and one of B into shared memory, synchronize, and accumulate.",
-                  f"N = {n}인 N × N `float` 행렬의 곱 C = A·B를 {T} × {T} tile의 전형적인 tiled kernel로 계산합니다. "
+                  f"N = {n}인 N × N `float` 행렬의 곱 C = A·B를 {T} × {T} tile의 전형적인 tiled 커널로 계산합니다. "
                   f"block 하나가 C의 {T} × {T} tile 하나를 계산하고, phase마다 thread들이 A와 B의 {T} × {T} tile을 하나씩 "
                   "shared memory로 load한 뒤 동기화하고 누적합니다."),
                 p("How many phases does each block run, how many bytes of shared memory does a block use, and how "
                   "many `float` loads from global memory does the whole kernel make?",
-                  "block마다 phase는 몇 번이고, block이 쓰는 shared memory는 몇 byte이며, kernel 전체의 global memory "
+                  "block마다 phase는 몇 번이고, block이 쓰는 shared memory는 몇 byte이며, 커널 전체의 global memory "
                   "`float` load는 몇 번입니까?"),
             ]
             fields = [integer_field("phases", "Phases per block", "block당 phase 수"),
@@ -260,7 +261,7 @@ class Tiling(Family):
                   f"kernel with {T} × {T} tiles and a {_ceil_div(n, T)} × {_ceil_div(m, T)} grid. Tile loads are guarded: "
                   "a thread whose element lies outside A or B stores 0 to shared memory instead of loading.",
                   f"M = {m}, K = {k}, N = {n}인 C (M × N) = A (M × K) · B (K × N) (`float`)를 {T} × {T} tile, "
-                  f"{_ceil_div(n, T)} × {_ceil_div(m, T)} grid의 tiled kernel로 계산합니다. tile load에는 guard가 있어서 "
+                  f"{_ceil_div(n, T)} × {_ceil_div(m, T)} grid의 tiled 커널로 계산합니다. tile load에는 guard가 있어서 "
                   "A나 B 밖의 원소를 맡은 thread는 load하지 않고 shared memory에 0을 씁니다."),
                 code("for (int ph = 0; ph < (K + T - 1) / T; ++ph) {\n"
                      "    As[ty][tx] = (row < M && ph*T + tx < K) ? A[row*K + ph*T + tx] : 0.0f;\n"
@@ -268,7 +269,7 @@ class Tiling(Family):
                      "    __syncthreads();\n    ...\n    __syncthreads();\n}"),
                 p("How many blocks are launched, how many phases does each run, and how many `float` loads from "
                   "global memory does the kernel make in total?",
-                  "launch되는 block은 몇 개이고, block마다 phase는 몇 번이며, kernel 전체의 global memory `float` load는 "
+                  "launch되는 block은 몇 개이고, block마다 phase는 몇 번이며, 커널 전체의 global memory `float` load는 "
                   "몇 번입니까?"),
             ]
             fields = [integer_field("blocks", "Blocks", "block 수"),
@@ -295,7 +296,7 @@ class Tiling(Family):
               f"B의 tile {c}개를 load하고 모두 동시에 shared memory에 둡니다."),
             p("How many bytes of shared memory does a block use, and how many `float` loads from global memory does "
               "the kernel make in total?",
-              "block이 쓰는 shared memory는 몇 byte이고, kernel 전체의 global memory `float` load는 몇 번입니까?"),
+              "block이 쓰는 shared memory는 몇 byte이고, 커널 전체의 global memory `float` load는 몇 번입니까?"),
         ]
         fields = [integer_field("smem", "Shared memory per block", "block당 shared memory", unit="bytes"),
                   integer_field("loads", "Global float loads (total)", "global float load 수 (전체)")]

@@ -27,7 +27,7 @@ SPACE_TEXT = {
     "register": t("a register (one per thread)", "register (thread마다 하나)"),
     "shared": t("shared memory (one per block)", "shared memory (block마다 하나)"),
     "global": t("global memory (one per device, lives across launches)", "global memory (device에 하나, launch를 넘어 유지)"),
-    "constant": t("constant memory (one per device, read-only in kernels)", "constant memory (device에 하나, kernel에서는 읽기 전용)"),
+    "constant": t("constant memory (one per device, read-only in kernels)", "constant memory (device에 하나, 커널에서는 읽기 전용)"),
 }
 VARIABLE_OF = {"register": "i", "shared": "tile", "global": "counter", "constant": "coeff"}
 
@@ -51,7 +51,7 @@ class Scopes(Family):
         src = code(KERNEL.replace("{K}", str(K)).replace("{S}", str(S)),
                    ko={"acc (indexed by the runtime value j)": "acc (실행 중에 정해지는 값 j로 인덱싱)"})
         launch = p(f"The kernel below is launched with {G} blocks of {T} threads.",
-                   f"아래 kernel을 thread {T}개짜리 block {G}개로 launch합니다.")
+                   f"아래 커널을 thread {T}개짜리 block {G}개로 launch합니다.")
         if params["kind"] == "space":
             var = VARIABLE_OF[params["space"]]
             choices = [Choice(s, SPACE_TEXT[s]) for s in params["order"]]
@@ -106,9 +106,9 @@ FACTS = {
           t("On both; the compiler picks at run time", "양쪽 모두; 실행 시간에 compiler가 선택")]),
         (t("Where does a `__device__` function run, and who may call it?", "`__device__` 함수는 어디서 실행되고 누가 호출할 수 있습니까?"),
          t("On the device; only from device code (kernels and other device functions)",
-           "device에서 실행; device 코드(kernel과 다른 device 함수)에서만 호출"),
+           "device에서 실행; device 코드(커널과 다른 device 함수)에서만 호출"),
          [t("On the device; from host code with <<<...>>>", "device에서 실행; host 코드에서 <<<...>>>로 호출"),
-          t("On the host; from kernels", "host에서 실행; kernel에서 호출"),
+          t("On the host; from kernels", "host에서 실행; 커널에서 호출"),
           t("On the host and the device; from either", "host와 device 모두에서 실행; 어디서나 호출")]),
         (t("What does `__host__ __device__` on a function mean?", "함수에 붙은 `__host__ __device__`는 무슨 뜻입니까?"),
          t("It is compiled twice, so host code and device code can each call their own version",
@@ -119,45 +119,45 @@ FACTS = {
         (t("What must a `__global__` function return?", "`__global__` 함수의 반환형은 무엇이어야 합니까?"),
          t("void: results go back through memory", "void: 결과는 memory로 돌려줌"),
          [t("int: the error code of the launch", "int: launch의 error code"),
-          t("Any type; the host receives it when the kernel ends", "아무 type; kernel이 끝나면 host가 받음"),
+          t("Any type; the host receives it when the kernel ends", "아무 type; 커널이 끝나면 host가 받음"),
           t("cudaError_t", "cudaError_t")]),
     ],
     2: [
         (t("The host executes `k<<<g, b>>>(...);` on the default stream. When does the call return?",
            "host가 default stream에서 `k<<<g, b>>>(...);`를 실행합니다. 호출은 언제 반환합니까?"),
-         t("Right after the launch is queued, usually before the kernel finishes", "launch가 queue에 들어가자마자, 보통 kernel이 끝나기 전"),
-         [t("When every thread of the kernel has finished", "kernel의 모든 thread가 끝났을 때"),
+         t("Right after the launch is queued, usually before the kernel finishes", "launch가 queue에 들어가자마자, 보통 커널이 끝나기 전"),
+         [t("When every thread of the kernel has finished", "커널의 모든 thread가 끝났을 때"),
           t("When the first block has finished", "첫 block이 끝났을 때"),
-          t("Only after cudaDeviceSynchronize() is called inside the kernel", "kernel 안에서 cudaDeviceSynchronize()를 부른 뒤")]),
+          t("Only after cudaDeviceSynchronize() is called inside the kernel", "커널 안에서 cudaDeviceSynchronize()를 부른 뒤")]),
         (t("After a kernel launch, the host calls `cudaMemcpy(h, d, bytes, cudaMemcpyDeviceToHost)` on the default "
            "stream. What happens?",
-           "kernel launch 뒤 host가 default stream에서 `cudaMemcpy(h, d, bytes, cudaMemcpyDeviceToHost)`를 부릅니다. "
+           "커널 launch 뒤 host가 default stream에서 `cudaMemcpy(h, d, bytes, cudaMemcpyDeviceToHost)`를 부릅니다. "
            "무슨 일이 일어납니까?"),
-         t("The copy waits for the kernel, and the call returns when the data is in h", "copy가 kernel을 기다리고, 데이터가 h에 들어오면 반환"),
-         [t("It copies immediately, possibly reading d before the kernel wrote it", "즉시 복사하므로 kernel이 쓰기 전의 d를 읽을 수 있음"),
+         t("The copy waits for the kernel, and the call returns when the data is in h", "copy가 커널을 기다리고, 데이터가 h에 들어오면 반환"),
+         [t("It copies immediately, possibly reading d before the kernel wrote it", "즉시 복사하므로 커널이 쓰기 전의 d를 읽을 수 있음"),
           t("It returns at once and copies in the background", "즉시 반환하고 background에서 복사"),
           t("It fails unless cudaDeviceSynchronize() was called first", "먼저 cudaDeviceSynchronize()를 부르지 않으면 실패")]),
         (t("A host timer is read just before and just after `k<<<g, b>>>(...);` with no synchronization. What does the "
            "difference measure?",
            "동기화 없이 `k<<<g, b>>>(...);` 직전과 직후에 host timer를 읽습니다. 그 차이는 무엇을 잽니까?"),
-         t("Mostly the launch overhead, not the kernel's run time", "kernel 실행 시간이 아니라 주로 launch overhead"),
-         [t("The kernel's run time", "kernel의 실행 시간"),
-          t("The kernel's run time plus the copy of its results", "kernel 실행 시간과 결과 복사 시간"),
+         t("Mostly the launch overhead, not the kernel's run time", "커널 실행 시간이 아니라 주로 launch overhead"),
+         [t("The kernel's run time", "커널의 실행 시간"),
+          t("The kernel's run time plus the copy of its results", "커널 실행 시간과 결과 복사 시간"),
           t("The time of the slowest block", "가장 느린 block의 시간")]),
         (t("What does `cudaDeviceSynchronize()` do?", "`cudaDeviceSynchronize()`는 무엇을 합니까?"),
          t("Blocks the host until all previously issued work on the device has completed",
            "device에 앞서 낸 작업이 모두 끝날 때까지 host를 멈춤"),
          [t("Synchronizes the threads of each block like __syncthreads()", "block마다 thread를 __syncthreads()처럼 동기화"),
           t("Copies all device buffers back to the host", "모든 device buffer를 host로 복사"),
-          t("Waits only for the most recent kernel on other streams", "다른 stream의 가장 최근 kernel만 기다림")]),
+          t("Waits only for the most recent kernel on other streams", "다른 stream의 가장 최근 커널만 기다림")]),
     ],
     3: [
-        (t("What must hold for a host↔device copy to overlap with a kernel?", "host↔device copy가 kernel과 겹치려면 무엇이 필요합니까?"),
+        (t("What must hold for a host↔device copy to overlap with a kernel?", "host↔device copy가 커널과 겹치려면 무엇이 필요합니까?"),
          t("Pinned (page-locked) host memory and cudaMemcpyAsync in a stream other than the kernel's",
-           "pinned(page-locked) host memory, 그리고 kernel과 다른 stream에서의 cudaMemcpyAsync"),
+           "pinned(page-locked) host memory, 그리고 커널과 다른 stream에서의 cudaMemcpyAsync"),
          [t("Any host memory, as long as cudaMemcpy is used", "cudaMemcpy만 쓰면 어떤 host memory든 됨"),
           t("Pageable host memory allocated with malloc and the default stream", "malloc으로 할당한 pageable memory와 default stream"),
-          t("A kernel launched with more blocks than SMs", "SM보다 많은 block으로 launch한 kernel")]),
+          t("A kernel launched with more blocks than SMs", "SM보다 많은 block으로 launch한 커널")]),
         (t("Why is a copy from pageable host memory slower than one from pinned memory?",
            "pageable host memory에서의 copy가 pinned memory에서보다 느린 이유는 무엇입니까?"),
          t("The driver first copies the data into a pinned staging buffer, because the DMA engine needs page-locked memory",
@@ -173,7 +173,7 @@ FACTS = {
            "host memory의 큰 부분을 pinned로 할당하면 어떤 비용이 있습니까?"),
          t("Less pageable memory is left for the OS and other processes, which can slow the whole system",
            "OS와 다른 process가 쓸 pageable memory가 줄어 시스템 전체가 느려질 수 있음"),
-         [t("Kernels can no longer read global memory", "kernel이 global memory를 읽지 못하게 됨"),
+         [t("Kernels can no longer read global memory", "커널이 global memory를 읽지 못하게 됨"),
           t("None: pinned memory is always better", "없음: pinned memory는 항상 더 좋음"),
           t("The GPU's shared memory shrinks by the same amount", "GPU의 shared memory가 같은 양만큼 줄어듦")]),
     ],

@@ -104,7 +104,7 @@ class BestBlockSize(GpuFamily):
             p(f"A kernel on {gt['en']} uses {params['regs']} registers per thread and {spt} bytes of shared memory per "
               "thread (so a block of T threads uses T × "
               f"{spt} bytes). Which block size gives the highest occupancy?",
-              f"{gt['ko']}에서 실행하는 kernel이 thread당 register {params['regs']}개와 thread당 shared memory {spt} "
+              f"{gt['ko']}에서 실행하는 커널이 thread당 register {params['regs']}개와 thread당 shared memory {spt} "
               f"byte를 씁니다 (thread T개인 block은 T × {spt} byte). occupancy가 가장 높은 block 크기는?"),
         ]
         if params["difficulty"] < 3:
@@ -153,7 +153,7 @@ class CoResidence(GpuFamily):
         if params["difficulty"] < 3:
             prompt.append(facts(gpu_by_key(params["gpu"]).capability))
         prompt.append(p(f"Can {k} blocks of this kernel be resident on one SM at the same time?",
-                        f"이 kernel의 block {k}개가 한 SM에 동시에 상주할 수 있습니까?"))
+                        f"이 커널의 block {k}개가 한 SM에 동시에 상주할 수 있습니까?"))
         choices = [Choice("yes", t("Yes", "예")), Choice("no", t("No", "아니오"))]
         fields = [choice_field("fits", "Answer", "답", choices)]
         verdict = "yes" if k <= r.blocks_per_sm else "no"
@@ -183,7 +183,7 @@ class CooperativeGrid(GpuFamily):
             p("The kernel calls `cg::this_grid().sync()` and is launched with `cudaLaunchCooperativeKernel`, which "
               "requires every block of the grid to be resident at once. What is the largest grid (number of blocks) "
               "the launch accepts?",
-              "kernel은 `cg::this_grid().sync()`를 호출하며 `cudaLaunchCooperativeKernel`로 launch합니다. 이 launch는 "
+              "커널은 `cg::this_grid().sync()`를 호출하며 `cudaLaunchCooperativeKernel`로 launch합니다. 이 launch는 "
               "grid의 모든 block이 동시에 상주해야 합니다. launch가 받아들이는 최대 grid 크기 (block 수)는?"),
         ]
         if params["difficulty"] < 3:

@@ -44,7 +44,7 @@ class RegisterBudget(GpuFamily):
               f"shared memory per block. What is the largest number of registers per thread (for example via "
               f"`__launch_bounds__` or `-maxrregcount`) that still gives an occupancy of at least {pct} ({num}/{den} "
               "warps)?",
-              f"kernel을 {gt['ko']}에서 block당 thread {params['threads']}개, block당 shared memory "
+              f"커널을 {gt['ko']}에서 block당 thread {params['threads']}개, block당 shared memory "
               f"{params['smem']} byte로 실행합니다. occupancy를 {pct} ({num}/{den} warp) 이상으로 유지하는 thread당 "
               "최대 register 수는 얼마입니까? (예: `__launch_bounds__`나 `-maxrregcount`로 제한)"),
         ]
@@ -121,7 +121,7 @@ class SharedMemoryBudget(GpuFamily):
               f"thread and {static} bytes of static shared memory. It opts in to large dynamic shared memory "
               f"(`cudaFuncAttributeMaxDynamicSharedMemorySize`). What is the largest dynamic shared memory per block, "
               f"in bytes, that still lets {n} blocks be resident on one SM?",
-              f"kernel을 {gt['ko']}에서 block당 thread {params['threads']}개, thread당 register {params['regs']}개, "
+              f"커널을 {gt['ko']}에서 block당 thread {params['threads']}개, thread당 register {params['regs']}개, "
               f"static shared memory {static} byte로 실행합니다. 큰 dynamic shared memory를 opt-in했습니다 "
               f"(`cudaFuncAttributeMaxDynamicSharedMemorySize`). 한 SM에 block {n}개가 상주할 수 있는 block당 최대 "
               "dynamic shared memory는 몇 byte입니까?"),

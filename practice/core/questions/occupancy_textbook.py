@@ -83,7 +83,7 @@ class TextbookOccupancy(Family):
             p(f"A kernel uses {th} threads per block, {rg} registers per thread and {sm} B of shared memory per "
               "block. How many blocks are resident per SM, and what is the occupancy (resident threads / max "
               "threads per SM)?",
-              f"kernel은 block당 thread {th}개, thread당 register {rg}개, block당 shared memory {sm} B를 씁니다. SM당 "
+              f"커널은 block당 thread {th}개, thread당 register {rg}개, block당 shared memory {sm} B를 씁니다. SM당 "
               "상주 block은 몇 개이고, occupancy (상주 thread / SM당 최대 thread)는 얼마입니까?"),
         ]
         fields = [integer_field("blocks", "Blocks per SM", "SM당 block 수"),
@@ -108,7 +108,7 @@ class TextbookOccupancy(Family):
               f"blocks, {cap.regs_per_sm} registers and up to {cap.smem_per_sm} B of shared memory. A kernel uses "
               f"{th} threads per block, {rg} registers per thread and {sm} B of shared memory per block.",
               f"compute capability {cap.cc}의 SM은 thread {cap.max_threads_per_sm}개, block {cap.max_blocks_per_sm}개, "
-              f"register {cap.regs_per_sm}개, shared memory 최대 {cap.smem_per_sm} B를 가집니다. kernel은 block당 "
+              f"register {cap.regs_per_sm}개, shared memory 최대 {cap.smem_per_sm} B를 가집니다. 커널은 block당 "
               f"thread {th}개, thread당 register {rg}개, block당 shared memory {sm} B를 씁니다."),
             p("How many blocks per SM does (1) the textbook model give (no allocation granularity), and (2) the "
               "exact model give (registers allocated per warp in units of 256 over 4 sub-partitions, shared memory "
@@ -149,7 +149,7 @@ class TextbookOccupancy(Family):
               "this (1) in the textbook model (registers/SM ÷ (r × threads), no granularity) and (2) in the exact "
               "model (per-warp allocation in units of 256 over 4 sub-partitions)?",
               f"compute capability {cap.cc} (SM당 register {cap.regs_per_sm}개, thread당 최대 {cap.max_regs_per_thread}개)에서 "
-              f"block당 thread {th}개, shared memory 없음인 kernel이 SM당 block {k}개를 상주시켜야 합니다. 이를 "
+              f"block당 thread {th}개, shared memory 없음인 커널이 SM당 block {k}개를 상주시켜야 합니다. 이를 "
               "허용하는 thread당 최대 register 수는 (1) 교재 모델(SM register ÷ (r × thread), 할당 단위 무시)과 (2) "
               "정확한 모델(warp마다 256개 단위, sub-partition 4개)에서 각각 얼마입니까?"),
         ]

@@ -77,7 +77,7 @@ class Roofline(Family):
                   "T/4 FLOP/B입니다."),
                 p("What is the ridge point of this GPU's roofline (FLOP/B), and what is the smallest integer T that "
                   "makes the kernel compute-bound?",
-                  "이 GPU roofline의 ridge point(FLOP/B)는 얼마이고, kernel을 compute-bound로 만드는 가장 작은 정수 T는 "
+                  "이 GPU roofline의 ridge point(FLOP/B)는 얼마이고, 커널을 compute-bound로 만드는 가장 작은 정수 T는 "
                   "얼마입니까?"),
             ]
             fields = [number_field("ridge", "Ridge point (FLOP/B)", "ridge point (FLOP/B)"),
@@ -89,13 +89,13 @@ class Roofline(Family):
         if params["kind"] == "given":
             fl, by = params["flops"], params["bytes"]
             body = [p(f"A kernel on {en} performs {fl} FLOPs for every {by} bytes it moves to or from DRAM.",
-                      f"{ko}에서 실행하는 kernel이 DRAM과 주고받는 {by} byte마다 {fl} FLOP을 합니다.")]
+                      f"{ko}에서 실행하는 커널이 DRAM과 주고받는 {by} byte마다 {fl} FLOP을 합니다.")]
         else:
             d = params["degree"]
             fl, by = 2 * d, 8
             body = [p(f"A kernel on {en} evaluates a polynomial of degree {d} per element by Horner's rule; the "
                       "coefficients sit in registers, so each element costs one 4-byte read and one 4-byte write.",
-                      f"{ko}에서 실행하는 kernel이 원소마다 {d}차 다항식을 Horner 방식으로 계산합니다. 계수는 register에 있으므로 "
+                      f"{ko}에서 실행하는 커널이 원소마다 {d}차 다항식을 Horner 방식으로 계산합니다. 계수는 register에 있으므로 "
                       "원소 하나에 4 byte 읽기 한 번, 4 byte 쓰기 한 번이 듭니다."),
                     code(f"float v = x[i], acc = c[0];\nfor (int k = 1; k <= {d}; ++k)\n"
                          "    acc = acc * v + c[k];      // one multiply and one add\ny[i] = acc;",
@@ -141,7 +141,7 @@ class LittlesLaw(Family):
         per_sm = total / g.sm_count
         intro = p(f"A memory-bound kernel runs on {en}; a DRAM load takes {lat} ns. Little's law: the bytes that must "
                   "be in flight = bandwidth × latency.",
-                  f"memory-bound kernel을 {ko}에서 실행합니다. DRAM load 하나는 {lat} ns 걸립니다. Little's law: 동시에 "
+                  f"memory-bound 커널을 {ko}에서 실행합니다. DRAM load 하나는 {lat} ns 걸립니다. Little's law: 동시에 "
                   "진행 중이어야 하는 byte = bandwidth × latency.")
         if params["kind"] == "bytes":
             prompt = [intro, p("How many bytes must be in flight on the whole GPU to reach full bandwidth, and how many "

@@ -71,7 +71,7 @@ class PtxasOccupancy(GpuFamily):
         launch = f"kernel<<<grid, {th}{', ' + str(dyn) if dyn else ''}>>>(in, out, n);"
         prompt = [
             p(f"You compile a kernel for {gt['en']} with `nvcc -arch={sm} -Xptxas -v` and get:",
-              f"kernel을 {gt['ko']}용으로 `nvcc -arch={sm} -Xptxas -v`로 compile하면 다음이 나옵니다."),
+              f"커널을 {gt['ko']}용으로 `nvcc -arch={sm} -Xptxas -v`로 compile하면 다음이 나옵니다."),
             code(report(sm, rg, st, params["spill"], params["cmem"])),
             code(launch),
         ]

@@ -39,7 +39,7 @@ ISSUE = ("for (int i = 0; i < N; ++i) cudaMemcpyAsync(d_in + i*C, h_in + i*C, by
 class StreamTimeline(Family):
     id = "performance.streams"
     topic = Topic.PERFORMANCE
-    title = t("Overlapping copies and kernels with streams", "stream으로 copy와 kernel 겹치기")
+    title = t("Overlapping copies and kernels with streams", "stream으로 copy와 커널 겹치기")
 
     def make_params(self, rng, difficulty):
         n = rng.choice([2, 3, 4, 5, 8])
@@ -67,28 +67,31 @@ class StreamTimeline(Family):
                 p(f"A kernel processes {mb} MB of input into {mb} MB of output (1 MB = 10⁶ B). PCIe moves {bw} GB/s in each "
                   f"direction at once (two copy engines), and the kernel takes {kt} µs for the whole data, in proportion "
                   f"to its size. The work is split into N = {n} equal chunks.",
-                  f"kernel이 입력 {mb} MB를 처리해 출력 {mb} MB를 만듭니다(1 MB = 10⁶ B). PCIe는 양방향 동시에 각각 {bw} GB/s "
-                  f"(copy engine 2개)이고, kernel은 전체 데이터에 {kt} µs가 걸리며 크기에 비례합니다. 작업을 같은 크기의 chunk "
+                  f"커널이 입력 {mb} MB를 처리해 출력 {mb} MB를 만듭니다(1 MB = 10⁶ B). PCIe는 양방향 동시에 각각 {bw} GB/s "
+                  f"(copy engine 2개)이고, 커널은 전체 데이터에 {kt} µs가 걸리며 크기에 비례합니다. 작업을 같은 크기의 chunk "
                   f"N = {n}개로 나눕니다."),
                 pinned, code(ISSUE),
                 p("How long does one chunk's copy take (µs), how long does the whole job take with the chunks overlapped, "
                   "and what is the speedup over doing copy-in, kernel, copy-out for all the data one after the other?",
-                  "chunk 하나의 copy는 몇 µs이고, chunk를 겹쳐 실행하면 전체 작업은 몇 µs이며, 전체 데이터를 copy-in, kernel, "
+                  "chunk 하나의 copy는 몇 µs이고, chunk를 겹쳐 실행하면 전체 작업은 몇 µs이며, 전체 데이터를 copy-in, 커널, "
                   "copy-out 순서로 차례차례 할 때보다 몇 배 빠릅니까?"),
             ]
             fields = [number_field("copy_us", "One chunk's copy (µs)", "chunk 하나의 copy (µs)"),
                       number_field("total_us", "Overlapped total (µs)", "겹친 전체 시간 (µs)"),
                       number_field("speedup", "Speedup", "속도 향상 (배)")]
             answer = {"copy_us": round(h, 6), "total_us": round(ovl, 6), "speedup": round(seq / ovl, 6)}
-            solution = [math(f"copy per chunk = {mb}·10⁶ B / {bw}·10⁹ B/s / {n} = {h:.2f} µs;  kernel per chunk = {k:.2f} µs"),
-                        math(f"overlapped = h + k + d + (N − 1)·max(h, k, d) = {ovl:.2f} µs"),
-                        math(f"sequential = 2 × {h * n:.2f} + {kt} = {seq:.2f} µs;  speedup = {seq / ovl:.3f}")]
+            solution = [math(f"copy per chunk = {mb}·10⁶ B / {bw}·10⁹ B/s / {n} = {h:.2f} µs;  kernel per chunk = {k:.2f} µs",
+                             ko=f"chunk당 copy = {mb}·10⁶ B / {bw}·10⁹ B/s / {n} = {h:.2f} µs;  chunk당 커널 = {k:.2f} µs"),
+                        math(f"overlapped = h + k + d + (N − 1)·max(h, k, d) = {ovl:.2f} µs",
+                             ko=f"겹친 전체 = h + k + d + (N − 1)·max(h, k, d) = {ovl:.2f} µs"),
+                        math(f"sequential = 2 × {h * n:.2f} + {kt} = {seq:.2f} µs;  speedup = {seq / ovl:.3f}",
+                             ko=f"순차 = 2 × {h * n:.2f} + {kt} = {seq:.2f} µs;  속도 향상 = {seq / ovl:.3f}")]
             return prompt, fields, answer, solution
         h, k, d = params["h"], params["k"], params["d"]
         two = pipeline(n, h, k, d)
         stages = p(f"Data is split into N = {n} chunks. Per chunk the host-to-device copy takes {h} µs, the kernel {k} µs "
                    f"and the device-to-host copy {d} µs. Each engine runs one operation at a time, in issue order.",
-                   f"데이터를 chunk N = {n}개로 나눕니다. chunk마다 host-to-device copy는 {h} µs, kernel은 {k} µs, "
+                   f"데이터를 chunk N = {n}개로 나눕니다. chunk마다 host-to-device copy는 {h} µs, 커널은 {k} µs, "
                    f"device-to-host copy는 {d} µs 걸립니다. 각 engine은 한 번에 연산 하나를 issue 순서대로 실행합니다.")
         if params["kind"] == "times":
             seq = n * (h + k + d)
@@ -115,7 +118,7 @@ class StreamTimeline(Family):
         solution = [math(f"two engines: {h + k + d} + {n - 1} × {max(h, k, d)} = {two} µs"),
                     p(f"One engine runs all {n} copies in first ({n * h} µs); each copy out then waits for its kernel and "
                       "for the previous copy out.",
-                      f"engine 하나가 먼저 copy-in {n}개를 모두 실행합니다({n * h} µs). 그 뒤 copy-out은 각각 자기 kernel과 앞선 "
+                      f"engine 하나가 먼저 copy-in {n}개를 모두 실행합니다({n * h} µs). 그 뒤 copy-out은 각각 자기 커널과 앞선 "
                       "copy-out을 기다립니다."),
                     math(f"one engine: {one} µs")]
         return prompt, fields, answer, solution

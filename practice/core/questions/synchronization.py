@@ -61,7 +61,7 @@ def explain(result: SimResult, where: dict[int, int]) -> list:
                 p("The spinning threads are alive and never arrive at the barrier, and the flag they wait for is set "
                   "only after it: the kernel hangs (a watchdog or a timeout has to kill it).",
                   "spin하는 thread는 살아 있지만 barrier에 오지 않고, 기다리는 flag는 barrier 뒤에서야 설정됩니다: "
-                  "kernel이 멈춥니다 (timeout으로 kill해야 함).")]
+                  "커널이 멈춥니다 (timeout으로 kill해야 함).")]
     return [p("Every barrier is reached by all threads that have not exited, and every shared location written by "
               "one thread is read by another only after a barrier (atomics may overlap): the result is well-defined.",
               "모든 barrier에 exit하지 않은 thread가 전부 도달하고, 한 thread가 쓴 shared 위치를 다른 thread는 "
@@ -80,7 +80,7 @@ class ClassifySnippet(Family):
     id = "synchronization.classify"
     version = 2  # 2: guarded snippets, per-difficulty structures, no Guide-vs-hardware shapes
     topic = Topic.SYNCHRONIZATION
-    title = t("What does this kernel do?", "이 kernel은 어떻게 동작하는가?")
+    title = t("What does this kernel do?", "이 커널은 어떻게 동작하는가?")
 
     def make_params(self, rng, difficulty):
         outcome = rng.choice([str(o) for o in Outcome])
@@ -100,7 +100,7 @@ class ClassifySnippet(Family):
         flag_note = params["snippet"] in ("spin_after_barrier", "producer_waits_at_barrier")
         prompt = [p(f"The kernel is launched with {params['block']} threads per block (n = {params['n']}"
                     + (", *ready = 0" if flag_note else "") + "). What happens?",
-                    f"kernel을 block당 thread {params['block']}개로 launch합니다 (n = {params['n']}"
+                    f"커널을 block당 thread {params['block']}개로 launch합니다 (n = {params['n']}"
                     + (", *ready = 0" if flag_note else "") + "). 어떻게 됩니까?"),
                   code(src)]
         fields = [choice_field("outcome", "Outcome", "결과", OUTCOME_CHOICES)]
@@ -163,7 +163,7 @@ class PlaceBarrier(Family):
         prompt = [p(f"The kernel runs with {params['block']} threads per block. Where must `__syncthreads()` go so "
                     "that the result is well-defined, with as few barriers as possible? The comments (A), (B), ... mark "
                     "the candidate places.",
-                    f"kernel을 block당 thread {params['block']}개로 실행합니다. 결과가 정의되도록 하려면 "
+                    f"커널을 block당 thread {params['block']}개로 실행합니다. 결과가 정의되도록 하려면 "
                     "`__syncthreads()`를 어디에 넣어야 합니까 (barrier는 최소로)? 주석 (A), (B), ...가 후보 위치입니다."),
                   code(src)]
         fields = [choice_field("slots", "Placement", "위치", choices)]
@@ -180,7 +180,7 @@ class PlaceBarrier(Family):
             s.active = s.label in right[0]
         fixed_src, _ = render(S.header(params["block"], extra), fixed)
         solution = [p("Simulating each option:", "각 보기를 시뮬레이션하면:"), items(en, ko),
-                    p("The fixed kernel:", "고친 kernel:"), code(_drop_slot_comments(fixed_src))]
+                    p("The fixed kernel:", "고친 커널:"), code(_drop_slot_comments(fixed_src))]
         return prompt, fields, answer, solution
 
 

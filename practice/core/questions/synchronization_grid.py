@@ -115,14 +115,14 @@ class GridSync(Family):
                                       "2000 blocks of 1024 threads)."),
                                      ("모든 block이 동시에 상주할 수 있으므로 이 GPU에서는 모든 block이 도착하고 spin이 "
                                       "끝납니다 (H200에서 264 block으로 측정). 그러나 일반 launch는 동시 상주를 약속하지 "
-                                      "않습니다: GPU의 다른 kernel, MPS, 다른 GPU 때문에 시작하지 못한 block이 생기면 멈춥니다. "
+                                      "않습니다: GPU의 다른 커널, MPS, 다른 GPU 때문에 시작하지 못한 block이 생기면 멈춥니다. "
                                       "fence와 counter 초기화는 그래도 필요합니다. 보장하는 것은 cooperative launch "
                                       "(grid.sync())뿐입니다." if fits else
                                       "상주한 block은 아직 시작하지 못한 block을 기다리며 영원히 spin하고, 그 block은 상주한 "
                                       "block이 끝나야 시작할 수 있습니다: 멈춥니다 (H200에서 1024 thread block 2000개로 측정)."))],
             "plain_grid_sync": [p("grid.sync() is only valid in a kernel launched with cudaLaunchCooperativeKernel; with "
                                   "<<<>>> it traps (measured on an H200: CUDA_ERROR_LAUNCH_FAILED).",
-                                  "grid.sync()는 cudaLaunchCooperativeKernel로 launch한 kernel에서만 유효합니다. <<<>>>로 "
+                                  "grid.sync()는 cudaLaunchCooperativeKernel로 launch한 커널에서만 유효합니다. <<<>>>로 "
                                   "launch하면 trap이 납니다 (H200 측정: CUDA_ERROR_LAUNCH_FAILED).")],
             "syncthreads": [p("__syncthreads() synchronizes the threads of one block only; blocks are independent and "
                               "run in no guaranteed order.",
@@ -130,7 +130,7 @@ class GridSync(Family):
                               "보장되지 않습니다.")],
             "two_kernels": [p("Kernels in one stream run in order: phase2_kernel starts after every block of "
                               "phase1_kernel has finished. The kernel boundary is a grid-wide barrier for any grid size.",
-                              "같은 stream의 kernel은 순서대로 실행되므로 phase1_kernel의 모든 block이 끝난 뒤에 "
-                              "phase2_kernel이 시작합니다. kernel 경계는 grid 크기와 상관없는 grid 전체 barrier입니다.")],
+                              "같은 stream의 커널은 순서대로 실행되므로 phase1_kernel의 모든 block이 끝난 뒤에 "
+                              "phase2_kernel이 시작합니다. 커널 경계는 grid 크기와 상관없는 grid 전체 barrier입니다.")],
         }[sc]
         return prompt, fields, {"result": answer}, why

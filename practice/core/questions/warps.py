@@ -124,7 +124,7 @@ class Ballot(Family):
         prompt = [
             p(f"A kernel runs on n = {n} elements with {T}-thread blocks and ⌈n / {T}⌉ blocks. Before any thread "
               "leaves, each warp takes the mask of its lanes that hold an element, and later reduces with that mask:",
-              f"kernel이 n = {n}개 원소를 block당 thread {T}개, block ⌈n / {T}⌉개로 처리합니다. 어떤 thread도 끝나기 전에 "
+              f"커널이 n = {n}개 원소를 block당 thread {T}개, block ⌈n / {T}⌉개로 처리합니다. 어떤 thread도 끝나기 전에 "
               "warp마다 원소를 가진 lane의 mask를 구하고, 나중에 그 mask로 reduction합니다."),
             code("int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
                  "unsigned live = __ballot_sync(0xffffffff, i < n);   // every lane still present\n"

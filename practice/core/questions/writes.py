@@ -101,7 +101,7 @@ class Collisions(Family):
             prompt = [
                 p(f"A kernel is launched with {G} blocks of {B} threads on an array `out` of n = {n} ints; every thread "
                   "writes once, with no guard:",
-                  f"kernel을 int n = {n}개짜리 배열 `out`에 block {G}개, block당 thread {B}개로 launch합니다. 모든 thread가 "
+                  f"커널을 int n = {n}개짜리 배열 `out`에 block {G}개, block당 thread {B}개로 launch합니다. 모든 thread가 "
                   "guard 없이 한 번씩 씁니다."),
                 code(f"__global__ void mark(int *out) {{\n    out[{src}] = 1;\n}}\n// mark<<<{G}, {B}>>>(out);"),
                 p("How many elements of out[0..n) are written by more than one thread, how many are never written, and "
@@ -140,7 +140,7 @@ class Collisions(Family):
             prompt = [
                 p(f"A 2D kernel writes a W × H = {W} × {H} output (row-major, n = {W * H} elements) with {BX} × {BY} "
                   f"blocks in a {GX} × {GY} grid, one write per thread:",
-                  f"2D kernel이 W × H = {W} × {H} 출력(row-major, 원소 n = {W * H}개)을 {BX} × {BY} block, {GX} × {GY} "
+                  f"2D 커널이 W × H = {W} × {H} 출력(row-major, 원소 n = {W * H}개)을 {BX} × {BY} block, {GX} × {GY} "
                   "grid로 쓰며, thread마다 한 번 씁니다."),
                 code("int x = blockIdx.x * blockDim.x + threadIdx.x;\nint y = blockIdx.y * blockDim.y + threadIdx.y;\n"
                      f"out[{src}] = 1;   // W = {W}, H = {H}"),
@@ -223,11 +223,11 @@ class IndexLimits(Family):
             choices = [Choice(keys[i], OUTCOMES[k]) for i, k in enumerate(params["order"])]
             prompt = [
                 p(f"The vecadd extension of seeds/001 launches its kernel like this, here with n = {n} and T = {T}:",
-                  f"seeds/001의 vecadd extension은 kernel을 이렇게 launch합니다. 여기서는 n = {n}, T = {T}입니다."),
+                  f"seeds/001의 vecadd extension은 커널을 이렇게 launch합니다. 여기서는 n = {n}, T = {T}입니다."),
                 code(f"int blocks = (n + T - 1) / T;   // n = {n}, T = {T}\n"
                      "vecadd<<<blocks, T>>>(a, b, c, n);   // kernel: if (i < n) c[i] = a[i] + b[i];\n"
                      "cudaError_t err = cudaGetLastError();",
-                     ko={"// kernel: if": "// kernel 본문: if"}),
+                     ko={"// kernel: if": "// 커널 본문: if"}),
                 p("How many blocks does the host ask for, and what happens?",
                   "host가 요청하는 block은 몇 개이고, 어떻게 됩니까?"),
             ]
@@ -245,7 +245,7 @@ class IndexLimits(Family):
             prompt = [
                 p(f"A kernel scales n = {n} floats (more than 2³¹), one thread per element, with {T}-thread blocks and "
                   f"⌈n / {T}⌉ blocks. The index is a 32-bit `int`; n is a `size_t`:",
-                  f"kernel이 float n = {n}개(2³¹보다 많음)를 원소당 thread 하나, block당 thread {T}개, block ⌈n / {T}⌉개로 "
+                  f"커널이 float n = {n}개(2³¹보다 많음)를 원소당 thread 하나, block당 thread {T}개, block ⌈n / {T}⌉개로 "
                   "scale합니다. index는 32-bit `int`이고 n은 `size_t`입니다."),
                 code("int i = blockIdx.x * blockDim.x + threadIdx.x;   // unsigned product, then stored in an int\n"
                      "if (i < n) x[i] *= 2.0f;                          // i converted to size_t for the comparison",
@@ -269,7 +269,7 @@ class IndexLimits(Family):
         prompt = [
             p(f"The same kernel over n = {n} elements with {T}-thread blocks and ⌈n / {T}⌉ blocks, but n is a "
               "`long long`:",
-              f"같은 kernel을 n = {n}개 원소에 block당 thread {T}개, block ⌈n / {T}⌉개로 실행하는데, n이 `long long`입니다."),
+              f"같은 커널을 n = {n}개 원소에 block당 thread {T}개, block ⌈n / {T}⌉개로 실행하는데, n이 `long long`입니다."),
             code("int i = blockIdx.x * blockDim.x + threadIdx.x;   // wraps past 2^31 - 1\n"
                  "if (i < n) x[i] *= 2.0f;                          // i converted to long long: stays negative",
                  ko={"wraps past 2^31 - 1": "2^31 - 1을 넘으면 wrap", "i converted to long long: stays negative":

@@ -9,6 +9,6 @@ extern "C" __global__ void imresize_bicubic(const float* __restrict__ src, float
 {
     int x = blockIdx.x * blockDim.x + threadIdx.x;
     int y = blockIdx.y * blockDim.y + threadIdx.y;
-    // 차원마다: 입력 좌표, kernel 폭(축소할 때는 antialias), tap들,
+    // 차원마다: 입력 좌표, 커널 폭(축소할 때는 antialias), tap들,
     // 그 가중치(정규화), symmetric padding. 그다음 tap들에 대한 가중합.
 }

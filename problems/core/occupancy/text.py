@@ -32,11 +32,11 @@ STEP_TEXT: dict[str, dict[str, str]] = {
     },
     "regs_none": {
         "en": "The kernel uses no registers, so registers set no limit.",
-        "ko": "kernel이 register를 쓰지 않으므로 register 제한은 없습니다.",
+        "ko": "커널이 register를 쓰지 않으므로 register 제한은 없습니다.",
     },
     "regs_over_max": {
         "en": "{regs} registers per thread is more than the {max} a thread may use: the kernel cannot launch.",
-        "ko": "thread당 register {regs}개는 최대치 {max}개를 넘으므로 kernel을 launch할 수 없습니다.",
+        "ko": "thread당 register {regs}개는 최대치 {max}개를 넘으므로 커널을 launch할 수 없습니다.",
     },
     "regs_per_warp": {
         "en": "Registers are allocated per warp in units of {unit}: {regs} × 32 = {raw}, rounded up to {per_warp}.",
@@ -69,7 +69,7 @@ STEP_TEXT: dict[str, dict[str, str]] = {
         "en": "{dynamic} bytes of dynamic shared memory is more than the kernel's limit of {max_dynamic} bytes "
               "(above 48 KiB a kernel must opt in with cudaFuncAttributeMaxDynamicSharedMemorySize): "
               "the launch fails.",
-        "ko": "dynamic shared memory {dynamic} byte는 kernel의 한도 {max_dynamic} byte를 넘습니다 (48 KiB를 넘으려면 "
+        "ko": "dynamic shared memory {dynamic} byte는 커널의 한도 {max_dynamic} byte를 넘습니다 (48 KiB를 넘으려면 "
               "cudaFuncAttributeMaxDynamicSharedMemorySize로 opt-in해야 합니다). launch가 실패합니다.",
     },
     "smem_block_over_max": {
@@ -99,7 +99,7 @@ STEP_TEXT: dict[str, dict[str, str]] = {
     },
     "limit_barriers": {
         "en": "The kernel uses {barriers} block barriers; cc {cc} has {available} per SM, so at most {blocks} blocks.",
-        "ko": "kernel이 block barrier {barriers}개를 씁니다. cc {cc}의 SM에는 {available}개가 있으므로 최대 "
+        "ko": "커널이 block barrier {barriers}개를 씁니다. cc {cc}의 SM에는 {available}개가 있으므로 최대 "
               "{blocks}개 block입니다.",
     },
     "result": {

@@ -1,0 +1,49 @@
+"""The live monitor of a running exam (staff): a page and the part of it that htmx fetches again every
+few seconds. Each refresh is two aggregate queries (exams.monitor), whatever the number of students."""
+from __future__ import annotations
+
+from django.contrib.auth.decorators import login_required
+from django.http import Http404
+from django.shortcuts import render
+from django.utils import timezone
+from django.views.decorators.http import require_GET
+
+from exams.core.monitor import clock_text
+
+from .access import require_staff
+from .monitor import ago_text, monitored_exam, read_monitor
+
+POLL_S = 5  # seconds between two refreshes of the monitor
+
+
+def _staff_exam(request, pk: int):
+    exam = monitored_exam(pk)
+    if exam is None:
+        raise Http404
+    require_staff(request.user, exam.course)
+    return exam
+
+
+def _context(exam) -> dict:
+    now = timezone.now()
+    monitor = read_monitor(exam, now)
+    rows = [{"m": r, "f": r.facts,
+             "left": clock_text(r.seconds_left) if r.seconds_left is not None else "",
+             "ago": ago_text(r.saved_ago_s) if r.saved_ago_s is not None else ""} for r in monitor.rows]
+    return {"exam": exam, "monitor": monitor, "rows": rows, "counts": monitor.counts, "now": now, "poll_s": POLL_S}
+
+
+@login_required
+@require_GET
+def monitor(request, pk: int):
+    """Who has started, how far each is, their time left and kernel verdicts; who has not started."""
+    exam = _staff_exam(request, pk)
+    return render(request, "exams/monitor.html", _context(exam))
+
+
+@login_required
+@require_GET
+def monitor_live(request, pk: int):
+    """The monitor's body, fetched again every POLL_S seconds while anything can still change."""
+    exam = _staff_exam(request, pk)
+    return render(request, "exams/_monitor.html", _context(exam))
