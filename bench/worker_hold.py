@@ -18,6 +18,18 @@ runs; see CpuMeter), the verdict, each test's verdict, and what the result says 
 busy-looping processes beside it (the tester's loaded machine; on a 2-core machine shared with other
 work the load is there anyway, and the load average is printed). Identical sources should get the
 same verdict whatever the load. The last line printed is one JSON object with the figures.
+
+Measured on this 2-core machine (2026-12-05), three submissions each, median, the code before the
+CPU-time clock, the run budget and the compile limits (7186b86) against after (1eb63eb):
+
+| kernel | load | before: verdict, held s, CPU s | after: verdict, held s, CPU s |
+| --- | --- | --- | --- |
+| slow | idle (load 1) | ACCEPTED, 17.9, 18.0 | TIME_LIMIT (budget, test 3 of 4), 10.7, 10.4 |
+| slow | 3 burners (load 5-8) | ACCEPTED, 26.9, 17.8 | TIME_LIMIT (budget), 15.2, 10.3 |
+| slow | other work (load 7-10) | ACCEPTED, 64.3, 19.9 | TIME_LIMIT (budget), 18.0 at load 9.4, 10.8 |
+| bomb | idle | ACCEPTED, 9.6, 9.8 (g++ 4.6 s, NVRTC's report) | COMPILE_ERROR (4 s of CPU), 4.3, 4.2 |
+| bomb | 3 burners | ACCEPTED, 16.2, 10.5 | COMPILE_ERROR, 6.1, 4.1 |
+| bomb | other work (load 8-10) | ACCEPTED, 49.7, 14.1 | - |
 """
 from __future__ import annotations
 
