@@ -91,9 +91,15 @@ class CpuMeter:
         return own.ru_utime + own.ru_stime + kids.ru_utime + kids.ru_stime
 
     def close(self) -> None:
+        """Leave the cgroup and remove it: every process still in it (this one, a warm compiler child that
+        lives as long as this process) goes back to the root group first."""
         if self.group is not None:
-            (CPUACCT / "cgroup.procs").write_text(str(os.getpid()))
             for _ in range(50):  # boxes still exiting keep it busy a moment
+                for pid in (self.group / "cgroup.procs").read_text().split():
+                    try:
+                        (CPUACCT / "cgroup.procs").write_text(pid)
+                    except OSError:  # gone meanwhile
+                        pass
                 try:
                     self.group.rmdir()
                     break
