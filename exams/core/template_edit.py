@@ -82,13 +82,8 @@ class UsedItem:
 def used_items(text: str) -> list[UsedItem]:
     """The family and kernel-slug items of a template text, in the text's order ([] when it cannot be
     read; topic/tag kernel items are not listed: each draws a problem of its own)."""
-    try:
-        data, _is_json = _load(text)
-    except TemplateEditError:
-        return []
-    zones = data.get("zones") if isinstance(data, dict) else None
     out = []
-    for zi, zone in enumerate(zones if isinstance(zones, list) else []):
+    for zi, zone in enumerate(readable_zones(text)):
         for raw in _items(zone):
             key = item_key(raw)
             if key is not None and isinstance(key[1], str):
@@ -176,6 +171,17 @@ def add_pool_item(text: str, kind: PickKind, item_id: str, zone: int | None = No
 _MARK = "ITEM-ADDED-HERE-7f3c"  # a placeholder no template contains
 
 # ---- helpers -------------------------------------------------------------------------------------------
+
+
+def readable_zones(text: str) -> list:
+    """The `zones` list of a template text as written (each entry unchecked); [] when the text cannot
+    be read as a mapping with a zones list."""
+    try:
+        data, _is_json = _load(text)
+    except TemplateEditError:
+        return []
+    zones = data.get("zones") if isinstance(data, dict) else None
+    return zones if isinstance(zones, list) else []
 
 
 def _load(text: str) -> tuple[Any, bool]:

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 import yaml
 
 from .template import ZONE_WORD, Text, default_zone_title
-from .template_edit import EditProblem, TemplateEditError, _content_end, _flow, _key, _line_end, _load
+from .template_edit import EditProblem, TemplateEditError, _content_end, _flow, _key, _line_end, _load, readable_zones
 
 
 class ZoneOp(enum.StrEnum):
@@ -55,13 +55,8 @@ class ZoneEdit:
 
 def zone_summaries(text: str) -> list[ZoneSummary]:
     """The zones of a template text, in order; [] when it cannot be read as a template."""
-    try:
-        data, _is_json = _load(text)
-    except TemplateEditError:
-        return []
-    zones = data.get("zones") if isinstance(data, dict) else None
     out = []
-    for i, z in enumerate(zones if isinstance(zones, list) else []):
+    for i, z in enumerate(readable_zones(text)):
         z = z if isinstance(z, dict) else {}
         pool = z.get("pool")
         choose = z.get("choose")
