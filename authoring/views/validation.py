@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
@@ -91,34 +92,37 @@ def run(request, code, slug, run_id):
     return render(request, template, context)
 
 
-@login_required
-@require_POST
-def publish(request, code, slug, number):
+def _make_version_current(request, code, slug, number, action, success) -> HttpResponse:
+    """Call `action(version, user)` on version `number` of the course's problem `slug` (staff only; the
+    action does its own checks and writes), flash `success` (a lazy text with a %(n)d for the version's
+    number) or the action's user-safe error, and go back to the problem's edit page."""
     course, _role = staff_course(request, code)
     version = get_object_or_404(course_problem(course, slug).versions, number=number)
     try:
-        actions.publish(version, request.user)
+        action(version, request.user)
     except WarpDrillError as exc:
         messages.error(request, str(exc))
     else:
-        messages.success(request, _("Version %(n)d is published: students see it now.") % {"n": version.number})
+        messages.success(request, success % {"n": version.number})
     return redirect("authoring:edit", course.code, slug)
+
+
+@login_required
+@require_POST
+def publish(request, code, slug, number):
+    """Publish a validated version: students see it now."""
+    return _make_version_current(request, code, slug, number, actions.publish,
+                                 gettext_lazy("Version %(n)d is published: students see it now."))
 
 
 @login_required
 @require_POST
 def exams_only(request, code, slug, number):
     """Make a validated version the one in use without publishing it: the course's exams may draw it."""
-    course, _role = staff_course(request, code)
-    version = get_object_or_404(course_problem(course, slug).versions, number=number)
-    try:
-        actions.use_in_exams_only(version, request.user)
-    except WarpDrillError as exc:
-        messages.error(request, str(exc))
-    else:
-        messages.success(request, _("Version %(n)d is in use for exams only: the course's exam templates can draw it, "
-                                    "and students cannot open it.") % {"n": version.number})
-    return redirect("authoring:edit", course.code, slug)
+    return _make_version_current(
+        request, code, slug, number, actions.use_in_exams_only,
+        gettext_lazy("Version %(n)d is in use for exams only: the course's exam templates can draw it, "
+                     "and students cannot open it."))
 
 
 @login_required
