@@ -49,9 +49,17 @@ def _pool_words(words: str) -> str:
     return words.replace("of topic ", _("of topic ")).replace("with tag ", _("with tag "))
 
 
+def too_deep_text(depth: int) -> str:
+    """Why a template text nested deeper than `depth` levels cannot be read, in the active language."""
+    return _("The template is nested too deeply (more than %(depth)s levels of lists and mappings; a template "
+             "needs about 7). Remove the extra brackets or indentation.") % {"depth": depth}
+
+
 def _coded(message: TemplateMessage) -> str:
     """A coded message in the active language, from its parameters."""
     p = dict(message.params)
+    if message.code is TemplateProblem.TOO_DEEP:
+        return too_deep_text(p["depth"])
     if message.code is TemplateProblem.DUPLICATE_ITEM:
         if p["kind"] == "kernel":
             return _("kernel problem '%(id)s' is already in the template (%(first)s): a student would get it twice; "

@@ -14,6 +14,7 @@ from practice.rendering import lang
 from exams.core.kernel_refs import kernel_refs, kernel_refs_in_text
 
 from .catalogue import DbCatalogue
+from .template_messages import too_deep_text
 
 
 def known_ids(kind: PickKind, course) -> list[str]:
@@ -141,4 +142,6 @@ def problem_text(exc: TemplateEditError) -> str:
         return text + " " + _("Nothing was added.")
     if exc.problem is EditProblem.NO_SUCH_ZONE:
         return _("The template has %(zones)s zones, not %(zone)s: choose a zone from the list. Nothing was added.") % p
+    if exc.problem is EditProblem.TOO_DEEP:
+        return too_deep_text(p["depth"]) + " " + _("Nothing was added.")
     return _("The template must be a mapping with a list of zones to add an item to it. Nothing was added.")

@@ -16,6 +16,7 @@ from exams.core.template import default_zone_title
 from exams.core.template_edit import EditProblem, TemplateEditError
 from exams.core.template_zones import ZoneEdit, ZoneOp, add_zone, remove_zone, rename_zone, zone_summaries
 from practice.rendering import lang
+from .template_messages import too_deep_text
 
 
 def zone_title(title: dict, number: int) -> str:
@@ -88,6 +89,8 @@ def problem_text(exc: TemplateEditError) -> str:
     if exc.problem is EditProblem.UNREADABLE:
         return _("The template cannot be read at line %(line)s (%(detail)s): fix it, then change its zones. "
                  "Nothing was changed.") % p
+    if exc.problem is EditProblem.TOO_DEEP:
+        return too_deep_text(p["depth"]) + " " + _("Nothing was changed.")
     if exc.problem is EditProblem.NO_SUCH_ZONE:
         return ngettext("The template has %(zones)s zone, not a zone %(zone)s: the list was out of date and is "
                         "now current. Nothing was changed.",

@@ -23,6 +23,8 @@ class TemplateProblem(enum.StrEnum):
     POOL_TOO_SMALL = "pool_too_small"
     # params: n, pool, slugs, need, items (the paths that draw from them): several items together
     POOLS_OVERLAP = "pools_overlap"
+    # params: depth (exams.core.nesting.MAX_DEPTH): the text nests deeper than a template can
+    TOO_DEEP = "too_deep"
 
 
 class TemplateMessage(str):

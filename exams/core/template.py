@@ -30,7 +30,6 @@ from __future__ import annotations
 
 import difflib
 import enum
-import json
 from dataclasses import dataclass
 from typing import Any, Mapping
 
@@ -38,6 +37,7 @@ import yaml
 
 from .catalogue import KernelCatalogue
 from .families import DIFFICULTIES, FAMILIES
+from .nesting import TooDeepError, load_json_or_yaml
 from .repeats import (TemplateMessage, TemplateProblem, check_kernel_pools, check_repeats, item_key,  # noqa: F401
                       pool_words)
 
@@ -139,16 +139,17 @@ FEEDBACK_VALUES = ("none", "verdict", "full")
 
 
 def load_text(text: str) -> Any:
-    """JSON or YAML text -> data. Raises TemplateError when it is neither."""
+    """JSON or YAML text -> data. Raises TemplateError when it is neither, or nests deeper than
+    exams.core.nesting.MAX_DEPTH levels (Python's parsers recurse once per level)."""
     text = text.strip()
     if not text:
         raise TemplateError([("", "the template is empty")])
     try:
-        return json.loads(text)
-    except ValueError:
-        pass
-    try:
-        return yaml.safe_load(text)
+        return load_json_or_yaml(text)[0]
+    except TooDeepError as exc:
+        raise TemplateError([("", TemplateMessage(TemplateProblem.TOO_DEEP, {"depth": exc.depth},
+                                                  f"the template is nested too deeply (more than {exc.depth} "
+                                                  "levels of lists and mappings)"))]) from None
     except yaml.YAMLError as exc:
         raise TemplateError([("", f"not valid JSON or YAML: {exc}")]) from None
 

@@ -27,6 +27,7 @@ from typing import Any, Iterable
 
 import yaml
 
+from .nesting import TooDeepError, load_json_or_yaml
 from .repeats import item_key
 from .template import default_zone_title
 
@@ -47,6 +48,7 @@ class EditProblem(enum.StrEnum):
     NOT_A_TEMPLATE = "not_a_template"  # the text is not a mapping (with a list of zones)
     NO_SUCH_ZONE = "no_such_zone"  # params: zone (1-based), zones
     ALREADY_THERE = "already_there"  # the template has this item; params: kind, id, zone (1-based)
+    TOO_DEEP = "too_deep"  # the text nests deeper than a template can; params: depth (the limit)
 
 
 class TemplateEditError(ValueError):
@@ -185,15 +187,14 @@ def readable_zones(text: str) -> list:
 
 
 def _load(text: str) -> tuple[Any, bool]:
-    """(data, was JSON). Raises TemplateEditError UNREADABLE with the line of the YAML problem."""
+    """(data, was JSON). Raises TemplateEditError UNREADABLE with the line of the YAML problem, and
+    TOO_DEEP for text nested deeper than exams.core.nesting.MAX_DEPTH levels."""
     if not text.strip():
         return {}, False
     try:
-        return json.loads(text), True
-    except ValueError:
-        pass
-    try:
-        return yaml.safe_load(text), False
+        return load_json_or_yaml(text)
+    except TooDeepError as exc:
+        raise TemplateEditError(EditProblem.TOO_DEEP, depth=exc.depth) from None
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         raise TemplateEditError(EditProblem.UNREADABLE, line=(mark.line + 1) if mark else 1,
