@@ -2,7 +2,8 @@
 
 The name is stored whole in User.first_name (as a roster's `name` is: a Korean name is not a first and
 a last name) and the email in User.email, where the course roster, the exports and the admin read
-them; the student ID in accounts.Profile. `set_identity` is the one write path (sign-up, My account).
+them; the student ID in accounts.Profile. `set_identity` is the one write path of sign-up and My
+account; a roster upload only fills a missing student ID (`fill_student_id`).
 """
 from __future__ import annotations
 
@@ -51,3 +52,22 @@ def set_identity(user, *, full_name: str, email: str, student_id: str) -> None:
         profile.student_id = student_id
         profile.save(update_fields=["student_id"])
     user.profile = profile
+
+
+def fill_student_id(user, student_id: str) -> tuple[bool, str]:
+    """Give `user` the student ID `student_id` unless they already have one (a roster upload's write
+    path: courses.actions.import_roster). Precondition: `student_id` is stripped, non-empty and valid
+    (courses.core.roster checks it as accounts.forms does) and the caller runs inside a transaction
+    (the profile row is locked, so a student saving My account at the same moment is not lost).
+
+    Returns (whether the ID was written now, the ID the user has afterwards). A user's own non-empty
+    ID is never overwritten: when it differs from `student_id` (letter case ignored) the caller
+    reports the conflict.
+    """
+    profile, _created = Profile.objects.select_for_update().get_or_create(user=user)
+    user.profile = profile
+    if profile.student_id:
+        return False, profile.student_id
+    profile.student_id = student_id
+    profile.save(update_fields=["student_id"])
+    return True, student_id

@@ -20,10 +20,11 @@ from django.db.models.functions import Lower
 from django.http import Http404
 from django.utils import timezone
 
+from accounts.profiles import fill_student_id
 from accounts.roles import STUDENT_GROUP
 
 from . import access
-from .core.roster import FileIssue, RosterRow, RowIssue, RowProblem, decode, parse_roster
+from .core.roster import FileIssue, RosterRow, RowIssue, RowProblem, StudentIdConflict, decode, parse_roster
 from .errors import CourseError, CourseErrorCode, InviteError
 from .models import RESERVED_CODES, Course, Invite, Language, Membership, ProvisionedAccount, Role
 
@@ -248,6 +249,8 @@ class RosterReport:
     linked: list[RosterRow] = field(default_factory=list)  # existing accounts (same username and email), enrolled
     already: list[tuple[RosterRow, str]] = field(default_factory=list)  # already members: (row, their role)
     problems: list[RowProblem] = field(default_factory=list)  # rows not taken, in line order
+    student_ids_stored: int = 0  # accounts (new, linked or already members) that got the roster's student ID
+    student_id_conflicts: list[StudentIdConflict] = field(default_factory=list)  # IDs not stored, in line order
 
     @property
     def taken(self) -> int:
@@ -260,8 +263,10 @@ def import_roster(course: Course, by, data: bytes | str) -> RosterReport:
     A row whose username is new creates an account with that email and name, with an unusable
     password (its owner sets one through a one-time link, `password_links`). A row matching an
     existing active account by username AND email (case-insensitively) enrols that account. Every
-    other row is reported with its reason; rows already in the course are listed and left as
-    they are. One transaction: a failure part-way takes nothing.
+    other row is reported with its reason; rows already in the course are listed and their
+    membership left as it is. A row's student ID is stored on its account (new, linked or already a
+    member) only where the account has none: an account's own different ID is kept and the row
+    listed in `student_id_conflicts`. One transaction: a failure part-way takes nothing.
     """
     access.require_role(by, course, *access.INSTRUCTORS)
     parsed = parse_roster(decode(data) if isinstance(data, bytes) else data)
@@ -283,11 +288,13 @@ def import_roster(course: Course, by, data: bytes | str) -> RosterReport:
                 problem = _existing_user_problem(row, user)
                 if problem is not None:
                     report.problems.append(problem)
-                elif user.pk in members:
+                    continue
+                if user.pk in members:
                     report.already.append((row, members[user.pk]))
                 else:
                     Membership.objects.create(course=course, user=user, role=Role.STUDENT)
                     report.linked.append(row)
+                _store_student_id(report, row, user)
                 continue
             if by_email.get(row.email):
                 report.problems.append(RowProblem(row.line, row.username, RowIssue.EMAIL_OF_OTHER_USER, row.email))
@@ -299,8 +306,20 @@ def import_roster(course: Course, by, data: bytes | str) -> RosterReport:
             ProvisionedAccount.objects.create(user=user, course=course, created_by=by)
             Membership.objects.create(course=course, user=user, role=Role.STUDENT)
             report.created.append(row)
+            _store_student_id(report, row, user)
     report.problems.sort(key=lambda p: p.line)
     return report
+
+
+def _store_student_id(report: RosterReport, row: RosterRow, user) -> None:
+    """Fill the account's missing student ID from the row; a different ID of its own is kept and reported."""
+    if not row.student_id:
+        return
+    stored, own = fill_student_id(user, row.student_id)
+    if stored:
+        report.student_ids_stored += 1
+    elif own.lower() != row.student_id.lower():
+        report.student_id_conflicts.append(StudentIdConflict(row.line, row.username, row.student_id, own))
 
 
 def _existing_user_problem(row: RosterRow, user) -> RowProblem | None:

@@ -20,7 +20,7 @@ from . import access, actions, services
 from .errors import CourseError, CourseErrorCode, InviteError
 from .forms import CourseForm, CourseSettingsForm, InviteForm, JoinForm, RoleForm, RosterForm
 from .language import speak_course_language
-from .messages import file_issue_text, row_problem_text
+from .messages import file_issue_text, row_problem_text, student_id_conflict_text
 from .models import Course, Invite, Membership, Role, target_gpu_choices
 
 
@@ -259,7 +259,8 @@ def roster_upload(request, code: str):
     report = actions.import_roster(course, request.user, form.cleaned_data["file"].read())
     context = _manage_context(request, course, role, report=report,
                               report_error=file_issue_text(report.error, report.error_detail) if report.error else "",
-                              report_problems=[(p, row_problem_text(p)) for p in report.problems])
+                              report_problems=[(p, row_problem_text(p)) for p in report.problems],
+                              report_conflicts=[(c, student_id_conflict_text(c)) for c in report.student_id_conflicts])
     return render(request, "courses/manage.html", context, status=400 if report.error else 200)
 
 

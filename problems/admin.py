@@ -1,10 +1,38 @@
-"""Admin of problems (versions are immutable: shown read-only)."""
+"""Admin of problems (versions are immutable: shown read-only). Topics are shown, filtered and
+chosen under their names in the reader's language (problems.core.topics.TOPIC_NAMES), never their keys."""
 from django import forms
 from django.contrib import admin, messages
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
+from .core.topics import Topic
 from .models import Problem, ProblemVersion
+from .templatetags.warpdrill import topic_label
+
+
+class TopicListFilter(admin.SimpleListFilter):
+    """Filter by topic, offered under the topics' names (the model's choices are the keys)."""
+
+    title = _("topic")
+    # The parameter Django's own choices filter used, so that bookmarked filtered lists keep working.
+    parameter_name = "topic__exact"
+    #: The lookup from the listed model to the problem's topic.
+    field = "topic"
+
+    def lookups(self, request, model_admin):
+        return [(topic.value, topic_label(topic.value)) for topic in Topic]
+
+    def queryset(self, request, queryset):
+        if self.value():
+            return queryset.filter(**{self.field: self.value()})
+        return queryset
+
+
+class VersionTopicListFilter(TopicListFilter):
+    """The version list's filter by its problem's topic."""
+
+    parameter_name = "problem__topic__exact"
+    field = "problem__topic"
 
 
 class ProblemVersionInline(admin.TabularInline):
@@ -37,8 +65,8 @@ class ProblemAdmin(admin.ModelAdmin):
     problem added here had no package, showed success, and gave students a 404."""
 
     form = ProblemAdminForm
-    list_display = ("slug", "title_en", "topic", "difficulty", "current_version", "published", "updated_at")
-    list_filter = ("topic", "difficulty", "is_published", "kind")
+    list_display = ("slug", "title_en", "topic_shown", "difficulty", "current_version", "published", "updated_at")
+    list_filter = (TopicListFilter, "difficulty", "is_published", "kind")
     search_fields = ("slug", "title_en", "title_ko")
     readonly_fields = ("created_at", "updated_at")
     inlines = [ProblemVersionInline]
@@ -50,6 +78,17 @@ class ProblemAdmin(admin.ModelAdmin):
     def changelist_view(self, request, extra_context=None):
         extra_context = {**(extra_context or {}), "title": _("Problems (added as packages: manage.py import_problems)")}
         return super().changelist_view(request, extra_context)
+
+    @admin.display(description=_("topic"), ordering="topic")
+    def topic_shown(self, problem):
+        """The topic's name in the reader's language ("Thread indexing", "Thread indexing (인덱스 계산)")."""
+        return topic_label(problem.topic)
+
+    def formfield_for_choice_field(self, db_field, request, **kwargs):
+        # The change form's topic menu names the topics too (built per request, so in its language).
+        if db_field.name == "topic":
+            kwargs["choices"] = [(topic.value, topic_label(topic.value)) for topic in Topic]
+        return super().formfield_for_choice_field(db_field, request, **kwargs)
 
     @admin.display(description=_("published"), ordering="is_published")
     def published(self, problem):
@@ -85,9 +124,14 @@ class ProblemVersionAdmin(admin.ModelAdmin):
     """Versions are snapshots that submissions point at: never edited in place."""
 
     list_display = ("problem", "number", "short_hash", "file_count", "created_at")
-    list_filter = ("problem__topic",)
+    list_filter = (VersionTopicListFilter,)
     search_fields = ("problem__slug",)
     readonly_fields = ("problem", "number", "content_hash", "files", "created_at")
+
+    def lookup_allowed(self, lookup, value, request):
+        # Django allows a relational lookup only under a filter's own name ("problem__topic"); the
+        # topic filter keeps the "__exact" name Django's choices filter gave bookmarked URLs.
+        return lookup == VersionTopicListFilter.parameter_name or super().lookup_allowed(lookup, value, request)
 
     @admin.display(description=_("hash"))
     def short_hash(self, obj):

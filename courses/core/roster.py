@@ -1,15 +1,16 @@
 """Roster CSV parsing and validation: plain Python, no Django.
 
 A roster is UTF-8 CSV (a byte-order mark is fine) with a header row naming the columns
-`username`, `email` and optionally `name`, in any order and any letter case; other columns are
-ignored. Every data row becomes either a `RosterRow` (well-formed, unique within the file) or a
+`username`, `email` and optionally `name` and `student_id` (also headed "student id", "student number"
+or 학번; see STUDENT_ID_HEADERS), in any order and any letter case; other columns are ignored. Every data row becomes either a `RosterRow` (well-formed, unique within the file) or a
 `RowProblem` naming its line and why it was refused. Whether a row's account exists, or matches,
 is the database's question: the Django shell (courses/actions.py) checks that and adds its own
 problems (`RowIssue.EXISTING_USER_OTHER_EMAIL`, ...) to the same report.
 
     parsed = parse_roster(text)
     parsed.error          # None, or a FileIssue when the file as a whole cannot be read
-    parsed.rows           # [RosterRow(line=2, username="kim", email="kim@example.edu", name="Kim Minjun")]
+    parsed.rows           # [RosterRow(line=2, username="kim", email="kim@example.edu", name="Kim Minjun",
+                          #            student_id="2026123456")]
     parsed.problems       # [RowProblem(line=3, username="lee", issue=RowIssue.BAD_EMAIL, value="lee@")]
 """
 from __future__ import annotations
@@ -30,9 +31,17 @@ USERNAME_RE = re.compile(r"^[\w.@+-]+\Z")
 # One @, no spaces, a dotted domain of letters, digits and hyphens. Deliberately simple: the
 # address is only used to match accounts and to reach the student, never to send mail here.
 EMAIL_RE = re.compile(r"^[^@\s,;<>\"]+@(?:[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?\.)+[A-Za-z]{2,}\Z")
+# accounts.models.STUDENT_ID_MAX and accounts.forms.STUDENT_ID_RE, copied for the same reason: a roster's
+# student ID is held to what the sign-up form and My account accept.
+STUDENT_ID_MAX = 32
+STUDENT_ID_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*\Z")
 MAX_ROWS = 5000  # a course larger than this is split into several uploads
 REQUIRED_COLUMNS = ("username", "email")
-COLUMNS = ("username", "email", "name")
+COLUMNS = ("username", "email", "name", "student_id")
+# Header cells (compared stripped and lower-cased) that name the student ID column: a Korean
+# university's export heads it 학번 (or 학번(ID)), an English one "student ID" or "student number".
+STUDENT_ID_HEADERS = ("student_id", "student id", "studentid", "student number", "student_number",
+                      "student no", "student no.", "학번")
 
 
 class FileIssue(enum.StrEnum):
@@ -46,15 +55,17 @@ class FileIssue(enum.StrEnum):
 
 
 class RowIssue(enum.StrEnum):
-    """Why one roster row was not taken. The first four are found here; the rest by the shell."""
+    """Why one roster row was not taken. Those above the comment are found here; the rest by the shell."""
 
     MISSING_USERNAME = "missing_username"  # the username cell is empty
     BAD_USERNAME = "bad_username"  # characters Django usernames do not allow, or too long
     MISSING_EMAIL = "missing_email"  # the email cell is empty
     BAD_EMAIL = "bad_email"  # not an email address, or too long
     NAME_TOO_LONG = "name_too_long"  # longer than NAME_MAX characters
+    BAD_STUDENT_ID = "bad_student_id"  # characters other than letters, digits and . _ -, or too long
     DUPLICATE_USERNAME = "duplicate_username"  # an earlier row of the file has this username
     DUPLICATE_EMAIL = "duplicate_email"  # an earlier row of the file has this email
+    DUPLICATE_STUDENT_ID = "duplicate_student_id"  # an earlier row of the file has this student ID
     # Found against the database by courses/actions.py:
     EXISTING_USER_OTHER_EMAIL = "existing_user_other_email"  # the username exists with a different (or no) email
     EMAIL_OF_OTHER_USER = "email_of_other_user"  # the email belongs to an account with another username
@@ -69,6 +80,7 @@ class RosterRow:
     username: str
     email: str
     name: str = ""
+    student_id: str = ""  # "" when the file has no student ID column or the cell is empty
 
 
 @dataclass(frozen=True)
@@ -79,6 +91,17 @@ class RowProblem:
     username: str  # as written (may be empty)
     issue: RowIssue
     value: str = ""  # the offending cell, or the earlier line's number for duplicates
+
+
+@dataclass(frozen=True)
+class StudentIdConflict:
+    """A row that was taken (or whose account was already in the course) but whose student ID was
+    not stored: the account already has another one, its owner's, which is kept. Found by the shell."""
+
+    line: int  # 1-based line of the file
+    username: str  # as written
+    roster_id: str  # the roster's student ID, not stored
+    account_id: str  # the ID the account keeps
 
 
 @dataclass
@@ -123,27 +146,43 @@ def parse_roster(text: str | None) -> ParsedRoster:
     if len(data) > MAX_ROWS:
         return ParsedRoster(error=FileIssue.TOO_MANY_ROWS, error_detail=str(MAX_ROWS))
     index = {c: columns.index(c) for c in COLUMNS if c in columns}
+    student_id_at = next((i for i, c in enumerate(columns) if _is_student_id_header(c)), None)
+    if student_id_at is not None:
+        index["student_id"] = student_id_at
     out = ParsedRoster()
     first_line_of_username: dict[str, int] = {}
     first_line_of_email: dict[str, int] = {}
+    first_line_of_student_id: dict[str, int] = {}
     for line, rec in data:
         cell = {c: (rec[i].strip() if i < len(rec) else "") for c, i in index.items()}
         username, email, name = cell["username"], cell["email"].lower(), " ".join(cell.get("name", "").split())
-        problem = _row_problem(line, username, email, name)
+        student_id = cell.get("student_id", "")
+        problem = _row_problem(line, username, email, name, student_id)
         if problem is None and username.lower() in first_line_of_username:
             problem = RowProblem(line, username, RowIssue.DUPLICATE_USERNAME, str(first_line_of_username[username.lower()]))
         if problem is None and email in first_line_of_email:
             problem = RowProblem(line, username, RowIssue.DUPLICATE_EMAIL, str(first_line_of_email[email]))
+        if problem is None and student_id and student_id.lower() in first_line_of_student_id:
+            problem = RowProblem(line, username, RowIssue.DUPLICATE_STUDENT_ID,
+                                 str(first_line_of_student_id[student_id.lower()]))
         if problem is not None:
             out.problems.append(problem)
             continue
         first_line_of_username[username.lower()] = line
         first_line_of_email[email] = line
-        out.rows.append(RosterRow(line, username, email, name))
+        if student_id:
+            first_line_of_student_id[student_id.lower()] = line
+        out.rows.append(RosterRow(line, username, email, name, student_id))
     return out
 
 
-def _row_problem(line: int, username: str, email: str, name: str) -> RowProblem | None:
+def _is_student_id_header(column: str) -> bool:
+    """Whether a header cell (stripped, lower-cased) names the student ID column: one of
+    STUDENT_ID_HEADERS, also with a parenthesised note after it ("학번(ID)", "student id (학번)")."""
+    return column in STUDENT_ID_HEADERS or column.split("(")[0].strip() in STUDENT_ID_HEADERS
+
+
+def _row_problem(line: int, username: str, email: str, name: str, student_id: str) -> RowProblem | None:
     if not username:
         return RowProblem(line, username, RowIssue.MISSING_USERNAME)
     if len(username) > USERNAME_MAX or not USERNAME_RE.match(username):
@@ -154,6 +193,8 @@ def _row_problem(line: int, username: str, email: str, name: str) -> RowProblem 
         return RowProblem(line, username, RowIssue.BAD_EMAIL, email)
     if len(name) > NAME_MAX:
         return RowProblem(line, username, RowIssue.NAME_TOO_LONG, str(len(name)))
+    if student_id and (len(student_id) > STUDENT_ID_MAX or not STUDENT_ID_RE.match(student_id)):
+        return RowProblem(line, username, RowIssue.BAD_STUDENT_ID, student_id)
     return None
 
 

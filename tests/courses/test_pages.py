@@ -290,3 +290,28 @@ def test_the_course_page_lists_the_courses_published_problems_only(people, cours
     assert "draft" not in section and "theirs" not in section and "tiny-add" not in section
     empty = text(as_user("tom").get(f"/courses/{courses['B'].code}/"))
     assert "Problem theirs" in empty
+
+
+def test_roster_upload_reports_student_ids_stored_and_not_stored(people, courses, as_user):
+    """The report counts the IDs stored and lists, with its line, each row whose account kept its own ID."""
+    from accounts.profiles import set_identity
+
+    set_identity(people["stu"], full_name="", email="stu@uni.example", student_id="2025999")
+    csv = "username,email,학번\nkim,kim@uni.example,2026001\nstu,stu@uni.example,2026003\n".encode()
+    html = text(as_user("prof").post("/courses/PP-A/manage/roster/", {"file": SimpleUploadedFile("r.csv", csv)}))
+    assert "1 student ID stored" in html
+    assert re.findall(r'<tr class="student-id-conflict"><td class="num">(\d+)</td><td>(\w+)</td><td>([^<]*)</td>', html) == [
+        ("3", "stu", "the account already has the student ID 2025999, which was kept; the roster&#x27;s 2026003 "
+                     "was not stored (the student can change it on My account)")]
+
+
+def test_the_roster_form_names_its_columns_in_english_and_korean(people, courses, as_user):
+    client = as_user("prof")
+    html = text(client.get("/courses/PP-A/manage/"))
+    assert "<code>student_id</code>" in html and "<code>학번</code>" in html and "name and student_id (학번)" in html
+    client.cookies["django_language"] = "ko"
+    html = text(client.get("/courses/PP-A/manage/"))
+    assert "<code>student_id</code>" in html and "열" in html and "Columns, named" not in html
+    conflict = text(client.post("/courses/PP-A/manage/roster/", {"file": SimpleUploadedFile(
+        "r.csv", "username,email,학번\nstu,stu@uni.example,2026 3\n".encode())}))
+    assert 'data-issue="bad_student_id"' in conflict and "학번" in conflict and "may only contain" not in conflict

@@ -77,3 +77,40 @@ def test_too_many_rows_is_refused_whole():
     parsed = parse_roster(text)
     assert parsed.error == FileIssue.TOO_MANY_ROWS and parsed.rows == []
     assert len(parse_roster(text.rsplit("\n", 2)[0] + "\n").rows) == MAX_ROWS
+
+
+@pytest.mark.parametrize("header", ["student_id", "Student ID", "STUDENTID", "student number", "학번", " 학번(ID) "])
+def test_the_student_id_column_is_read_under_its_english_and_korean_headers(header):
+    """The student ID column may be headed in English or Korean; its cell is stripped and kept as written."""
+    parsed = parse_roster(f"username,{header},email\nkim, 2026-123a ,kim@uni.example\nlee,,lee@uni.example\n")
+    assert parsed.problems == []
+    assert [(r.username, r.student_id) for r in parsed.rows] == [("kim", "2026-123a"), ("lee", "")]
+
+
+def test_without_a_student_id_column_rows_have_none():
+    parsed = parse_roster("username,email,학과\nkim,kim@uni.example,CS\n")
+    assert [(r.username, r.student_id) for r in parsed.rows] == [("kim", "")]
+
+
+@pytest.mark.parametrize("value", ["2026 123", "#2026", "-2026", "학번2026", "1" * 33])
+def test_a_student_id_the_account_form_would_refuse_refuses_the_row(value):
+    """Spaces, signs other than . _ -, a leading sign, non-Latin letters or more than 32 characters."""
+    parsed = parse_roster(f"username,email,student_id\nkim,kim@uni.example,{value}\nlee,lee@uni.example,2026002\n")
+    assert [(p.line, p.issue, p.value) for p in parsed.problems] == [(2, RowIssue.BAD_STUDENT_ID, value)]
+    assert [r.username for r in parsed.rows] == ["lee"]
+
+
+def test_a_repeated_student_id_is_refused_pointing_at_its_first_line():
+    text = "username,email,학번\nkim,kim@uni.example,2026001\nlee,lee@uni.example,2026001\npark,park@uni.example,\nhan,han@uni.example,\n"
+    parsed = parse_roster(text)
+    assert [(p.line, p.issue, p.value) for p in parsed.problems] == [(3, RowIssue.DUPLICATE_STUDENT_ID, "2")]
+    assert [r.username for r in parsed.rows] == ["kim", "park", "han"]  # empty IDs are no duplicates
+
+
+def test_the_student_id_rule_is_the_account_forms():
+    """The core's copies of the account form's student ID length and characters have not drifted."""
+    from accounts.forms import STUDENT_ID_RE as FORM_RE
+    from accounts.models import STUDENT_ID_MAX as MODEL_MAX
+    from courses.core import roster
+
+    assert (roster.STUDENT_ID_MAX, roster.STUDENT_ID_RE.pattern) == (MODEL_MAX, FORM_RE)

@@ -6,6 +6,8 @@ import pytest
 from django.contrib.auth.models import User
 from django.http import Http404
 
+from accounts.models import Profile
+from accounts.profiles import set_identity, student_id_of
 from courses import actions
 from courses.core.roster import FileIssue, RowIssue
 from courses.models import Membership, ProvisionedAccount, Role
@@ -108,3 +110,43 @@ def test_no_link_for_an_account_another_course_created(people, courses):
     assert [r.username for r in report.linked] == ["kim"]
     assert password_links(courses["A"], people["prof"]) == []
     assert [link.user.username for link in password_links(courses["B"], people["bea"])] == ["kim"]
+
+
+def with_ids(*lines: str) -> bytes:
+    return ("username,email,학번\n" + "".join(f"{line}\n" for line in lines)).encode()
+
+
+def test_a_rosters_student_ids_are_stored_where_my_account_keeps_them(people, courses, client):
+    """A new account, a linked one and a member with no ID all get the roster's ID in accounts.Profile,
+    and the student sees it on My account."""
+    report = actions.import_roster(courses["A"], people["prof"], with_ids(
+        "kim,kim@uni.example,2026001", "tom,tom@uni.example,2026002", "stu,stu@uni.example,2026003",
+        "lee,lee@uni.example,"))
+    assert report.problems == [] and report.student_id_conflicts == []
+    assert report.student_ids_stored == 3
+    assert {u: student_id_of(User.objects.get(username=u)) for u in ("kim", "tom", "stu", "lee")} == {
+        "kim": "2026001", "tom": "2026002", "stu": "2026003", "lee": ""}
+    client.force_login(people["stu"])
+    assert 'value="2026003"' in client.get("/accounts/me/").content.decode()
+
+
+def test_a_students_own_student_id_is_never_overwritten_and_the_row_is_reported(people, courses):
+    """stu (a member) and tom (linked) gave their own IDs: the roster's different ones are not stored,
+    each is a conflict line, and both are still in the course; the same ID in another letter case is no conflict."""
+    set_identity(people["stu"], full_name="", email="stu@uni.example", student_id="2025999")
+    set_identity(people["tom"], full_name="", email="tom@uni.example", student_id="2024abc")
+    report = actions.import_roster(courses["A"], people["prof"], with_ids(
+        "stu,stu@uni.example,2026003", "tom,tom@uni.example,2024ABC", "nobody,nobody@uni.example,2026004"))
+    assert [(c.line, c.username, c.roster_id, c.account_id) for c in report.student_id_conflicts] == [
+        (2, "stu", "2026003", "2025999")]
+    assert report.student_ids_stored == 1 and report.problems == []
+    assert [r.username for r in report.linked] == ["tom", "nobody"] and [r.username for r, _ in report.already] == ["stu"]
+    assert dict(Profile.objects.filter(user__username__in=["stu", "tom", "nobody"])
+                .values_list("user__username", "student_id")) == {"stu": "2025999", "tom": "2024abc", "nobody": "2026004"}
+
+
+def test_a_refused_row_stores_no_student_id(people, courses):
+    """A row refused against the database (another email) changes nothing of the account it names."""
+    report = actions.import_roster(courses["A"], people["prof"], with_ids("nobody,someone@uni.example,2026009"))
+    assert issues(report) == [(2, RowIssue.EXISTING_USER_OTHER_EMAIL)]
+    assert student_id_of(User.objects.get(username="nobody")) == "" and report.student_ids_stored == 0
