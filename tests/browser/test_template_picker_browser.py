@@ -49,7 +49,7 @@ def test_the_picker_adds_to_a_pool_and_the_template_saves(editor, lang):
     # A second family into the chosen zone 2 (the select lists the zones by title).
     labels = page.eval_on_selector_all("#pick-zone option", "os => os.map(o => o.textContent)")
     assert labels[1:] == (["1. Occupancy and indexing", "2. Kernel"] if lang == "en"
-                          else ["1. Occupancy와 인덱스 계산", "2. Kernel"])
+                          else ["1. 점유율과 인덱스 계산", "2. 커널"])
     page.select_option("#pick-zone", "1")
     page.fill("#pick-family", "indexing.limits")
     page.click("#add-family")

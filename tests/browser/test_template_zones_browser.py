@@ -88,6 +88,6 @@ def test_zones_are_added_renamed_and_removed_in_place(editor, lang):
     page.click("#save-template")
     page.wait_for_url(re.compile(r".*/exams/course/\d+/$"))
     zones = ExamTemplate.objects.get(course=editor.course).data["zones"]
-    assert [z["title"] for z in zones] == [{"en": "Occupancy and indexing", "ko": "Occupancy와 인덱스 계산"},
+    assert [z["title"] for z in zones] == [{"en": "Occupancy and indexing", "ko": "점유율과 인덱스 계산"},
                                            {"en": "Limits", "ko": "한계"}, {"en": "Zone 3", "ko": "구역 3"}]
     assert not page.errors, page.errors
