@@ -14,14 +14,14 @@ from .models import Exam, ExamTemplate
 
 EXAMPLE = """title: {en: Midterm 1, ko: 중간고사 1}
 zones:
-  - title: {en: Occupancy and indexing, ko: Occupancy와 인덱스 계산}
+  - title: {en: Occupancy and indexing, ko: 점유율과 인덱스 계산}
     choose: 2
     points: 5
     pool:
       - {family: occupancy.blocks_per_sm, difficulty: [1, 2]}
       - {family: indexing.global_index, difficulty: 2}
       - {family: indexing.warp_lane}
-  - title: {en: Kernel, ko: Kernel}
+  - title: {en: Kernel, ko: 커널}
     pool:
       - {kernel: vector-add-tail, attempt_points: [10, 7, 5], partial_credit: true}
 """

@@ -1,4 +1,7 @@
 """A tiny valid package as a dict of files, for tests that need a problem without the bank."""
+from __future__ import annotations
+
+from problems.core.package import ProblemPackage, parse_package
 
 PROBLEM_YAML = """\
 slug: tiny-add
@@ -42,6 +45,16 @@ __global__ void add(const float* a, const float* b, float* c, int n) {
 }
 """
 
+# A correct kernel whose thread 0 first spins: `SPIN % iterations` is the security tester's
+# correct-but-slow kernel, for the tests of time limits and the run budget.
+SPIN = """\
+__global__ void add(const float* a, const float* b, float* c, int n) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i == 0) { volatile long x = 0; for (long k = 0; k < %dL; k++) x++; }
+    if (i < n) c[i] = a[i] + b[i];
+}
+"""
+
 WRONG_SUB = """\
 // verdict: WRONG_ANSWER
 __global__ void add(const float* a, const float* b, float* c, int n) {
@@ -63,3 +76,13 @@ def tiny_package_files(**overrides) -> dict[str, str]:
     }
     files.update(overrides)
     return {k: v for k, v in files.items() if v is not None}
+
+
+def tiny_package(problem_yaml: str = PROBLEM_YAML, *, time_s: float | None = None) -> ProblemPackage:
+    """The parsed 'tiny-add' package with `problem_yaml` as its problem.yaml, its per-test limit set to
+    `time_s` seconds when given (in place of PROBLEM_YAML's 5 s)."""
+    if time_s is not None:
+        if "limits: {time_s: 5}" not in problem_yaml:
+            raise ValueError("problem_yaml has no 'limits: {time_s: 5}' to replace")
+        problem_yaml = problem_yaml.replace("limits: {time_s: 5}", f"limits: {{time_s: {time_s:g}}}")
+    return parse_package(tiny_package_files(**{"problem.yaml": problem_yaml}))

@@ -6,7 +6,7 @@ such as cudaLaunchCooperativeKernel and placeholders such as %(kernel)s.
 
 Read here: the Korean catalogue's msgstrs, the printed forms' labels, the bank's Korean statements and
 starters' comments, the occupancy working, every question family's Korean text over seeds and
-difficulties, and the playground's Korean example."""
+difficulties, the playground's Korean example and the exam template editor's example."""
 from __future__ import annotations
 
 import json
@@ -120,3 +120,16 @@ def test_the_playgrounds_example_is_commented_in_the_readers_language():
     assert HANGUL.search(korean.splitlines()[0]) and not HANGUL.search(english)
     strip = lambda src: re.sub(r"//[^\n]*", "", src)  # noqa: E731
     assert strip(korean) == strip(english)  # the same code
+
+
+def test_the_exam_template_editors_example_titles_its_zones_in_korean_words():
+    """A new exam template's example (exams/forms.py) titled a zone "ko: Kernel" and another
+    "Occupancy와 인덱스 계산" on a Korean page: its Korean titles are Korean words, 커널 and 점유율."""
+    import yaml
+
+    from exams.forms import EXAMPLE
+
+    spec = yaml.safe_load(EXAMPLE)
+    korean = [spec["title"]["ko"]] + [zone["title"]["ko"] for zone in spec["zones"]]
+    assert not [title for title in korean if re.search(r"[A-Za-z]", title)], korean
+    assert "커널" in korean and "점유율과 인덱스 계산" in korean

@@ -1,5 +1,6 @@
 """What the browser tests share: Debian's Chromium driven by Playwright, headless; the live server's
-set-up; logging in through the log-in page; an open exam with a started attempt; a worker for exams."""
+set-up; logging in through the log-in page; a new exam template's editor; an open exam with a started
+attempt; a worker for exams."""
 from __future__ import annotations
 
 import os
@@ -58,6 +59,31 @@ def log_in(live_server):
         page.wait_for_url(f"{live_server.url}{next_path}")
 
     return log_in
+
+
+@pytest.fixture
+def editor(live_server, browser, log_in, transactional_db):
+    """editor(lang, width=1280) -> a page on a new exam template's editor, as ivy, the instructor of
+    `editor.course`, in `lang`; the page's JavaScript errors are collected in `page.errors`."""
+    from django.contrib.auth.models import User
+
+    from courses.models import Course, Membership, Role
+
+    ivy = User.objects.create_user("ivy", password=PASSWORD)
+    course = Course.objects.create(name="Parallel Programming", code="PP-T")
+    Membership.objects.create(course=course, user=ivy, role=Role.INSTRUCTOR)
+
+    def open_editor(lang: str, width: int = 1280):
+        page = browser.new_page(viewport={"width": width, "height": 900}, locale=lang,
+                                extra_http_headers={"Accept-Language": lang})
+        page.errors = []
+        page.on("pageerror", lambda exc: page.errors.append(str(exc)))
+        log_in(page, "ivy")
+        page.goto(f"{live_server.url}/exams/course/{course.pk}/templates/new/")
+        return page
+
+    open_editor.course = course
+    return open_editor
 
 
 @pytest.fixture

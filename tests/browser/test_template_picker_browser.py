@@ -19,21 +19,10 @@ MARKED = {"en": "· in the template: zone 2, difficulty 1", "ko": "· 템플릿�
 
 
 @pytest.mark.parametrize("lang", ["en", "ko"])
-def test_the_picker_adds_to_a_pool_and_the_template_saves(live_server, browser, log_in, transactional_db, lang):
-    from django.contrib.auth.models import User
-
-    from courses.models import Course, Membership, Role
+def test_the_picker_adds_to_a_pool_and_the_template_saves(editor, lang):
     from exams.models import ExamTemplate
 
-    ivy = User.objects.create_user("ivy", password="pass-1234-word")
-    course = Course.objects.create(name="Parallel Programming", code="PP-T")
-    Membership.objects.create(course=course, user=ivy, role=Role.INSTRUCTOR)
-    page = browser.new_page(viewport={"width": 1280, "height": 900}, locale=lang,
-                            extra_http_headers={"Accept-Language": lang})
-    errors: list[str] = []
-    page.on("pageerror", lambda exc: errors.append(str(exc)))
-    log_in(page, "ivy")
-    page.goto(f"{live_server.url}/exams/course/{course.pk}/templates/new/")
+    page = editor(lang)
     before = page.input_value("#id_text")
 
     # A misspelt id: refused with the closest one, the text untouched.
@@ -60,7 +49,7 @@ def test_the_picker_adds_to_a_pool_and_the_template_saves(live_server, browser, 
     # A second family into the chosen zone 2 (the select lists the zones by title).
     labels = page.eval_on_selector_all("#pick-zone option", "os => os.map(o => o.textContent)")
     assert labels[1:] == (["1. Occupancy and indexing", "2. Kernel"] if lang == "en"
-                          else ["1. Occupancy와 인덱스 계산", "2. Kernel"])
+                          else ["1. 점유율과 인덱스 계산", "2. 커널"])
     page.select_option("#pick-zone", "1")
     page.fill("#pick-family", "indexing.limits")
     page.click("#add-family")
@@ -82,10 +71,10 @@ def test_the_picker_adds_to_a_pool_and_the_template_saves(live_server, browser, 
         "{kernel: vector-add-tail, attempt_points: [10, 7, 5], partial_credit: true}", "{family: indexing.inverse}"))
     page.click("#save-template")
     page.wait_for_url(re.compile(r".*/exams/course/\d+/$"))
-    spec = ExamTemplate.objects.get(course=course).data
+    spec = ExamTemplate.objects.get(course=editor.course).data
     assert [p["family"] for p in spec["zones"][0]["pool"]][-1] == "synchronization.classify"
     assert [p["family"] for p in spec["zones"][1]["pool"]] == ["indexing.inverse", "indexing.limits"]
-    assert not errors, errors
+    assert not page.errors, page.errors
 
 
 BANK_WARNING = {"en": "students can practise them with full feedback before and during the exam",
@@ -93,26 +82,14 @@ BANK_WARNING = {"en": "students can practise them with full feedback before and 
 
 
 @pytest.mark.parametrize("lang", ["en", "ko"])
-def test_picking_a_bank_problem_warns_that_it_is_public(live_server, browser, log_in, transactional_db, lang):
+def test_picking_a_bank_problem_warns_that_it_is_public(editor, lang):
     """A shipped-bank problem can be practised by every student before and during the exam: the picker
     says so in its status and the page shows the warning, without a reload."""
-    from django.contrib.auth.models import User
-
-    from courses.models import Course, Membership, Role
-    from problems.core.package import parse_package
     from problems.services import import_package
-    from tests.packages import tiny_package_files
+    from tests.packages import tiny_package
 
-    import_package(parse_package(tiny_package_files()))  # the bank's tiny-add
-    ivy = User.objects.create_user("ivy", password="pass-1234-word")
-    course = Course.objects.create(name="Parallel Programming", code="PP-T")
-    Membership.objects.create(course=course, user=ivy, role=Role.INSTRUCTOR)
-    page = browser.new_page(viewport={"width": 1280, "height": 900}, locale=lang,
-                            extra_http_headers={"Accept-Language": lang})
-    errors: list[str] = []
-    page.on("pageerror", lambda exc: errors.append(str(exc)))
-    log_in(page, "ivy")
-    page.goto(f"{live_server.url}/exams/course/{course.pk}/templates/new/")
+    import_package(tiny_package())  # the bank's tiny-add
+    page = editor(lang)
     assert page.is_visible("#bank-note") and not page.is_visible("#bank-warning")
     page.fill("#pick-kernel", "tiny-add")
     page.click("#add-kernel")
@@ -120,4 +97,4 @@ def test_picking_a_bank_problem_warns_that_it_is_public(live_server, browser, lo
     page.wait_for_selector("#bank-warning", state="visible")
     assert "tiny-add" in page.inner_text("#bank-warning") and BANK_WARNING[lang] in page.inner_text("#bank-warning")
     assert "tiny-add" in page.inner_text("#pick-status")
-    assert not errors
+    assert not page.errors, page.errors

@@ -14,30 +14,6 @@ pytestmark = [pytest.mark.browser]
 NEW_ZONE = {"en": "3. Zone 3", "ko": "3. 구역 3"}
 
 
-@pytest.fixture
-def editor(live_server, browser, log_in, transactional_db):
-    """editor(lang, width) -> a page on a new template's editor, as ivy, the course's instructor."""
-    from django.contrib.auth.models import User
-
-    from courses.models import Course, Membership, Role
-
-    ivy = User.objects.create_user("ivy", password="pass-1234-word")
-    course = Course.objects.create(name="Parallel Programming", code="PP-Z")
-    Membership.objects.create(course=course, user=ivy, role=Role.INSTRUCTOR)
-
-    def open_editor(lang: str, width: int = 1280):
-        page = browser.new_page(viewport={"width": width, "height": 900}, locale=lang,
-                                extra_http_headers={"Accept-Language": lang})
-        page.errors = []
-        page.on("pageerror", lambda exc: page.errors.append(str(exc)))
-        log_in(page, "ivy")
-        page.goto(f"{live_server.url}/exams/course/{course.pk}/templates/new/")
-        return page
-
-    open_editor.course = course
-    return open_editor
-
-
 def box(page, selector):
     return page.locator(selector).bounding_box()
 
@@ -112,6 +88,6 @@ def test_zones_are_added_renamed_and_removed_in_place(editor, lang):
     page.click("#save-template")
     page.wait_for_url(re.compile(r".*/exams/course/\d+/$"))
     zones = ExamTemplate.objects.get(course=editor.course).data["zones"]
-    assert [z["title"] for z in zones] == [{"en": "Occupancy and indexing", "ko": "Occupancy와 인덱스 계산"},
+    assert [z["title"] for z in zones] == [{"en": "Occupancy and indexing", "ko": "점유율과 인덱스 계산"},
                                            {"en": "Limits", "ko": "한계"}, {"en": "Zone 3", "ko": "구역 3"}]
     assert not page.errors, page.errors

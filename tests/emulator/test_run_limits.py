@@ -9,10 +9,13 @@ import pytest
 
 from grader.core import sandbox
 from grader.core.backends.base import LaunchConfig, RunRequest
+from grader.core.backends.emulator import EmulatorBackend
 from grader.core.emulator.checkplan import CheckPlan
 from grader.core.emulator.run_limits import backstop_s, cpu_limit_s, run_limits, shared_out
 from grader.core.errors import PlatformError
+from grader.core.judge import judge
 from grader.core.verdicts import Verdict
+from tests.packages import PROBLEM_YAML, SPIN, tiny_package
 
 LAUNCH = LaunchConfig((4, 1, 1), (256, 1, 1), 0)
 
@@ -46,29 +49,16 @@ def test_a_check_pass_shares_its_budget_among_the_runs_it_plans():
 
 needs_sandbox = pytest.mark.skipif(not sandbox.box.DEFAULT.works(), reason="no sandbox here")
 
-# Thread 0 of block 0 spins; the other blocks are idle at once: one busy worker thread of two.
-ONE_BUSY_THREAD = """__global__ void add(const float* a, const float* b, float* c, int n) {
-    int i = blockIdx.x * blockDim.x + threadIdx.x;
-    if (i == 0) { volatile long x = 0; for (long k = 0; k < %dL; k++) x++; }
-    if (i < n) c[i] = a[i] + b[i];
-}
-"""
-
 
 @needs_sandbox
 def test_a_single_busy_thread_is_charged_its_cpu_seconds_not_half_of_them():
     """With two worker threads the old clock halved a one-thread kernel's CPU seconds (10 s of CPU on a
     5 s limit); now a kernel that spins past the limit on one thread is TIME_LIMIT at it."""
-    from grader.core.backends.emulator import EmulatorBackend
-    from grader.core.judge import judge
-    from problems.core.package import parse_package
-    from tests.packages import PROBLEM_YAML, tiny_package_files
-
-    yaml_text = (PROBLEM_YAML.replace("limits: {time_s: 5}", "limits: {time_s: 1}")
-                 .replace("  - {name: small, params: {n: 5}, seed: 1, sample: true}\n", "")
+    yaml_text = (PROBLEM_YAML.replace("  - {name: small, params: {n: 5}, seed: 1, sample: true}\n", "")
                  .replace("{name: tail, params: {n: 1025}, seed: 2}", "{name: tail, params: {n: 1025}, seed: 2, sample: true}"))
-    package = parse_package(tiny_package_files(**{"problem.yaml": yaml_text}))
-    result = judge(package, ONE_BUSY_THREAD % 40_000_000_000, EmulatorBackend(workers=2), budget_factor=None)
+    # Thread 0 of block 0 spins; the other blocks are idle at once: one busy worker thread of two.
+    result = judge(tiny_package(yaml_text, time_s=1), SPIN % 40_000_000_000, EmulatorBackend(workers=2),
+                   budget_factor=None)
     first = result.tests[0]
     assert first.name == "tail" and first.verdict is Verdict.TIME_LIMIT and "of CPU time" in str(first.message)
     # The CPU seconds it got, as the sandbox sampled them (a tenth of a second late at most): the limit,
@@ -81,16 +71,11 @@ def test_identical_submissions_get_the_same_verdict_on_an_idle_and_a_loaded_cpu(
     """A kernel that needs part of its limit in CPU, judged alone and then pinned to one CPU that three
     busy processes share: the same verdict, or a platform fault (retried, never an attempt) if the
     machine starves it past the wall-clock backstop; never TIME_LIMIT where it was ACCEPTED."""
-    from grader.core.backends.emulator import EmulatorBackend
-    from grader.core.judge import judge
-    from problems.core.package import parse_package
-    from tests.packages import PROBLEM_YAML, tiny_package_files
     from tests.sandbox.test_charged_clock import starved_cpu
 
-    yaml_text = PROBLEM_YAML.replace("limits: {time_s: 5}", "limits: {time_s: 2}")
-    package = parse_package(tiny_package_files(**{"problem.yaml": yaml_text}))
+    package = tiny_package(time_s=2)
     backend = EmulatorBackend(workers=2)
-    source = ONE_BUSY_THREAD % 300_000_000
+    source = SPIN % 300_000_000
     alone = judge(package, source, backend)
     with starved_cpu(hogs=3):
         try:

@@ -15,14 +15,14 @@ from exams.core.template_edit import (EditProblem, PickKind, TemplateEditError, 
 # The editor's example (exams/forms.py), as the tester had it when pressing the button.
 EXAMPLE = """title: {en: Midterm 1, ko: 중간고사 1}
 zones:
-  - title: {en: Occupancy and indexing, ko: Occupancy와 인덱스 계산}
+  - title: {en: Occupancy and indexing, ko: 점유율과 인덱스 계산}
     choose: 2
     points: 5
     pool:
       - {family: occupancy.blocks_per_sm, difficulty: [1, 2]}
       - {family: indexing.global_index, difficulty: 2}
       - {family: indexing.warp_lane}
-  - title: {en: Kernel, ko: Kernel}
+  - title: {en: Kernel, ko: 커널}
     pool:
       - {kernel: vector-add-tail, attempt_points: [10, 7, 5], partial_credit: true}
 """
@@ -143,7 +143,7 @@ def test_ids_are_checked_with_the_closest_known_one():
 
 
 def test_zone_titles_in_each_language():
-    assert zone_titles(EXAMPLE, "ko") == ["Occupancy와 인덱스 계산", "Kernel"]
+    assert zone_titles(EXAMPLE, "ko") == ["점유율과 인덱스 계산", "커널"]
     assert zone_titles("title: x\n  - y: [\n") == []
 
 

@@ -13,7 +13,7 @@ from exams.core.template_zones import ZoneOp, add_zone, remove_zone, rename_zone
 EXAMPLE = """title: {en: Midterm 1, ko: 중간고사 1}
 zones:
   # the warm-up
-  - title: {en: Occupancy and indexing, ko: Occupancy와 인덱스 계산}
+  - title: {en: Occupancy and indexing, ko: 점유율과 인덱스 계산}
     choose: 2
     pool:
       - {family: occupancy.blocks_per_sm, difficulty: [1, 2]}
@@ -31,7 +31,7 @@ def zones_of(text):
 
 def test_the_zones_are_summarised_as_written():
     assert [(z.index, z.title, z.items, z.choose) for z in zone_summaries(EXAMPLE)] == [
-        (0, {"en": "Occupancy and indexing", "ko": "Occupancy와 인덱스 계산"}, 3, 2), (1, {}, 1, 1)]
+        (0, {"en": "Occupancy and indexing", "ko": "점유율과 인덱스 계산"}, 3, 2), (1, {}, 1, 1)]
     assert zone_summaries("zones: [unclosed") == [] and zone_summaries("") == []
 
 
@@ -68,7 +68,7 @@ def test_json_stays_json_and_a_flow_template_is_written_whole():
 def test_removing_a_zone_cuts_its_lines_and_says_what_went_with_it():
     first = remove_zone(EXAMPLE, 0)
     assert first.op is ZoneOp.REMOVE and first.items == 3 and not first.rewritten
-    assert first.title == {"en": "Occupancy and indexing", "ko": "Occupancy와 인덱스 계산"}
+    assert first.title == {"en": "Occupancy and indexing", "ko": "점유율과 인덱스 계산"}
     assert zones_of(first.text) == [{"choose": 1, "pool": [{"kernel": "vector-add-tail"}]}]
     assert "# this zone has no title" in first.text
     last = remove_zone(EXAMPLE, 1)

@@ -82,7 +82,7 @@ def test_without_the_script_the_page_comes_back_with_the_item_and_the_sentence(c
     html = r.content.decode()
     assert r.status_code == 200 and "- {family: indexing.limits}" in html
     assert 'class="pick-status pick-added"' in html and "indexing.limits을(를) 1번 구역" in html
-    assert '<option value="0" selected>1. Occupancy와 인덱스 계산</option>' in html
+    assert '<option value="0" selected>1. 점유율과 인덱스 계산</option>' in html
     r = ivy.post(url, {"text": EXAMPLE, "add": "family", "family_id": "indexing.limit"})
     assert r.status_code == 400 and b"pick-refused" in r.content and b"Did you mean" in r.content
 

@@ -15,21 +15,17 @@ from grader.core import budget as budget_module
 from grader.core import sandbox
 from grader.core.backends.base import RunOutcome, RunStatus
 from grader.core.backends.dummy import DummyBackend
+from grader.core.backends.emulator import EmulatorBackend
 from grader.core.budget import RunBudget
 from grader.core.judge import judge
 from grader.core.verdicts import NOT_RUN, DiagnosticKind, Verdict
-from problems.core.package import parse_package
-from tests.packages import PROBLEM_YAML, tiny_package_files
+from tests.packages import PROBLEM_YAML, SPIN, tiny_package
 
 FOUR_TESTS = PROBLEM_YAML.replace(
     "  - {name: tail, params: {n: 1025}, seed: 2}\n",
     "  - {name: tail, params: {n: 1025}, seed: 2}\n"
     "  - {name: third, params: {n: 300}, seed: 3}\n"
     "  - {name: fourth, params: {n: 700}, seed: 4}\n") + "checks: [memcheck]\n"
-
-
-def package(yaml_text: str = FOUR_TESTS):
-    return parse_package(tiny_package_files(**{"problem.yaml": yaml_text}))
 
 
 class Timed(DummyBackend):
@@ -67,7 +63,7 @@ def test_the_testers_slow_kernel_stops_at_the_first_run_past_the_budget():
     """3.5 s per run on a 5 s limit: the first two tests pass, the third gets what is left (3 s) and runs
     out, the fourth is not run and neither is the check pass. Four runs of 3.5 s and a check pass before."""
     backend = Timed(3.5)
-    result = judge(package(), "// slow\n", backend)
+    result = judge(tiny_package(FOUR_TESTS), "// slow\n", backend)
     assert [t.verdict for t in result.tests] == [Verdict.ACCEPTED, Verdict.ACCEPTED, Verdict.TIME_LIMIT, NOT_RUN]
     assert [r.time_limit_s for r in backend.requests] == [5.0, 5.0, 3.0]
     assert not any(r.check for r in backend.requests)
@@ -82,7 +78,7 @@ def test_the_testers_slow_kernel_stops_at_the_first_run_past_the_budget():
 def test_a_fast_kernel_never_meets_the_budget_and_its_check_pass_shares_what_is_left():
     """The check pass's runs get four times the per-test limit each, all of them at most what is left."""
     backend = Timed(0.01)
-    result = judge(package(), "// fast\n", backend)
+    result = judge(tiny_package(FOUR_TESTS), "// fast\n", backend)
     assert result.verdict is Verdict.ACCEPTED
     check = [r for r in backend.requests if r.check]
     assert len(check) == 1 and check[0].time_limit_s == pytest.approx(9.96) == check[0].budget_s
@@ -92,7 +88,7 @@ def test_the_check_pass_gets_what_is_left_and_a_spent_budget_is_a_time_limit_fin
     """Four tests of 2.4 s leave 0.4 s: the check pass gets it and runs out (TIME_LIMIT naming the
     budget, not the 0.4 s); tests of 2.5 s leave nothing, and the check pass is not started."""
     backend = Timed(2.4)
-    result = judge(package(), "// tight\n", backend)
+    result = judge(tiny_package(FOUR_TESTS), "// tight\n", backend)
     assert [t.verdict for t in result.tests] == [Verdict.ACCEPTED] * 4
     assert backend.requests[-1].check and backend.requests[-1].time_limit_s == pytest.approx(0.4)
     assert result.verdict is Verdict.TIME_LIMIT
@@ -100,7 +96,7 @@ def test_the_check_pass_gets_what_is_left_and_a_spent_budget_is_a_time_limit_fin
     assert finding.check and "time budget ran out" in finding.message and "0.4" not in finding.message
 
     backend = Timed(2.5)
-    result = judge(package(), "// tighter\n", backend)
+    result = judge(tiny_package(FOUR_TESTS), "// tighter\n", backend)
     assert not any(r.check for r in backend.requests)
     assert result.verdict is Verdict.TIME_LIMIT and any(d.check and d.kind is DiagnosticKind.TIMEOUT
                                                         for d in result.diagnostics)
@@ -108,7 +104,7 @@ def test_the_check_pass_gets_what_is_left_and_a_spent_budget_is_a_time_limit_fin
 
 def test_without_a_budget_every_test_gets_its_limit():
     backend = Timed(3.5)
-    result = judge(package(), "// slow\n", backend, budget_factor=None)
+    result = judge(tiny_package(FOUR_TESTS), "// slow\n", backend, budget_factor=None)
     assert result.verdict is Verdict.ACCEPTED and [r.time_limit_s for r in backend.requests if not r.check] == [5.0] * 4
     assert result.limits["budget_s"] is None
 
@@ -123,24 +119,13 @@ def test_the_sites_factor_is_the_tasks():
 
 needs_sandbox = pytest.mark.skipif(not sandbox.box.DEFAULT.works(), reason="no sandbox here")
 
-# A correct kernel whose thread 0 first spins `ITERATIONS` times: the tester's slow kernel, scaled to a
-# 1 s limit per test (the sandbox's CPU clock, not the wall clock, decides).
-SPIN = """__global__ void add(const float* a, const float* b, float* c, int n) {
-    int i = blockIdx.x * blockDim.x + threadIdx.x;
-    if (i == 0) { volatile long x = 0; for (long k = 0; k < %dL; k++) x++; }
-    if (i < n) c[i] = a[i] + b[i];
-}
-"""
-
 
 @needs_sandbox
 def test_on_the_emulator_a_kernel_that_spins_on_every_test_is_stopped_by_the_budget():
     """With a 0.5 s limit and a 1 s budget, a kernel that spins for longer than the budget on its first
     test is stopped there: the wall clock held is about the budget, not tests x limit."""
-    from grader.core.backends.emulator import EmulatorBackend
-
-    yaml_text = FOUR_TESTS.replace("limits: {time_s: 5}", "limits: {time_s: 0.5}")
-    result = judge(package(yaml_text), SPIN % 4_000_000_000, EmulatorBackend(workers=2))
+    # The tester's slow kernel, scaled to the 0.5 s limit (the sandbox's CPU clock, not the wall clock, decides).
+    result = judge(tiny_package(FOUR_TESTS, time_s=0.5), SPIN % 4_000_000_000, EmulatorBackend(workers=2))
     assert result.verdict is Verdict.TIME_LIMIT
     verdicts = [t.verdict for t in result.tests]
     assert verdicts[0] is Verdict.TIME_LIMIT and all(v is NOT_RUN for v in verdicts[1:]), verdicts
