@@ -1,5 +1,6 @@
 """Admin for exams: read-mostly views of templates, exams, attempts and their timelines."""
 from django.contrib import admin
+from django.utils.translation import gettext_lazy as _
 
 from .models import Accommodation, AttemptEvent, Exam, ExamAttempt, ExamItem, ExamTemplate
 
@@ -42,12 +43,17 @@ class AttemptEventInline(admin.TabularInline):
 
 @admin.register(ExamAttempt)
 class ExamAttemptAdmin(admin.ModelAdmin):
-    list_display = ("exam", "user", "state", "total", "max_total", "started_at", "deadline")
-    list_filter = ("state", "exam")
+    list_display = ("exam", "user", "state_shown", "total", "max_total", "started_at", "deadline")
+    list_filter = ("state", "close_reason", "exam")
     search_fields = ("user__username",)
     readonly_fields = ("exam", "user", "started_at", "deadline", "ended_at", "last_saved_at", "saves", "total",
-                       "max_total", "state")
+                       "max_total", "state", "close_reason")
     inlines = [ExamItemInline, AttemptEventInline]
+
+    @admin.display(description=_("state"), ordering="state")
+    def state_shown(self, attempt):
+        """The state as the site's pages name it (a removed student's attempt says so)."""
+        return attempt.state_label
 
     def has_add_permission(self, request):
         return False

@@ -135,6 +135,12 @@ class AttemptState(models.TextChoices):
     CLOSED = "closed", _("Closed at the deadline")  # the server closed it at the deadline with what was saved
 
 
+class CloseReason(models.TextChoices):
+    """Why a CLOSED attempt was closed before its deadline ("" on ExamAttempt: it was closed at the deadline)."""
+
+    REMOVED = "removed", _("Closed: removed from the course")  # staff removed the student from the course
+
+
 class ExamAttempt(models.Model):
     """A student's attempt, created on Start with every item drawn and stored (ExamItem rows)."""
 
@@ -143,6 +149,9 @@ class ExamAttempt(models.Model):
                              verbose_name=_("student"))
     state = models.CharField(_("state"), max_length=10, choices=AttemptState.choices, default=AttemptState.OPEN,
                              db_index=True)
+    # Set with state CLOSED when the attempt was closed early, for a reason; "" when closed at the deadline.
+    close_reason = models.CharField(_("why it was closed"), max_length=10, choices=CloseReason.choices, blank=True,
+                                    default="")
     started_at = models.DateTimeField(_("started at"))
     deadline = models.DateTimeField(_("deadline"), db_index=True)
     ended_at = models.DateTimeField(_("ended at"), null=True, blank=True)
@@ -163,6 +172,14 @@ class ExamAttempt(models.Model):
     @property
     def is_open(self) -> bool:
         return self.state == AttemptState.OPEN
+
+    @property
+    def state_label(self) -> str:
+        """The state as every page names it, in the active language: "Submitted", "Closed at the deadline",
+        or, for an attempt closed early, its reason ("Closed: removed from the course")."""
+        if self.state == AttemptState.CLOSED and self.close_reason in CloseReason.values:
+            return CloseReason(self.close_reason).label
+        return self.get_state_display()
 
 
 class ExamItem(models.Model):

@@ -46,7 +46,8 @@ def attempt_facts(exam: Exam) -> list[AttemptFacts]:
     subs = "items__submissions"
     answered_question = Q(items__kind="question") & Q(AnswerHasText(F("items__answer")))
     rows = (ExamAttempt.objects.filter(exam=exam)
-            .values("pk", "user__username", "state", "started_at", "deadline", "ended_at", "last_saved_at")
+            .values("pk", "user__username", "state", "close_reason", "started_at", "deadline", "ended_at",
+                    "last_saved_at")
             .annotate(n_items=Count("items", distinct=True),
                       n_questions_answered=Count("items", filter=answered_question, distinct=True),
                       n_kernels_answered=Count(f"{subs}__exam_item", distinct=True),
@@ -57,7 +58,8 @@ def attempt_facts(exam: Exam) -> list[AttemptFacts]:
             .order_by())
     return [AttemptFacts(r["pk"], r["user__username"], r["state"], r["started_at"], r["deadline"], r["ended_at"],
                          r["last_saved_at"], r["n_items"], r["n_questions_answered"] + r["n_kernels_answered"],
-                         r["n_grading"], {v: r[_verdict_key(v)] for v in VERDICT_ORDER if r[_verdict_key(v)]})
+                         r["n_grading"], {v: r[_verdict_key(v)] for v in VERDICT_ORDER if r[_verdict_key(v)]},
+                         r["close_reason"])
             for r in rows]
 
 

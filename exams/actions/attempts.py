@@ -18,7 +18,7 @@ from grader import live
 from .. import clock, drawing
 from ..catalogue import DbCatalogue
 from ..errors import ExamError
-from ..models import AttemptEvent, AttemptState, EventKind, Exam, ExamAttempt, ExamItem
+from ..models import AttemptEvent, AttemptState, CloseReason, EventKind, Exam, ExamAttempt, ExamItem
 from .events import log_event
 from .grading import grade_attempt, kernel_outcomes
 from .passwords import check_password
@@ -233,8 +233,8 @@ def submit_attempt(attempt_id: int, user, now: datetime | None = None) -> ExamAt
 def close_attempt(attempt_id: int, state: AttemptState, by=None, now: datetime | None = None,
                   reason: str = "") -> ExamAttempt:
     """End an open attempt (SUBMITTED by the student, CLOSED at the deadline or earlier for `reason`)
-    and grade it. Idempotent. `reason` ("" or "removed": the student left the course) is logged with
-    the event."""
+    and grade it. Idempotent. `reason` ("" or a CloseReason: "removed", the student left the course)
+    is stored on the attempt (`close_reason`, which names its state) and logged with the event."""
     now = now or timezone.now()
     with transaction.atomic():
         attempt = ExamAttempt.objects.select_for_update().get(pk=attempt_id)
@@ -242,7 +242,8 @@ def close_attempt(attempt_id: int, state: AttemptState, by=None, now: datetime |
             return attempt
         attempt.state = state
         attempt.ended_at = min(now, attempt.deadline) if state == AttemptState.CLOSED else now
-        attempt.save(update_fields=["state", "ended_at"])
+        attempt.close_reason = CloseReason(reason) if reason and state == AttemptState.CLOSED else ""
+        attempt.save(update_fields=["state", "ended_at", "close_reason"])
         clock.changed(attempt.pk)
         log_event(attempt, EventKind.SUBMITTED if state == AttemptState.SUBMITTED else EventKind.CLOSED, by=by,
                   **({"reason": reason} if reason else {}))
@@ -319,8 +320,8 @@ def extend_attempt(attempt_id: int, minutes: int, by) -> ExamAttempt:
         attempt.deadline = base + timedelta(minutes=minutes)
         fields = ["deadline"]
         if attempt.state == AttemptState.CLOSED:
-            attempt.state, attempt.ended_at = AttemptState.OPEN, None
-            fields += ["state", "ended_at"]
+            attempt.state, attempt.ended_at, attempt.close_reason = AttemptState.OPEN, None, ""
+            fields += ["state", "ended_at", "close_reason"]
         attempt.save(update_fields=fields)
         clock.changed(attempt.pk)
         log_event(attempt, EventKind.EXTENDED, by=by, minutes=minutes, deadline=attempt.deadline.isoformat())

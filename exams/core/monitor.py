@@ -20,6 +20,7 @@ class Phase(enum.StrEnum):
     TIME_UP = "time_up"  # open past its deadline: the server closes it at the next access or sweep
     SUBMITTED = "submitted"  # the student submitted
     CLOSED = "closed"  # the server closed it at its deadline
+    REMOVED = "removed"  # closed early: staff removed the student from the course
 
 
 @dataclass(frozen=True)
@@ -37,6 +38,7 @@ class AttemptFacts:
     answered: int  # questions with a field filled in, kernel items with a submission
     grading: int  # kernel submissions not graded yet
     verdicts: Mapping[str, int] = field(default_factory=dict)  # graded kernel submissions per verdict
+    close_reason: str = ""  # exams.models.CloseReason's value for an attempt closed early ("removed"), else ""
 
 
 @dataclass(frozen=True)
@@ -49,7 +51,7 @@ class MonitorRow:
 
     @property
     def ended(self) -> bool:
-        return self.phase in (Phase.SUBMITTED, Phase.CLOSED)
+        return self.phase in (Phase.SUBMITTED, Phase.CLOSED, Phase.REMOVED)
 
 
 @dataclass(frozen=True)
@@ -58,6 +60,7 @@ class Counts:
     in_progress: int  # IN_PROGRESS and TIME_UP
     submitted: int
     closed: int  # closed at the deadline
+    removed: int = 0  # closed because the student was removed from the course
 
 
 @dataclass(frozen=True)
@@ -72,7 +75,7 @@ def _phase(f: AttemptFacts, now: datetime) -> Phase:
     if f.state == "submitted":
         return Phase.SUBMITTED
     if f.state == "closed":
-        return Phase.CLOSED
+        return Phase.REMOVED if f.close_reason == "removed" else Phase.CLOSED
     return Phase.IN_PROGRESS if now < f.deadline else Phase.TIME_UP
 
 
@@ -93,7 +96,8 @@ def build_monitor(attempts: Sequence[AttemptFacts], not_started: Sequence[str], 
             [(v, f.verdicts[v]) for v in VERDICT_ORDER if f.verdicts.get(v)]))
     rows.sort(key=lambda r: (r.ended, r.seconds_left if r.seconds_left is not None else -1, r.facts.username))
     counts = Counts(len(not_started), sum(1 for r in rows if not r.ended),
-                    sum(1 for r in rows if r.phase is Phase.SUBMITTED), sum(1 for r in rows if r.phase is Phase.CLOSED))
+                    sum(1 for r in rows if r.phase is Phase.SUBMITTED), sum(1 for r in rows if r.phase is Phase.CLOSED),
+                    sum(1 for r in rows if r.phase is Phase.REMOVED))
     live = now < window_closes or any(not r.ended or r.facts.grading for r in rows)
     return Monitor(rows, sorted(not_started), counts, live)
 

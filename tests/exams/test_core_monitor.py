@@ -48,3 +48,14 @@ def test_the_monitor_stops_updating_once_nothing_can_change():
 def test_clock_and_age_texts():
     assert clock_text(3498) == "0:58:18" and clock_text(43500) == "12:05:00" and clock_text(-5) == "0:00:00"
     assert age_parts(12) == (0, 0, 12) and age_parts(3905) == (1, 5, 5)
+
+
+def test_an_attempt_closed_because_the_student_was_removed_has_its_own_phase_and_count():
+    """It has ended (listed with the ended rows) but was not closed at the deadline: counted apart."""
+    removed = AttemptFacts(2, "rex", "closed", NOW - timedelta(minutes=20), NOW + timedelta(minutes=10),
+                           NOW - timedelta(minutes=2), None, 4, 1, 0, {}, close_reason="removed")
+    m = build_monitor([removed, facts("di", "closed"), facts("ann")], [], NOW, NOW + timedelta(hours=1))
+    by = {r.facts.username: r for r in m.rows}
+    assert by["rex"].phase is Phase.REMOVED and by["rex"].ended and by["di"].phase is Phase.CLOSED
+    assert (m.counts.in_progress, m.counts.closed, m.counts.removed) == (1, 1, 1)
+    assert [r.facts.username for r in m.rows] == ["ann", "di", "rex"]
