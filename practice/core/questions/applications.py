@@ -252,7 +252,7 @@ class ChannelIndex(Family):
                   f"shape ({N}, {C}, {H}, {W})인 NCHW tensor의 BatchNorm 통계를 channel마다 `sum[c]`, `sumsq[c]`에 "
                   "누적합니다. version A는 원소당 thread 하나가 자기 channel에 `atomicAdd`합니다. version B는 thread "
                   f"{T}개짜리 block이 연속된 원소 {T}개를 맡고(H·W = {HW}가 {T}의 배수라 block이 한 channel 안에 있음) shared "
-                  "memory에서 reduction한 뒤 thread 0이 block의 부분합 두 개를 더합니다."),
+                  "memory에서 리덕션한 뒤 thread 0이 block의 부분합 두 개를 더합니다."),
                 code("int c = (i / (H * W)) % C;\natomicAdd(&sum[c], x[i]);\natomicAdd(&sumsq[c], x[i] * x[i]);   // version A"),
                 p("How many atomics reach the one address `sum[0]` in version A and in version B?",
                   "주소 하나 `sum[0]`에 도달하는 atomic은 version A와 version B에서 각각 몇 번입니까?"),

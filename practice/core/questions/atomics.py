@@ -33,11 +33,11 @@ class Contention(Family):
                   "adds each element straight into the result; version B first reduces each block in shared memory "
                   "and then thread 0 of each block adds the block's partial sum.",
                   f"n = {n}개 float의 합을 block당 thread {T}개, 원소당 thread 하나로 계산합니다. version A는 원소마다 결과에 "
-                  "바로 더하고, version B는 먼저 block마다 shared memory에서 reduction한 뒤 block의 thread 0이 부분합을 "
+                  "바로 더하고, version B는 먼저 block마다 shared memory에서 리덕션한 뒤 block의 thread 0이 부분합을 "
                   "더합니다."),
                 code("// A\nif (i < n) atomicAdd(&sum, x[i]);\n"
                      "// B\n/* block reduction into s[0] */\nif (threadIdx.x == 0) atomicAdd(&sum, s[0]);",
-                     ko={"block reduction into s[0]": "block 안에서 s[0]으로 reduction"}),
+                     ko={"block reduction into s[0]": "block 안에서 s[0]으로 리덕션"}),
                 p("How many atomic operations reach the address `&sum` in version A and in version B?",
                   "`&sum` 주소에 도달하는 atomic 연산은 version A와 version B에서 각각 몇 번입니까?"),
             ]
@@ -84,7 +84,7 @@ class Contention(Family):
               "(warp aggregation): each warp adds its lanes with a warp reduction and one lane adds the warp's total.",
               f"thread n = {n}개가 모두 같은 global counter에 1을 더합니다. 한 주소에 대한 atomic은 직렬화되어 memory "
               f"system이 {ns} ns마다 하나씩 처리합니다. version A는 모든 thread가 atomicAdd를 부르고, version B(warp "
-              "aggregation)는 warp가 lane 값을 warp reduction으로 더한 뒤 lane 하나만 warp 합계를 더합니다."),
+              "aggregation)는 warp가 lane 값을 warp 리덕션으로 더한 뒤 lane 하나만 warp 합계를 더합니다."),
             code("// B\nint v = __reduce_add_sync(0xffffffff, 1);\nif ((threadIdx.x & 31) == 0) atomicAdd(&counter, v);"),
             p("Ignoring everything but the serialised atomics, how long does each version take, in microseconds? "
               "(n is a multiple of 32, so every warp is full and the full mask is right.)",

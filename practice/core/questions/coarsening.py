@@ -78,7 +78,7 @@ class Coarsening(Family):
         prompt = [
             p(f"Two coarsened kernels give each thread C = {C} `float` elements (256-byte aligned array, blocks of {T} "
               "threads). Version A takes them contiguously, version B strided by blockDim.x:",
-              f"coarsening한 두 커널이 thread마다 `float` 원소 C = {C}개를 맡깁니다(배열은 256 byte 정렬, block은 thread "
+              f"thread coarsening을 적용한 두 커널이 thread마다 `float` 원소 C = {C}개를 맡깁니다(배열은 256 byte 정렬, block은 thread "
               f"{T}개). version A는 연속된 원소를, version B는 blockDim.x 간격의 원소를 맡습니다."),
             code("// version A\n" + CONTIGUOUS + "\n// version B\n" + STRIDED),
             p("For the first warp at iteration k = 0, how many 32-byte sectors does the read of `in` touch in version A "

@@ -63,7 +63,7 @@ def _condition(kind: str, k: int, m: int) -> tuple[str, object]:
 class BoundaryWarps(Family):
     id = "divergence.boundary_warps"
     topic = Topic.DIVERGENCE
-    title = t("Divergent warps and SIMD efficiency", "divergent warp와 SIMD efficiency")
+    title = t("Divergent warps and SIMD efficiency", "분기되는 warp와 SIMD efficiency")
 
     def make_params(self, rng, difficulty):
         if difficulty == 1:
@@ -106,18 +106,18 @@ class BoundaryWarps(Family):
         prompt = [
             p(f"A kernel over n = {n} elements is launched with {b} threads per block and "
               f"⌈n / {b}⌉ blocks; every thread runs the guarded statement below. Warps are 32 consecutive threads.",
-              f"원소 n = {n}개를 처리하는 커널을 block당 thread {b}개, block ⌈n / {b}⌉개로 launch합니다. 모든 "
+              f"원소 n = {n}개를 처리하는 커널을 block당 thread {b}개, block ⌈n / {b}⌉개로 실행합니다. 모든 "
               "thread가 아래의 guard 문을 실행합니다. warp는 연속된 thread 32개입니다."),
             code("int i = blockIdx.x * blockDim.x + threadIdx.x;\nif (i < n) y[i] = a * x[i] + y[i];"),
             p("How many warps are launched, how many of them diverge at `if (i < n)` (some lanes in, some out), and "
               "what is the SIMD efficiency of the guarded statement over the whole launch (active lanes / (32 × "
               "warps launched))?",
-              "launch되는 warp는 모두 몇 개이고, 그중 `if (i < n)`에서 diverge하는 warp(일부 lane만 조건을 만족)는 "
-              "몇 개입니까? 또 launch 전체에서 guard 문의 SIMD efficiency (active lane 수 / (32 × launch된 warp 수))는 "
+              "실행되는 warp는 모두 몇 개이고, 그중 `if (i < n)`에서 분기되는 warp(일부 lane만 조건을 만족)는 "
+              "몇 개입니까? 또 grid 전체에서 guard 문의 SIMD efficiency (active lane 수 / (32 × 실행된 warp 수))는 "
               "얼마입니까?"),
         ]
-        fields = [integer_field("warps", "Warps launched", "launch된 warp 수"),
-                  integer_field("divergent", "Divergent warps", "divergent warp 수"),
+        fields = [integer_field("warps", "Warps launched", "실행된 warp 수"),
+                  integer_field("divergent", "Divergent warps", "분기되는 warp 수"),
                   fraction_field("efficiency", "SIMD efficiency", "SIMD efficiency", tol=0.0005)]
         answer = {"warps": warps, "divergent": divergent, "efficiency": round(eff, 6)}
         solution = [
@@ -125,7 +125,7 @@ class BoundaryWarps(Family):
             p(f"Only the warp that contains i = n − 1 = {n - 1} and i = n can be split: it diverges when n is not a "
               f"multiple of 32 (n mod 32 = {n % 32}). Warps entirely past n are idle, not divergent.",
               f"i = n − 1 = {n - 1}과 i = n을 함께 가진 warp만 갈라질 수 있습니다. n이 32의 배수가 아니면(n mod 32 = "
-              f"{n % 32}) 그 warp가 diverge합니다. 전부 n 이후인 warp는 diverge가 아니라 idle입니다."),
+              f"{n % 32}) 그 warp가 분기됩니다. 전부 n 이후인 warp는 분기되는 것이 아니라 idle입니다."),
             math(f"divergent = {divergent},  efficiency = {n} / ({warps} × 32) = {eff:.4f}"),
         ]
         return [*prompt], fields, answer, solution
@@ -146,11 +146,11 @@ class BoundaryWarps(Family):
                  "if (x < width && y < height)\n    out[y * width + x] = 255 - in[y * width + x];"),
             p("How many warps are launched, how many diverge at the guard (some lanes in, some out), and how many "
               "are idle (no lane in)?",
-              "launch되는 warp는 모두 몇 개이고, guard에서 diverge하는 warp(일부 lane만 조건 만족)와 idle warp(조건을 "
+              "실행되는 warp는 모두 몇 개이고, guard에서 분기되는 warp(일부 lane만 조건 만족)와 idle warp(조건을 "
               "만족하는 lane이 없음)는 각각 몇 개입니까?"),
         ]
-        fields = [integer_field("warps", "Warps launched", "launch된 warp 수"),
-                  integer_field("divergent", "Divergent warps", "divergent warp 수"),
+        fields = [integer_field("warps", "Warps launched", "실행된 warp 수"),
+                  integer_field("divergent", "Divergent warps", "분기되는 warp 수"),
                   integer_field("idle", "Idle warps", "idle warp 수")]
         answer = dict(c)
         rows_per_warp = max(1, 32 // bx)
@@ -163,7 +163,7 @@ class BoundaryWarps(Family):
               f"이미지 밖의 lane은 마지막 block 열(x ≥ {(gx - 1) * bx})이나 마지막 block 행(y ≥ {(gy - 1) * by})의 "
               f"block에만 있습니다. warp 하나는 {'block 한 행의 일부' if bx >= 32 else f'thread {bx}개짜리 block 행 {rows_per_warp}개'}를 "
               f"덮으므로, 열 경계 x = {w}가 그 구간을 자르면"
-              + ("" if bx >= 32 else f", 또는 행 경계 y = {h}가 그 행들 사이에 오면") + " diverge합니다."),
+              + ("" if bx >= 32 else f", 또는 행 경계 y = {h}가 그 행들 사이에 오면") + " 분기됩니다."),
             math(f"w mod {bx} = {w % bx},  h mod {by} = {h % by}"),
             math(f"divergent = {c['divergent']},  idle = {c['idle']}"),
         ]
@@ -182,21 +182,21 @@ class BoundaryWarps(Family):
         eff = n_taken / (32 * taking_warps) if taking_warps else 1.0
         prompt = [
             p(f"A kernel is launched with 1D blocks of {b} threads. Every thread reaches the branch below.",
-              f"커널을 thread {b}개짜리 1D block으로 launch합니다. 모든 thread가 아래 분기에 도달합니다."),
+              f"커널을 thread {b}개짜리 1D block으로 실행합니다. 모든 thread가 아래 if 문에 도달합니다."),
             code(f"if ({src}) {{\n    work(threadIdx.x);\n}}"),
             p("How many warps of one block diverge at this branch, and what is the SIMD efficiency of `work` "
               "(lanes that take the branch / (32 × warps that execute the body))?",
-              "block 하나에서 이 분기에서 diverge하는 warp는 몇 개이고, `work`의 SIMD efficiency (분기를 타는 lane 수 / "
+              "block 하나에서 이 if 문에서 분기되는 warp는 몇 개이고, `work`의 SIMD efficiency (조건이 참인 lane 수 / "
               "(32 × body를 실행하는 warp 수))는 얼마입니까?"),
         ]
-        fields = [integer_field("divergent", "Divergent warps per block", "block당 divergent warp 수"),
+        fields = [integer_field("divergent", "Divergent warps per block", "block당 분기되는 warp 수"),
                   fraction_field("efficiency", "SIMD efficiency of work", "work의 SIMD efficiency", tol=0.0005)]
         answer = {"divergent": divergent, "efficiency": round(eff, 6)}
         solution = [
             p("A condition splits a warp only if it changes value inside a run of 32 consecutive threadIdx.x "
               "values; a condition that is constant on each aligned group of 32 costs nothing.",
               "조건이 연속된 threadIdx.x 32개 안에서 값이 바뀔 때만 warp가 갈라집니다. 32개씩 정렬된 묶음마다 값이 "
-              "일정한 조건은 divergence 비용이 없습니다."),
+              "일정한 조건은 분기 비용이 없습니다."),
             math(f"threads taking the branch = {n_taken},  warps executing work = {taking_warps}"),
             math(f"divergent = {divergent},  efficiency = {n_taken} / (32 × {taking_warps}) = {eff:.4f}"),
         ]
@@ -212,7 +212,7 @@ class BranchCost(Family):
 
     id = "divergence.branch_cost"
     topic = Topic.DIVERGENCE
-    title = t("Cost of a divergent branch", "divergent 분기의 비용")
+    title = t("Cost of a divergent branch", "warp 분기의 비용")
 
     def make_params(self, rng, difficulty):
         block = rng.choice([128, 256, 512])
@@ -270,7 +270,7 @@ class BranchCost(Family):
             p("Walk the warps: a warp whose lanes all agree pays one path; a split warp pays both (the inactive "
               "lanes are masked off, not skipped). Lanes outside an outer condition do no useful work.",
               "warp마다 따져 봅니다. lane이 모두 같은 쪽이면 path 하나의 비용만, 갈라지면 두 path 비용을 모두 "
-              "냅니다(비활성 lane은 건너뛰지 않고 mask될 뿐입니다). 바깥 조건 밖의 lane은 유용한 일을 하지 않습니다."),
+              "냅니다(비활성 lane은 건너뛰지 않고 mask로 꺼질 뿐입니다). 바깥 조건 밖의 lane은 유용한 일을 하지 않습니다."),
             math(f"warp-cycles = {cycles},  useful lane-cycles = {useful}"),
             math(f"efficiency = {useful} / (32 × {cycles}) = {eff:.4f}"),
         ]

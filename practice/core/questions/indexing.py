@@ -52,7 +52,7 @@ class GlobalIndex(Family):
             prompt = [
                 p(f"A 1D kernel is launched with {block[0]} threads per block and computes its index as below. Which "
                   f"element does the thread with {given_en} handle?",
-                  f"1D 커널을 block당 thread {block[0]}개로 launch하고 아래처럼 index를 계산합니다. {given_en}인 "
+                  f"1D 커널을 block당 thread {block[0]}개로 실행하고 아래처럼 index를 계산합니다. {given_en}인 "
                   "thread는 몇 번째 원소를 처리합니까?"),
                 code("int i = blockIdx.x * blockDim.x + threadIdx.x;\nif (i < n) y[i] = a * x[i] + y[i];"),
             ]
@@ -72,7 +72,7 @@ class GlobalIndex(Family):
                 p(f"An image of width {w} and height {h} pixels is stored row-major. A kernel is launched with "
                   f"{shape} blocks. For the thread with {given_en}: what are x, y and the 1D index it accesses?",
                   f"너비 {w}, 높이 {h} pixel 이미지가 row-major로 저장되어 있습니다. 커널을 {shape} block으로 "
-                  f"launch합니다. {given_en}인 thread의 x, y와 접근하는 1D index는?"),
+                  f"실행합니다. {given_en}인 thread의 x, y와 접근하는 1D index는?"),
                 code(src, ko={"// column": "// 열(column)", "// row": "// 행(row)"}),
             ]
             answer = {"x": coords[0], "y": coords[1], "idx": idx}
@@ -91,7 +91,7 @@ class GlobalIndex(Family):
                 p(f"A volume of nx = {w}, ny = {h}, nz = {d} is stored x-fastest. A kernel is launched with {shape} "
                   f"blocks. For the thread with {given_en}: what are x, y, z and the 1D index it accesses?",
                   f"nx = {w}, ny = {h}, nz = {d}인 volume이 x가 가장 빠르게 변하도록 저장되어 있습니다. 커널을 "
-                  f"{shape} block으로 launch합니다. {given_en}인 thread의 x, y, z와 1D index는?"),
+                  f"{shape} block으로 실행합니다. {given_en}인 thread의 x, y, z와 1D index는?"),
                 code(src),
             ]
             answer = {"x": coords[0], "y": coords[1], "z": coords[2], "idx": idx}
@@ -244,7 +244,7 @@ class GridDimensions(Family):
             prompt = [p(f"A 1D kernel processes n = {n} elements with {tb} threads per block and `if (i < n)` as its "
                         "guard. How many blocks does the launch need, and how many launched threads do nothing?",
                         f"1D 커널이 n = {n}개 원소를 block당 thread {tb}개, guard `if (i < n)`로 처리합니다. 필요한 "
-                        "block 수와, launch되었지만 아무 일도 하지 않는 thread 수는?"),
+                        "block 수와, 실행되었지만 아무 일도 하지 않는 thread 수는?"),
                       code(f"int blocks = (n + {tb} - 1) / {tb};\nkernel<<<blocks, {tb}>>>(x, y, n);")]
             fields = [integer_field("blocks", "Blocks (gridDim.x)", "block 수 (gridDim.x)"),
                       integer_field("idle", "Idle threads", "노는 thread 수")]
@@ -258,7 +258,7 @@ class GridDimensions(Family):
                     "`if (x < width && y < height)`. What are gridDim.x and gridDim.y, and how many launched threads "
                     "fall outside the image?",
                     f"2D 커널이 {w} × {h} 이미지 (너비 × 높이)를 {bx} × {by} block으로 처리하고 "
-                    "`if (x < width && y < height)`로 guard합니다. gridDim.x, gridDim.y와 이미지 밖에 떨어지는 thread 수는?"),
+                    "`if (x < width && y < height)` guard를 둡니다. gridDim.x, gridDim.y와 이미지 밖에 떨어지는 thread 수는?"),
                   code(f"dim3 block({bx}, {by});\ndim3 grid((width + {bx} - 1) / {bx}, (height + {by} - 1) / {by});\n"
                        "kernel<<<grid, block>>>(img, width, height);")]
         fields = [integer_field("grid_x", "gridDim.x", "gridDim.x"), integer_field("grid_y", "gridDim.y", "gridDim.y"),
@@ -291,7 +291,7 @@ class GridStride(Family):
         count = len(range(gid, n, stride))
         prompt = [p(f"A kernel with a grid-stride loop is launched as `<<<{grid}, {block}>>>` for n = {n}. What is the "
                     f"stride, and how many elements does the thread with blockIdx.x = {b}, threadIdx.x = {th} process?",
-                    f"grid-stride loop 커널을 n = {n}에 대해 `<<<{grid}, {block}>>>`로 launch합니다. stride는 얼마이고, "
+                    f"grid-stride loop 커널을 n = {n}에 대해 `<<<{grid}, {block}>>>`로 실행합니다. stride는 얼마이고, "
                     f"blockIdx.x = {b}, threadIdx.x = {th}인 thread는 원소를 몇 개 처리합니까?"),
                   code("for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += blockDim.x * gridDim.x)\n"
                        "    y[i] = a * x[i] + y[i];")]
@@ -381,7 +381,7 @@ class WrongFormula(Family):
             ko.append(f"({k}) `{c}` — " + ("모든 thread에서 y * width + x와 같음" if verdicts[k]
                                             else "일부 thread에서 y * width + x와 다름"))
         solution = [p("Evaluate each line for every thread of the launch and compare with y * width + x:",
-                      "launch의 모든 thread에 대해 각 줄을 계산해 y * width + x와 비교합니다:"),
+                      "grid의 모든 thread에 대해 각 줄을 계산해 y * width + x와 비교합니다:"),
                     items(en, ko),
                     p("The row length is `width`, a kernel parameter; `gridDim.x * blockDim.x` equals it only when "
                       "the grid tiles the image exactly.",

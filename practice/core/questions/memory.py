@@ -206,7 +206,7 @@ class BankConflicts(Family):
         sol.append(p(f"The busiest bank is asked for {words_en}, so the request takes {passes_en}."
                      + (" Padding the row by one word spreads a column over all 32 banks." if deg > 1 else ""),
                      f"가장 많이 요구되는 bank에 서로 다른 word {deg}개가 몰리므로 요청은 pass {deg}번이 걸립니다."
-                     + (" 행을 word 하나만큼 padding하면 한 열이 32개 bank에 고루 퍼집니다." if deg > 1 else "")))
+                     + (" 행마다 word 하나를 패딩으로 덧붙이면 한 열이 32개 bank에 고루 퍼집니다." if deg > 1 else "")))
         return prompt, [*fields], answer, sol
 
 
@@ -214,7 +214,7 @@ class Tiling(Family):
     id = "memory.tiling"
     topic = Topic.MEMORY
     title = t("Tiled matrix multiplication: loads, phases, shared bytes",
-              "tiled 행렬 곱: load 수, phase 수, shared byte")
+              "tiled 행렬 곱: 읽기 횟수, phase 수, shared byte")
 
     def make_params(self, rng, difficulty):
         tile = rng.choice([8, 16, 32])
@@ -237,15 +237,15 @@ class Tiling(Family):
                   f"{T} × {T} tile of A and one of B into shared memory, synchronize, and accumulate.",
                   f"N = {n}인 N × N `float` 행렬의 곱 C = A·B를 {T} × {T} tile의 전형적인 tiled 커널로 계산합니다. "
                   f"block 하나가 C의 {T} × {T} tile 하나를 계산하고, phase마다 thread들이 A와 B의 {T} × {T} tile을 하나씩 "
-                  "shared memory로 load한 뒤 동기화하고 누적합니다."),
+                  "shared memory로 읽어 온 뒤 동기화하고 누적합니다."),
                 p("How many phases does each block run, how many bytes of shared memory does a block use, and how "
                   "many `float` loads from global memory does the whole kernel make?",
                   "block마다 phase는 몇 번이고, block이 쓰는 shared memory는 몇 byte이며, 커널 전체의 global memory "
-                  "`float` load는 몇 번입니까?"),
+                  "`float` 읽기는 몇 번입니까?"),
             ]
             fields = [integer_field("phases", "Phases per block", "block당 phase 수"),
                       integer_field("smem", "Shared memory per block", "block당 shared memory", unit="bytes"),
-                      integer_field("loads", "Global float loads (total)", "global float load 수 (전체)")]
+                      integer_field("loads", "Global float loads (total)", "global float 읽기 수 (전체)")]
             answer = {"phases": phases, "smem": smem, "loads": loads}
             solution = [math(f"phases = N / T = {n} / {T} = {phases}"),
                         math(f"shared = 2 × {T}² × 4 B = {smem} B"),
@@ -261,27 +261,27 @@ class Tiling(Family):
                   f"kernel with {T} × {T} tiles and a {_ceil_div(n, T)} × {_ceil_div(m, T)} grid. Tile loads are guarded: "
                   "a thread whose element lies outside A or B stores 0 to shared memory instead of loading.",
                   f"M = {m}, K = {k}, N = {n}인 C (M × N) = A (M × K) · B (K × N) (`float`)를 {T} × {T} tile, "
-                  f"{_ceil_div(n, T)} × {_ceil_div(m, T)} grid의 tiled 커널로 계산합니다. tile load에는 guard가 있어서 "
-                  "A나 B 밖의 원소를 맡은 thread는 load하지 않고 shared memory에 0을 씁니다."),
+                  f"{_ceil_div(n, T)} × {_ceil_div(m, T)} grid의 tiled 커널로 계산합니다. tile 읽기에는 guard가 있어서 "
+                  "A나 B 밖의 원소를 맡은 thread는 읽지 않고 shared memory에 0을 씁니다."),
                 code("for (int ph = 0; ph < (K + T - 1) / T; ++ph) {\n"
                      "    As[ty][tx] = (row < M && ph*T + tx < K) ? A[row*K + ph*T + tx] : 0.0f;\n"
                      "    Bs[ty][tx] = (ph*T + ty < K && col < N) ? B[(ph*T + ty)*N + col] : 0.0f;\n"
                      "    __syncthreads();\n    ...\n    __syncthreads();\n}"),
                 p("How many blocks are launched, how many phases does each run, and how many `float` loads from "
                   "global memory does the kernel make in total?",
-                  "launch되는 block은 몇 개이고, block마다 phase는 몇 번이며, 커널 전체의 global memory `float` load는 "
+                  "실행되는 block은 몇 개이고, block마다 phase는 몇 번이며, 커널 전체의 global memory `float` 읽기는 "
                   "몇 번입니까?"),
             ]
             fields = [integer_field("blocks", "Blocks", "block 수"),
                       integer_field("phases", "Phases per block", "block당 phase 수"),
-                      integer_field("loads", "Global float loads (total)", "global float load 수 (전체)")]
+                      integer_field("loads", "Global float loads (total)", "global float 읽기 수 (전체)")]
             answer = {"blocks": bm * bn, "phases": phases, "loads": loads}
             solution = [math(f"blocks = ⌈{m}/{T}⌉ × ⌈{n}/{T}⌉ = {bm} × {bn} = {bm * bn},  phases = ⌈{k}/{T}⌉ = {phases}"),
                         p("Every element of A is loaded once by each block column that needs its row, i.e. ⌈N/T⌉ "
                           "times; every element of B once per block row, ⌈M/T⌉ times. Guarded (padding) positions "
                           "load nothing.",
-                          "A의 원소는 그 행이 필요한 block 열마다 한 번, 즉 ⌈N/T⌉번 load되고, B의 원소는 block 행마다 한 번, "
-                          "⌈M/T⌉번 load됩니다. guard에 걸린(padding) 자리는 load하지 않습니다."),
+                          "A의 원소는 그 행이 필요한 block 열마다 한 번, 즉 ⌈N/T⌉번 읽히고, B의 원소는 block 행마다 한 번, "
+                          "⌈M/T⌉번 읽힙니다. guard에 걸린(패딩) 자리는 읽지 않습니다."),
                         math(f"loads = ⌈N/T⌉·M·K + ⌈M/T⌉·K·N = {bn}·{m}·{k} + {bm}·{k}·{n} = {loads}")]
             return prompt, fields, answer, solution
         c, n = params["c"], params["n"]
@@ -291,15 +291,15 @@ class Tiling(Family):
             p(f"A tiled N × N `float` matmul (N = {n}, {T} × {T} tiles) is coarsened by a factor of {c}: each block "
               f"computes {c} horizontally adjacent {T} × {T} tiles of C. In each phase it loads one {T} × {T} tile of A "
               f"(shared by the {c} outputs) and {c} tiles of B, all kept in shared memory at once.",
-              f"N = {n}, {T} × {T} tile의 tiled N × N `float` 행렬 곱을 factor {c}로 coarsening합니다. block 하나가 "
+              f"N = {n}, {T} × {T} tile의 tiled N × N `float` 행렬 곱에 factor {c}의 thread coarsening을 적용합니다. block 하나가 "
               f"가로로 이웃한 C의 {T} × {T} tile {c}개를 계산합니다. phase마다 A의 {T} × {T} tile 하나({c}개 출력이 공유)와 "
-              f"B의 tile {c}개를 load하고 모두 동시에 shared memory에 둡니다."),
+              f"B의 tile {c}개를 읽어 오고 모두 동시에 shared memory에 둡니다."),
             p("How many bytes of shared memory does a block use, and how many `float` loads from global memory does "
               "the kernel make in total?",
-              "block이 쓰는 shared memory는 몇 byte이고, 커널 전체의 global memory `float` load는 몇 번입니까?"),
+              "block이 쓰는 shared memory는 몇 byte이고, 커널 전체의 global memory `float` 읽기는 몇 번입니까?"),
         ]
         fields = [integer_field("smem", "Shared memory per block", "block당 shared memory", unit="bytes"),
-                  integer_field("loads", "Global float loads (total)", "global float load 수 (전체)")]
+                  integer_field("loads", "Global float loads (total)", "global float 읽기 수 (전체)")]
         answer = {"smem": smem, "loads": loads}
         solution = [math(f"shared = ({T}² + {c}·{T}²) × 4 B = {smem} B"),
                     math(f"blocks = (N/T)·(N/({c}T)),  phases = N/T,  per phase (1 + {c})·T² loads"),

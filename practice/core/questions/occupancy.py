@@ -183,8 +183,8 @@ class CooperativeGrid(GpuFamily):
             p("The kernel calls `cg::this_grid().sync()` and is launched with `cudaLaunchCooperativeKernel`, which "
               "requires every block of the grid to be resident at once. What is the largest grid (number of blocks) "
               "the launch accepts?",
-              "커널은 `cg::this_grid().sync()`를 호출하며 `cudaLaunchCooperativeKernel`로 launch합니다. 이 launch는 "
-              "grid의 모든 block이 동시에 상주해야 합니다. launch가 받아들이는 최대 grid 크기 (block 수)는?"),
+              "커널은 `cg::this_grid().sync()`를 호출하며 `cudaLaunchCooperativeKernel`로 실행합니다. 이 실행 방식(cooperative launch)은 "
+              "grid의 모든 block이 동시에 상주해야 합니다. 이 방식으로 실행할 수 있는 최대 grid 크기 (block 수)는?"),
         ]
         if params["difficulty"] < 3:
             prompt.append(facts(g.capability))

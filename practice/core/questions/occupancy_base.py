@@ -101,8 +101,8 @@ def launch_text(params: dict[str, Any]) -> Block:
         f"A kernel runs on {gt['en']}. It is launched with {th} threads per block; ptxas reports {rg} registers "
         f"per thread, and each block uses {sm} bytes of shared memory (static + dynamic; the kernel opts in to "
         "large dynamic shared memory where needed).",
-        f"커널을 {gt['ko']}에서 실행합니다. block당 thread {th}개로 launch하고, ptxas 기준 thread당 register "
-        f"{rg}개, block당 shared memory {sm} byte (static + dynamic; 필요하면 큰 dynamic shared memory를 opt-in)를 "
+        f"커널을 {gt['ko']}에서 block당 thread {th}개로 실행합니다. ptxas 기준 thread당 register "
+        f"{rg}개, block당 shared memory {sm} byte (static + dynamic; 필요하면 큰 dynamic shared memory 사용을 명시적으로 허용)를 "
         "사용합니다.",
     )
 

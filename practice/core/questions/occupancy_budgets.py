@@ -122,7 +122,7 @@ class SharedMemoryBudget(GpuFamily):
               f"(`cudaFuncAttributeMaxDynamicSharedMemorySize`). What is the largest dynamic shared memory per block, "
               f"in bytes, that still lets {n} blocks be resident on one SM?",
               f"커널을 {gt['ko']}에서 block당 thread {params['threads']}개, thread당 register {params['regs']}개, "
-              f"static shared memory {static} byte로 실행합니다. 큰 dynamic shared memory를 opt-in했습니다 "
+              f"static shared memory {static} byte로 실행합니다. 큰 dynamic shared memory 사용을 명시적으로 허용했습니다 "
               f"(`cudaFuncAttributeMaxDynamicSharedMemorySize`). 한 SM에 block {n}개가 상주할 수 있는 block당 최대 "
               "dynamic shared memory는 몇 byte입니까?"),
         ]

@@ -72,8 +72,8 @@ class Roofline(Family):
                 p(f"A tiled `float` matrix multiplication with T × T tiles runs on {en}. Each element a block loads from "
                   "DRAM is used for T multiply-adds, so the kernel performs 2T FLOPs per 8 bytes of A and B loaded: "
                   "its arithmetic intensity is T/4 FLOP/B.",
-                  f"T × T tile을 쓰는 tiled `float` 행렬 곱을 {ko}에서 실행합니다. block이 DRAM에서 load한 원소 하나는 "
-                  "multiply-add T번에 쓰이므로 A와 B를 8 byte load할 때마다 2T FLOP을 합니다. 즉 arithmetic intensity는 "
+                  f"T × T tile을 쓰는 tiled `float` 행렬 곱을 {ko}에서 실행합니다. block이 DRAM에서 읽어 온 원소 하나는 "
+                  "multiply-add T번에 쓰이므로 A와 B를 8 byte 읽을 때마다 2T FLOP을 합니다. 즉 arithmetic intensity는 "
                   "T/4 FLOP/B입니다."),
                 p("What is the ridge point of this GPU's roofline (FLOP/B), and what is the smallest integer T that "
                   "makes the kernel compute-bound?",
@@ -141,7 +141,7 @@ class LittlesLaw(Family):
         per_sm = total / g.sm_count
         intro = p(f"A memory-bound kernel runs on {en}; a DRAM load takes {lat} ns. Little's law: the bytes that must "
                   "be in flight = bandwidth × latency.",
-                  f"memory-bound 커널을 {ko}에서 실행합니다. DRAM load 하나는 {lat} ns 걸립니다. Little's law: 동시에 "
+                  f"memory-bound 커널을 {ko}에서 실행합니다. DRAM 읽기 하나는 {lat} ns 걸립니다. Little's law: 동시에 "
                   "진행 중이어야 하는 byte = bandwidth × latency.")
         if params["kind"] == "bytes":
             prompt = [intro, p("How many bytes must be in flight on the whole GPU to reach full bandwidth, and how many "
@@ -160,7 +160,7 @@ class LittlesLaw(Family):
             prompt = [intro, p("Each warp issues one coalesced load of 32 × 4 B = 128 B and waits for it before issuing "
                                "the next. How many warps per SM must be resident to keep the bandwidth busy, and can "
                                f"an SM of compute capability {g.cc} ({g.capability.max_warps_per_sm} warps) hold them?",
-                               "warp마다 coalesced load 하나(32 × 4 B = 128 B)를 내고, 그 결과를 기다린 뒤 다음 load를 "
+                               "warp마다 coalesced 읽기 하나(32 × 4 B = 128 B)를 내고, 그 결과를 기다린 뒤 다음 읽기를 "
                                "냅니다. bandwidth를 다 쓰려면 SM당 몇 개의 warp가 상주해야 하고, compute capability "
                                f"{g.cc}의 SM(warp {g.capability.max_warps_per_sm}개)에 그만큼 들어갑니까?")]
             fits = need <= g.capability.max_warps_per_sm
@@ -176,8 +176,8 @@ class LittlesLaw(Family):
         prompt = [intro, p(f"Each thread keeps {ilp} independent 4-byte loads in flight (so a warp has {ilp} × 128 B "
                            f"outstanding). How many resident warps per SM does full bandwidth need, and if the launch "
                            f"keeps only {res} warps resident per SM, what fraction of the DRAM bandwidth can it reach?",
-                           f"thread마다 서로 독립인 4 byte load {ilp}개를 동시에 진행합니다(warp당 {ilp} × 128 B). 최대 "
-                           f"bandwidth에는 SM당 상주 warp가 몇 개 필요하고, launch가 SM당 warp {res}개만 상주시킨다면 DRAM "
+                           f"thread마다 서로 독립인 4 byte 읽기 {ilp}개를 동시에 진행합니다(warp당 {ilp} × 128 B). 최대 "
+                           f"bandwidth에는 SM당 상주 warp가 몇 개 필요하고, 실행 구성이 SM당 warp {res}개만 상주시킨다면 DRAM "
                            "bandwidth의 몇 분의 몇까지 쓸 수 있습니까?")]
         fields = [integer_field("warps", "Warps needed per SM", "SM당 필요한 warp 수"),
                   fraction_field("fraction", "Fraction of bandwidth", "bandwidth 비율")]

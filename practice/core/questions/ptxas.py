@@ -71,7 +71,7 @@ class PtxasOccupancy(GpuFamily):
         launch = f"kernel<<<grid, {th}{', ' + str(dyn) if dyn else ''}>>>(in, out, n);"
         prompt = [
             p(f"You compile a kernel for {gt['en']} with `nvcc -arch={sm} -Xptxas -v` and get:",
-              f"커널을 {gt['ko']}용으로 `nvcc -arch={sm} -Xptxas -v`로 compile하면 다음이 나옵니다."),
+              f"커널을 {gt['ko']}용으로 `nvcc -arch={sm} -Xptxas -v`로 컴파일하면 다음이 나옵니다."),
             code(report(sm, rg, st, params["spill"], params["cmem"])),
             code(launch),
         ]
@@ -79,12 +79,12 @@ class PtxasOccupancy(GpuFamily):
             if dyn:
                 prompt.append(p(f"The launch adds {dyn} bytes of dynamic shared memory per block (the kernel opts in to "
                                 "large dynamic shared memory where needed).",
-                                f"launch는 block마다 dynamic shared memory {dyn} byte를 더합니다(필요하면 큰 dynamic shared "
-                                "memory를 opt-in)."))
+                                f"실행 구성은 block마다 dynamic shared memory {dyn} byte를 더합니다(필요하면 큰 dynamic shared "
+                                "memory 사용을 명시적으로 허용)."))
             prompt += [facts(cap),
                        p("How many blocks of this launch can be resident on one SM at once, and what is the occupancy "
                          "(active warps / maximum warps per SM)?",
-                         "이 launch의 block은 한 SM에 동시에 몇 개 상주할 수 있고, occupancy (active warp / SM당 최대 warp)는 "
+                         "이렇게 실행한 커널의 block은 한 SM에 동시에 몇 개 상주할 수 있고, occupancy (active warp / SM당 최대 warp)는 "
                          "얼마입니까?")]
             fields = [integer_field("blocks", "Blocks per SM", "SM당 block 수"),
                       fraction_field("occupancy", "Occupancy", "Occupancy")]
@@ -92,7 +92,7 @@ class PtxasOccupancy(GpuFamily):
                      f"{f', plus {dyn} B dynamic from the launch' if dyn else ''}; the spill and cmem figures do not "
                      "enter occupancy.",
                      f"보고서에서 thread당 register {rg}개, static shared memory {st} B"
-                     f"{f', launch에서 dynamic {dyn} B 추가' if dyn else ''}; spill과 cmem 값은 occupancy와 무관합니다.")
+                     f"{f', 실행 구성에서 dynamic {dyn} B 추가' if dyn else ''}; spill과 cmem 값은 occupancy와 무관합니다.")
             return prompt, fields, {"blocks": r.blocks_per_sm, "occupancy": r.occupancy}, [used, *working(params)]
         more = params["want_blocks"]
         want = more * -(-th // 32) / cap.max_warps_per_sm

@@ -39,7 +39,7 @@ def step_counts(block: int, scheme: str, step: int) -> dict[str, int]:
 class TreeSteps(Family):
     id = "reduction.tree_steps"
     topic = Topic.REDUCTION
-    title = t("Reduction tree: active and divergent warps", "reduction tree: active warp와 divergent warp")
+    title = t("Reduction tree: active and divergent warps", "리덕션 트리: active warp와 분기되는 warp")
 
     def make_params(self, rng, difficulty):
         block = rng.choice([128, 256, 512, 1024])
@@ -60,16 +60,16 @@ class TreeSteps(Family):
             prompt = [
                 p(f"A block of {block} threads reduces `sdata[0..{block - 1}]` in shared memory (t = threadIdx.x). Version I "
                   "uses interleaved addressing, version S sequential addressing:",
-                  f"thread {block}개짜리 block이 shared memory의 `sdata[0..{block - 1}]`를 reduction합니다(t = threadIdx.x). "
+                  f"thread {block}개짜리 block이 shared memory의 `sdata[0..{block - 1}]`를 리덕션합니다(t = threadIdx.x). "
                   "version I는 interleaved addressing, version S는 sequential addressing을 씁니다."),
                 code("// version I\n" + INTERLEAVED + "\n// version S\n" + SEQUENTIAL),
                 p("Summed over all steps of the loop, how many (warp, step) pairs are divergent (a warp with some but not "
                   "all lanes active at that step) in version I and in version S?",
-                  "loop의 모든 step을 합쳐, divergent한 (warp, step) 쌍(그 step에서 일부 lane만 active인 warp)은 version I와 "
+                  "loop의 모든 step을 합쳐, 분기되는 (warp, step) 쌍(그 step에서 일부 lane만 active인 warp)은 version I와 "
                   "version S에서 각각 몇 개입니까?"),
             ]
-            fields = [integer_field("interleaved", "Version I: divergent warp-steps", "version I: divergent warp-step 수"),
-                      integer_field("sequential", "Version S: divergent warp-steps", "version S: divergent warp-step 수")]
+            fields = [integer_field("interleaved", "Version I: divergent warp-steps", "version I: 분기되는 warp-step 수"),
+                      integer_field("sequential", "Version S: divergent warp-steps", "version S: 분기되는 warp-step 수")]
             solution = [
                 math("I: " + " + ".join(str(c["divergent"]) for c in tot["interleaved"]) + f" = {answer['interleaved']}"),
                 math("S: " + " + ".join(str(c["divergent"]) for c in tot["sequential"]) + f" = {answer['sequential']}"),
@@ -86,18 +86,18 @@ class TreeSteps(Family):
         prompt = [
             p(f"A block of {block} threads reduces `sdata` in shared memory with the loop below (t = threadIdx.x). "
               f"Consider step {k} of the loop (step 1 is the first iteration).",
-              f"thread {block}개짜리 block이 아래 loop로 shared memory의 `sdata`를 reduction합니다(t = threadIdx.x). loop의 "
+              f"thread {block}개짜리 block이 아래 loop로 shared memory의 `sdata`를 리덕션합니다(t = threadIdx.x). loop의 "
               f"{k}번째 step을 봅니다(첫 반복이 step 1)."),
             code(src),
             p("How many steps does the loop run in all, and at this step how many threads add, how many warps have at "
               "least one adding lane, and how many of those warps diverge?",
               "loop는 모두 몇 step을 돌고, 이 step에서 덧셈을 하는 thread는 몇 개, 덧셈하는 lane이 하나 이상인 warp는 몇 개, "
-              "그중 diverge하는 warp는 몇 개입니까?"),
+              "그중 분기되는 warp는 몇 개입니까?"),
         ]
         fields = [integer_field("steps", "Steps in all", "전체 step 수"),
                   integer_field("threads", "Adding threads at this step", "이 step에서 덧셈하는 thread 수"),
                   integer_field("warps", "Warps with an adding lane", "덧셈하는 lane이 있는 warp 수"),
-                  integer_field("divergent", "Divergent warps", "divergent warp 수")]
+                  integer_field("divergent", "Divergent warps", "분기되는 warp 수")]
         answer = {"steps": steps, **c}
         cond = f"t % {2 * s} == 0" if scheme == "interleaved" else f"t < {s}"
         solution = [
@@ -107,7 +107,7 @@ class TreeSteps(Family):
               "each of them diverges. With sequential addressing they are t < s, contiguous: a warp splits only when "
               "s < 32.",
               "interleaved addressing에서는 덧셈하는 thread가 2s 간격이어서 2s ≤ 32인 동안 모든 warp에 조금씩 있고 모두 "
-              "diverge합니다. sequential addressing에서는 t < s로 연속되어 s < 32일 때만 warp가 갈라집니다."),
+              "분기됩니다. sequential addressing에서는 t < s로 연속되어 s < 32일 때만 warp가 갈라집니다."),
         ]
         return prompt, fields, answer, solution
 
@@ -125,7 +125,7 @@ def brent_kung(n: int) -> tuple[int, int]:
 
 
 # The Korean words of the scans' code comments.
-SCAN_COMMENTS = {"(reduction tree)": "(reduction 트리)", "(distribution tree)": "(분배 트리)",
+SCAN_COMMENTS = {"(reduction tree)": "(리덕션 트리)", "(distribution tree)": "(분배 트리)",
                  "// one addition": "// 덧셈 한 번"}
 
 

@@ -56,7 +56,7 @@ class StreamTimeline(Family):
         n = params["n"]
         pinned = p("Host buffers are pinned; each chunk i uses its own stream s[i], and the operations are issued "
                    "breadth-first:",
-                   "host buffer는 pinned이고, chunk i마다 자기 stream s[i]를 쓰며, 연산은 breadth-first로 issue합니다.")
+                   "host buffer는 pinned이고, chunk i마다 자기 stream s[i]를 쓰며, 연산은 breadth-first 순서로 발행합니다.")
         if params["kind"] == "bandwidth":
             mb, bw, kt = params["mb"], params["gbps"], params["k_total"]
             h = mb * 1e6 / (bw * 1e9) * 1e6 / n  # µs per chunk and direction
@@ -92,7 +92,7 @@ class StreamTimeline(Family):
         stages = p(f"Data is split into N = {n} chunks. Per chunk the host-to-device copy takes {h} µs, the kernel {k} µs "
                    f"and the device-to-host copy {d} µs. Each engine runs one operation at a time, in issue order.",
                    f"데이터를 chunk N = {n}개로 나눕니다. chunk마다 host-to-device copy는 {h} µs, 커널은 {k} µs, "
-                   f"device-to-host copy는 {d} µs 걸립니다. 각 engine은 한 번에 연산 하나를 issue 순서대로 실행합니다.")
+                   f"device-to-host copy는 {d} µs 걸립니다. 각 engine은 한 번에 연산 하나를 발행 순서대로 실행합니다.")
         if params["kind"] == "times":
             seq = n * (h + k + d)
             prompt = [stages, pinned, code(ISSUE),
@@ -110,7 +110,7 @@ class StreamTimeline(Family):
         prompt = [stages, pinned, code(ISSUE),
                   p("How long does it take on a GPU with two copy engines (one per direction), and on a GPU with a single "
                     "copy engine shared by both directions (it runs the copies in the order they were issued)?",
-                    "copy engine이 2개(방향마다 하나)인 GPU와, 두 방향이 copy engine 하나를 나눠 쓰는 GPU(issue된 순서로 copy "
+                    "copy engine이 2개(방향마다 하나)인 GPU와, 두 방향이 copy engine 하나를 나눠 쓰는 GPU(발행된 순서로 copy "
                     "실행)에서 각각 몇 µs 걸립니까?")]
         fields = [number_field("two_engines", "Two copy engines (µs)", "copy engine 2개 (µs)"),
                   number_field("one_engine", "One copy engine (µs)", "copy engine 1개 (µs)")]

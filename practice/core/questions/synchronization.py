@@ -52,7 +52,7 @@ def explain(result: SimResult, where: dict[int, int]) -> list:
                 items(en, ko),
                 p("A barrier must be reached by all non-exited threads of the block: this is undefined behaviour. "
                   "On an H200 such code may even complete; compute-sanitizer's synccheck reports it.",
-                  "barrier는 block의 exit하지 않은 모든 thread가 같은 곳에서 만나야 합니다: undefined behaviour입니다. "
+                  "barrier는 block의 종료하지 않은 모든 thread가 같은 곳에서 만나야 합니다: undefined behaviour입니다. "
                   "H200에서는 끝까지 실행되기도 하지만 compute-sanitizer synccheck가 잡아냅니다.")]
     if o is Outcome.DEADLOCK:
         en = [f"{len(ts)} threads (e.g. thread {ts[0]}) are stuck at line {where[id(s)]}" for s, ts in result.waits]
@@ -60,20 +60,20 @@ def explain(result: SimResult, where: dict[int, int]) -> list:
         return [p("No thread can move any more:", "더 이상 어떤 thread도 진행할 수 없습니다:"), items(en, ko),
                 p("The spinning threads are alive and never arrive at the barrier, and the flag they wait for is set "
                   "only after it: the kernel hangs (a watchdog or a timeout has to kill it).",
-                  "spin하는 thread는 살아 있지만 barrier에 오지 않고, 기다리는 flag는 barrier 뒤에서야 설정됩니다: "
-                  "커널이 멈춥니다 (timeout으로 kill해야 함).")]
+                  "flag를 기다리며 도는 thread는 살아 있지만 barrier에 오지 않고, 기다리는 flag는 barrier 뒤에서야 설정됩니다: "
+                  "커널이 멈춥니다 (watchdog이나 timeout으로 강제 종료해야 함).")]
     return [p("Every barrier is reached by all threads that have not exited, and every shared location written by "
               "one thread is read by another only after a barrier (atomics may overlap): the result is well-defined.",
-              "모든 barrier에 exit하지 않은 thread가 전부 도달하고, 한 thread가 쓴 shared 위치를 다른 thread는 "
+              "모든 barrier에 종료하지 않은 thread가 전부 도달하고, 한 thread가 쓴 shared 위치를 다른 thread는 "
               "barrier 뒤에서만 읽습니다 (atomic끼리는 겹쳐도 됨): 결과가 정의됩니다."),
             p("Threads that returned before a barrier do not count at it: sm_70+ releases a barrier once every "
               "thread that has not exited arrives, and WarpDrill's barrier rule (docs/synchronization.md) accepts an "
               "early `return` above the barrier. A barrier placed *inside* a condition that differs in the block is "
               "another matter: the Programming Guide calls it undefined even when the skipping threads exit.",
-              "barrier보다 먼저 return한 thread는 barrier에서 세지 않습니다: sm_70 이상은 exit하지 않은 thread가 모두 "
+              "barrier보다 먼저 `return`으로 종료한 thread는 barrier에서 세지 않습니다: sm_70 이상은 종료하지 않은 thread가 모두 "
               "도착하면 barrier를 풀어 주고, WarpDrill의 barrier 규칙(docs/synchronization.md)도 barrier 위의 이른 "
               "`return`을 허용합니다. 그러나 block 안에서 값이 다른 조건 *안에* 둔 barrier는 다릅니다: 건너뛴 thread가 "
-              "exit하더라도 Programming Guide는 정의되지 않은 동작으로 봅니다.")]
+              "종료하더라도 Programming Guide는 정의되지 않은 동작으로 봅니다.")]
 
 
 class ClassifySnippet(Family):
@@ -100,7 +100,7 @@ class ClassifySnippet(Family):
         flag_note = params["snippet"] in ("spin_after_barrier", "producer_waits_at_barrier")
         prompt = [p(f"The kernel is launched with {params['block']} threads per block (n = {params['n']}"
                     + (", *ready = 0" if flag_note else "") + "). What happens?",
-                    f"커널을 block당 thread {params['block']}개로 launch합니다 (n = {params['n']}"
+                    f"커널을 block당 thread {params['block']}개로 실행합니다 (n = {params['n']}"
                     + (", *ready = 0" if flag_note else "") + "). 어떻게 됩니까?"),
                   code(src)]
         fields = [choice_field("outcome", "Outcome", "결과", OUTCOME_CHOICES)]

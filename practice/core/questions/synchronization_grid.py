@@ -14,10 +14,10 @@ GRID_CHOICES = [
     Choice("works", t("It synchronizes the whole grid and completes", "grid 전체가 동기화되고 끝까지 실행됨")),
     Choice("not_guaranteed", t("It may complete on this GPU, but nothing guarantees it (an ordinary launch does not "
                                "promise that all blocks are resident at once)",
-                               "이 GPU에서는 끝날 수도 있지만 보장되지 않음 (일반 launch는 모든 block의 동시 상주를 "
+                               "이 GPU에서는 끝날 수도 있지만 보장되지 않음 (<<<>>>로 하는 일반 실행은 모든 block의 동시 상주를 "
                                "약속하지 않음)")),
     Choice("rejected", t("The launch is rejected (too many blocks for a cooperative launch)",
-                         "launch가 거부됨 (cooperative launch에 block이 너무 많음)")),
+                         "실행이 거부됨 (cooperative launch에 block이 너무 많음)")),
     Choice("hangs", t("It hangs: not every block can be resident, so some never arrive",
                       "멈춤: 모든 block이 동시에 상주할 수 없어 일부가 도착하지 못함")),
     Choice("trap", t("The kernel fails at run time (grid.sync() needs a cooperative launch)",
@@ -30,10 +30,10 @@ GRID_CHOICES = [
 # The Korean words of the grid-sync snippets' comments, longest first (one contains another).
 GRID_COMMENTS = {
     "meant to wait for every block": "모든 block을 기다리려는 의도",
-    "the host resets it to 0 before each launch": "host가 launch마다 먼저 0으로 되돌림",
+    "the host resets it to 0 before each launch": "host가 커널을 실행할 때마다 먼저 0으로 되돌림",
     "phase1's writes visible to every block": "phase1의 쓰기를 모든 block에 보이게 함",
     "wait for every block": "모든 block을 기다림",
-    "an ordinary launch": "일반 launch",
+    "an ordinary launch": "일반 실행",
     "// host, one stream:": "// host 코드, stream 하나:",
     "// host: ": "// host 코드: ",
 }
@@ -91,7 +91,7 @@ class GridSync(Family):
                   "spin_barrier": "not_guaranteed" if fits else "hangs",
                   "plain_grid_sync": "trap", "syncthreads": "block_only", "two_kernels": "works"}[sc]
         prompt = [p(f"phase2 must see everything phase1 wrote, in every block. The launch is {launch}.",
-                    f"phase2는 모든 block에서 phase1이 쓴 것을 전부 봐야 합니다. launch는 {launch_ko}입니다."),
+                    f"phase2는 모든 block에서 phase1이 쓴 것을 전부 봐야 합니다. 실행 구성은 {launch_ko}입니다."),
                   code(sources[sc], ko={en: ko for en, ko in GRID_COMMENTS.items() if en in sources[sc]}),
                   p("What happens?", "어떻게 됩니까?")]
         fields = [choice_field("result", "Result", "결과", GRID_CHOICES)]
@@ -113,17 +113,17 @@ class GridSync(Family):
                                       "Blocks that are resident spin forever waiting for blocks that cannot start "
                                       "until a resident block finishes: the kernel hangs (measured on an H200 with "
                                       "2000 blocks of 1024 threads)."),
-                                     ("모든 block이 동시에 상주할 수 있으므로 이 GPU에서는 모든 block이 도착하고 spin이 "
-                                      "끝납니다 (H200에서 264 block으로 측정). 그러나 일반 launch는 동시 상주를 약속하지 "
+                                     ("모든 block이 동시에 상주할 수 있으므로 이 GPU에서는 모든 block이 도착하고 대기 loop가 "
+                                      "끝납니다 (H200에서 264 block으로 측정). 그러나 <<<>>>로 하는 일반 실행은 동시 상주를 약속하지 "
                                       "않습니다: GPU의 다른 커널, MPS, 다른 GPU 때문에 시작하지 못한 block이 생기면 멈춥니다. "
                                       "fence와 counter 초기화는 그래도 필요합니다. 보장하는 것은 cooperative launch "
                                       "(grid.sync())뿐입니다." if fits else
-                                      "상주한 block은 아직 시작하지 못한 block을 기다리며 영원히 spin하고, 그 block은 상주한 "
+                                      "상주한 block은 아직 시작하지 못한 block을 영원히 돌며 기다리고, 그 block은 상주한 "
                                       "block이 끝나야 시작할 수 있습니다: 멈춥니다 (H200에서 1024 thread block 2000개로 측정)."))],
             "plain_grid_sync": [p("grid.sync() is only valid in a kernel launched with cudaLaunchCooperativeKernel; with "
                                   "<<<>>> it traps (measured on an H200: CUDA_ERROR_LAUNCH_FAILED).",
-                                  "grid.sync()는 cudaLaunchCooperativeKernel로 launch한 커널에서만 유효합니다. <<<>>>로 "
-                                  "launch하면 trap이 납니다 (H200 측정: CUDA_ERROR_LAUNCH_FAILED).")],
+                                  "grid.sync()는 cudaLaunchCooperativeKernel로 실행한 커널에서만 유효합니다. <<<>>>로 "
+                                  "실행하면 trap이 납니다 (H200 측정: CUDA_ERROR_LAUNCH_FAILED).")],
             "syncthreads": [p("__syncthreads() synchronizes the threads of one block only; blocks are independent and "
                               "run in no guaranteed order.",
                               "__syncthreads()는 한 block의 thread만 동기화합니다. block들은 서로 독립이고 실행 순서가 "

@@ -57,7 +57,7 @@ class Ballot(Family):
             ffs = (m & -m).bit_length()
             prompt = [
                 p("All 32 lanes of a warp run this code (no lane has exited, `lane = threadIdx.x % 32`):",
-                  "warp의 32개 lane이 모두 이 code를 실행합니다(exit한 lane 없음, `lane = threadIdx.x % 32`)."),
+                  "warp의 32개 lane이 모두 이 code를 실행합니다(종료한 lane 없음, `lane = threadIdx.x % 32`)."),
                 code(f"int lane = threadIdx.x % 32;\nunsigned b = __ballot_sync(0xffffffff, {src});\n"
                      "int count = __popc(b);\nint first = __ffs(b);   // 1-based position of the lowest set bit, 0 if none",
                      ko={"1-based position of the lowest set bit, 0 if none": "켜진 가장 낮은 bit의 위치(1부터 셈), 없으면 0"}),
@@ -110,7 +110,7 @@ class Ballot(Family):
               "the lanes that took the branch need not have converged (CONTENT.md's erratum of seeds/000), so the "
               "shuffle with that mask may leave lanes out. Take the mask with `__ballot_sync` before the branch.",
               "branch 안의 `__activemask()`는 그 호출에서 마침 함께 실행 중인 lane만 알려 줍니다. branch에 들어온 lane들이 "
-              "다시 모였다는 보장이 없으므로(seeds/000에 대한 CONTENT.md의 정정) 그 mask로 shuffle하면 lane이 빠질 수 "
+              "다시 모였다는 보장이 없으므로(seeds/000에 대한 CONTENT.md의 정정) 그 mask로 shuffle 명령을 쓰면 lane이 빠질 수 "
               "있습니다. mask는 branch 전에 `__ballot_sync`로 구합니다."),
         ]
         return prompt, fields, {"mask": key}, solution
@@ -125,7 +125,7 @@ class Ballot(Family):
             p(f"A kernel runs on n = {n} elements with {T}-thread blocks and ⌈n / {T}⌉ blocks. Before any thread "
               "leaves, each warp takes the mask of its lanes that hold an element, and later reduces with that mask:",
               f"커널이 n = {n}개 원소를 block당 thread {T}개, block ⌈n / {T}⌉개로 처리합니다. 어떤 thread도 끝나기 전에 "
-              "warp마다 원소를 가진 lane의 mask를 구하고, 나중에 그 mask로 reduction합니다."),
+              "warp마다 원소를 가진 lane의 mask를 구하고, 나중에 그 mask로 리덕션합니다."),
             code("int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
                  "unsigned live = __ballot_sync(0xffffffff, i < n);   // every lane still present\n"
                  "if (i >= n) return;\nfloat v = x[i];\n"
@@ -146,8 +146,8 @@ class Ballot(Family):
             p("The ballot runs while all 32 lanes are present, so its full mask is legal; after the early return only "
               "the lanes in `live` are left, and the shuffles name exactly them. `__activemask()` after the return would "
               "not be guaranteed to give the same mask.",
-              "ballot은 32개 lane이 모두 있을 때 실행되므로 full mask가 적법합니다. early return 뒤에는 `live`의 lane만 "
-              "남고 shuffle도 정확히 그 lane들을 지정합니다. return 뒤의 `__activemask()`가 같은 mask를 준다는 보장은 "
+              "ballot은 32개 lane이 모두 있을 때 실행되므로 full mask가 적법합니다. 일찍 `return`으로 종료한 lane이 빠지면 `live`의 "
+              "lane만 남고 shuffle도 정확히 그 lane들을 지정합니다. `return` 뒤의 `__activemask()`가 같은 mask를 준다는 보장은 "
               "없습니다."),
         ]
         return prompt, fields, {"bits": last, "partial": partial, "empty": idle}, solution
@@ -160,7 +160,7 @@ def shfl_down(v: list[int], off: int, width: int = 32) -> list[int]:
 class ShuffleReduction(Family):
     id = "reduction.shuffle"
     topic = Topic.REDUCTION
-    title = t("Warp-shuffle reduction traces", "warp shuffle reduction 추적")
+    title = t("Warp-shuffle reduction traces", "warp shuffle 리덕션 추적")
 
     def make_params(self, rng, difficulty):
         vals = [rng.randint(0, 9) for _ in range(32)]
@@ -183,9 +183,9 @@ class ShuffleReduction(Family):
                   "contribute 0): each warp reduces with five `__shfl_down_sync` steps, lane 0 of each warp writes its "
                   "sum to shared memory, then warp 0 reduces those partial sums with as few shuffle steps as needed, "
                   "and thread 0 adds the block's sum to the result.",
-                  f"n = {n}개 float의 block reduction을 block당 thread {T}개(block ⌈n / {T}⌉개, n 밖의 lane은 0을 "
-                  "기여)로 합니다. warp마다 `__shfl_down_sync` 다섯 step으로 reduction하고, 각 warp의 lane 0이 합을 shared "
-                  "memory에 쓰고, warp 0이 그 부분합을 필요한 만큼의 shuffle step으로 reduction한 뒤 thread 0이 block의 합을 "
+                  f"n = {n}개 float의 block 리덕션을 block당 thread {T}개(block ⌈n / {T}⌉개, n 밖의 lane은 0을 "
+                  "기여)로 합니다. warp마다 `__shfl_down_sync` 다섯 step으로 리덕션하고, 각 warp의 lane 0이 합을 shared "
+                  "memory에 쓰고, warp 0이 그 부분합을 필요한 만큼의 shuffle step으로 리덕션한 뒤 thread 0이 block의 합을 "
                   "결과에 더합니다."),
                 code("float v = (i < n) ? x[i] : 0.0f;\nfor (int o = 16; o > 0; o /= 2) v += __shfl_down_sync(0xffffffff, v, o);\n"
                      "if (lane == 0) s[warp] = v;\n__syncthreads();\n"
@@ -214,7 +214,7 @@ class ShuffleReduction(Family):
             prompt = [
                 p("All 32 lanes of a warp run this reduction (`lane = threadIdx.x % 32`). `__shfl_down_sync` gives lane "
                   "L the value of lane L + offset; a lane whose source would be past lane 31 gets its own value back.",
-                  "warp의 32개 lane이 모두 이 reduction을 실행합니다(`lane = threadIdx.x % 32`). `__shfl_down_sync`는 lane "
+                  "warp의 32개 lane이 모두 이 리덕션을 실행합니다(`lane = threadIdx.x % 32`). `__shfl_down_sync`는 lane "
                   "L에 lane L + offset의 값을 주고, 원천이 lane 31을 넘는 lane은 자기 값을 돌려받습니다."),
                 code(arr + "\nfor (int offset = 16; offset > 0; offset /= 2)   // step 1: offset 16\n"
                      "    v += __shfl_down_sync(0xffffffff, v, offset);"),
@@ -238,7 +238,7 @@ class ShuffleReduction(Family):
         prompt = [
             p("All 32 lanes of a warp run this butterfly reduction (`lane = threadIdx.x % 32`). `__shfl_xor_sync` gives "
               "lane L the value of lane L ^ mask.",
-              "warp의 32개 lane이 모두 이 butterfly reduction을 실행합니다(`lane = threadIdx.x % 32`). `__shfl_xor_sync`는 "
+              "warp의 32개 lane이 모두 이 butterfly 리덕션을 실행합니다(`lane = threadIdx.x % 32`). `__shfl_xor_sync`는 "
               "lane L에 lane L ^ mask의 값을 줍니다."),
             code(arr + "\nfor (int mask = 1; mask < 32; mask *= 2)   // step 1: mask 1\n"
                  "    v += __shfl_xor_sync(0xffffffff, v, mask);"),

@@ -101,7 +101,7 @@ class Collisions(Family):
             prompt = [
                 p(f"A kernel is launched with {G} blocks of {B} threads on an array `out` of n = {n} ints; every thread "
                   "writes once, with no guard:",
-                  f"커널을 int n = {n}개짜리 배열 `out`에 block {G}개, block당 thread {B}개로 launch합니다. 모든 thread가 "
+                  f"커널을 int n = {n}개짜리 배열 `out`에 block {G}개, block당 thread {B}개로 실행합니다. 모든 thread가 "
                   "guard 없이 한 번씩 씁니다."),
                 code(f"__global__ void mark(int *out) {{\n    out[{src}] = 1;\n}}\n// mark<<<{G}, {B}>>>(out);"),
                 p("How many elements of out[0..n) are written by more than one thread, how many are never written, and "
@@ -189,16 +189,16 @@ OUTCOMES = {
     "some_idle": t("it runs; some threads of the last block skip the guard's body",
                    "실행되고, 마지막 block의 일부 thread는 guard 안을 건너뜀"),
     "zero_blocks": t("the launch fails: a grid of 0 blocks is an invalid configuration",
-                     "launch 실패: block 0개인 grid는 invalid configuration"),
+                     "실행 실패: block 0개인 grid는 invalid configuration"),
     "too_many_threads": t("the launch fails: more than 1024 threads per block",
-                          "launch 실패: block당 thread가 1024개 초과"),
+                          "실행 실패: block당 thread가 1024개 초과"),
 }
 
 
 class IndexLimits(Family):
     id = "indexing.limits"
     topic = Topic.INDEXING
-    title = t("Edge cases of a launch: n = 0 and 32-bit index overflow", "launch의 경계: n = 0과 32-bit index overflow")
+    title = t("Edge cases of a launch: n = 0 and 32-bit index overflow", "커널 실행의 경계 사례: n = 0과 32-bit index overflow")
 
     def make_params(self, rng, difficulty):
         if difficulty == 1:
@@ -223,7 +223,7 @@ class IndexLimits(Family):
             choices = [Choice(keys[i], OUTCOMES[k]) for i, k in enumerate(params["order"])]
             prompt = [
                 p(f"The vecadd extension of seeds/001 launches its kernel like this, here with n = {n} and T = {T}:",
-                  f"seeds/001의 vecadd extension은 커널을 이렇게 launch합니다. 여기서는 n = {n}, T = {T}입니다."),
+                  f"seeds/001의 vecadd extension은 커널을 이렇게 실행합니다. 여기서는 n = {n}, T = {T}입니다."),
                 code(f"int blocks = (n + T - 1) / T;   // n = {n}, T = {T}\n"
                      "vecadd<<<blocks, T>>>(a, b, c, n);   // kernel: if (i < n) c[i] = a[i] + b[i];\n"
                      "cudaError_t err = cudaGetLastError();",
@@ -238,29 +238,29 @@ class IndexLimits(Family):
                           "cudaGetLastError() reports cudaErrorInvalidConfiguration and nothing runs. With n = 0 the "
                           "extension must return before launching.",
                           "grid에는 block이 하나 이상, block에는 thread가 1024개 이하여야 합니다. 아니면 cudaGetLastError()가 "
-                          "cudaErrorInvalidConfiguration을 알리고 아무것도 실행되지 않습니다. n = 0이면 extension은 launch 전에 "
-                          "return해야 합니다.")]
+                          "cudaErrorInvalidConfiguration을 알리고 아무것도 실행되지 않습니다. n = 0이면 extension은 커널을 "
+                          "실행하기 전에 반환해야 합니다.")]
             return prompt, fields, {"blocks": blocks, "outcome": keys[params["order"].index(outcome)]}, solution
         if params["kind"] == "skipped":
             prompt = [
                 p(f"A kernel scales n = {n} floats (more than 2³¹), one thread per element, with {T}-thread blocks and "
                   f"⌈n / {T}⌉ blocks. The index is a 32-bit `int`; n is a `size_t`:",
                   f"커널이 float n = {n}개(2³¹보다 많음)를 원소당 thread 하나, block당 thread {T}개, block ⌈n / {T}⌉개로 "
-                  "scale합니다. index는 32-bit `int`이고 n은 `size_t`입니다."),
+                  "처리하며 각 원소에 배율을 곱합니다. index는 32-bit `int`이고 n은 `size_t`입니다."),
                 code("int i = blockIdx.x * blockDim.x + threadIdx.x;   // unsigned product, then stored in an int\n"
                      "if (i < n) x[i] *= 2.0f;                          // i converted to size_t for the comparison",
                      ko={"unsigned product, then stored in an int": "unsigned 곱을 int에 저장",
                          "i converted to size_t for the comparison": "비교할 때 i를 size_t로 변환"}),
                 p("How many blocks does the grid have, and how many elements are never scaled?",
-                  "grid의 block은 몇 개이고, scale되지 않는 원소는 몇 개입니까?"),
+                  "grid의 block은 몇 개이고, 배율이 곱해지지 않는 원소는 몇 개입니까?"),
             ]
             fields = [integer_field("blocks", "Blocks", "block 수"), integer_field("skipped", "Elements never scaled",
-                                                                                 "scale되지 않는 원소 수")]
+                                                                                 "배율이 곱해지지 않는 원소 수")]
             solution = [math(f"blocks = ⌈{n} / {T}⌉ = {blocks}"),
                         p("Global ids from 2³¹ on wrap to negative ints; converted to size_t they become huge, so "
                           f"`i < n` is false and those threads do nothing: elements 2³¹ … n − 1 are left, {n - TWO31} of "
                           "them. Use `size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x`.",
-                          "2³¹ 이상의 global id는 음수 int로 wrap되고, size_t로 바뀌면 매우 커져 `i < n`이 거짓이 되므로 그 "
+                          "2³¹ 이상의 global id는 int 범위를 넘어 음수가 되고, size_t로 바뀌면 매우 커져 `i < n`이 거짓이 되므로 그 "
                           f"thread들은 아무것도 하지 않습니다. 원소 2³¹ … n − 1, 곧 {n - TWO31}개가 남습니다. "
                           "`size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x`를 씁니다.")]
             return prompt, fields, {"blocks": blocks, "skipped": n - TWO31}, solution
@@ -272,7 +272,7 @@ class IndexLimits(Family):
               f"같은 커널을 n = {n}개 원소에 block당 thread {T}개, block ⌈n / {T}⌉개로 실행하는데, n이 `long long`입니다."),
             code("int i = blockIdx.x * blockDim.x + threadIdx.x;   // wraps past 2^31 - 1\n"
                  "if (i < n) x[i] *= 2.0f;                          // i converted to long long: stays negative",
-                 ko={"wraps past 2^31 - 1": "2^31 - 1을 넘으면 wrap", "i converted to long long: stays negative":
+                 ko={"wraps past 2^31 - 1": "2^31 - 1을 넘으면 음수로 돌아감", "i converted to long long: stays negative":
                      "i를 long long으로 변환해도 음수"}),
             p("Which is the first blockIdx.x with a thread whose `i` is negative, and how many threads of the grid get "
               "a negative `i` (each of them writes before `x`)?",

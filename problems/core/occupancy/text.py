@@ -20,7 +20,7 @@ STEP_TEXT: dict[str, dict[str, str]] = {
     },
     "threads_over_max": {
         "en": "{threads} threads per block is more than the {max} a block may have: the launch fails.",
-        "ko": "block당 {threads} thread는 허용 최대치 {max}를 넘습니다. launch가 실패합니다.",
+        "ko": "block당 {threads} thread는 허용 최대치 {max}를 넘습니다. 커널 실행이 실패합니다.",
     },
     "limit_warps": {
         "en": "Warp slots: the SM holds {max_warps} warps, so at most {blocks} blocks of {warps} warps.",
@@ -36,7 +36,7 @@ STEP_TEXT: dict[str, dict[str, str]] = {
     },
     "regs_over_max": {
         "en": "{regs} registers per thread is more than the {max} a thread may use: the kernel cannot launch.",
-        "ko": "thread당 register {regs}개는 최대치 {max}개를 넘으므로 커널을 launch할 수 없습니다.",
+        "ko": "thread당 register {regs}개는 최대치 {max}개를 넘으므로 커널을 실행할 수 없습니다.",
     },
     "regs_per_warp": {
         "en": "Registers are allocated per warp in units of {unit}: {regs} × 32 = {raw}, rounded up to {per_warp}.",
@@ -47,7 +47,7 @@ STEP_TEXT: dict[str, dict[str, str]] = {
               "{parts} for the hardware check), more than the {max} a block may hold: it cannot launch "
               "(blocks per SM = 0).",
         "ko": "block 하나에 register {per_warp} × {warps_rounded} = {needed}개가 필요합니다 (hardware 검사는 warp 수를 "
-              "{parts}의 배수로 올림). block당 최대 {max}개를 넘으므로 launch할 수 없습니다 (SM당 block 0개).",
+              "{parts}의 배수로 올림). block당 최대 {max}개를 넘으므로 실행할 수 없습니다 (SM당 block 0개).",
     },
     "regs_warps_per_sm": {
         "en": "Each of the {parts} sub-partitions has {part_regs} registers, enough for {per_part} such warps: "
@@ -70,7 +70,7 @@ STEP_TEXT: dict[str, dict[str, str]] = {
               "(above 48 KiB a kernel must opt in with cudaFuncAttributeMaxDynamicSharedMemorySize): "
               "the launch fails.",
         "ko": "dynamic shared memory {dynamic} byte는 커널의 한도 {max_dynamic} byte를 넘습니다 (48 KiB를 넘으려면 "
-              "cudaFuncAttributeMaxDynamicSharedMemorySize로 opt-in해야 합니다). launch가 실패합니다.",
+              "cudaFuncAttributeMaxDynamicSharedMemorySize로 명시적으로 허용해야 합니다). 커널 실행이 실패합니다.",
     },
     "smem_block_over_max": {
         "en": "A block may use at most {max} bytes of shared memory on cc {cc}; {alloc} bytes do not fit "
@@ -110,6 +110,6 @@ STEP_TEXT: dict[str, dict[str, str]] = {
     },
     "result_none": {
         "en": "No block fits ({limiter}): the launch fails, occupancy 0.",
-        "ko": "block이 하나도 들어가지 않습니다 ({limiter}). launch가 실패하고 occupancy는 0입니다.",
+        "ko": "block이 하나도 들어가지 않습니다 ({limiter}). 커널 실행이 실패하고 occupancy는 0입니다.",
     },
 }
