@@ -1,0 +1,64 @@
+"""A Korean question says its actions in Korean: students read "커널을 launch합니다", "diverge하는 warp",
+"exit하지 않은 thread", "shared memory로 load한 뒤" and "reduction합니다" in their exams, an English verb glued
+to a Korean ending. The glossary's "Verbs and actions" table (docs/content.md) gives the Korean word for each
+(launch → 실행하다, diverge → 분기되다, exit → 종료하다, load → 읽다, reduction → 리덕션, ...).
+
+The check reads running text only: code spans (`return`, `__syncthreads()`), math and format placeholders are
+names, not words, and stay as they are. The field terms the glossary keeps in English (thread, block, warp,
+lane, grid, barrier, shared memory) are nouns and take particles with a space-free join ("warp가"), which the
+rule does not touch: it looks for a Latin word followed by a verb ending (합니다, 하면, 된, 되는, ...).
+
+Read here: every question family's Korean text (title, prompt, fields, choices, solution) over seeds and
+difficulties, and the occupancy working the families and the judge's report share."""
+from __future__ import annotations
+
+import re
+
+from .test_korean_kernel_word import NOT_TEXT, _korean_text
+
+# A Latin word (hyphens allowed: warm-up, opt-in) glued to the ending of 하다, 되다 or 시키다.
+GLUED_VERB = re.compile(
+    r"(?<![A-Za-z0-9_])([A-Za-z][A-Za-z-]*)"
+    r"(합니다|합니까|하면|하고|하는|한다|했|하지|하여|하기|하려|하도록|하며|하므로|하십시오|하세요|해|할|한|함"
+    r"|됩니다|됩니까|된|되는|되면|되어|되지|되고|되므로|되며|되기|되었|될|됨|돼|시키|시킨)")
+# Latin words that may stand before such an ending because they are not verbs. Each needs its reason;
+# none does today (code font, math and placeholders are cut out before the check).
+ALLOWED: dict[str, str] = {}
+
+
+def glued_verbs(text: str) -> list[str]:
+    """The English verbs glued to a Korean ending in Korean running text `text`, e.g. ["launch합니다"]."""
+    return [m.group(0) for m in GLUED_VERB.finditer(NOT_TEXT.sub(" ", text)) if m.group(1) not in ALLOWED]
+
+
+def test_the_rule_reads_verbs_not_names():
+    """The check itself: glued verbs are found; field terms with particles, code and placeholders are not."""
+    assert glued_verbs("커널을 block당 thread 256개로 launch합니다.") == ["launch합니다"]
+    assert glued_verbs("diverge하는 warp와 exit하지 않은 thread") == ["diverge하는", "exit하지"]
+    assert glued_verbs("shared memory로 load한 뒤 reduction합니다") == ["load한", "reduction합니다"]
+    assert glued_verbs("warm-up한 커널, opt-in했습니다, 그 mask로 shuffle하면") == ["warm-up한", "opt-in했", "shuffle하면"]
+    assert glued_verbs("launch된 warp 수, scale되지 않는 원소, load됩니다") == ["launch된", "scale되지", "load됩니다"]
+    for fine in ("warp가 분기됩니다", "thread 256개로 실행합니다", "block당 shared memory를 씁니다",
+                 "`return`으로 종료한 thread", "`__syncthreads()`를 호출하면", "%(kernel)s를 실행합니다",
+                 "{launch}합니다", "SM당 block 수", "cooperative launch가 받아들이는", "thread 한 개"):
+        assert glued_verbs(fine) == [], fine
+
+
+def test_every_question_family_says_its_verbs_in_korean():
+    from practice.core.questions import DIFFICULTIES, FAMILIES
+
+    found = set()
+    for family_id, family in sorted(FAMILIES.items()):
+        for seed in range(8):
+            for difficulty in DIFFICULTIES:
+                for sentence in _korean_text(family.generate(seed, difficulty)):
+                    found.update((family_id, verb, sentence[:100]) for verb in glued_verbs(sentence))
+    assert not found, f"write the verb in Korean (docs/content.md, 'Verbs and actions'): {sorted(found)}"
+
+
+def test_the_occupancy_working_says_its_verbs_in_korean():
+    from problems.core.occupancy import text
+
+    korean = [v["ko"] for v in vars(text).values() if isinstance(v, dict) for v in v.values()
+              if isinstance(v, dict) and "ko" in v]
+    assert korean and not [(k, glued_verbs(k)) for k in korean if glued_verbs(k)]
