@@ -179,50 +179,6 @@ def test_a_job_interrupted_midway_leaves_the_child_to_be_replaced(child_sandbox,
         backend.shutdown()
 
 
-def _held_elsewhere(run_dir: str, slot: str) -> bool:
-    """Whether another process holds the lock of `slot`'s first child (probed without waiting)."""
-    fd = os.open(os.path.join(run_dir, f"{slot}.0.lock"), os.O_RDWR | os.O_CREAT, 0o600)
-    try:
-        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-    except BlockingIOError:
-        return True
-    finally:
-        os.close(fd)  # releases the probe's own lock, if it got one
-    return False
-
-
-def test_a_check_pass_gives_each_tools_child_back_when_its_answer_is_in(child_sandbox, run_dir):
-    """One pool process's check pass whose synccheck job is slow gives memcheck's shared child back as
-    soon as memcheck has answered: another process's memcheck check runs on it while synccheck's child
-    is still held, instead of waiting for the whole pass."""
-    backend = shared_backend(run_dir, mode="sanitizers")
-    tools = ("memcheck", "synccheck")
-    try:
-        assert backend.run(fake_build("copy"), check_request(checks=tools)).status is RunStatus.OK  # both warm
-        ctx = multiprocessing.get_context("fork")
-        done = ctx.Queue()
-
-        def slow_pass():
-            other = shared_backend(run_dir, mode="sanitizers")
-            out = other.run(fake_build("slow:synccheck"), check_request(checks=tools, limit=10))
-            done.put((out.status.value, [d.kind.value for d in out.diagnostics]))
-
-        process = ctx.Process(target=slow_pass)
-        process.start()
-        deadline = time.monotonic() + 15
-        while not (_held_elsewhere(run_dir, "synccheck") and not _held_elsewhere(run_dir, "memcheck")):
-            assert time.monotonic() < deadline, "memcheck's child was never given back during the pass"
-            assert process.is_alive(), "the slow pass ended before it was seen holding synccheck alone"
-            time.sleep(0.02)
-        mine = backend.run(fake_build("copy"), check_request(checks=("memcheck",)))
-        assert mine.status is RunStatus.OK and mine.diagnostics == []
-        assert _held_elsewhere(run_dir, "synccheck")  # the slow pass was still running meanwhile
-        assert done.get(timeout=30) == ("ok", [])
-        process.join(10)
-    finally:
-        backend.shutdown()
-
-
 def test_the_option_names_the_shared_slots(run_dir):
     assert slots_of("off") == frozenset() and "main" not in slots_of("sanitizers")
     assert slots_of("all") == {"main", "memcheck", "racecheck", "synccheck"}

@@ -356,7 +356,7 @@ def main(argv: list[str] | None = None) -> int:
         result_fd = os.open(args.result_path, os.O_WRONLY)
     capture = PrintfCapture()
     try:
-        runner = (CompilerRunner() if args.compiler else FakeRunner(args.fake_log if args.sanitizer else None, args.sanitizer)
+        runner = (CompilerRunner() if args.compiler else FakeRunner(args.fake_log if args.sanitizer else None)
                   if args.fake else CudaRunner())
     except Exception as exc:  # no GPU, no PyCUDA, driver error: the platform's fault
         message = f"{type(exc).__name__}: {exc}"

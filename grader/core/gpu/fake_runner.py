@@ -20,14 +20,10 @@ class FakeRunner:
     address (and the child exits), "print" writes to fd 1 as a kernel's printf would. With a
     `log_path` (a fake sanitizer child) it writes records in compute-sanitizer's format there:
     "race" adds a racecheck hazard at kernel.cu:7, "nofence" leaves no fence after the job.
-    "slow:TOOL" takes 3 s in the child under TOOL (`tool`) and no time elsewhere.
     """
 
-    SLOW_S = 3.0
-
-    def __init__(self, log_path: str | None = None, tool: str | None = None):
+    def __init__(self, log_path: str | None = None):
         self.log_path = log_path
-        self.tool = tool
         if log_path:
             self._log("========= COMPUTE-SANITIZER\n")
 
@@ -61,8 +57,6 @@ class FakeRunner:
         if entry == "race" and self.log_path:
             self._log("========= Error: Race reported between Write access at k(float *)+0x90 in kernel.cu:7\n"
                       "=========     and Read access at k(float *)+0xa0 in kernel.cu:7 [32 hazards]\n=========\n")
-        if entry == f"slow:{self.tool}":
-            time.sleep(self.SLOW_S)
         if entry == "hang":
             while True:
                 time.sleep(3600)

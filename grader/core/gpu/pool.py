@@ -306,12 +306,6 @@ class ChildPool:
         children of this process's own, nothing."""
         return self.shared.holding(slots) if self.shared is not None else contextlib.nullcontext()
 
-    def release(self, slot: str) -> None:
-        """Give a shared `slot` held by `holding` back before the job ends (shared.SharedChildren.release);
-        for children of this process's own, nothing."""
-        if self.shared is not None:
-            self.shared.release(slot)
-
     @property
     def main(self) -> Child | None:
         return self.shared.current("main") if self._shares("main") else self.children.get("main")

@@ -39,9 +39,7 @@ class SanitizerPass:
         A late tool's child is killed (its reply is None, its log what it wrote). A child whose
         log could not be cut at this job's fence (no fence: it broke, or its print limit ran out)
         is finished and its whole remaining log read; it is replaced, as is one that has
-        served the pool's sanitizer_jobs jobs. Shared children are taken together before the job is
-        sent (the deadline starts once all are held) and each is given back as soon as its own answer
-        and log are in: a slow tool does not keep the others' children from the next pass.
+        served the pool's sanitizer_jobs jobs. Shared children are held for the whole pass.
         """
         try:
             with self.pool.holding(tuple(str(t) for t in tools)):
@@ -95,7 +93,6 @@ class SanitizerPass:
                 self.pool.retire_sanitizer(tool)
             elif child.jobs >= self.pool.sanitizer_jobs or not child.has_room_for_a_job():
                 self.pool.retire_sanitizer(tool)  # its successor starts now, not at the next check
-            self.pool.release(str(tool))
         self.last_check = {k: round(v, 3) for k, v in timings.items()}
         return results, error
 

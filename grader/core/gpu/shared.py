@@ -253,27 +253,15 @@ class SharedChildren:
             yield
         finally:
             for slot in reversed(taken):
-                self._release(slot)
+                child = self._children.get(slot)
+                try:
+                    if child is not None:
+                        child.disconnect()
+                        child.held = False
+                    self._save(self._held[slot][0], child)
+                finally:
+                    os.close(self._held.pop(slot)[1])  # closing the descriptor releases the flock
             self._reap()
-
-    def release(self, slot: str) -> None:
-        """Give `slot` back before the job that holds it ends (its part of the job is done: a check
-        pass's tool whose answer is in), so that another pool process can use it while the rest of
-        the job runs. The slot's state is written back as on leaving `holding`; a slot not held is
-        left alone."""
-        self._release(slot)
-
-    def _release(self, slot: str) -> None:
-        if slot not in self._held:  # released early, or never taken
-            return
-        child = self._children.get(slot)
-        try:
-            if child is not None:
-                child.disconnect()
-                child.held = False
-            self._save(self._held[slot][0], child)
-        finally:
-            os.close(self._held.pop(slot)[1])  # closing the descriptor releases the flock
 
     def child(self, slot: str) -> SocketChild:
         """The slot's warm child (it may still be starting): the one of its state unless it died or
