@@ -46,10 +46,11 @@ def _tool_line(tool: dict) -> str:
     return text
 
 
-def summary(obs: dict, source: str) -> dict:
-    """The `h200:` block of one case from its observation."""
+def summary(obs: dict, source: str, gpu: str = "") -> dict:
+    """The `h200:` block of one case from its observation (`gpu`: the card it ran on, where the
+    observation file names one; an H100 is the same sm_90 as the H200)."""
     comp = obs.get("compile", {})
-    out: dict = {"observed": source}
+    out: dict = {"observed": source, **({"gpu": gpu} if gpu else {})}
     if not comp.get("ok"):
         errors = [ln.strip() for ln in comp.get("log", "").splitlines() if "error" in ln.lower() or "fatal" in ln]
         out["compile"] = f"refused: {errors[0][:160] if errors else 'nvcc failed'}"
@@ -118,7 +119,8 @@ def main() -> int:
         if (only and slug not in only) or not (folder / "case.yaml").exists():
             continue
         meta = yaml.safe_load((folder / "case.yaml").read_text())
-        meta["h200"] = summary(obs, f"{doc['date']}, {path.name}")
+        gpu = ", ".join(doc.get("tools", {}).get("gpu", []))
+        meta["h200"] = summary(obs, f"{doc['date']}, {path.name}", gpu)
         (folder / "case.yaml").write_text(yaml.safe_dump(meta, sort_keys=False, width=110, allow_unicode=True))
     return 0
 
