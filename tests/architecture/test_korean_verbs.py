@@ -13,14 +13,20 @@ glossary says 실행 구성 for the configuration and 실행 for the launch: a b
 read too, once the names that keep the word (LAUNCH_NAMES) are cut out.
 
 Read here: every question family's Korean text (title, prompt, fields, choices, solution) over seeds and
-difficulties, the occupancy working the families and the judge's report share, and the Korean catalogue's
-msgstrs (every page and message of the site)."""
+difficulties, the occupancy working the families and the judge's report share, the Korean catalogue's
+msgstrs (every page and message of the site), and the bank's Korean statements (fenced code aside) and
+starters' Korean comments, which said "load합니다", "store합니다", "return하므로" and "## Launch"."""
 from __future__ import annotations
 
 import re
+from pathlib import Path
+
+import pytest
 
 from .test_korean_catalogue_complete import PO, _entries
-from .test_korean_kernel_word import HANGUL, NOT_TEXT, _korean_text
+from .test_korean_kernel_word import HANGUL, NOT_TEXT, _korean_text, _markdown_text
+
+BANK = Path(__file__).resolve().parents[2] / "problems" / "bank"
 
 # A Latin word (hyphens allowed: warm-up, opt-in) glued to the ending of 하다, 되다 or 시키다.
 GLUED_VERB = re.compile(
@@ -107,3 +113,18 @@ def test_the_korean_catalogue_says_its_verbs_in_korean():
     # The rule's verdict keeps its English name (docs/synchronization.md): one page said "갈라진 barrier" and
     # the diagnostic label "분기된 barrier" beside "divergent barrier".
     assert not [mstr for _mid, mstr in korean if re.search(r"(갈라진|분기된) barrier", mstr)]
+
+
+@pytest.mark.parametrize("path", sorted(BANK.glob("*/statement.ko.md")), ids=lambda p: p.parent.name)
+def test_the_banks_korean_statements_say_their_verbs_in_korean(path):
+    text = _markdown_text(path.read_text(encoding="utf-8"))
+    assert glued_verbs(text) + launch_words(text) == []
+
+
+def test_the_banks_korean_starters_comment_in_korean_verbs():
+    found = {}
+    for path in sorted(BANK.glob("*/starter.ko.cu")):
+        comments = [c for c in re.findall(r"//[^\n]*", path.read_text(encoding="utf-8")) if HANGUL.search(c)]
+        if words := [w for c in comments for w in glued_verbs(c) + launch_words(c)]:
+            found[path.parent.name] = words
+    assert not found
