@@ -113,6 +113,10 @@ def test_the_korean_catalogue_says_its_verbs_in_korean():
     # The rule's verdict keeps its English name (docs/synchronization.md): one page said "갈라진 barrier" and
     # the diagnostic label "분기된 barrier" beside "divergent barrier".
     assert not [mstr for _mid, mstr in korean if re.search(r"(갈라진|분기된) barrier", mstr)]
+    # A launch is 실행 and a runtime error 실행 오류: the diagnostic label of a refused launch must not read as
+    # the RUNTIME_ERROR verdict beside it on a result page.
+    labels = {mid: mstr for _ctx, mid, mstr in _entries(PO.read_text(encoding="utf-8"))}
+    assert labels["Launch error"] != labels["Runtime error"]
 
 
 @pytest.mark.parametrize("path", sorted(BANK.glob("*/statement.ko.md")), ids=lambda p: p.parent.name)
@@ -128,3 +132,15 @@ def test_the_banks_korean_starters_comment_in_korean_verbs():
         if words := [w for c in comments for w in glued_verbs(c) + launch_words(c)]:
             found[path.parent.name] = words
     assert not found
+
+
+def test_the_clis_site_labels_read_as_the_site_does():
+    """The CLI's copy of the site's labels (cli/warpdrill_cli/messages.json, "site") says in Korean what the
+    catalogue says: it had "분기된 배리어", "경쟁 상태" and "Launch 오류" where the site says divergent barrier,
+    race and 커널 실행 거부."""
+    import json
+
+    site = json.loads((BANK.parents[1] / "cli" / "warpdrill_cli" / "messages.json").read_text(encoding="utf-8"))["site"]
+    catalogue = {mid: mstr for ctx, mid, mstr in _entries(PO.read_text(encoding="utf-8")) if ctx is None}
+    assert len(site) >= 20
+    assert {key: label["ko"] for key, label in site.items() if catalogue.get(label["en"]) != label["ko"]} == {}
