@@ -308,10 +308,34 @@ def test_roster_upload_reports_student_ids_stored_and_not_stored(people, courses
 def test_the_roster_form_names_its_columns_in_english_and_korean(people, courses, as_user):
     client = as_user("prof")
     html = text(client.get("/courses/PP-A/manage/"))
-    assert "<code>student_id</code>" in html and "<code>학번</code>" in html and "name and student_id (학번)" in html
+    assert "<code>student_id</code>" in html and "<code>학번</code>" in html and "name (이름) and student_id (학번)" in html
     client.cookies["django_language"] = "ko"
     html = text(client.get("/courses/PP-A/manage/"))
     assert "<code>student_id</code>" in html and "열" in html and "Columns, named" not in html
     conflict = text(client.post("/courses/PP-A/manage/roster/", {"file": SimpleUploadedFile(
         "r.csv", "username,email,학번\nstu,stu@uni.example,2026 3\n".encode())}))
     assert 'data-issue="bad_student_id"' in conflict and "학번" in conflict and "may only contain" not in conflict
+
+
+def test_a_roster_with_korean_headers_enrols_its_students_with_their_names(people, courses, as_user):
+    """아이디, 이메일, 이름 and 학번 are read as username, email, name and student_id."""
+    from accounts.profiles import student_id_of
+
+    csv = "아이디,이메일,이름,학번\nkim,kim@uni.example,김민준,2026001\n".encode()
+    html = text(as_user("prof").post("/courses/PP-A/manage/roster/", {"file": SimpleUploadedFile("r.csv", csv)},
+                                     follow=True))
+    assert "1 account created" in html and "0 rows not taken" in html
+    kim = Membership.objects.get(course=courses["A"], user__username="kim").user
+    assert (kim.email, kim.get_full_name(), student_id_of(kim)) == ("kim@uni.example", "김민준", "2026001")
+
+
+def test_a_roster_heading_a_column_twice_is_refused_naming_both_headers(people, courses, as_user):
+    """student_id and 학번 in one file: nothing is taken, and the message names both, in either language."""
+    csv = "username,email,student_id,학번\nkim,kim@uni.example,2026001,2026002\n".encode()
+    client = as_user("prof")
+    html = text(client.post("/courses/PP-A/manage/roster/", {"file": SimpleUploadedFile("r.csv", csv)}, follow=True))
+    assert "The header row names the same column more than once: student_id, 학번." in html
+    assert "Nothing was taken." in html and not Membership.objects.filter(user__username="kim").exists()
+    client.cookies["django_language"] = "ko"
+    html = text(client.post("/courses/PP-A/manage/roster/", {"file": SimpleUploadedFile("r.csv", csv)}, follow=True))
+    assert "첫 줄에 같은 열이 두 번 이상 있습니다: student_id, 학번." in html and "same column" not in html
