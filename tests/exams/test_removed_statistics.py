@@ -1,7 +1,7 @@
 """Attempts closed because their student was removed from the course stay out of the results page's
 statistics (the histogram and the question table counted them as ended work, though they ended early),
 are still listed in the table with their state, and the page's note says so in English and Korean. The
-live monitor offers no "Reset a question…" for such a student."""
+live monitor offers no "Reset a question…" for such a student, nor their attempt's page its reset buttons."""
 import re
 
 import pytest
@@ -69,3 +69,11 @@ def test_the_monitor_offers_no_reset_for_a_removed_student(exam, people, alice_s
     html = client_for(people["ivy"]).get(reverse("exams:monitor_live", args=[exam.pk])).content.decode()
     rows = dict(re.findall(r'<tr data-student="(\w+)" data-phase="\w+">(.*?)</tr>', html, re.S))
     assert "Reset a question…" in rows["alice"] and "Reset a question…" not in rows["bob"]
+
+
+def test_the_attempt_page_offers_no_reset_for_a_removed_student(exam, people, alice_submitted_bob_removed):
+    ivy = client_for(people["ivy"])
+    pages = {name: ivy.get(reverse("exams:attempt_detail", args=[a.pk])).content.decode()
+             for name, a in alice_submitted_bob_removed.items()}
+    assert 'class="inline-form reset-form"' in pages["alice"]
+    assert 'class="inline-form reset-form"' not in pages["bob"] and LABEL["en"] in pages["bob"]
