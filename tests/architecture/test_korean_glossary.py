@@ -26,3 +26,19 @@ def test_a_students_own_window_has_one_name():
     for mid, mstr in own:
         assert "개인 응시 기간" in mstr, (mid, mstr)
     assert not [mstr for _ctx, _mid, mstr in ENTRIES if "개별 응시" in mstr]
+
+
+def test_a_course_is_gangjwa_everywhere():
+    """A course is 강좌 (docs/content.md, "Korean wording"): the tester read "구성원을 강좌에서 제외했습니다" beside
+    "종료됨: 과목에서 제외됨". Every entry whose English says "course" says 강좌, and no Korean text says 과목: the
+    catalogue, the bank's statements and starters, the docs and the CLI's README and messages."""
+    course = [(mid, mstr) for _ctx, mid, mstr in ENTRIES if re.search(r"\bcourses?\b", PLACEHOLDERS.sub("", mid), re.I)]
+    assert len(course) >= 80
+    assert [(mid, mstr) for mid, mstr in course if mstr and "강좌" not in mstr] == []
+    assert [mstr for _ctx, _mid, mstr in ENTRIES if "과목" in mstr] == []
+    root = PO.parents[3]
+    files = [*root.glob("problems/bank/*/*.ko.*"), *root.glob("docs/*.md"), *root.glob("cli/**/*.md"),
+             *root.glob("cli/**/*.json"), *root.glob("templates/**/*.html")]
+    files = [f for f in files if f.name != "content.md"]  # the glossary names the word it rules out
+    assert len(files) > 50
+    assert [str(f.relative_to(root)) for f in files if "과목" in f.read_text(encoding="utf-8")] == []

@@ -28,7 +28,7 @@ def test_the_removing_actions_say_remove_in_korean(client_for, courses, people, 
     assert ">제외</a>" in manage  # it opens the confirmation, whose button removes
     member = courses["A"].memberships.get(user=people["stu"])
     confirm = _ko(prof, reverse("courses:member-remove", args=["PP-A", member.pk]))
-    assert ">과목에서 제외</button>" in confirm and "내보내기" not in confirm
+    assert ">강좌에서 제외</button>" in confirm and "내보내기" not in confirm
     now = timezone.now()
     s = actions.create_set(courses["A"], people["prof"], title_en="Week 1", opens_at=now, due_at=now + timedelta(1))
     actions.add_item(s, family="occupancy.blocks_per_sm")

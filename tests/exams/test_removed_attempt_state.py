@@ -1,6 +1,6 @@
 """An attempt closed because the student was removed from the course is named so wherever its state
 shows: the staff results, the live monitor, the attempt's page, the student's own pages and the admin
-say "Closed: removed from the course" (Korean: 종료됨: 과목에서 제외됨), not "Closed at the deadline"."""
+say "Closed: removed from the course" (Korean: 종료됨: 강좌에서 제외됨), not "Closed at the deadline"."""
 from __future__ import annotations
 
 import re
@@ -19,7 +19,7 @@ from .conftest import client_for, enrol
 
 pytestmark = pytest.mark.django_db
 
-LABEL = {"en": "Closed: removed from the course", "ko": "종료됨: 과목에서 제외됨"}
+LABEL = {"en": "Closed: removed from the course", "ko": "종료됨: 강좌에서 제외됨"}
 DEADLINE = {"en": "Closed at the deadline", "ko": "마감 시각에 종료됨"}
 
 
@@ -79,7 +79,7 @@ def test_the_students_own_pages_name_the_reason_once_back_in_the_course(exam, pe
     page = alice.get(reverse("exams:exam", args=[exam.pk]), HTTP_ACCEPT_LANGUAGE=lang).content.decode()
     ended_note = re.search(r'<div[^>]*id="attempt-ended">(.*?)</div>', page, re.S).group(1)
     assert ("removed from the course" in ended_note) == (lang == "en")
-    assert ("과목에서 제외되어" in ended_note) == (lang == "ko")
+    assert ("강좌에서 제외되어" in ended_note) == (lang == "ko")
     assert "deadline" not in ended_note and "마감" not in ended_note
     result = alice.get(reverse("exams:result", args=[exam.pk]), HTTP_ACCEPT_LANGUAGE=lang).content.decode()
     assert re.search(r'<span id="attempt-state">([^<]*)</span>', result).group(1) == LABEL[lang]

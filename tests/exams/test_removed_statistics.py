@@ -17,9 +17,9 @@ pytestmark = pytest.mark.django_db
 
 REMOVED_NOTE = {"en": "1 attempt closed when its student was removed from the course is listed in the table but "
                       "not counted.",
-                "ko": "학생이 과목에서 제외되어 종료된 응시 1건은 표에는 나오지만 통계에는 세지 않습니다."}
+                "ko": "학생이 강좌에서 제외되어 종료된 응시 1건은 표에는 나오지만 통계에는 세지 않습니다."}
 ENDED = {"en": "count the 1 ended attempt", "ko": "끝난 응시 1건"}
-LABEL = {"en": "Closed: removed from the course", "ko": "종료됨: 과목에서 제외됨"}
+LABEL = {"en": "Closed: removed from the course", "ko": "종료됨: 강좌에서 제외됨"}
 
 
 @pytest.fixture

@@ -21,9 +21,9 @@ from .conftest import client_for, enrol
 pytestmark = pytest.mark.django_db
 
 SENTENCE = {"en": "Your attempt was closed when you were removed from the course; everything you saved before then counts.",
-            "ko": "과목에서 제외되어 응시가 종료되었습니다. 그 전에 저장한 답은 모두 인정됩니다."}
-LABEL = {"en": "Closed: removed from the course", "ko": "종료됨: 과목에서 제외됨"}
-NOTE = {"en": "You are no longer a member of this course", "ko": "이제 이 과목의 구성원이 아닙니다"}
+            "ko": "강좌에서 제외되어 응시가 종료되었습니다. 그 전에 저장한 답은 모두 인정됩니다."}
+LABEL = {"en": "Closed: removed from the course", "ko": "종료됨: 강좌에서 제외됨"}
+NOTE = {"en": "You are no longer a member of this course", "ko": "이제 이 강좌의 구성원이 아닙니다"}
 
 
 def _page_urls(client, exam) -> tuple[str, str]:

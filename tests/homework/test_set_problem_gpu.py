@@ -121,7 +121,7 @@ def test_the_api_grades_a_bank_problem_for_the_named_course(week, bank_problem, 
         assert response.status_code == 400 and code in response.json()["error"], response.content
     response = _api(people, "stu").post(url, {"source": source, "course": "NO-SUCH"}, format="json",
                                         HTTP_ACCEPT_LANGUAGE="ko")
-    assert "NO-SUCH" in response.json()["error"] and "과목" in response.json()["error"]
+    assert "NO-SUCH" in response.json()["error"] and "강좌" in response.json()["error"]
     assert Submission.objects.count() == before
     response = _api(people, "stu").post(url, {"source": source}, format="json")
     assert Submission.objects.get(pk=response.json()["id"]).course_id is None
