@@ -3,7 +3,7 @@ import time
 
 from django.conf import settings
 from django.contrib.auth.forms import UserCreationForm
-from django.core.cache import cache
+from django.core.cache import caches
 from django.contrib.auth.models import Group
 
 from .roles import STUDENT_GROUP
@@ -50,13 +50,14 @@ def signup_limit(invite_id: int | None = None) -> int:
 def signup_wait_s(request, now: float | None = None, invite_id: int | None = None) -> int:
     """Seconds until the request's address may create another account (0: now): at most signup_limit()
     in any hour, counted per address, and per (address, invite) for sign-ups carrying a usable invite
-    `invite_id` (their own count, apart from the address's). Counted in the default cache, the address
-    as django-axes resolves it (behind the proxy it is configured for)."""
+    `invite_id` (their own count, apart from the address's). Counted in the "live" cache, which every web
+    process shares (Redis in production; a per-process cache would let each process allow the limit
+    again), the address as django-axes resolves it (behind the proxy it is configured for)."""
     limit = signup_limit(invite_id)
     if not limit:
         return 0
     now = time.time() if now is None else now
-    recent = [t for t in cache.get(_signup_key(request, invite_id), []) if t > now - SIGNUP_WINDOW_S]
+    recent = [t for t in _counts().get(_signup_key(request, invite_id), []) if t > now - SIGNUP_WINDOW_S]
     if len(recent) < limit:
         return 0
     return max(1, int(min(recent) + SIGNUP_WINDOW_S - now) + 1)
@@ -67,5 +68,11 @@ def note_signup(request, now: float | None = None, invite_id: int | None = None)
     count; see signup_wait_s)."""
     now = time.time() if now is None else now
     key = _signup_key(request, invite_id)
-    recent = [t for t in cache.get(key, []) if t > now - SIGNUP_WINDOW_S]
-    cache.set(key, [*recent, now], SIGNUP_WINDOW_S)
+    counts = _counts()
+    recent = [t for t in counts.get(key, []) if t > now - SIGNUP_WINDOW_S]
+    counts.set(key, [*recent, now], SIGNUP_WINDOW_S)
+
+
+def _counts():
+    """The cache that holds sign-up counts: the one every web process shares (settings.CACHES["live"])."""
+    return caches["live"]

@@ -201,8 +201,8 @@ CACHES = {
 }
 
 # "live": each submission's state token, which verdict polls are answered 304 from with no SQL
-# (grader/live.py). Unlike the two above it is shared by every web process and every worker (the
-# grader writes it): Redis when one is configured (LIVE_CACHE_URL, else REDIS_URL or a redis://
+# (grader/live.py), and the counts every web process must agree on (sign-ups per address, exam password
+# tries). Unlike the two above it is shared by every web process and every worker (the grader writes it): Redis when one is configured (LIVE_CACHE_URL, else REDIS_URL or a redis://
 # broker; ops/cache.py: Django's backend without a new client object per operation), else files under
 # var/ (one machine: `make dev`, and each test run with its workers).
 _live_cache_url = env("LIVE_CACHE_URL", default="") or env("REDIS_URL", default="") or (

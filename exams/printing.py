@@ -34,8 +34,8 @@ class PrintSet(enum.StrEnum):
 PAPER_WORDING = {
     "en": {"Fill in the launch fields under the editor (or put a line like the one below in your source).":
            "Write the launch configuration (block and grid) below your kernel, or a line like the one below in it."},
-    "ko": {"에디터 아래의 launch 입력칸을 채우세요 (또는 아래와 같은 줄을 소스에 넣으세요).":
-           "커널 아래에 launch 설정(block과 grid)을 쓰거나, 아래와 같은 줄을 커널에 넣으세요."},
+    "ko": {"에디터 아래의 실행 구성 입력칸을 채우세요 (또는 아래와 같은 줄을 소스에 넣으세요).":
+           "커널 아래에 실행 구성(block과 grid)을 쓰거나, 아래와 같은 줄을 커널에 넣으세요."},
 }
 
 

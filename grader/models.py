@@ -69,8 +69,9 @@ class Submission(models.Model):
                                   related_name="submissions", verbose_name=_("exam item"))
     # The exam a submission was made in, set when it is made and kept when a reset detaches it from
     # its item (exam_item None): exam work stays out of the practice pages and keeps the exam's
-    # feedback rule until the results are released (grader.access).
-    exam = models.ForeignKey("exams.Exam", null=True, blank=True, on_delete=models.SET_NULL,
+    # feedback rule until the results are released (grader.access). An exam that has submissions cannot
+    # be deleted (PROTECT): with SET_NULL its students' exam work became practice submissions.
+    exam = models.ForeignKey("exams.Exam", null=True, blank=True, on_delete=models.PROTECT,
                              related_name="submissions", verbose_name=_("exam"))
     heartbeat_at = models.DateTimeField(_("grader heartbeat"), null=True, blank=True)
     # The course a practice submission of a bank problem was made for (opened from one of its problem

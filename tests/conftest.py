@@ -222,12 +222,13 @@ def pytest_unconfigure(config):
 
 @pytest.fixture(autouse=True)
 def _forget_signups_per_address():
-    """Sign-ups are counted per address in the default cache (accounts.actions.signup_wait_s), and every
-    test client comes from 127.0.0.1: each test starts with no sign-ups counted."""
+    """Sign-ups are counted per address in the shared "live" cache (accounts.actions.signup_wait_s), and
+    every test client comes from 127.0.0.1: each test starts with no sign-ups counted."""
     from django.core.cache import cache, caches
 
     cache.clear()
-    # Submissions' polled states (grader.live): a rolled-back test's ids are taken again by the next.
+    # Sign-up counts, password tries, and submissions' polled states (grader.live): a rolled-back
+    # test's ids are taken again by the next.
     caches["live"].clear()
     yield
 

@@ -83,6 +83,19 @@ def test_signup_is_throttled_per_address():
     assert not User.objects.filter(username="student9x").exists()
 
 
+@override_settings(WARPDRILL_SIGNUPS_PER_HOUR=2)
+def test_the_count_is_shared_by_every_web_process():
+    """The count lives in the cache all web processes share: a process with an empty cache of its own
+    (the default cache is per process) still refuses the address's third account in the hour."""
+    from django.core.cache import cache
+
+    for k in range(2):
+        assert _signup(Client(), f"shared{k}x").status_code == 302
+    cache.clear()  # another gunicorn worker: nothing in its own cache
+    assert _signup(Client(), "shared9x").status_code == 429
+    assert not User.objects.filter(username="shared9x").exists()
+
+
 @override_settings(WARPDRILL_SIGNUP_REQUIRES_INVITE=True)
 def test_a_deployment_can_require_an_invite_code(client):
     """With the setting, sign-up needs a valid invite code and enrols the new account in its course."""

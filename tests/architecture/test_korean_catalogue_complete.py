@@ -16,18 +16,24 @@ MUST_TRANSLATE = {"Launch", "scalar", "Occupancy", "occupancy", "Compute capabil
 
 def _entries(text: str):
     """(msgctxt, msgid, msgstr) of each active entry (multi-line strings joined; a plural entry's msgstr is
-    its msgstr[0], Korean having one form)."""
-    for block in text.split("\n\n"):
-        fields, key = {}, None
-        for line in block.splitlines():
-            m = re.match(r"(msgctxt|msgid|msgid_plural|msgstr)(?:\[0\])? (\".*\")$", line)
-            if m:
-                key = m.group(1)
-                fields[key] = ast.literal_eval(m.group(2))
-            elif line.startswith('"') and key:
-                fields[key] += ast.literal_eval(line)
-            else:
-                key = None
+    its msgstr[0], Korean having one form). An entry starts at its msgctxt or msgid, not at a blank line:
+    gettext needs none between entries, and 37 entries written without one were read as part of the entry
+    before them, so every catalogue test skipped them."""
+    entries, fields, key = [], {}, None
+    for line in text.splitlines():
+        m = re.match(r"(msgctxt|msgid|msgid_plural|msgstr)(?:\[0\])? (\".*\")$", line)
+        if m and (m.group(1) == "msgctxt" or (m.group(1) == "msgid" and "msgid" in fields)):
+            entries.append(fields)
+            fields = {}
+        if m:
+            key = m.group(1)
+            fields[key] = ast.literal_eval(m.group(2))
+        elif line.startswith('"') and key:
+            fields[key] += ast.literal_eval(line)
+        else:
+            key = None
+    entries.append(fields)
+    for fields in entries:
         if fields.get("msgid"):
             yield fields.get("msgctxt"), fields["msgid"], fields.get("msgstr", "")
 

@@ -197,3 +197,20 @@ def test_a_no_feedback_exams_live_row_does_not_show_the_grading_stages(exam, peo
     graded = alice.get(url).content.decode()
     assert 'data-status="GRADED"' in graded and "Compile error" in graded and "No attempt used" in graded
     assert "Accepted" not in graded
+
+
+def test_an_exam_with_submissions_cannot_be_deleted(wrong_in_exam, exam, people):
+    """Deleting the exam would have left its submissions as practice work (exam None): it is refused,
+    in the code and on the admin's delete page, and the submission keeps its exam."""
+    from django.contrib.auth.models import User
+    from django.db.models import ProtectedError
+
+    _, sub = wrong_in_exam
+    with pytest.raises(ProtectedError):
+        exam.delete()
+    admin = User.objects.create_superuser("root", "root@example.org", "pass-1234-word")
+    page = client_for(admin).post(reverse("admin:exams_exam_delete", args=[exam.pk]), {"post": "yes"})
+    assert page.status_code == 200 and "would require deleting the following protected related objects" in \
+        page.content.decode()
+    sub.refresh_from_db()
+    assert sub.exam_id == exam.pk and type(exam).objects.filter(pk=exam.pk).exists()

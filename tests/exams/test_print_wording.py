@@ -21,5 +21,5 @@ def test_the_printed_statement_asks_to_write_the_launch_below_the_kernel():
     text = _kernel_text({"kernel": {"version_id": version.pk}})["statement"]
     assert "launch fields under the editor" not in text["en"] and "에디터" not in text["ko"]
     assert "Write the launch configuration (block and grid) below your kernel" in text["en"]
-    assert "커널 아래에 launch 설정(block과 grid)을 쓰거나" in text["ko"]
+    assert "커널 아래에 실행 구성(block과 grid)을 쓰거나" in text["ko"]
     assert "// launch: block=256" in text["en"]  # the rest of the statement is printed as it is

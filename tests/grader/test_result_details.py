@@ -99,7 +99,7 @@ def test_a_block_of_2048_threads_cannot_launch_and_the_card_says_so(judged, thre
     assert "The block cannot launch: 2048 threads per block is more than the 1024 a block may have." in english
     assert "Limited by" not in english
     korean = " ".join(re.sub(r"<[^>]+>", " ", page(alice_client, submission, "ko")).split())
-    assert "이 block은 launch할 수 없습니다: block당 thread 2048개는" in korean
+    assert "이 block으로는 커널을 실행할 수 없습니다: block당 thread 2048개는" in korean
 
 
 # ---- every line a diagnostic names ----

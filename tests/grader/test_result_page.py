@@ -287,7 +287,7 @@ def test_invalid_launch_reason_in_korean(three_tests, alice, alice_client, make_
                               "(known sizes: block_x, block_y, block_z, n)")
     submission = make_submission(alice, three_tests, result)
     korean = page(alice_client, submission, "ko")
-    assert "잘못된 launch 설정: grid: 알 수 없는 이름 'zz' (쓸 수 있는 크기: block_x, block_y, block_z, n)" in korean
+    assert "잘못된 실행 구성: grid: 알 수 없는 이름 'zz' (쓸 수 있는 크기: block_x, block_y, block_z, n)" in korean
     assert "unknown name" not in korean
 
 

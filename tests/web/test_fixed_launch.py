@@ -159,4 +159,4 @@ def test_page_refuses_a_launch_line_in_korean(problem, alice_client):
                                  HTTP_ACCEPT_LANGUAGE="ko")
     html = html_lib.unescape(response.content.decode())
     assert response.status_code == 400
-    assert "번 줄: 이 문제의 launch는 고정되어 있어" in html and "cannot choose it" not in html
+    assert "번 줄: 이 문제의 실행 구성은 고정되어 있어" in html and "cannot choose it" not in html

@@ -232,7 +232,7 @@ def test_bad_launch_expression_is_explained_in_korean(choose_problem, alice_clie
         "source": SOURCE, "block": "256", "grid": "ceil_div(m, 256)", "shared_bytes": "0"}, HTTP_ACCEPT_LANGUAGE="ko")
     html = html_lib.unescape(response.content.decode())
     assert response.status_code == 400
-    assert "launch 설정:" in html and "알 수 없는 이름 'm'" in html
+    assert "실행 구성:" in html and "알 수 없는 이름 'm'" in html
     assert "unknown name" not in html
 
 
@@ -343,7 +343,7 @@ def test_a_plain_visit_says_which_launch_the_last_submission_chose(choose_proble
 
     korean = alice_client.get(url, HTTP_ACCEPT_LANGUAGE="ko").content.decode()
     assert f"마지막 제출(#{last.pk})은 <code>block=32 grid=ceil_div(n, 32)</code>를 썼습니다." in korean
-    assert f'<a href="{url}?from={last.pk}#submit-form">#{last.pk}를 그 launch와 함께 다시 열기</a>' in korean
+    assert f'<a href="{url}?from={last.pk}#submit-form">#{last.pk}를 그 실행 구성으로 다시 열기</a>' in korean
 
     # Reopened, the fields hold that launch: no such note (the note of a reopened submission instead).
     reopened = alice_client.get(url, {"from": last.pk}).content.decode()

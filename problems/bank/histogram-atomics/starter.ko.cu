@@ -1,5 +1,5 @@
 // v = 0..255마다 hist[v] += data[0..n-1]에서 v와 같은 원소의 수.
-// hist는 0으로 채워져 옵니다. launch(고정): block = 256, grid = min(ceil_div(n, 256), 64):
+// hist는 0으로 채워져 옵니다. 실행 구성(고정): block = 256, grid = min(ceil_div(n, 256), 64):
 // grid-stride loop를 쓰세요.
 __global__ void histogram(const unsigned char* data, unsigned int* hist, int n)
 {

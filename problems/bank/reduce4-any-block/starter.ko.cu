@@ -1,6 +1,6 @@
 // y[0] += x[0] + ... + x[n-1]. y는 {0}으로 옵니다.
 // 테스트마다 32부터 1024까지 서로 다른 2의 거듭제곱 blockDim.x와
-// float blockDim.x개의 dynamic shared memory로 launch합니다: 256을 가정하면 안 됩니다.
+// float blockDim.x개의 dynamic shared memory로 실행합니다: 256을 가정하면 안 됩니다.
 __global__ void reduce4(float* y, const float* x, int n)
 {
     extern __shared__ float tsum[];

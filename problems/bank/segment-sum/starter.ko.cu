@@ -1,6 +1,6 @@
 // 내 변형: BLOCK = block당 thread {{BLOCK}}개, 배치 {{LAYOUT}}.
 // out[blockIdx.x] = 구간 blockIdx.x의 값 {{BLOCK}}개의 합(배치 {{LAYOUT}}에서 값이 어디 있는지는
-// 문제 설명을 보세요). launch(고정): block = {{BLOCK}}, grid = m.
+// 문제 설명을 보세요). 실행 구성(고정): block = {{BLOCK}}, grid = m.
 #define BLOCK {{BLOCK}}
 
 __global__ void segment_sum(const float* x, float* out, int m)

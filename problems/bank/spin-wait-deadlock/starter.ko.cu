@@ -1,6 +1,6 @@
 // 이 커널은 멈춥니다. 계산하는 값은 그대로 두고 올바르게 고치세요:
 // i < n에 대해 out[i] = x[i] - (i의 block이 맡은 원소에서 x의 최솟값).
-// launch(고정): block = 256, grid = ceil_div(n, 256).
+// 실행 구성(고정): block = 256, grid = ceil_div(n, 256).
 __global__ void subtract_block_min(const int* x, int* out, int n)
 {
     __shared__ int m;

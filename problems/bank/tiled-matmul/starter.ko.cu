@@ -1,5 +1,5 @@
 // C = A @ B: A는 M x K, B는 K x N, C는 M x N, 모두 row-major (A[row * K + k], B[k * N + col]).
-// launch(고정): block = (16, 16), grid = (ceil_div(N, 16), ceil_div(M, 16)).
+// 실행 구성(고정): block = (16, 16), grid = (ceil_div(N, 16), ceil_div(M, 16)).
 #define TILE 16
 
 __global__ void tiled_matmul(const float* A, const float* B, float* C, int M, int N, int K)
