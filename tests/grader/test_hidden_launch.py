@@ -111,7 +111,7 @@ def test_student_reads_that_the_launch_does_not_fit_a_hidden_test_without_its_si
     submission = make_submission(alice, choosing, judged(HIDDEN_ONLY), source=HIDDEN_ONLY)
     english, korean = page(alice_client, submission, "en"), page(alice_client, submission, "ko")
     assert "The launch does not fit a hidden test case" in english
-    assert "이 launch는 숨겨진 테스트 케이스에 맞지 않습니다" in korean
+    assert "이 실행 구성은 숨겨진 테스트 케이스에 맞지 않습니다" in korean
     body = api_json(alice, submission)
     assert "The launch does not fit a hidden test case" in body
     assert json.loads(body)["message_params"]["reason"]["template"] == M.LAUNCH_HIDDEN
