@@ -63,8 +63,8 @@ class JoinForm(forms.Form):
 
 class RosterForm(forms.Form):
     file = forms.FileField(label=_("Roster (CSV)"),
-                           help_text=_("UTF-8 CSV with a header row naming its columns: username and email, and optionally "
-                                       "name and student_id (학번). Other columns are ignored."))
+                           help_text=_("UTF-8 CSV with a header row naming its columns: username (아이디) and email (이메일), "
+                                       "and optionally name (이름) and student_id (학번). Other columns are ignored."))
 
     def clean_file(self):
         f = self.cleaned_data["file"]

@@ -9,7 +9,11 @@ FILE_ISSUES = {
     FileIssue.EMPTY: _("The file is empty."),
     FileIssue.NOT_UTF8: _("The file is not UTF-8 text. Save it as “CSV UTF-8” and upload it again."),
     FileIssue.NOT_CSV: _("The file is not valid CSV (%(detail)s)."),
-    FileIssue.MISSING_COLUMNS: _("The header row lacks the column(s) %(detail)s. The first row must name the columns username, email and (optionally) name and student_id (or 학번)."),
+    FileIssue.MISSING_COLUMNS: _("The header row lacks the column(s) %(detail)s. The first row must name the columns "
+                                 "username (or 아이디), email (or 이메일) and optionally name (or 이름) and student_id "
+                                 "(or 학번)."),
+    FileIssue.DUPLICATE_COLUMNS: _("The header row names the same column more than once: %(detail)s. Keep one of "
+                                   "them (English or Korean header) and upload the file again."),
     FileIssue.TOO_MANY_ROWS: _("The file has more than %(detail)s rows; split it into several uploads."),
 }
 

@@ -16,7 +16,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
 
-from . import access, actions, services
+from . import access, actions, reports, services
 from .errors import CourseError, CourseErrorCode, InviteError
 from .forms import CourseForm, CourseSettingsForm, InviteForm, JoinForm, RoleForm, RosterForm
 from .language import speak_course_language
@@ -248,20 +248,28 @@ def member_remove(request, code: str, membership_id: int):
     return _to_section(course, "members")
 
 
-@require_POST
 @login_required
 def roster_upload(request, code: str):
-    """Upload a roster CSV; the page shows the report of what was taken and every row that was not."""
+    """POST: upload a roster CSV, keep its report in the session and redirect here (a refresh then
+    uploads nothing). GET: the management page with the upload form, and the report of the upload just
+    made, once."""
     course, role = access.course_for(request.user, code, *access.INSTRUCTORS)
-    form = RosterForm(request.POST, request.FILES)
-    if not form.is_valid():
-        return render(request, "courses/manage.html", _manage_context(request, course, role, roster_form=form), status=400)
-    report = actions.import_roster(course, request.user, form.cleaned_data["file"].read())
-    context = _manage_context(request, course, role, report=report,
-                              report_error=file_issue_text(report.error, report.error_detail) if report.error else "",
-                              report_problems=[(p, row_problem_text(p)) for p in report.problems],
-                              report_conflicts=[(c, student_id_conflict_text(c)) for c in report.student_id_conflicts])
-    return render(request, "courses/manage.html", context, status=400 if report.error else 200)
+    if request.method == "POST":
+        form = RosterForm(request.POST, request.FILES)
+        if not form.is_valid():
+            return render(request, "courses/manage.html", _manage_context(request, course, role, roster_form=form),
+                          status=400)
+        report = actions.import_roster(course, request.user, form.cleaned_data["file"].read())
+        reports.store_report(request.session, course.code, report)
+        return redirect(reverse("courses:roster-upload", kwargs={"code": course.code}) + "#report")
+    report = reports.pop_report(request.session, course.code)
+    extra = {}
+    if report is not None:
+        extra = {"report": report,
+                 "report_error": file_issue_text(report.error, report.error_detail) if report.error else "",
+                 "report_problems": [(p, row_problem_text(p)) for p in report.problems],
+                 "report_conflicts": [(c, student_id_conflict_text(c)) for c in report.conflicts]}
+    return render(request, "courses/manage.html", _manage_context(request, course, role, **extra))
 
 
 @login_required

@@ -2,12 +2,19 @@
 chosen under their names in the reader's language (problems.core.topics.TOPIC_NAMES), never their keys."""
 from django import forms
 from django.contrib import admin, messages
+from django.db.models import Case, IntegerField, Value, When
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
 from .core.topics import Topic
 from .models import Problem, ProblemVersion
 from .templatetags.warpdrill import topic_label
+
+
+# The topic column sorts as the topic filter lists the topics (Topic's order: occupancy, indexing, ...),
+# not by key; a row whose key is no longer a Topic sorts last.
+TOPIC_ORDER = Case(*(When(topic=topic.value, then=Value(i)) for i, topic in enumerate(Topic)),
+                   default=Value(len(Topic)), output_field=IntegerField())
 
 
 class TopicListFilter(admin.SimpleListFilter):
@@ -79,7 +86,7 @@ class ProblemAdmin(admin.ModelAdmin):
         extra_context = {**(extra_context or {}), "title": _("Problems (added as packages: manage.py import_problems)")}
         return super().changelist_view(request, extra_context)
 
-    @admin.display(description=_("topic"), ordering="topic")
+    @admin.display(description=_("topic"), ordering=TOPIC_ORDER)
     def topic_shown(self, problem):
         """The topic's name in the reader's language ("Thread indexing", "Thread indexing (인덱스 계산)")."""
         return topic_label(problem.topic)

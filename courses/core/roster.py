@@ -1,8 +1,10 @@
 """Roster CSV parsing and validation: plain Python, no Django.
 
 A roster is UTF-8 CSV (a byte-order mark is fine) with a header row naming the columns
-`username`, `email` and optionally `name` and `student_id` (also headed "student id", "student number"
-or 학번; see STUDENT_ID_HEADERS), in any order and any letter case; other columns are ignored. Every data row becomes either a `RosterRow` (well-formed, unique within the file) or a
+`username`, `email` and optionally `name` and `student_id`, each also under its Korean header (아이디,
+이메일, 이름, 학번) and a few other spellings (see COLUMN_HEADERS), in any order and any letter case;
+other columns are ignored. Two header cells naming the same column ("student_id" and "학번") refuse
+the file: which one to take is the uploader's choice, not a guess. Every data row becomes either a `RosterRow` (well-formed, unique within the file) or a
 `RowProblem` naming its line and why it was refused. Whether a row's account exists, or matches,
 is the database's question: the Django shell (courses/actions.py) checks that and adds its own
 problems (`RowIssue.EXISTING_USER_OTHER_EMAIL`, ...) to the same report.
@@ -38,10 +40,17 @@ STUDENT_ID_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*\Z")
 MAX_ROWS = 5000  # a course larger than this is split into several uploads
 REQUIRED_COLUMNS = ("username", "email")
 COLUMNS = ("username", "email", "name", "student_id")
-# Header cells (compared stripped and lower-cased) that name the student ID column: a Korean
-# university's export heads it 학번 (or 학번(ID)), an English one "student ID" or "student number".
+# Header cells (compared stripped and lower-cased, a parenthesised note after them dropped: "학번(ID)")
+# that name each column: the English ones, then those a Korean university's export or Django's Korean
+# forms use (사용자 이름 is Django's Korean "username", 이메일 주소 its "email address").
 STUDENT_ID_HEADERS = ("student_id", "student id", "studentid", "student number", "student_number",
                       "student no", "student no.", "학번")
+COLUMN_HEADERS: dict[str, tuple[str, ...]] = {
+    "username": ("username", "user_name", "아이디", "사용자 이름", "사용자이름", "사용자명"),
+    "email": ("email", "e-mail", "email address", "이메일", "이메일 주소", "전자우편", "전자 우편"),
+    "name": ("name", "full name", "full_name", "이름", "성명"),
+    "student_id": STUDENT_ID_HEADERS,
+}
 
 
 class FileIssue(enum.StrEnum):
@@ -51,6 +60,7 @@ class FileIssue(enum.StrEnum):
     NOT_UTF8 = "not_utf8"  # the bytes are not UTF-8 text
     NOT_CSV = "not_csv"  # the csv module cannot read it (a NUL byte, an unterminated quote)
     MISSING_COLUMNS = "missing_columns"  # the header lacks username or email
+    DUPLICATE_COLUMNS = "duplicate_columns"  # two header cells name the same column (student_id and 학번)
     TOO_MANY_ROWS = "too_many_rows"  # more than MAX_ROWS data rows
 
 
@@ -111,7 +121,7 @@ class ParsedRoster:
     rows: list[RosterRow] = field(default_factory=list)
     problems: list[RowProblem] = field(default_factory=list)
     error: FileIssue | None = None
-    error_detail: str = ""  # e.g. the missing column names, or the csv module's message
+    error_detail: str = ""  # e.g. the missing column names, the duplicate headers as written, or the csv module's message
 
 
 def decode(data: bytes) -> str | None:
@@ -139,16 +149,14 @@ def parse_roster(text: str | None) -> ParsedRoster:
     if not numbered:
         return ParsedRoster(error=FileIssue.EMPTY)
     (_, header), data = numbered[0], numbered[1:]
-    columns = [cell.strip().lower() for cell in header]
-    missing = [c for c in REQUIRED_COLUMNS if c not in columns]
+    index, duplicates = _column_index(header)
+    if duplicates:
+        return ParsedRoster(error=FileIssue.DUPLICATE_COLUMNS, error_detail="; ".join(duplicates))
+    missing = [c for c in REQUIRED_COLUMNS if c not in index]
     if missing:
         return ParsedRoster(error=FileIssue.MISSING_COLUMNS, error_detail=", ".join(missing))
     if len(data) > MAX_ROWS:
         return ParsedRoster(error=FileIssue.TOO_MANY_ROWS, error_detail=str(MAX_ROWS))
-    index = {c: columns.index(c) for c in COLUMNS if c in columns}
-    student_id_at = next((i for i, c in enumerate(columns) if _is_student_id_header(c)), None)
-    if student_id_at is not None:
-        index["student_id"] = student_id_at
     out = ParsedRoster()
     first_line_of_username: dict[str, int] = {}
     first_line_of_email: dict[str, int] = {}
@@ -176,10 +184,26 @@ def parse_roster(text: str | None) -> ParsedRoster:
     return out
 
 
-def _is_student_id_header(column: str) -> bool:
-    """Whether a header cell (stripped, lower-cased) names the student ID column: one of
-    STUDENT_ID_HEADERS, also with a parenthesised note after it ("학번(ID)", "student id (학번)")."""
-    return column in STUDENT_ID_HEADERS or column.split("(")[0].strip() in STUDENT_ID_HEADERS
+def column_of_header(cell: str) -> str | None:
+    """The column (one of COLUMNS) a header cell names, or None for a column that is ignored.
+
+    Compared stripped and lower-cased, also without a parenthesised note after it ("학번(ID)",
+    "student id (학번)", "이름 (Name)")."""
+    cell = cell.strip().lower()
+    bare = cell.split("(")[0].strip()
+    return next((c for c, headers in COLUMN_HEADERS.items() if cell in headers or bare in headers), None)
+
+
+def _column_index(header: list[str]) -> tuple[dict[str, int], list[str]]:
+    """Each named column's cell index, and for each column named more than once its header cells as
+    written, joined by ", " ("student_id, 학번"), in the order the columns first appear."""
+    found: dict[str, list[int]] = {}
+    for i, cell in enumerate(header):
+        column = column_of_header(cell)
+        if column is not None:
+            found.setdefault(column, []).append(i)
+    duplicates = [", ".join(header[i].strip() for i in at) for at in found.values() if len(at) > 1]
+    return {c: at[0] for c, at in found.items()}, duplicates
 
 
 def _row_problem(line: int, username: str, email: str, name: str, student_id: str) -> RowProblem | None:

@@ -1,4 +1,4 @@
 """Models of the problems app, one module per noun."""
-from .problems import Problem, ProblemVersion
+from .problems import Problem, ProblemKind, ProblemVersion
 
-__all__ = ["Problem", "ProblemVersion"]
+__all__ = ["Problem", "ProblemKind", "ProblemVersion"]

@@ -8,25 +8,32 @@ from django.utils.translation import gettext_lazy as _
 from problems.core.package import ProblemPackage, Topic, parse_package
 
 
+class ProblemKind(models.TextChoices):
+    """What a student hands in for a problem (problem.yaml's `kind`; the package parser accepts only these)."""
+
+    KERNEL = "kernel", _("CUDA kernel")  # a .cu file with the kernel the harness launches
+
+
 class Problem(models.Model):
     """A problem as students see it; its content lives in versions (one per package change)."""
 
-    slug = models.SlugField(unique=True, max_length=63)
+    slug = models.SlugField(_("slug"), unique=True, max_length=63)
     title_en = models.CharField(_("title (English)"), max_length=200)
     title_ko = models.CharField(_("title (Korean)"), max_length=200, blank=True)
-    topic = models.CharField(max_length=32, choices=[(t.value, t.value) for t in Topic])
-    kind = models.CharField(max_length=16, default="kernel")
-    difficulty = models.PositiveSmallIntegerField(default=1)
+    topic = models.CharField(_("topic"), max_length=32, choices=[(t.value, t.value) for t in Topic])
+    kind = models.CharField(_("kind"), max_length=16, choices=ProblemKind.choices, default=ProblemKind.KERNEL)
+    difficulty = models.PositiveSmallIntegerField(_("difficulty"), default=1)
     current_version = models.ForeignKey(
-        "ProblemVersion", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+        "ProblemVersion", null=True, blank=True, on_delete=models.SET_NULL, related_name="+",
+        verbose_name=_("current version"),
     )
-    is_published = models.BooleanField(default=True)
+    is_published = models.BooleanField(_("published"), default=True)
     # The course that owns and edits the problem (authoring/); None for the shipped bank, which is
     # read-only in the browser and open to everyone.
     course = models.ForeignKey("courses.Course", null=True, blank=True, on_delete=models.CASCADE,
                                related_name="problems", verbose_name=_("course"))
-    created_at = models.DateTimeField(auto_now_add=True)
-    updated_at = models.DateTimeField(auto_now=True)
+    created_at = models.DateTimeField(_("created at"), auto_now_add=True)
+    updated_at = models.DateTimeField(_("updated at"), auto_now=True)
 
     class Meta:
         ordering = ["topic", "difficulty", "slug"]
@@ -51,10 +58,10 @@ class ProblemVersion(models.Model):
     """An immutable snapshot of a package's files. Submissions point at the version they were judged on."""
 
     problem = models.ForeignKey(Problem, on_delete=models.CASCADE, related_name="versions", verbose_name=_("problem"))
-    number = models.PositiveIntegerField()
-    content_hash = models.CharField(max_length=64)
-    files = models.JSONField(help_text="Every file of the package: {relative path: text}.")
-    created_at = models.DateTimeField(auto_now_add=True)
+    number = models.PositiveIntegerField(_("number"))
+    content_hash = models.CharField(_("content hash"), max_length=64)
+    files = models.JSONField(_("files"), help_text=_("Every file of the package: {relative path: text}."))
+    created_at = models.DateTimeField(_("created at"), auto_now_add=True)
     # Who saved it and why (authoring in the browser); empty for the bank's imports.
     author = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+",
                                verbose_name=_("author"))

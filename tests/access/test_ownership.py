@@ -65,7 +65,8 @@ ROUTES = {
     "courses:invite-revoke": "instructors of the course, POST (others: 404)",
     "courses:member-role": "instructors of the course, POST (others: 404)",
     "courses:member-remove": "instructors of the course; GET confirms (an exam in progress is closed), POST removes (others: 404)",
-    "courses:roster-upload": "instructors of the course, POST (others: 404)",
+    "courses:roster-upload": "instructors of the course; POST uploads and redirects here, GET shows the form and "
+                             "the last upload's report once (others: 404)",
     "courses:passwords": "instructors of the course (others: 404)",
     # Authoring: TAs and instructors of the course only; students, other courses' staff and outsiders
     # get 404 (tests/authoring/test_access.py checks each).

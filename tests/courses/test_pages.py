@@ -231,7 +231,8 @@ def test_roster_upload_shows_what_was_taken_and_each_refused_row(people, courses
            "kim,k2@uni.example,\n"
            "nobody,other@uni.example,\n"
            "stu,stu@uni.example,\n").encode()
-    response = as_user("prof").post("/courses/PP-A/manage/roster/", {"file": SimpleUploadedFile("r.csv", csv)})
+    response = as_user("prof").post("/courses/PP-A/manage/roster/", {"file": SimpleUploadedFile("r.csv", csv)},
+                                    follow=True)
     assert response.status_code == 200
     html = text(response)
     assert "1 account created" in html and "1 already in the course" in html and "4 rows not taken" in html
@@ -245,8 +246,8 @@ def test_roster_upload_shows_what_was_taken_and_each_refused_row(people, courses
 
 def test_a_roster_without_the_columns_is_refused_whole(people, courses, as_user):
     response = as_user("prof").post("/courses/PP-A/manage/roster/",
-                                    {"file": SimpleUploadedFile("r.csv", b"name,mail\nKim,kim@uni.example\n")})
-    assert response.status_code == 400 and "lacks the column(s) username, email" in text(response)
+                                    {"file": SimpleUploadedFile("r.csv", b"name,mail\nKim,kim@uni.example\n")}, follow=True)
+    assert "lacks the column(s) username, email" in text(response)
     assert "Nothing was taken." in text(response)
 
 
@@ -298,7 +299,8 @@ def test_roster_upload_reports_student_ids_stored_and_not_stored(people, courses
 
     set_identity(people["stu"], full_name="", email="stu@uni.example", student_id="2025999")
     csv = "username,email,학번\nkim,kim@uni.example,2026001\nstu,stu@uni.example,2026003\n".encode()
-    html = text(as_user("prof").post("/courses/PP-A/manage/roster/", {"file": SimpleUploadedFile("r.csv", csv)}))
+    html = text(as_user("prof").post("/courses/PP-A/manage/roster/", {"file": SimpleUploadedFile("r.csv", csv)},
+                                     follow=True))
     assert "1 student ID stored" in html
     assert re.findall(r'<tr class="student-id-conflict"><td class="num">(\d+)</td><td>(\w+)</td><td>([^<]*)</td>', html) == [
         ("3", "stu", "the account already has the student ID 2025999, which was kept; the roster&#x27;s 2026003 "
@@ -308,10 +310,80 @@ def test_roster_upload_reports_student_ids_stored_and_not_stored(people, courses
 def test_the_roster_form_names_its_columns_in_english_and_korean(people, courses, as_user):
     client = as_user("prof")
     html = text(client.get("/courses/PP-A/manage/"))
-    assert "<code>student_id</code>" in html and "<code>학번</code>" in html and "name and student_id (학번)" in html
+    assert "<code>student_id</code>" in html and "<code>학번</code>" in html and "name (이름) and student_id (학번)" in html
     client.cookies["django_language"] = "ko"
     html = text(client.get("/courses/PP-A/manage/"))
     assert "<code>student_id</code>" in html and "열" in html and "Columns, named" not in html
     conflict = text(client.post("/courses/PP-A/manage/roster/", {"file": SimpleUploadedFile(
-        "r.csv", "username,email,학번\nstu,stu@uni.example,2026 3\n".encode())}))
+        "r.csv", "username,email,학번\nstu,stu@uni.example,2026 3\n".encode())}, follow=True))
     assert 'data-issue="bad_student_id"' in conflict and "학번" in conflict and "may only contain" not in conflict
+
+
+def test_a_roster_with_korean_headers_enrols_its_students_with_their_names(people, courses, as_user):
+    """아이디, 이메일, 이름 and 학번 are read as username, email, name and student_id."""
+    from accounts.profiles import student_id_of
+
+    csv = "아이디,이메일,이름,학번\nkim,kim@uni.example,김민준,2026001\n".encode()
+    html = text(as_user("prof").post("/courses/PP-A/manage/roster/", {"file": SimpleUploadedFile("r.csv", csv)},
+                                     follow=True))
+    assert "1 account created" in html and "0 rows not taken" in html
+    kim = Membership.objects.get(course=courses["A"], user__username="kim").user
+    assert (kim.email, kim.get_full_name(), student_id_of(kim)) == ("kim@uni.example", "김민준", "2026001")
+
+
+def test_a_roster_heading_a_column_twice_is_refused_naming_both_headers(people, courses, as_user):
+    """student_id and 학번 in one file: nothing is taken, and the message names both, in either language."""
+    csv = "username,email,student_id,학번\nkim,kim@uni.example,2026001,2026002\n".encode()
+    client = as_user("prof")
+    html = text(client.post("/courses/PP-A/manage/roster/", {"file": SimpleUploadedFile("r.csv", csv)}, follow=True))
+    assert "The header row names the same column more than once: student_id, 학번." in html
+    assert "Nothing was taken." in html and not Membership.objects.filter(user__username="kim").exists()
+    client.cookies["django_language"] = "ko"
+    html = text(client.post("/courses/PP-A/manage/roster/", {"file": SimpleUploadedFile("r.csv", csv)}, follow=True))
+    assert "첫 줄에 같은 열이 두 번 이상 있습니다: student_id, 학번." in html and "same column" not in html
+
+
+def test_a_roster_upload_redirects_and_its_report_is_shown_once(people, courses, as_user):
+    """POST/redirect/GET: the upload redirects to the roster page, which shows the report once; opening
+    or refreshing it again shows the upload form alone and uploads nothing."""
+    client = as_user("prof")
+    csv = b"username,email\nkim,kim@uni.example\nlee,lee@\n"
+    response = client.post("/courses/PP-A/manage/roster/", {"file": SimpleUploadedFile("r.csv", csv)})
+    assert response.status_code == 302 and response["Location"] == "/courses/PP-A/manage/roster/#report"
+    assert Membership.objects.filter(course=courses["A"], user__username="kim").exists()
+    first = client.get("/courses/PP-A/manage/roster/")
+    assert first.status_code == 200
+    html = text(first)
+    assert 'id="report"' in html and "1 account created" in html and "1 row not taken" in html
+    assert 'data-issue="bad_email"' in html
+    again = text(client.get("/courses/PP-A/manage/roster/"))
+    assert 'id="report"' not in again and "account created" not in again
+    assert 'enctype="multipart/form-data" action="/courses/PP-A/manage/roster/"' in again
+    assert Membership.objects.filter(course=courses["A"], user__username="kim").count() == 1
+
+
+def test_the_roster_page_opened_directly_shows_the_upload_form(people, courses, as_user):
+    """GET without an upload: the management page with the upload form (not 405); TAs and others get 404."""
+    response = as_user("prof").get("/courses/PP-A/manage/roster/")
+    assert response.status_code == 200
+    html = text(response)
+    assert 'id="roster"' in html and 'name="file"' in html and 'id="report"' not in html
+    for who in ("tara", "stu", "bea"):
+        assert as_user(who).get("/courses/PP-A/manage/roster/").status_code == 404, who
+
+
+def test_a_long_report_keeps_the_session_small_and_counts_what_it_does_not_list(people, courses, as_user):
+    """Only the first MAX_LISTED refused rows travel in the session; the rest are counted, in either language."""
+    from courses.reports import MAX_LISTED
+
+    client = as_user("prof")
+    csv = ("username,email\n" + "".join(f"u{i},bad{i}@\n" for i in range(MAX_LISTED + 30))).encode()
+    client.post("/courses/PP-A/manage/roster/", {"file": SimpleUploadedFile("r.csv", csv)})
+    assert len(str(client.session["courses.roster_report.PP-A"])) < 30_000
+    html = text(client.get("/courses/PP-A/manage/roster/"))
+    assert f"{MAX_LISTED + 30} rows not taken" in html and html.count('class="row-problem"') == MAX_LISTED
+    assert "30 more rows not taken are not listed" in html
+    client.post("/courses/PP-A/manage/roster/", {"file": SimpleUploadedFile("r.csv", csv)})
+    client.cookies["django_language"] = "ko"
+    html = text(client.get("/courses/PP-A/manage/roster/"))
+    assert "반영되지 않은 행 30개가 더 있지만" in html and "more rows" not in html

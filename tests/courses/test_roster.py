@@ -114,3 +114,29 @@ def test_the_student_id_rule_is_the_account_forms():
     from courses.core import roster
 
     assert (roster.STUDENT_ID_MAX, roster.STUDENT_ID_RE.pattern) == (MODEL_MAX, FORM_RE)
+
+
+@pytest.mark.parametrize("header", [
+    "아이디,이메일,이름,학번",
+    "사용자 이름,이메일 주소,성명,학번(ID)",
+    " 아이디 (ID) ,전자우편,이름,student number",
+])
+def test_every_column_is_read_under_its_korean_header(header):
+    """A Korean export's headers name the same columns as the English ones, the name column included."""
+    parsed = parse_roster(f"{header}\nkim,Kim@Uni.Example,김  민준,2026001\n")
+    assert parsed.error is None and parsed.problems == []
+    [row] = parsed.rows
+    assert (row.username, row.email, row.name, row.student_id) == ("kim", "kim@uni.example", "김 민준", "2026001")
+
+
+@pytest.mark.parametrize("header,detail", [
+    ("username,email,student_id,학번", "student_id, 학번"),
+    ("username,email,이메일", "email, 이메일"),
+    ("username,Email,email", "Email, email"),
+    ("이름,username,email,name,학번(ID),Student ID", "이름, name; 학번(ID), Student ID"),
+])
+def test_a_column_headed_twice_refuses_the_file_naming_both_headers(header, detail):
+    """Two header cells for one column (English and Korean, or the same twice) refuse the whole file,
+    naming the headers as written, rather than silently taking one of them."""
+    parsed = parse_roster(f"{header}\nkim,kim@uni.example,a,b,c,d\n")
+    assert (parsed.error, parsed.error_detail, parsed.rows, parsed.problems) == (FileIssue.DUPLICATE_COLUMNS, detail, [], [])
