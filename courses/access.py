@@ -3,8 +3,9 @@
 A user's rights in a course come only from their Membership in that course: being an
 instructor or TA of course A gives nothing in course B. Superusers count as instructors of every
 course (they can do it all in the admin anyway); staff status alone gives no course rights.
-Outsiders asking for a course get Http404, exactly as for a course that does not exist, so a
-course's existence does not leak.
+Outsiders asking for a course's management pages get Http404, exactly as for a course that does
+not exist. Its main page (courses.views.course) and its exams' pages answer a signed-in outsider
+with the 403 "not in this course" page instead, which says how to join and nothing of the course.
 
     role = course_role(request.user, course)               # Role or None
     course, role = course_for(request.user, code, *MANAGERS)  # Http404 unless a TA/instructor

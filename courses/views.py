@@ -90,11 +90,17 @@ def join(request, code: str):
 
 @login_required
 def course(request, code: str):
-    """A course's page for its members: details, your role, what is open now."""
+    """A course's page for its members: details, your role, what is open now. A signed-in outsider gets
+    the 403 "not in this course" page (how to join), as on an exam's pages; an unknown code a 404."""
     from exams.services import reserved_problem_ids
     from problems.services import published_course_problems
 
-    course, role = access.course_for(request.user, code)
+    course = get_object_or_404(Course, code=code)
+    role = access.course_role(request.user, course)
+    if role is None:
+        # As on the exams' pages: a signed-in user outside the course (a student removed from it, a
+        # link passed on) is told so and how to join, with nothing of the course; an unknown code is a 404.
+        return render(request, "exams/not_in_course.html", {"course_page": True}, status=403)
     problems = published_course_problems(course)
     if not access.can_manage(role):  # a problem an exam of the course keeps secret now is not listed
         reserved = reserved_problem_ids(course.pk)

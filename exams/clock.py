@@ -36,14 +36,19 @@ def poll_query(request, exam_id: int, attempt_id: int) -> str:
 
 
 def _row(attempt) -> dict:
-    return {"state": attempt.state, "deadline": attempt.deadline.isoformat()}
+    """The cached answer: state and deadline, and "close_reason" where the attempt was closed early for
+    one (exams.views answers a removal from the course with its own refusal)."""
+    row = {"state": attempt.state, "deadline": attempt.deadline.isoformat()}
+    if attempt.close_reason:
+        row["close_reason"] = attempt.close_reason
+    return row
 
 
 def publish(attempt_id: int) -> None:
     """Store the attempt's state and deadline (one small query)."""
     from .models import ExamAttempt
 
-    attempt = ExamAttempt.objects.filter(pk=attempt_id).only("state", "deadline").first()
+    attempt = ExamAttempt.objects.filter(pk=attempt_id).only("state", "deadline", "close_reason").first()
     if attempt is None:
         caches[CACHE_ALIAS].delete(_key(attempt_id))
     else:
@@ -73,6 +78,6 @@ def signed_attempt(request, exam_id: int) -> int | None:
 
 
 def cached_clock(request, exam_id: int) -> dict | None:
-    """{"state", "deadline"} for a poll with a valid `a`/`t` for its session, from the cache; else None."""
+    """{"state", "deadline"} (and "close_reason", where set) for a poll with a valid `a`/`t` for its session, from the cache; else None."""
     attempt_id = signed_attempt(request, exam_id)
     return None if attempt_id is None else caches[CACHE_ALIAS].get(_key(attempt_id))

@@ -24,12 +24,12 @@ from grader.core.judge import LaunchChoice
 
 from . import clock, fastsave
 from .access import is_staff, require_student, role
-from .actions.attempts import autosave, refresh, start_attempt, submit_attempt, submit_kernel
+from .actions.attempts import autosave, refresh, removed_error, start_attempt, submit_attempt, submit_kernel
 from .actions.grading import kernel_outcomes, outcomes_of
 from .actions.scheduling import window
 from .errors import ExamError
 from .kernel_rows import submission_rows, zone_feedback
-from .models import AttemptState, Exam, ExamAttempt, ExamItem, Feedback
+from .models import AttemptState, CloseReason, Exam, ExamAttempt, ExamItem, Feedback
 from practice.rendering import blocks_html, lang
 
 MAX_SAVE_BYTES = 256 * 1024
@@ -52,6 +52,22 @@ def not_in_course(request):
     to join (an invite from the instructor), and nothing about the exam or its course. An unknown
     exam is a 404, as before."""
     return render(request, "exams/not_in_course.html", status=403)
+
+
+def _removed_attempt(request, exam_id: int) -> ExamAttempt | None:
+    """The signed-in user's own attempt at exam `exam_id` if it was closed because staff removed them
+    from the course (close_reason "removed"), else None. Such a student, no longer a member, may still
+    read why on the exam's page (read-only), and the attempt page's save and clock poll say so."""
+    return ExamAttempt.objects.filter(exam_id=exam_id, user=request.user, state=AttemptState.CLOSED,
+                                      close_reason=CloseReason.REMOVED).first()
+
+
+def _outside(request, pk: int):
+    """The answer to a student page of exam `pk` for a signed-in user outside its course: the exam's
+    page, which says why, where their own attempt was closed for their removal; else not_in_course."""
+    if _removed_attempt(request, pk) is not None:
+        return redirect("exams:exam", pk=pk)
+    return not_in_course(request)
 
 
 def _page_exam(request, pk: int) -> Exam | None:
@@ -84,7 +100,10 @@ def exam_page(request, pk: int):
     """The exam's page: its window, rules and Start; or Continue; or the result once released."""
     exam = _page_exam(request, pk)
     if exam is None:
-        return not_in_course(request)
+        removed = _removed_attempt(request, pk)
+        if removed is None:
+            return not_in_course(request)
+        return _removed_exam_page(request, removed)
     attempt = ExamAttempt.objects.filter(exam=exam, user=request.user).first()
     if attempt:
         attempt = refresh(attempt)
@@ -93,6 +112,17 @@ def exam_page(request, pk: int):
     return render(request, "exams/exam.html", {
         "exam": exam, "attempt": attempt, "opens": opens, "closes": closes, "extra": extra, "now": now,
         "is_open": opens <= now < closes, "released": released(exam, now), "staff": is_staff(request.user, exam.course),
+    })
+
+
+def _removed_exam_page(request, attempt: ExamAttempt):
+    """The exam's page, read-only, for a student removed from its course during their attempt: its
+    window, the attempt's state and why it ended; no Start, no result, no links into the course."""
+    exam = Exam.objects.select_related("course").get(pk=attempt.exam_id)
+    opens, closes, extra = window(exam, request.user)
+    return render(request, "exams/exam.html", {
+        "exam": exam, "attempt": attempt, "opens": opens, "closes": closes, "extra": extra, "now": timezone.now(),
+        "is_open": False, "released": False, "staff": False, "removed": True,
     })
 
 
@@ -138,7 +168,7 @@ def attempt_page(request, pk: int):
     """The timed attempt: every question with autosave, kernel items linked, the server's deadline."""
     exam = _page_exam(request, pk)
     if exam is None:
-        return not_in_course(request)
+        return _outside(request, pk)
     attempt = _own_attempt(request, exam)
     if not attempt.is_open:
         return redirect("exams:exam", pk=exam.pk)
@@ -197,12 +227,15 @@ def _save(request, pk: int, answers: dict, payload: dict):
         return _json_error(ExamError(_("You are signed in as another user in this browser: log in again "
                                        "as the student of this exam page in another tab; your answers "
                                        "are kept in this page."), code="other_user", status=403))
-    # autosave checks the membership (one indexed query): a student removed from the course saves nothing.
+    # autosave checks the membership (one indexed query): a student removed from the course saves nothing,
+    # and one whose attempt was closed for it is told so (the page stops and shows why).
     try:
         saved = autosave(pk, request.user, answers)
     except ExamError as exc:
         return _json_error(exc)
     if saved is None:
+        if _removed_attempt(request, pk) is not None:
+            return _json_error(removed_error())
         raise Http404
     return _saved(saved, payload)
 
@@ -222,19 +255,37 @@ def state(request, pk: int):
     The page's own poll (its URL signed for the session, exams.clock) is answered from the live
     cache with no SQL: {"state", "deadline", "server_now"}. Otherwise, after login and ownership,
     the row's answer with "last_saved_at" as well.
+
+    An attempt closed because its student was removed from the course answers 409 with code "removed",
+    its state, deadline and the sentence to show ("error"), from the cache or, for a student no longer
+    in the course, from the row.
     """
     cached = clock.cached_clock(request, pk)
     if cached is not None:
+        if cached.get("close_reason") == CloseReason.REMOVED:
+            return _removed_state(cached["state"], cached["deadline"])
         return JsonResponse({**cached, "server_now": timezone.now().isoformat()})
     return _state(request, pk)
+
+
+def _removed_state(state: str, deadline: str) -> JsonResponse:
+    """The clock poll's answer for an attempt closed for its student's removal from the course."""
+    exc = removed_error()
+    return JsonResponse({"ok": False, "code": exc.code, "error": str(exc), "state": state,
+                         "close_reason": CloseReason.REMOVED.value, "deadline": deadline,
+                         "server_now": timezone.now().isoformat()}, status=exc.status)
 
 
 def _state(request, pk: int):
     if not request.user.is_authenticated:
         return _logged_out()
-    exam = _exam_for_student(request, pk)
-    attempt = _own_attempt(request, exam)
+    exam = _page_exam(request, pk)
+    attempt = _removed_attempt(request, pk) if exam is None else _own_attempt(request, exam)
+    if attempt is None:
+        raise Http404
     clock.fill(attempt)
+    if attempt.close_reason == CloseReason.REMOVED:
+        return _removed_state(attempt.state, attempt.deadline.isoformat())
     return JsonResponse({"state": attempt.state, "deadline": attempt.deadline.isoformat(),
                          "server_now": timezone.now().isoformat(),
                          "last_saved_at": attempt.last_saved_at.isoformat() if attempt.last_saved_at else None})
@@ -243,7 +294,9 @@ def _state(request, pk: int):
 @login_required
 def submit(request, pk: int):
     """GET: the summary (unanswered items) and a confirm button. POST: submit the exam."""
-    exam = _exam_for_student(request, pk)
+    exam = _page_exam(request, pk)
+    if exam is None:
+        return _outside(request, pk)
     attempt = _own_attempt(request, exam)
     if request.method == "POST":
         try:
@@ -266,7 +319,9 @@ def kernel_item(request, pk: int, number: int):
     """A kernel question of the attempt: the statement, the editor as in practice, its submissions."""
     from problems.models import ProblemVersion
 
-    exam = _exam_for_student(request, pk)
+    exam = _page_exam(request, pk)
+    if exam is None:
+        return _outside(request, pk)
     attempt = _own_attempt(request, exam)
     item = get_object_or_404(ExamItem, attempt=attempt, number=number, kind="kernel")
     if not attempt.is_open and request.method != "POST":
@@ -358,7 +413,7 @@ def result(request, pk: int):
     """The student's own result, with keys and worked solutions, from the release time on."""
     exam = _page_exam(request, pk)
     if exam is None:
-        return not_in_course(request)
+        return _outside(request, pk)
     attempt = _own_attempt(request, exam)
     if attempt.is_open:
         return redirect("exams:attempt", pk=exam.pk)

@@ -80,6 +80,14 @@ def refresh(attempt: ExamAttempt, now: datetime | None = None) -> ExamAttempt:
     return attempt
 
 
+def removed_error() -> ExamError:
+    """The answer to a student's save or clock poll once their attempt was closed because staff removed
+    them from the course (close_reason "removed"): code "removed", 409 as for a close at the deadline, so
+    that the attempt page stops its clock and its retries and shows this sentence (static/js/exam.js)."""
+    return ExamError(_("Your attempt was closed when you were removed from the course; everything you saved "
+                       "before then counts."), code="removed", status=409)
+
+
 def _clean_answers(item: ExamItem, raw, field_names=None) -> dict:
     """The answer to store for `item` from the JSON sent: known fields only, as text. `field_names`:
     the question's field names when the caller read them without the item's data."""
@@ -164,6 +172,8 @@ def save_answers(attempt_id: int, user, answers: Mapping[str, Mapping],
     if late is not None:
         if late:
             close_attempt(attempt_id, AttemptState.CLOSED, now=now)
+        elif attempt.close_reason == CloseReason.REMOVED:
+            raise removed_error()
         elif attempt.state == AttemptState.SUBMITTED:
             raise ExamError(_("You have submitted this exam: answers can no longer change, and this one was not "
                               "saved. What you submitted counts."), code="submitted", status=409)

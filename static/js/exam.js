@@ -26,6 +26,7 @@
 
   function pad(n) { return String(n).padStart(2, "0"); }
   function tick() {
+    if (closed) return;  // the clock stops where the exam ended (at the deadline it reads 0:00:00)
     const left = Math.max(0, deadline - (Date.now() + offset));
     const s = Math.floor(left / 1000);
     timerEl.textContent = `${Math.floor(s / 3600)}:${pad(Math.floor(s / 60) % 60)}:${pad(s % 60)}`;
@@ -36,8 +37,15 @@
     }
   }
 
+  // The server closed the attempt: at its deadline, once submitted, or because the student was removed
+  // from the course (a 409 with its own sentence). Nothing more is saved or retried; the exam's page,
+  // which says why, follows.
   function close(message) {
+    if (closed) return;
     closed = true;
+    clearTimeout(timer);
+    clearInterval(syncTimer);
+    failEl.hidden = true;
     root.querySelectorAll("input, textarea, select, button[data-exam-control]").forEach((el) => { el.disabled = true; });
     closedEl.textContent = message;
     closedEl.hidden = false;
@@ -110,7 +118,9 @@
         root.dispatchEvent(new CustomEvent("exam:saved", { detail: body }));
         return;
       }
-      if (r.status === 409) {  // the deadline passed or the exam was submitted: nothing more is accepted
+      // The deadline passed, the exam was submitted, or the student was removed from the course
+      // (code "removed"): nothing more is accepted, and the answer's own sentence says why.
+      if (r.status === 409) {
         sent.forEach((k) => dirty.add(k));
         close(body.error || d.textTimeUp);
         return;
@@ -206,12 +216,13 @@
   }
 
   // Resync the clock (an extension by staff shows here) and notice a close by the server.
-  setInterval(() => {
+  // A removal from the course answers 409 with the state and its own sentence ("error").
+  const syncTimer = setInterval(() => {
     fetch(d.stateUrl, { credentials: "same-origin", headers: { Accept: "application/json" } }).then((r) => r.json()).then((s) => {
       if (!s.state) return;  // logged out (401) or another refusal: the clock keeps its last time
       deadline = Date.parse(s.deadline);
       offset = Date.parse(s.server_now) - Date.now();
-      if (s.state !== "open" && !closed) close(d.textTimeUp);
+      if (s.state !== "open" && !closed) close(s.error || d.textTimeUp);
     }).catch(() => {});
   }, Number(d.syncMs || 30000));
 

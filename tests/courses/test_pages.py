@@ -142,18 +142,38 @@ def test_an_unusable_invite_says_why_and_enrols_nobody(people, courses, as_user,
     assert not Membership.objects.filter(user=people["nobody"]).exists()
 
 
-@pytest.mark.parametrize("who,status", [("prof", 200), ("tara", 200), ("stu", 200), ("bea", 404), ("tom", 404),
-                                        ("nobody", 404)])
+@pytest.mark.parametrize("who,status", [("prof", 200), ("tara", 200), ("stu", 200), ("bea", 403), ("tom", 403),
+                                        ("nobody", 403)])
 def test_the_course_page_is_for_members_only(courses, as_user, who, status):
     assert as_user(who).get("/courses/PP-A/").status_code == status
 
 
-def test_an_outsider_gets_the_same_404_as_for_a_course_that_does_not_exist(courses, as_user):
+@pytest.mark.parametrize("lang", ["en", "ko"])
+def test_an_outsider_is_told_how_to_join_and_nothing_about_the_course(courses, people, as_user, lang):
+    """As on the exams' pages (a removed student got Django's 404, its debug page under make dev): the
+    403 "not in this course" page with the way to join; an unknown code is still a 404; the management
+    pages stay 404 for outsiders."""
     client = as_user("bea")
-    foreign, missing = client.get("/courses/PP-A/"), client.get("/courses/NO-SUCH/")
-    assert foreign.status_code == missing.status_code == 404
-    assert text(foreign) == text(missing)
+    foreign, missing = (client.get("/courses/PP-A/", HTTP_ACCEPT_LANGUAGE=lang),
+                        client.get("/courses/NO-SUCH/", HTTP_ACCEPT_LANGUAGE=lang))
+    assert (foreign.status_code, missing.status_code) == (403, 404)
+    html = text(foreign)
+    words = {"en": ["You are not in this course", "Its pages are for the members of the course", "Join a course"],
+             "ko": ["이 강좌의 구성원이 아닙니다", "이 강좌의 페이지는 강좌 구성원만", "강좌 참여"]}[lang]
+    assert all(w in html for w in words), words
+    main = html.split('id="not-in-course"')[1]
+    course = Course.objects.get(code="PP-A")
+    assert course.name not in html and "PP-A" not in main
     assert client.get("/courses/PP-A/manage/").status_code == 404
+
+
+def test_a_removed_student_gets_the_not_in_course_page(courses, people, as_user):
+    stu = as_user("stu")
+    course = Course.objects.get(code="PP-A")
+    membership = Membership.objects.get(course=course, user=people["stu"])
+    actions.remove_member(course, people["prof"], membership.pk)
+    r = stu.get("/courses/PP-A/")
+    assert r.status_code == 403 and 'id="not-in-course"' in text(r)
 
 
 @pytest.mark.parametrize("who,status", [("prof", 200), ("tara", 200), ("stu", 404), ("bea", 404), ("nobody", 404)])

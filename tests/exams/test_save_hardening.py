@@ -161,7 +161,7 @@ def test_a_student_whose_membership_is_gone_saves_nothing(exam, people, signed):
 
 def test_removing_a_student_closes_and_grades_their_exam_in_progress(exam, people):
     """Removal is explicit about an exam in progress: the attempt is closed now, graded with the answers
-    saved so far, and its timeline says why; the next save is refused."""
+    saved so far, and its timeline says why; the next save is refused, saying why."""
     from courses.actions import remove_member
 
     attempt = start_attempt(exam, people["alice"])
@@ -176,7 +176,8 @@ def test_removing_a_student_closes_and_grades_their_exam_in_progress(exam, peopl
     assert attempt.state == "closed" and attempt.total is not None and attempt.ended_at is not None
     event = attempt.events.get(kind="closed")
     assert event.data == {"reason": "removed"} and event.by == people["ivy"]
-    assert _post(alice, url, json.dumps({"answers": {item.key: {field: "6"}}})).status_code == 404
+    refused = _post(alice, url, json.dumps({"answers": {item.key: {field: "6"}}}))
+    assert refused.status_code == 409 and refused.json()["code"] == "removed"
     item.refresh_from_db()
     assert item.answer == {field: "5"}
     page = client_for(people["ivy"]).get(reverse("exams:attempt_detail", args=[attempt.pk])).content.decode()
