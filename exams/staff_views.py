@@ -30,7 +30,7 @@ from .errors import ExamError
 from .exports import Layout, export_file, students
 from .forms import AccommodationForm, ExamForm, ExtendForm, TemplateForm
 from .kernel_rows import kernel_draft, submission_rows
-from .models import Exam, ExamAttempt, ExamItem, ExamTemplate
+from .models import CloseReason, Exam, ExamAttempt, ExamItem, ExamTemplate
 from .template_messages import localize
 from .timeline import item_titles, timeline
 from practice.rendering import lang
@@ -239,8 +239,10 @@ def accommodation_delete(request, pk: int, acc_id: int):
 
 
 def _attempt_rows(exam: Exam):
-    """(the exam's attempts by username, the statistics' rows of the ended ones). An item counts as
-    answered with a field filled in (a question) or a submission (a kernel: `n_submissions`)."""
+    """(the exam's attempts by username, the statistics' rows of the ended ones). An attempt closed
+    because its student was removed from the course is listed but not counted: it ended early, not as
+    the exam's work. An item counts as answered with a field filled in (a question) or a submission (a
+    kernel: `n_submissions`)."""
     items = ExamItem.objects.annotate(n_submissions=Count("submissions"))
     attempts = list(exam.attempts.select_related("user", "user__profile")
                     .prefetch_related(Prefetch("items", queryset=items)).order_by("user__username"))
@@ -252,7 +254,7 @@ def _attempt_rows(exam: Exam):
                        i.n_submissions if kernel else 0, kernel)
 
     return attempts, [AttemptRow(a.pk, a.total or 0.0, {i.key: row(i) for i in a.items.all()})
-                      for a in attempts if not a.is_open]
+                      for a in attempts if not a.is_open and a.close_reason != CloseReason.REMOVED]
 
 
 @login_required
@@ -270,7 +272,9 @@ def results(request, pk: int):
     return render(request, "exams/results.html", {
         "exam": exam, "attempts": attempts, "stats": [(s, *titles.get(s.key, ("", s.key))) for s in stats],
         "histogram": mark_safe(svg), "max_total": max_total,
-        "ended": len(rows), "in_progress": len(attempts) - len(rows),  # the statistics count ended ones
+        # The statistics count the ended attempts, not those closed for a removal from the course.
+        "ended": len(rows), "in_progress": sum(1 for a in attempts if a.is_open),
+        "removed": sum(1 for a in attempts if a.close_reason == CloseReason.REMOVED),
         "instructor": (instructor := role(request.user, exam.course) == "instructor"),
         "moodle": moodle_match(students(exam)) if instructor else None,
     })

@@ -14,6 +14,7 @@ from __future__ import annotations
 import math as _m
 from fractions import Fraction
 
+from ..korean import josa
 from .base import Family, Topic, code, integer_field, math, number_field, p, t
 
 
@@ -188,7 +189,7 @@ class Softmax(Family):
                 p(f"What are log Σ e^z and log_softmax(z)_{j} (index from 0)? (Naive `log(softmax)` in float32 would "
                   "overflow or give −inf here.)",
                   f"log Σ e^z와 log_softmax(z)_{j}(index는 0부터)는 얼마입니까? (float32의 단순한 `log(softmax)`는 여기서 "
-                  "overflow하거나 −inf가 됩니다.)"),
+                  "오버플로가 나거나 −inf가 됩니다.)"),
             ]
             fields = [number_field("lse", "log Σ e^z", "log Σ e^z", rel_tol=1e-4),
                       number_field("value", f"log_softmax(z)_{j}", f"log_softmax(z)_{j}", rel_tol=1e-4)]
@@ -251,7 +252,7 @@ class ChannelIndex(Family):
                   "stays in one channel), reduces them in shared memory, and thread 0 adds the block's two partials.",
                   f"shape ({N}, {C}, {H}, {W})인 NCHW tensor의 BatchNorm 통계를 channel마다 `sum[c]`, `sumsq[c]`에 "
                   "누적합니다. version A는 원소당 thread 하나가 자기 channel에 `atomicAdd`합니다. version B는 thread "
-                  f"{T}개짜리 block이 연속된 원소 {T}개를 맡고(H·W = {HW}가 {T}의 배수라 block이 한 channel 안에 있음) shared "
+                  f"{T}개짜리 block이 연속된 원소 {T}개를 맡고(H·W = {josa(HW, '가')} {T}의 배수라 block이 한 channel 안에 있음) shared "
                   "memory에서 리덕션한 뒤 thread 0이 block의 부분합 두 개를 더합니다."),
                 code("int c = (i / (H * W)) % C;\natomicAdd(&sum[c], x[i]);\natomicAdd(&sumsq[c], x[i] * x[i]);   // version A"),
                 p("How many atomics reach the one address `sum[0]` in version A and in version B?",

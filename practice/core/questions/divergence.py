@@ -10,6 +10,7 @@ A warp *diverges* at a branch when some but not all of its 32 lanes take it.
 """
 from __future__ import annotations
 
+from ..korean import josa
 from .base import Family, Topic, code, fraction_field, integer_field, math, p, t
 
 BLOCKS_2D = [(16, 16), (32, 8), (32, 16), (8, 8), (16, 8), (32, 4), (64, 4), (8, 16)]
@@ -124,7 +125,7 @@ class BoundaryWarps(Family):
             math(f"blocks = ⌈{n} / {b}⌉ = {blocks},  warps = {blocks} × {b} / 32 = {warps}"),
             p(f"Only the warp that contains i = n − 1 = {n - 1} and i = n can be split: it diverges when n is not a "
               f"multiple of 32 (n mod 32 = {n % 32}). Warps entirely past n are idle, not divergent.",
-              f"i = n − 1 = {n - 1}과 i = n을 함께 가진 warp만 갈라질 수 있습니다. n이 32의 배수가 아니면(n mod 32 = "
+              f"i = n − 1 = {josa(n - 1, '과')} i = n을 함께 가진 warp만 갈라질 수 있습니다. n이 32의 배수가 아니면(n mod 32 = "
               f"{n % 32}) 그 warp가 분기됩니다. 전부 n 이후인 warp는 분기되는 것이 아니라 idle입니다."),
             math(f"divergent = {divergent},  efficiency = {n} / ({warps} × 32) = {eff:.4f}"),
         ]
@@ -162,8 +163,8 @@ class BoundaryWarps(Family):
               + ("" if bx >= 32 else f", or when the row edge y = {h} falls between its rows") + ".",
               f"이미지 밖의 lane은 마지막 block 열(x ≥ {(gx - 1) * bx})이나 마지막 block 행(y ≥ {(gy - 1) * by})의 "
               f"block에만 있습니다. warp 하나는 {'block 한 행의 일부' if bx >= 32 else f'thread {bx}개짜리 block 행 {rows_per_warp}개'}를 "
-              f"덮으므로, 열 경계 x = {w}가 그 구간을 자르면"
-              + ("" if bx >= 32 else f", 또는 행 경계 y = {h}가 그 행들 사이에 오면") + " 분기됩니다."),
+              f"덮으므로, 열 경계 x = {josa(w, '가')} 그 구간을 자르면"
+              + ("" if bx >= 32 else f", 또는 행 경계 y = {josa(h, '가')} 그 행들 사이에 오면") + " 분기됩니다."),
             math(f"w mod {bx} = {w % bx},  h mod {by} = {h % by}"),
             math(f"divergent = {c['divergent']},  idle = {c['idle']}"),
         ]

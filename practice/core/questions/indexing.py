@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Callable
 
 from ..answers import Choice
+from ..korean import josa, particle
 from .base import Family, Topic, choice_field, code, integer_field, items, letters, math, p, t, writemap
 
 BLOCKS_2D = [(16, 16), (32, 8), (32, 16), (8, 8), (16, 8), (32, 4)]
@@ -124,7 +125,7 @@ class InverseIndex(Family):
                 p(f"A 1D kernel uses `i = blockIdx.x * blockDim.x + threadIdx.x` with {block[0]} threads per block. "
                   f"Which block and thread handle element i = {idx}?",
                   f"1D 커널이 block당 thread {block[0]}개로 `i = blockIdx.x * blockDim.x + threadIdx.x`를 씁니다. "
-                  f"원소 i = {idx}를 처리하는 block과 thread는?"),
+                  f"원소 i = {josa(idx, '를')} 처리하는 block과 thread는?"),
             ]
             answer = {"block_x": b, "thread_x": th}
             fields = [integer_field("block_x", "blockIdx.x", "blockIdx.x"),
@@ -243,7 +244,7 @@ class GridDimensions(Family):
             g = _ceil_div(n, tb)
             prompt = [p(f"A 1D kernel processes n = {n} elements with {tb} threads per block and `if (i < n)` as its "
                         "guard. How many blocks does the launch need, and how many launched threads do nothing?",
-                        f"1D 커널이 n = {n}개 원소를 block당 thread {tb}개, guard `if (i < n)`로 처리합니다. 필요한 "
+                        f"1D 커널이 n = {n}개 원소를 block당 thread {tb}개와 `if (i < n)` guard로 처리합니다. 필요한 "
                         "block 수와, 실행되었지만 아무 일도 하지 않는 thread 수는?"),
                       code(f"int blocks = (n + {tb} - 1) / {tb};\nkernel<<<blocks, {tb}>>>(x, y, n);")]
             fields = [integer_field("blocks", "Blocks (gridDim.x)", "block 수 (gridDim.x)"),
@@ -291,7 +292,7 @@ class GridStride(Family):
         count = len(range(gid, n, stride))
         prompt = [p(f"A kernel with a grid-stride loop is launched as `<<<{grid}, {block}>>>` for n = {n}. What is the "
                     f"stride, and how many elements does the thread with blockIdx.x = {b}, threadIdx.x = {th} process?",
-                    f"grid-stride loop 커널을 n = {n}에 대해 `<<<{grid}, {block}>>>`로 실행합니다. stride는 얼마이고, "
+                    f"grid-stride loop 커널을 n = {n}에 대해 `<<<{grid}, {block}>>>`{particle(str(block), '로')} 실행합니다. stride는 얼마이고, "
                     f"blockIdx.x = {b}, threadIdx.x = {th}인 thread는 원소를 몇 개 처리합니까?"),
                   code("for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += blockDim.x * gridDim.x)\n"
                        "    y[i] = a * x[i] + y[i];")]

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from math import gcd
 
+from ..korean import particle
 from .base import Family, Topic, code, fraction_field, integer_field, math, p, t
 
 TYPES = {"char": 1, "short": 2, "float": 4, "double": 8, "float4": 16}
@@ -184,9 +185,9 @@ class BankConflicts(Family):
                        f"Blocks are {bx} × {bx} threads, so warp 0 is threadIdx.y = 0, threadIdx.x = 0..31; it reads "
                        f"`{acc}`.")
             what_ko = (f"block이 {bx} × {bx} thread이므로 warp 0에는 threadIdx.y = 0..{32 // bx - 1}, 각각 threadIdx.x = "
-                       f"0..{bx - 1}인 thread가 있습니다. 이 warp가 `{acc}`를 읽습니다." if bx < 32 else
+                       f"0..{bx - 1}인 thread가 있습니다. 이 warp가 `{acc}`{particle(acc, '를')} 읽습니다." if bx < 32 else
                        f"block이 {bx} × {bx} thread이므로 warp 0은 threadIdx.y = 0, threadIdx.x = 0..31입니다. 이 warp가 "
-                       f"`{acc}`를 읽습니다.")
+                       f"`{acc}`{particle(acc, '를')} 읽습니다.")
             formula = f"threadIdx.x·{w} + threadIdx.y" if tr else f"threadIdx.y·{w} + threadIdx.x"
             sol = [math(f"word = {formula},  bank = word mod 32")]
         prompt = [

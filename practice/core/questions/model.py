@@ -9,6 +9,7 @@ lifetime) and the Coursera heterogeneous-programming quiz (pinned memory, what b
 from __future__ import annotations
 
 from ..answers import Choice
+from ..korean import particle
 from .base import Family, Topic, choice_field, code, integer_field, math, p, t
 
 KERNEL = """__constant__ float coeff[16];
@@ -57,7 +58,7 @@ class Scopes(Family):
             var = VARIABLE_OF[params["space"]]
             choices = [Choice(s, SPACE_TEXT[s]) for s in params["order"]]
             prompt = [launch, src, p(f"Where does `{var}` live (assuming the compiler keeps scalars in registers)?",
-                                     f"`{var}`는 어디에 있습니까(컴파일러가 scalar를 register에 둔다고 가정)?")]
+                                     f"`{var}`{particle(var, '는')} 어디에 있습니까(컴파일러가 scalar를 register에 둔다고 가정)?")]
             fields = [choice_field("space", "Memory space", "memory 공간", choices)]
             answer = {"space": params["space"]}
             solution = [p("Automatic scalars live in registers, one per thread; `__shared__` variables in shared memory, "

@@ -7,6 +7,7 @@ iteration) and ch. 11 (Kogge–Stone and Brent–Kung scans: steps and work), al
 """
 from __future__ import annotations
 
+from ..korean import particle
 from .base import Family, Topic, code, integer_field, math, p, t
 
 INTERLEAVED = ("for (unsigned s = 1; s < blockDim.x; s *= 2) {\n"
@@ -60,7 +61,7 @@ class TreeSteps(Family):
             prompt = [
                 p(f"A block of {block} threads reduces `sdata[0..{block - 1}]` in shared memory (t = threadIdx.x). Version I "
                   "uses interleaved addressing, version S sequential addressing:",
-                  f"thread {block}개짜리 block이 shared memory의 `sdata[0..{block - 1}]`를 리덕션합니다(t = threadIdx.x). "
+                  f"thread {block}개짜리 block이 shared memory의 `sdata[0..{block - 1}]`{particle(str(block - 1), '를')} 리덕션합니다(t = threadIdx.x). "
                   "version I는 interleaved addressing, version S는 sequential addressing을 씁니다."),
                 code("// version I\n" + INTERLEAVED + "\n// version S\n" + SEQUENTIAL),
                 p("Summed over all steps of the loop, how many (warp, step) pairs are divergent (a warp with some but not "

@@ -13,6 +13,7 @@ from typing import Any
 
 
 from ..answers import Choice
+from ..korean import josa, particle
 from . import snippets as S
 from .base import Family, Topic, choice_field, code, integer_field, items, letters, math, p, t
 from .synchronization_grid import GRID_CHOICES, GridSync  # noqa: F401  (GRID_CHOICES is re-exported)
@@ -24,7 +25,7 @@ OUTCOME_CHOICES = [
     Choice(str(Outcome.RACE), t("Data race (no barrier orders two accesses)",
                                 "data race (두 접근 사이에 barrier가 없음)")),
     Choice(str(Outcome.DIVERGENT), t("Divergent barrier: undefined behaviour (may even complete)",
-                                     "divergent barrier: undefined behaviour (끝날 수도 있음)")),
+                                     "divergent barrier: 정의되지 않은 동작 (끝날 수도 있음)")),
     Choice(str(Outcome.DEADLOCK), t("Deadlock: some threads wait forever (hangs)",
                                     "deadlock: 일부 thread가 영원히 기다림 (멈춤)")),
 ]
@@ -41,8 +42,8 @@ def explain(result: SimResult, where: dict[int, int]) -> list:
         return [p(f"Thread {t1} {verb[k1][0]} `{arr}[{idx}]` (line {where[id(s1)]}) and thread {t2} "
                   f"{verb[k2][0]} it (line {where[id(s2)]}) with no barrier between them: a data race. "
                   "Since Volta, even lanes of one warp are not in lock-step.",
-                  f"thread {t1}은(는) `{arr}[{idx}]`를 {verb[k1][1]} (line {where[id(s1)]}), thread {t2}은(는) 같은 "
-                  f"곳을 {verb[k2][1].rstrip('고')}는데 (line {where[id(s2)]}) 둘 사이에 barrier가 없습니다: data race. "
+                  f"thread {josa(t1, '은')} `{arr}[{idx}]`{particle(f'{arr}[{idx}]', '를')} {verb[k1][1]} "
+                  f"(line {where[id(s1)]}), thread {josa(t2, '은')} 같은 곳을 {verb[k2][1].rstrip('고')}는데 (line {where[id(s2)]}) 둘 사이에 barrier가 없습니다: data race. "
                   "Volta 이후에는 같은 warp의 lane도 lock-step이 아닙니다.")]
     if o is Outcome.DIVERGENT:
         en = [f"{len(ts)} threads (e.g. thread {ts[0]}) wait at line {where[id(s)]}" for s, ts in result.waits]
@@ -52,7 +53,7 @@ def explain(result: SimResult, where: dict[int, int]) -> list:
                 items(en, ko),
                 p("A barrier must be reached by all non-exited threads of the block: this is undefined behaviour. "
                   "On an H200 such code may even complete; compute-sanitizer's synccheck reports it.",
-                  "barrier는 block의 종료하지 않은 모든 thread가 같은 곳에서 만나야 합니다: undefined behaviour입니다. "
+                  "barrier는 block의 종료하지 않은 모든 thread가 같은 곳에서 만나야 합니다: 정의되지 않은 동작입니다. "
                   "H200에서는 끝까지 실행되기도 하지만 compute-sanitizer synccheck가 잡아냅니다.")]
     if o is Outcome.DEADLOCK:
         en = [f"{len(ts)} threads (e.g. thread {ts[0]}) are stuck at line {where[id(s)]}" for s, ts in result.waits]
@@ -260,12 +261,12 @@ class SyncwarpMask(Family):
             last = (block - 1) // 32
             prompt = [p(f"A block has {block} threads. Warp {last} must synchronize its threads with `__syncwarp(mask)`. "
                         "Which mask names exactly the threads that exist in that warp?",
-                        f"block은 thread {block}개입니다. warp {last}가 `__syncwarp(mask)`로 자기 thread들을 동기화해야 "
+                        f"block은 thread {block}개입니다. warp {josa(last, '가')} `__syncwarp(mask)`로 자기 thread들을 동기화해야 "
                         "합니다. 그 warp에 실제로 있는 thread만 정확히 나타내는 mask는?"),
                       code("int lane = threadIdx.x % 32;\n... // exchange values through shared memory\n__syncwarp(MASK);",
                            ko={"exchange values through shared memory": "shared memory로 값을 주고받음"})]
             solution = [p(f"Warp {last} holds threads {last * 32}..{block - 1}: lanes 0..{len(lanes) - 1}.",
-                          f"warp {last}에는 thread {last * 32}..{block - 1}, 즉 lane 0..{len(lanes) - 1}이 있습니다."),
+                          f"warp {last}에는 thread {last * 32}..{block - 1}, 즉 lane 0..{josa(len(lanes) - 1, '이')} 있습니다."),
                         math(f"mask = 2^{len(lanes)} − 1 = 0x{mask:08X}")]
         else:
             prompt = [p(f"Only {en_words} of a warp execute the block below. Which mask must they pass to `__syncwarp` "
