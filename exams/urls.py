@@ -1,7 +1,7 @@
 """URLs of exams, mounted at /exams/."""
 from django.urls import path
 
-from . import monitor_views, print_views, regrade_views, staff_views, views, zone_views
+from . import kernel_views, monitor_views, print_views, regrade_views, staff_views, views, zone_views
 
 app_name = "exams"
 
@@ -13,9 +13,9 @@ urlpatterns = [
     path("<int:pk>/attempt/save/", views.save, name="save"),
     path("<int:pk>/attempt/state/", views.state, name="state"),
     path("<int:pk>/attempt/submit/", views.submit, name="submit"),
-    path("<int:pk>/attempt/kernel/<int:number>/", views.kernel_item, name="kernel"),
-    path("<int:pk>/attempt/kernel/<int:number>/live/<int:sid>/", views.kernel_live, name="kernel_live"),
-    path("<int:pk>/attempt/kernel/<int:number>/state/", views.kernel_state_part, name="kernel_state"),
+    path("<int:pk>/attempt/kernel/<int:number>/", kernel_views.kernel_item, name="kernel"),
+    path("<int:pk>/attempt/kernel/<int:number>/live/<int:sid>/", kernel_views.kernel_live, name="kernel_live"),
+    path("<int:pk>/attempt/kernel/<int:number>/state/", kernel_views.kernel_state_part, name="kernel_state"),
     path("<int:pk>/result/", views.result, name="result"),
     # Staff
     path("course/<int:course_id>/", staff_views.course_exams, name="course"),
