@@ -1,9 +1,10 @@
 """Template validation messages in the reader's language.
 
 exams.core.template writes its messages in English (it has no Django); the template form shows
-them through `localize`. A message that carries its code and parameters (core TemplateMessage: an
-item the template has twice, pools matching too few problems) is rendered from them; a few older
-ones are still recognised by their wording (PATTERNS). Any other message is shown as written.
+them through `localize`. A message that carries its code and parameters (core TemplateMessage,
+exams.core.template_problems: an unknown key, an empty list, a bad number, an item the template has
+twice, ...) is rendered from them; a few older ones are still recognised by their wording (PATTERNS).
+Any other message is shown as written.
 """
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ import re
 
 from django.utils.translation import gettext as _
 
-from exams.core.repeats import TemplateMessage, TemplateProblem
+from exams.core.template_problems import TemplateMessage, TemplateProblem
 
 _POOL = r"(?P<pool>(?:of topic '[^']*')?(?: ?with tag '[^']*')?)"
 PATTERNS = [
@@ -55,9 +56,48 @@ def too_deep_text(depth: int) -> str:
              "needs about 7). Remove the extra brackets or indentation.") % {"depth": depth}
 
 
+# A pool item's two keys, quoted as the author types them: names, not words of the sentence.
+ITEM_KEYS = {"family": "'family'", "kernel": "'kernel'"}
+
+
+def _plain_texts() -> dict[TemplateProblem, str]:
+    """The coded messages that are one sentence with %-parameters, in the active language."""
+    P = TemplateProblem
+    return {
+        P.EMPTY: _("the template is empty"),
+        P.UNREADABLE: _("not valid JSON or YAML: %(error)s"),
+        P.NOT_A_TEMPLATE: _("a template must be a mapping with 'zones'"),
+        P.UNKNOWN_KEY: _("unknown key (allowed: %(allowed)s)"),
+        P.BAD_FORMAT: _("must be %(format)s"),
+        P.EMPTY_LIST: _("must be a non-empty list"),
+        P.ZONE_NOT_MAPPING: _("must be a mapping with 'pool'"),
+        P.NEEDS_ENGLISH: _("needs an English text ('en')"),
+        P.NOT_TEXT: _("must be a text or a mapping {en: ..., ko: ...}"),
+        P.NOT_NUMBER: _("must be a number, not %(value)s"),
+        P.NOT_WHOLE_NUMBER: _("must be a whole number, not %(value)s"),
+        P.TOO_SMALL: _("must be at least %(minimum)s, not %(value)s"),
+        P.NOT_A_LEVEL: _("must be a level or a range [lo, hi] of levels %(levels)s, not %(value)s"),
+        P.LEVELS_OUT_OF_RANGE: _("levels must be in %(levels)s with lo <= hi, not %(value)s"),
+        P.ITEM_NOT_MAPPING: _("must be a mapping with %(family)s or %(kernel)s"),
+        P.ITEM_KIND: _("needs exactly one of %(family)s (a generated question) or %(kernel)s (a kernel problem)"),
+        P.NOT_A_KERNEL: _("must be a slug or a mapping {topic: ..., tag: ...}"),
+        P.NO_CATALOGUE: _("kernel problems cannot be checked here (no catalogue)"),
+        P.ATTEMPT_POINTS_COUNT: _("has %(n)s values for %(attempts)s attempts"),
+        P.ATTEMPT_POINTS_GROW: _("must not grow from one attempt to the next"),
+        P.NOT_A_NUMBER_LIST: _("must be a non-empty list of numbers"),
+        P.NOT_BOOLEAN: _("must be true or false, not %(value)s"),
+        P.POINTS_NOT_BEST: _("is %(points)s but the best attempt earns %(best)s"),
+        P.NOT_ONE_OF: _("must be one of %(values)s, not %(value)s"),
+        P.TOO_MANY_ITEMS: _("draw %(total)s items per student; at most %(most)s"),
+    }
+
+
 def _coded(message: TemplateMessage) -> str:
     """A coded message in the active language, from its parameters."""
     p = dict(message.params)
+    plain = _plain_texts().get(message.code)
+    if plain is not None:
+        return plain % {**ITEM_KEYS, **p} if "%" in plain else plain
     if message.code is TemplateProblem.TOO_DEEP:
         return too_deep_text(p["depth"])
     if message.code is TemplateProblem.DUPLICATE_ITEM:

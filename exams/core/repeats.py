@@ -3,41 +3,15 @@ problem, and the template checks that refuse a repeat. exams.core.template runs 
 exams.core.draw then always finds distinct problems, and the template editor's picker
 (exams.core.template_edit) refuses and marks what a template has by the same rule (item_key).
 
-Plain Python; the messages are English and carry a code and parameters (TemplateMessage), so the edge
-shows them in the reader's language (exams/template_messages.py).
+Plain Python; the messages are English and carry a code and parameters (TemplateMessage,
+exams.core.template_problems), so the edge shows them in the reader's language (exams/template_messages.py).
 """
 from __future__ import annotations
 
-import enum
 from typing import Any, Mapping
 
 from .catalogue import KernelCatalogue
-
-
-class TemplateProblem(enum.StrEnum):
-    """Problems whose message the edge renders from a code and parameters (exams/template_messages.py)."""
-
-    # params: kind ("kernel" | "family"), id, difficulty ((lo, hi), families only), first (its first path)
-    DUPLICATE_ITEM = "duplicate_item"
-    # params: n, pool (words), slugs, need: one zone's topic/tag items can draw more than match
-    POOL_TOO_SMALL = "pool_too_small"
-    # params: n, pool, slugs, need, items (the paths that draw from them): several items together
-    POOLS_OVERLAP = "pools_overlap"
-    # params: depth (exams.core.nesting.MAX_DEPTH): the text nests deeper than a template can
-    TOO_DEEP = "too_deep"
-
-
-class TemplateMessage(str):
-    """A problem's English message that also carries its code and parameters, so the edge can show it
-    in the reader's language without reading the sentence back. Compares equal to its English text."""
-
-    code: TemplateProblem
-    params: dict
-
-    def __new__(cls, code: TemplateProblem, params: dict, english: str):
-        message = super().__new__(cls, english)
-        message.code, message.params = code, params
-        return message
+from .template_problems import TemplateMessage, TemplateProblem  # noqa: F401  (re-exported)
 
 
 def item_key(raw: Any) -> tuple | None:

@@ -38,8 +38,8 @@ import yaml
 from .catalogue import KernelCatalogue
 from .families import DIFFICULTIES, FAMILIES
 from .nesting import TooDeepError, load_json_or_yaml
-from .repeats import (TemplateMessage, TemplateProblem, check_kernel_pools, check_repeats, item_key,  # noqa: F401
-                      pool_words)
+from .repeats import check_kernel_pools, check_repeats, item_key, pool_words  # noqa: F401
+from .template_problems import TemplateProblem, message as _m, unknown_key as _unknown_key
 
 Text = dict[str, str]  # language -> text; "en" always present
 # The word for a zone in each language of a template's texts: a zone without a title is "Zone 2" / "구역 2".
@@ -136,6 +136,7 @@ class ExamTemplateSpec:
 
 
 FEEDBACK_VALUES = ("none", "verdict", "full")
+ZONE_KEYS = ("title", "choose", "shuffle", "points", "pool", "feedback")
 
 
 def load_text(text: str) -> Any:
@@ -143,15 +144,15 @@ def load_text(text: str) -> Any:
     exams.core.nesting.MAX_DEPTH levels (Python's parsers recurse once per level)."""
     text = text.strip()
     if not text:
-        raise TemplateError([("", "the template is empty")])
+        raise TemplateError([("", _m(TemplateProblem.EMPTY, "the template is empty"))])
     try:
         return load_json_or_yaml(text)[0]
     except TooDeepError as exc:
-        raise TemplateError([("", TemplateMessage(TemplateProblem.TOO_DEEP, {"depth": exc.depth},
-                                                  f"the template is nested too deeply (more than {exc.depth} "
-                                                  "levels of lists and mappings)"))]) from None
+        raise TemplateError([("", _m(TemplateProblem.TOO_DEEP, "the template is nested too deeply (more than "
+                                     f"{exc.depth} levels of lists and mappings)", depth=exc.depth))]) from None
     except yaml.YAMLError as exc:
-        raise TemplateError([("", f"not valid JSON or YAML: {exc}")]) from None
+        raise TemplateError([("", _m(TemplateProblem.UNREADABLE, f"not valid JSON or YAML: {exc}",
+                                     error=str(exc)))]) from None
 
 
 def dump_yaml(spec: ExamTemplateSpec) -> str:
@@ -180,31 +181,30 @@ def _text(value: Any, path: str, problems: _Problems, default: str = "") -> Text
         return {"en": value}
     if isinstance(value, Mapping) and all(isinstance(k, str) and isinstance(v, str) for k, v in value.items()):
         if "en" not in value:
-            problems.add(path, "needs an English text ('en')")
+            problems.add(path, _m(TemplateProblem.NEEDS_ENGLISH, "needs an English text ('en')"))
             return {"en": default, **value}
         return dict(value)
-    problems.add(path, "must be a text or a mapping {en: ..., ko: ...}")
+    problems.add(path, _m(TemplateProblem.NOT_TEXT, "must be a text or a mapping {en: ..., ko: ...}"))
     return {"en": default}
 
 
 def _number(value: Any, path: str, problems: _Problems, *, minimum: float = 0) -> float | None:
     if isinstance(value, bool) or not isinstance(value, (int, float)):
-        problems.add(path, f"must be a number, not {value!r}")
+        problems.add(path, _m(TemplateProblem.NOT_NUMBER, f"must be a number, not {value!r}", value=repr(value)))
         return None
     if value < minimum:
-        problems.add(path, f"must be at least {minimum:g}, not {value!r}")
+        problems.add(path, _m(TemplateProblem.TOO_SMALL, f"must be at least {minimum:g}, not {value!r}",
+                              minimum=f"{minimum:g}", value=repr(value)))
         return None
     return float(value)
 
 
 def _int(value: Any, path: str, problems: _Problems, *, minimum: int = 0) -> int | None:
     if isinstance(value, bool) or not isinstance(value, int):
-        problems.add(path, f"must be a whole number, not {value!r}")
+        problems.add(path, _m(TemplateProblem.NOT_WHOLE_NUMBER, f"must be a whole number, not {value!r}",
+                              value=repr(value)))
         return None
-    if value < minimum:
-        problems.add(path, f"must be at least {minimum}, not {value!r}")
-        return None
-    return value
+    return value if _number(value, path, problems, minimum=minimum) is not None else None  # the same minimum check
 
 
 def _difficulty(value: Any, path: str, problems: _Problems) -> tuple[int, int]:
@@ -216,10 +216,12 @@ def _difficulty(value: Any, path: str, problems: _Problems) -> tuple[int, int]:
             isinstance(v, int) and not isinstance(v, bool) for v in value):
         lo, hi = value
     else:
-        problems.add(path, f"must be a level or a range [lo, hi] of levels {DIFFICULTIES}, not {value!r}")
+        problems.add(path, _m(TemplateProblem.NOT_A_LEVEL, "must be a level or a range [lo, hi] of levels "
+                              f"{DIFFICULTIES}, not {value!r}", levels=str(DIFFICULTIES), value=repr(value)))
         return (1, 1)
     if lo not in DIFFICULTIES or hi not in DIFFICULTIES or lo > hi:
-        problems.add(path, f"levels must be in {DIFFICULTIES} with lo <= hi, not {value!r}")
+        problems.add(path, _m(TemplateProblem.LEVELS_OUT_OF_RANGE, f"levels must be in {DIFFICULTIES} with lo <= hi, "
+                              f"not {value!r}", levels=str(DIFFICULTIES), value=repr(value)))
         return (1, 1)
     return (lo, hi)
 
@@ -233,15 +235,16 @@ def _pool_item(raw: Any, path: str, zone_points: float | None, catalogue: Kernel
     if isinstance(raw, str):  # a bare family id
         raw = {"family": raw}
     if not isinstance(raw, Mapping):
-        problems.add(path, "must be a mapping with 'family' or 'kernel'")
+        problems.add(path, _m(TemplateProblem.ITEM_NOT_MAPPING, "must be a mapping with 'family' or 'kernel'"))
         return None
     if ("family" in raw) == ("kernel" in raw):
-        problems.add(path, "needs exactly one of 'family' (a generated question) or 'kernel' (a kernel problem)")
+        problems.add(path, _m(TemplateProblem.ITEM_KIND,
+                              "needs exactly one of 'family' (a generated question) or 'kernel' (a kernel problem)"))
         return None
     allowed = _QUESTION_KEYS if "family" in raw else _KERNEL_KEYS
     for key in raw:
         if key not in allowed:
-            problems.add(f"{path}.{key}", f"unknown key (allowed: {', '.join(sorted(allowed))})")
+            problems.add(f"{path}.{key}", _unknown_key(allowed))
     default_points = zone_points if zone_points is not None else (1.0 if "family" in raw else 10.0)
     points = default_points if raw.get("points") is None else _number(raw["points"], f"{path}.points", problems)
     if "family" in raw:
@@ -272,10 +275,12 @@ def _kernel_item(raw: Mapping, path: str, points: float | None, catalogue: Kerne
     elif isinstance(which, Mapping) and set(which) <= {"topic", "tag"} and which:
         topic, tag = which.get("topic"), which.get("tag")
     else:
-        problems.add(f"{path}.kernel", "must be a slug or a mapping {topic: ..., tag: ...}")
+        problems.add(f"{path}.kernel", _m(TemplateProblem.NOT_A_KERNEL,
+                                          "must be a slug or a mapping {topic: ..., tag: ...}"))
         return None
     if catalogue is None:
-        problems.add(f"{path}.kernel", "kernel problems cannot be checked here (no catalogue)")
+        problems.add(f"{path}.kernel", _m(TemplateProblem.NO_CATALOGUE,
+                                          "kernel problems cannot be checked here (no catalogue)"))
     elif slug is not None:
         info = catalogue.get(slug)
         if info is None:
@@ -297,18 +302,24 @@ def _kernel_item(raw: Mapping, path: str, points: float | None, catalogue: Kerne
         if attempts_raw is None:
             attempts = len(ap)
         elif attempts is not None and len(ap) != attempts:
-            problems.add(f"{path}.attempt_points", f"has {len(ap)} values for {attempts} attempts")
+            problems.add(f"{path}.attempt_points", _m(TemplateProblem.ATTEMPT_POINTS_COUNT, f"has {len(ap)} values for "
+                                                      f"{attempts} attempts", n=len(ap), attempts=attempts))
         if any(b > a for a, b in zip(ap, ap[1:])):
-            problems.add(f"{path}.attempt_points", "must not grow from one attempt to the next")
+            problems.add(f"{path}.attempt_points", _m(TemplateProblem.ATTEMPT_POINTS_GROW,
+                                                      "must not grow from one attempt to the next"))
     else:
-        problems.add(f"{path}.attempt_points", "must be a non-empty list of numbers")
+        problems.add(f"{path}.attempt_points", _m(TemplateProblem.NOT_A_NUMBER_LIST,
+                                                  "must be a non-empty list of numbers"))
         ap = (points or 10.0,)
     partial = raw.get("partial_credit", False)
     if not isinstance(partial, bool):
-        problems.add(f"{path}.partial_credit", f"must be true or false, not {partial!r}")
+        problems.add(f"{path}.partial_credit", _m(TemplateProblem.NOT_BOOLEAN,
+                                                  f"must be true or false, not {partial!r}", value=repr(partial)))
         partial = False
     if raw.get("points") is not None and points is not None and ap and max(ap) != points:
-        problems.add(f"{path}.points", f"is {points:g} but the best attempt earns {max(ap):g}")
+        problems.add(f"{path}.points", _m(TemplateProblem.POINTS_NOT_BEST,
+                                          f"is {points:g} but the best attempt earns {max(ap):g}",
+                                          points=f"{points:g}", best=f"{max(ap):g}"))
     return KernelPoolItem(slug, topic, tag, max(ap) if ap else 0.0, attempts or len(ap), ap, partial)
 
 
@@ -326,16 +337,16 @@ def parse_template(data: Any, catalogue: KernelCatalogue | None = None) -> ExamT
         data = load_text(data)
     problems = _Problems()
     if not isinstance(data, Mapping):
-        raise TemplateError([("", "a template must be a mapping with 'zones'")])
+        raise TemplateError([("", _m(TemplateProblem.NOT_A_TEMPLATE, "a template must be a mapping with 'zones'"))])
     for key in data:
         if key not in ("format", "title", "zones"):
-            problems.add(str(key), "unknown key (allowed: format, title, zones)")
+            problems.add(str(key), _unknown_key(("format", "title", "zones")))
     if data.get("format", FORMAT) != FORMAT:
-        problems.add("format", f"must be {FORMAT}")
+        problems.add("format", _m(TemplateProblem.BAD_FORMAT, f"must be {FORMAT}", format=FORMAT))
     title = _text(data.get("title"), "title", problems, default="Exam")
     zones_raw = data.get("zones")
     if not isinstance(zones_raw, list) or not zones_raw:
-        problems.add("zones", "must be a non-empty list")
+        problems.add("zones", _m(TemplateProblem.EMPTY_LIST, "must be a non-empty list"))
         raise TemplateError(problems.items)
     zones = []
     strict = not getattr(catalogue, "lenient", False)
@@ -343,17 +354,17 @@ def parse_template(data: Any, catalogue: KernelCatalogue | None = None) -> ExamT
     for zi, zraw in enumerate(zones_raw):
         zpath = f"zones[{zi}]"
         if not isinstance(zraw, Mapping):
-            problems.add(zpath, "must be a mapping with 'pool'")
+            problems.add(zpath, _m(TemplateProblem.ZONE_NOT_MAPPING, "must be a mapping with 'pool'"))
             continue
         for key in zraw:
-            if key not in ("title", "choose", "shuffle", "points", "pool", "feedback"):
-                problems.add(f"{zpath}.{key}", "unknown key (allowed: choose, feedback, points, pool, shuffle, title)")
+            if key not in ZONE_KEYS:
+                problems.add(f"{zpath}.{key}", _unknown_key(ZONE_KEYS))
         ztitle = (default_zone_title(zi + 1) if zraw.get("title") is None
                   else _text(zraw["title"], f"{zpath}.title", problems, default=f"Zone {zi + 1}"))
         zpoints = None if zraw.get("points") is None else _number(zraw["points"], f"{zpath}.points", problems)
         pool_raw = zraw.get("pool")
         if not isinstance(pool_raw, list) or not pool_raw:
-            problems.add(f"{zpath}.pool", "must be a non-empty list")
+            problems.add(f"{zpath}.pool", _m(TemplateProblem.EMPTY_LIST, "must be a non-empty list"))
             continue
         pool = [_pool_item(p, f"{zpath}.pool[{pi}]", zpoints, catalogue, problems) for pi, p in enumerate(pool_raw)]
         choose = len(pool_raw) if zraw.get("choose") is None else _int(zraw["choose"], f"{zpath}.choose", problems,
@@ -364,10 +375,14 @@ def parse_template(data: Any, catalogue: KernelCatalogue | None = None) -> ExamT
             drawn.append((zi, choose, pool))
         shuffle = zraw.get("shuffle", True)
         if not isinstance(shuffle, bool):
-            problems.add(f"{zpath}.shuffle", f"must be true or false, not {shuffle!r}")
+            problems.add(f"{zpath}.shuffle", _m(TemplateProblem.NOT_BOOLEAN, f"must be true or false, not {shuffle!r}",
+                                                 value=repr(shuffle)))
         feedback = zraw.get("feedback")
         if feedback is not None and feedback not in FEEDBACK_VALUES:
-            problems.add(f"{zpath}.feedback", f"must be one of {', '.join(FEEDBACK_VALUES)}, not {feedback!r}")
+            values = ", ".join(FEEDBACK_VALUES)
+            problems.add(f"{zpath}.feedback", _m(TemplateProblem.NOT_ONE_OF,
+                                                 f"must be one of {values}, not {feedback!r}", values=values,
+                                                 value=repr(feedback)))
         zones.append(Zone(ztitle, choose or 1, bool(shuffle), tuple(p for p in pool if p is not None),
                           feedback if feedback in FEEDBACK_VALUES else None))
     if strict:
@@ -376,7 +391,8 @@ def parse_template(data: Any, catalogue: KernelCatalogue | None = None) -> ExamT
             check_kernel_pools(drawn, catalogue, problems)
     total = sum(z.choose for z in zones)
     if total > MAX_ITEMS:
-        problems.add("zones", f"draw {total} items per student; at most {MAX_ITEMS}")
+        problems.add("zones", _m(TemplateProblem.TOO_MANY_ITEMS, f"draw {total} items per student; at most {MAX_ITEMS}",
+                                  total=total, most=MAX_ITEMS))
     if problems.items:
         raise TemplateError(problems.items)
     return ExamTemplateSpec(title, tuple(zones))
