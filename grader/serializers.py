@@ -18,6 +18,7 @@ from rest_framework import serializers
 from grader.core import messages as M
 from grader.core.judge import LaunchChoice
 from grader.core.results import Diagnostic, JudgeResult, stored_message
+from grader.core.verdicts import DiagnosticKind
 
 from .models import Submission
 
@@ -77,7 +78,10 @@ def _setting_up() -> bool:
 
 def _hidden_message(d: Diagnostic, translate) -> M.Message:
     """What a student reads of diagnostic `d` found on a hidden test: a watchdog's stop (memory, disk)
-    as what happened, anything else as its kind only (_hidden_diagnostic_message)."""
+    as what happened, a refused launch as not fitting a hidden test case (its reason quotes the grid
+    or shared memory the test's sizes imply), anything else as its kind only (_hidden_diagnostic_message)."""
+    if str(d.kind) == DiagnosticKind.LAUNCH_ERROR:
+        return M.LAUNCH_HIDDEN()
     stop = HIDDEN_STOPS.get(d.message.code) if d.message else None
     return stop() if stop is not None else _hidden_diagnostic_message(str(d.kind), translate)
 

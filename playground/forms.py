@@ -64,9 +64,11 @@ def form_from_run(run) -> dict:
             "shared_bytes": run.launch_shared_bytes, "args": [dict(r) for r in run.args], "submission": None}
 
 
-def form_from_submission(submission) -> dict:
+def form_from_submission(submission, full: bool = False) -> dict:
     """The form of "try this kernel in the playground": the submission's source, its problem's kernel
-    arguments, and the launch and sizes of the problem's smallest test case, evaluated to numbers.
+    arguments, and the launch and sizes of the problem's smallest sample test case, evaluated to numbers.
+    `full` (instructors, who see hidden tests' details on the submission page too) takes the smallest
+    test case, hidden or not; a student is never shown a hidden test's sizes or seed.
 
     Input arrays start random with the test's seed, outputs as zeros. The arrays' shapes come from
     the harness's generate() for a bank problem (trusted code of this repository); a course's harness
@@ -83,7 +85,10 @@ def form_from_submission(submission) -> dict:
     except Exception:  # a version that no longer parses: the source alone is still worth trying
         return form
     form["kernel"] = package.kernel.name
-    test = package.smallest_test() if package.tests else None
+    test = None
+    if package.tests:
+        test = package.smallest_test() if full else package.smallest_sample_test()
+        form["test"], form["test_sample"] = test.name, test.sample
     params = dict(test.params) if test else {}
     choice = LaunchChoice(submission.launch_block, submission.launch_grid, submission.launch_shared_bytes)
     try:

@@ -9,6 +9,7 @@ from django.utils.translation import get_language, gettext
 from django.views.decorators.cache import cache_control
 from django.views.decorators.http import condition, require_POST
 
+from accounts.roles import is_instructor
 from grader.core.errors import BadRequestError, http_status_for
 from grader.core.results import diagnostic_lines
 from grader.serializers import localized
@@ -86,7 +87,7 @@ def playground(request):
             raise Http404("No such submission.") from None
         if not visible_to(request.user, submission):
             raise Http404("No such submission.")
-        return _page(request, form_from_submission(submission))
+        return _page(request, form_from_submission(submission, full=is_instructor(request.user)))
     if request.GET.get("run"):
         return _page(request, form_from_run(visible_run(request, request.GET["run"])))
     return _page(request, example_form(get_language()))

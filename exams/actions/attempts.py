@@ -318,13 +318,22 @@ def submit_kernel(item: ExamItem, user, source: str, choice=None, now: datetime 
 
 
 def extend_attempt(attempt_id: int, minutes: int, by) -> ExamAttempt:
-    """Give one student more time while the attempt runs (or re-open one closed at the deadline)."""
+    """Give one student more time while the attempt runs (or re-open a closed one, which clears its
+    close_reason). Raises ExamError for a submitted attempt, and while the student is not in the
+    exam's course (removed from it, which closed the attempt): re-opening it would let an outsider
+    answer, so staff re-add them first."""
+    from ..access import is_member_of_exam_course
+
     if minutes <= 0 or minutes > 24 * 60:
         raise ExamError(_("Extend by 1 to 1440 minutes."))
     with transaction.atomic():
         attempt = ExamAttempt.objects.select_for_update().get(pk=attempt_id)
         if attempt.state == AttemptState.SUBMITTED:
             raise ExamError(_("The student has submitted; their attempt cannot be extended."))
+        if not is_member_of_exam_course(attempt.user, attempt.exam_id):
+            raise ExamError(_("%(student)s is not in this course, so their attempt cannot be extended: add them to "
+                              "the course again first, then extend their time.") % {"student": attempt.user.username},
+                            code="not_in_course", status=409)
         now = timezone.now()
         base = max(attempt.deadline, now) if attempt.state == AttemptState.CLOSED else attempt.deadline
         attempt.deadline = base + timedelta(minutes=minutes)

@@ -308,6 +308,10 @@ LAUNCH_REASON = {
                  "%(gpu)s at once: %(per_sm)s blocks per SM x %(sms)s SMs = %(fit)s"),
 }
 LAUNCH_REASONS = tuple(LAUNCH_REASON.values())
+# What a student reads in place of a launch refused on a hidden test case: CUDA's reason names the grid,
+# block or shared memory that the test's sizes imply (gridDim.y = 102500 says n), so only the fact is said.
+LAUNCH_HIDDEN = gettext_noop("The launch does not fit a hidden test case: CUDA would refuse it with that test's "
+                             "sizes (which are not shown). Make the launch expressions hold for every size.")
 
 # ---- validate_problem: warnings for a package's author ----
 

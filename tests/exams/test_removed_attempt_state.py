@@ -3,6 +3,7 @@ shows: the staff results, the live monitor, the attempt's page, the student's ow
 say "Closed: removed from the course" (Korean: 종료됨: 강좌에서 제외됨), not "Closed at the deadline"."""
 from __future__ import annotations
 
+import html as html_lib
 import re
 from datetime import timedelta
 
@@ -93,9 +94,44 @@ def test_the_admin_lists_and_filters_by_the_reason(exam, people, ended):
     assert [a.user.username for a in filtered.context["cl"].result_list] == ["alice"]
 
 
-def test_an_extension_reopens_without_the_old_reason(exam, people, ended):
-    """Staff may re-open the removed student's attempt; closed again at its deadline, it says so."""
+REFUSED = {"en": "alice is not in this course, so their attempt cannot be extended: add them to the course again "
+                 "first, then extend their time.",
+           "ko": "alice 학생은 이 과목에 없어 응시 시간을 연장할 수 없습니다. 먼저 과목에 다시 추가한 뒤 시간을 연장하세요."}
+
+
+def test_no_extension_while_the_student_is_out_of_the_course(exam, people, ended):
+    """Extending the removed student's attempt is refused, and nothing changes: it stays closed with its
+    reason, its deadline as it was, and its timeline has no extension."""
+    from exams.errors import ExamError
+    from exams.models import EventKind
+
     alice, _bob = ended
+    with pytest.raises(ExamError) as refused:
+        extend_attempt(alice.pk, 10, people["ivy"])
+    assert str(refused.value) == REFUSED["en"] and refused.value.code == "not_in_course"
+    after = ExamAttempt.objects.get(pk=alice.pk)
+    assert (after.state, after.close_reason, after.deadline, after.ended_at) == (
+        "closed", "removed", alice.deadline, alice.ended_at)
+    assert not after.events.filter(kind=EventKind.EXTENDED).exists()
+
+
+@pytest.mark.parametrize("lang", ["en", "ko"])
+def test_extend_time_on_the_attempt_page_says_to_re_add_the_student_first(exam, people, ended, lang):
+    """Staff's "Extend time…" answers with the reason on the attempt's page, in English and Korean."""
+    alice, _bob = ended
+    client = client_for(people["tom"])
+    response = client.post(reverse("exams:extend", args=[alice.pk]), {"minutes": 10}, HTTP_ACCEPT_LANGUAGE=lang,
+                           follow=True)
+    assert REFUSED[lang] in html_lib.unescape(response.content.decode())
+    alice.refresh_from_db()
+    assert (alice.state, alice.close_reason) == ("closed", "removed")
+
+
+def test_an_extension_reopens_without_the_old_reason_once_re_added(exam, people, ended):
+    """Re-added to the course, the removed student's attempt may be re-opened; it loses the old reason,
+    and closed again at its deadline, it says so."""
+    alice, _bob = ended
+    enrol(people["alice"], exam.course, "student")
     extend_attempt(alice.pk, 10, people["ivy"])
     alice.refresh_from_db()
     assert (alice.state, alice.close_reason) == ("open", "")

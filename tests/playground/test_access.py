@@ -116,11 +116,45 @@ def test_a_submission_opens_in_the_playground_with_its_problems_arguments(bank, 
                                            source="__global__ void matrix_add() {}")
     page = client_for(owner).get(reverse("playground:home") + f"?from={submission.pk}").content.decode()
     assert "Opened from submission" in page and 'value="matrix_add"' in page
-    # The smallest test (one-column: 1 x 20) gives the sizes; A and B start random with its seed.
-    assert page.count('value="20x1"') == 3 and page.count('value="301"') == 2
+    # The smallest sample test (ragged-both-ways: 17 x 15) gives the sizes; A and B start random with its seed.
+    assert page.count('value="15x17"') == 3 and page.count('value="303"') == 2
+    assert "smallest sample test, ragged-both-ways." in page
     assert client_for(other).get(reverse("playground:home") + f"?from={submission.pk}").status_code == 404
     detail = client_for(owner).get(submission.get_absolute_url()).content.decode()
     assert "try-in-playground" in detail
+
+
+def test_a_student_never_gets_a_hidden_tests_sizes_in_the_playground_staff_do(bank, people):
+    """matrix-add-2d's smallest test, one-column (1 x 20, seed 301), is hidden: the student's form holds
+    none of its sizes, seed or grid, and says which sample test it took (English and Korean); an
+    instructor's form opens with the hidden test itself and says it is hidden."""
+    from django.contrib.auth.models import Group
+
+    from grader.models import Submission
+    from problems.models import Problem
+
+    owner, _ = people
+    problem = Problem.objects.get(slug="matrix-add-2d")
+    submission = Submission.objects.create(user=owner, problem_version=problem.current_version,
+                                           source="__global__ void matrix_add() {}")
+    url = reverse("playground:home") + f"?from={submission.pk}"
+    student = client_for(owner)
+    page = student.get(url).content.decode()
+    # ragged-both-ways: grid (ceil_div(17, 16), ceil_div(15, 16)) = (2, 1); one-column's would be (1, 2).
+    assert 'value="15x17"' in page and 'name="grid" value="2"' in page
+    for hidden in ('value="20x1"', 'value="301"', 'value="20"', 'value="1, 2"', "one-column"):
+        assert hidden not in page
+    student.cookies["django_language"] = "ko"
+    korean = student.get(url).content.decode()
+    assert "가장 작은 예제 테스트 ragged-both-ways의 실행 구성과 크기로 열었습니다" in korean
+    assert 'value="20x1"' not in korean and 'value="301"' not in korean
+
+    ivy = User.objects.create_user("ivy")
+    ivy.groups.add(Group.objects.get_or_create(name="Instructor")[0])
+    staff = client_for(ivy).get(url).content.decode()
+    assert staff.count('value="20x1"') == 3 and staff.count('value="301"') == 2
+    assert 'name="grid" value="1, 2"' in staff
+    assert "smallest test, one-column: a hidden test, shown to staff only" in staff
 
 
 def test_a_finished_run_shows_outputs_diagnostics_with_lines_and_printf_in_english_and_korean(people):

@@ -170,12 +170,22 @@ class ProblemPackage:
 
     def smallest_test(self) -> TestCaseSpec:
         """The test case with the fewest elements (product of its sizes): used for checks."""
-        def size(t: TestCaseSpec) -> int:
-            total = 1
-            for v in t.params.values():
-                total *= max(int(v), 1)
-            return total
-        return min(self.tests, key=size)
+        return min(self.tests, key=case_elements)
+
+    def smallest_sample_test(self) -> TestCaseSpec:
+        """The sample test case with the fewest elements (as smallest_test measures them): the one a
+        student may be shown, since a hidden test's sizes and seed are not. Every package has a sample
+        (sections.py refuses one without); should none be there, the smallest test."""
+        samples = [t for t in self.tests if t.sample]
+        return min(samples, key=case_elements) if samples else self.smallest_test()
+
+
+def case_elements(test: TestCaseSpec) -> int:
+    """The elements of `test`: the product of its sizes, each counted as at least 1."""
+    total = 1
+    for v in test.params.values():
+        total *= max(int(v), 1)
+    return total
 
 
 def starter_path(language: str) -> str:
