@@ -96,7 +96,7 @@ def test_the_admin_lists_and_filters_by_the_reason(exam, people, ended):
 
 REFUSED = {"en": "alice is not in this course, so their attempt cannot be extended: add them to the course again "
                  "first, then extend their time.",
-           "ko": "alice 학생은 이 과목에 없어 응시 시간을 연장할 수 없습니다. 먼저 과목에 다시 추가한 뒤 시간을 연장하세요."}
+           "ko": "alice 학생은 이 강좌에 없어 응시 시간을 연장할 수 없습니다. 먼저 강좌에 다시 추가한 뒤 시간을 연장하세요."}
 
 
 def test_no_extension_while_the_student_is_out_of_the_course(exam, people, ended):
