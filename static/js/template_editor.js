@@ -82,9 +82,12 @@
       markUsed(answer.used);
       const bankWarning = document.getElementById("bank-warning");
       if (bankWarning && typeof answer.bank_warning === "string") {
-        // Problems of the shipped bank are public: say so while the template draws any.
+        // Problems of the shipped bank are public: say so while the template draws any, in place of the
+        // general note (the two said nearly the same).
         bankWarning.textContent = answer.bank_warning;
         bankWarning.hidden = !answer.bank_warning;
+        const bankNote = document.getElementById("bank-note");
+        if (bankNote) bankNote.hidden = Boolean(answer.bank_warning);
       }
       if (answer.added) {
         text.value = answer.text;

@@ -96,5 +96,6 @@ def test_picking_a_bank_problem_warns_that_it_is_public(editor, lang):
     page.wait_for_selector("#pick-status.pick-added")
     page.wait_for_selector("#bank-warning", state="visible")
     assert "tiny-add" in page.inner_text("#bank-warning") and BANK_WARNING[lang] in page.inner_text("#bank-warning")
+    assert not page.is_visible("#bank-note")  # one paragraph says the bank is public, not two
     assert "tiny-add" in page.inner_text("#pick-status")
     assert not page.errors, page.errors

@@ -238,6 +238,8 @@ def test_the_template_editor_warns_that_bank_problems_are_public(course, people,
     assert "hidden" not in warning.split(">")[0] and "tiny-add" in warning
     assert "students can practise them with full feedback before and during the exam" in warning
     assert "Use a course problem to keep a problem secret" in warning
+    # The general note says nearly the same: only one of the two is shown.
+    assert 'id="bank-note" hidden' in page
     ko = ivy.get(url, HTTP_ACCEPT_LANGUAGE="ko").content.decode()
     assert "전체 피드백" in ko[ko.index('id="bank-warning"'):] and "full feedback" not in ko
     # The picker says it when it adds a bank problem, and the JSON answer carries the warning.
@@ -251,6 +253,7 @@ def test_the_template_editor_warns_that_bank_problems_are_public(course, people,
     secret = save_template(course, people["ivy"], template_with(SLUG))
     page = ivy.get(reverse("exams:template_edit", args=[course.pk, secret.pk])).content.decode()
     assert 'id="bank-warning" hidden' in page.replace('role="alert" ', "")
+    assert 'id="bank-note">' in page and "Problems of the shipped bank are public" in page
     answer = ivy.post(url, {"text": "zones: [{pool: [indexing.global_index]}]", "add": "kernel",
                             "kernel_slug": SLUG, "zone": "0"}, HTTP_ACCEPT="application/json").json()
     assert answer["added"] and "public" not in answer["message"] and answer["bank_warning"] == ""
