@@ -5,21 +5,12 @@ from __future__ import annotations
 import re
 
 import pytest
-from django.contrib.auth.models import User
-from django.test import Client
 
 from problems.models import Problem, ProblemVersion
 
 pytestmark = pytest.mark.django_db
 
 PROBLEMS = "/admin/problems/problem/"
-
-
-@pytest.fixture
-def admin_client(db) -> Client:
-    client = Client()
-    client.force_login(User.objects.create_superuser("root", password="pass-1234-word"))
-    return client
 
 
 @pytest.fixture
