@@ -20,7 +20,9 @@ line per grading) and the bench adds, per pass, the mean and p50 of each stage: 
 the task starts: the broker), heartbeat, claim, package, compile, inputs, runs (kernel: their GPU
 part), checks, progress, save, and rest (the judge's own work). With --rss it samples the resident
 memory of the worker's pool processes and of their children (the warm GPU or emulator children)
-during the burst (--burst-n sets its length, e.g. 1000 gradings for the memory check).
+during the burst (--burst-n sets its length, e.g. 1000 gradings for the memory check). With --util
+it samples, during the burst, how busy the machine's cores are, the GPU's utilisation (nvidia-smi)
+and the CPU seconds of each kind of process in the worker's tree (bench/procs.py UtilSampler).
 
 Every verdict is checked against the one the bank declares; the last line printed is one JSON
 object with the figures.
@@ -184,6 +186,8 @@ def main() -> int:
     parser.add_argument("--logs", help="copy the worker logs into this folder")
     parser.add_argument("--stages", action="store_true", help="also measure where each grading's time goes")
     parser.add_argument("--rss", action="store_true", help="sample the worker processes' resident memory in the burst")
+    parser.add_argument("--util", action="store_true",
+                        help="sample in the burst how busy the cores and the GPU are, and each kind of worker process's CPU")
     parser.add_argument("--burst-n", type=int, default=0, help="gradings in the burst (0: --burst-passes over the bank)")
     parser.add_argument("--polling-interval", type=float, default=None,
                         help="the folder broker's polling interval, s (CELERY_POLLING_INTERVAL; default 0.1)")
@@ -298,6 +302,9 @@ def main() -> int:
             if args.burst_n:
                 burst = [cases[k % len(cases)] for k in range(args.burst_n)]
             sampler = RssSampler(worker.pid) if args.rss else None
+            if args.util:
+                from procs import UtilSampler  # bench/ is the script's folder
+            util = UtilSampler(worker.pid) if args.util else None
             started = time.monotonic()
             ids = [submit(case[0], case[2]) for case in burst]
             sub_ids = list(ids)
@@ -310,6 +317,9 @@ def main() -> int:
                 print(f"c{concurrency} burst: the budget ran out, {len(subs)} of {len(ids)} graded", flush=True)
                 kept = [(i, case) for i, case in zip(ids, burst) if i in subs]
                 ids, burst = [i for i, _ in kept], [case for _, case in kept]
+            if util is not None:
+                part["util"] = util.stop()
+                print(f"c{concurrency} util: {json.dumps(part['util'])}", flush=True)
             if sampler is not None:
                 part["rss"] = sampler.stop()
                 print(f"c{concurrency} rss: {json.dumps(part['rss'])}", flush=True)

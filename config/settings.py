@@ -409,8 +409,9 @@ WARPDRILL_JUDGE = {
         # Who makes the emulator's ptxas report: "auto" (NVRTC in a warm compiler child, nvcc when it
         # refuses the source) or "nvcc" (for comparisons).
         "ptxas_compiler": env("WARPDRILL_PTXAS_COMPILER", default="auto"),
-        # The GPU backend: sm_XX to compile for (empty: asked of the GPU), the sanitizer tools of a
-        # check run, a fresh child per submission ("submission") or a warm one per worker ("worker"),
+        # The GPU backend: sm_XX to compile for (empty: asked of the GPU), the sanitizer tools this worker
+        # runs (a problem's check left out is not run: for comparisons; WARPDRILL_GPU_SYNC, read by the
+        # children themselves, says how they wait for a kernel: grader/core/gpu/child.py), a fresh child per submission ("submission") or a warm one per worker ("worker"),
         # NVRTC or nvcc ("auto", "nvrtc", "nvcc"), seconds a child may take to start, jobs a sanitizer
         # child serves before it is replaced, CPU seconds an nvcc compile may take (the wall clock stops it at
         # three times that plus 2 s; NVRTC's warm child answers within that many seconds), and which warm children

@@ -98,7 +98,8 @@ class GpuBackend(Backend):
         `sandbox`, each waited for up to `start_timeout_s` s, a sanitizer child serving `sanitizer_jobs`
         jobs); `fresh_child_per_submission` (False: the warm child serves submission after submission
         and is replaced only after a hang or a sticky error; True: a fresh child each); `checks` (the
-        sanitizer tools of a check run when the problem names none: see tools_of); `compiler` ("nvrtc":
+        sanitizer tools this worker runs: a problem's check whose tool is not among them is not run here, for
+        comparisons; a check run naming no tools gets all of them; see tools_of); `compiler` ("nvrtc":
         the warm compiler child, nvcc as fallback; "nvcc": nvcc only; "auto": nvrtc when the
         cuda-bindings package is installed); `nvcc_time_limit_s` (seconds an nvcc compile may take);
         `shared_children` ("off": every pool process has its own children; "sanitizers": `shared_instances`

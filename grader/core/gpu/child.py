@@ -46,6 +46,23 @@ LOG_CAP = 16 * 1024  # bytes of the kernel's printf output returned per job
 MAX_MODULES = 16
 DEFAULT_DYNAMIC_SHARED_BYTES = 48 * 1024  # above this a kernel needs the opt-in attribute
 POISON_BYTE = 0xFF  # OUT buffers start as NaN / -1, as in the emulator
+# How the child's thread waits for its kernel (cuCtxSynchronize), from WARPDRILL_GPU_SYNC (isolation.py
+# passes it into the box): "blocking" sleeps until the GPU's interrupt wakes it (CU_CTX_SCHED_BLOCKING_SYNC),
+# "spin" keeps a core busy polling, "yield" polls and yields, "auto" is CUDA's default, which spins while a
+# process has fewer contexts than the machine has cores: every waiting child then holds a core, hung kernels
+# (for their whole limit) and every child queued behind another context's kernel alike (issue 17).
+SYNC_MODES = ("blocking", "spin", "yield", "auto")
+DEFAULT_SYNC = "blocking"
+
+
+def context_flags(drv, mode: str | None) -> int:
+    """PyCUDA's ctx_flags for the wait `mode` (one of SYNC_MODES; None or "": DEFAULT_SYNC).
+    Raises ValueError for another mode."""
+    mode = mode or DEFAULT_SYNC
+    flags = {"blocking": "SCHED_BLOCKING_SYNC", "spin": "SCHED_SPIN", "yield": "SCHED_YIELD", "auto": "SCHED_AUTO"}
+    if mode not in flags:
+        raise ValueError(f"WARPDRILL_GPU_SYNC must be one of {', '.join(SYNC_MODES)}, not {mode!r}")
+    return getattr(drv.ctx_flags, flags[mode])
 
 
 def _die_with_parent() -> None:
@@ -95,7 +112,7 @@ class CudaRunner:
         self.drv = drv
         drv.init()
         self.device = drv.Device(0)
-        self.context = self.device.make_context()
+        self.context = self.device.make_context(flags=context_flags(drv, os.environ.get("WARPDRILL_GPU_SYNC")))
         self.modules: dict[str, object] = {}
         self._cooperative: dict[tuple[str, str], tuple] = {}  # (cubin digest, entry) -> (CUmodule, CUfunction)
         self._fence_out = None  # 4 bytes the fence kernels write to (allocated on first use)

@@ -23,8 +23,9 @@ SANITIZER_EXIT_S = 10.0  # a sanitizer child asked to finish writes its summary 
 
 
 class SanitizerPass:
-    """compute-sanitizer's tools over one job, in the pool's warm children. `checks`: the tools of a
-    check run whose request names none; `deadline(limit_s, arrays)`: when a job's answer is late."""
+    """compute-sanitizer's tools over one job, in the pool's warm children. `checks`: the tools this
+    worker runs (a check run's request naming others gets only these; one naming none gets all of
+    them); `deadline(limit_s, arrays)`: when a job's answer is late."""
 
     def __init__(self, pool: ChildPool, checks: tuple[Tool, ...], deadline):
         self.pool = pool
@@ -100,10 +101,10 @@ class SanitizerPass:
         """The check run of one test case (`handle`: the build's GpuHandle; `job`, `arrays`: the run's job):
         the findings of every tool asked for, a TIMEOUT note for a tool that ran out, INTERNAL for a
         platform error (the submission is retried)."""
-        # The problem's own checks when the request names them (a `checks` field on RunRequest),
-        # else every tool this worker runs (the checks option).
+        # The problem's own checks when the request names them (a `checks` field on RunRequest) that this
+        # worker runs (the checks option, every tool by default), else every tool this worker runs.
         named = getattr(request, "checks", None)
-        tools = tuple(Tool(str(c)) for c in named) if named else self.checks
+        tools = tuple(t for t in (Tool(str(c)) for c in named) if t in self.checks) if named else self.checks
         if Tool.RACECHECK in tools and handle.shared_static_bytes == 0 and not request.launch.shared_bytes:
             # racecheck looks for hazards on shared memory only: a kernel with none cannot have one.
             tools = tuple(t for t in tools if t is not Tool.RACECHECK)
