@@ -20,8 +20,9 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from grader.core.errors import BadRequestError, LaunchConfigError
-from grader.core.launch import LaunchExpressionError, build_launch, launch_comment_line, parse_launch_comment
-from grader.core.judge import LaunchChoice, launch_expressions
+from grader.core.launch import launch_comment_line, parse_launch_comment
+from grader.core.judge import LaunchChoice, evaluate_launches, launch_expressions
+from grader.core.messages import Message
 from grader.core.static_checks import static_check
 
 from .models import Purpose, Status, Submission, SubmissionRefusal
@@ -158,15 +159,15 @@ def validate_submission(problem, source: str, choice: LaunchChoice | None, versi
     package = version.package()
     refuse_fixed_launch(package, choice, source)
     if package.launch.student_chooses:
-        exprs = launch_expressions(package, source, choice)
-        for test in package.tests:
-            try:
-                build_launch(*exprs, test.params, **package.launch.options())
-            except LaunchConfigError as exc:
-                # An expression's error is a message template: the reader gets it in their language.
-                reason = (exc.message.render(_)
-                          if isinstance(exc, LaunchExpressionError) else str(exc))
-                raise LaunchConfigError(_("Launch configuration: %(error)s") % {"error": reason}) from None
+        # Refused here (nothing saved, no attempt) only where the judge would refuse it for free: the
+        # expressions fail on a sample test or on every test. Failing on hidden tests only is graded
+        # (those tests' RUNTIME_ERROR): a free refusal would tell the hidden sizes apart (evaluate_launches).
+        _launches, _unevaluated, refusal = evaluate_launches(package, launch_expressions(package, source, choice))
+        if refusal is not None:
+            error = refusal.params["error"]
+            # An expression's error is a message template: the reader gets it in their language.
+            reason = error.render(_) if isinstance(error, Message) else str(error)
+            raise LaunchConfigError(_("Launch configuration: %(error)s") % {"error": reason})
 
 
 # Other models whose rows are runs on the grading queue and count toward the submission rate limit

@@ -79,9 +79,11 @@ def _setting_up() -> bool:
 def _hidden_message(d: Diagnostic, translate) -> M.Message:
     """What a student reads of diagnostic `d` found on a hidden test: a watchdog's stop (memory, disk)
     as what happened, a refused launch as not fitting a hidden test case (its reason quotes the grid
-    or shared memory the test's sizes imply), anything else as its kind only (_hidden_diagnostic_message)."""
+    or shared memory the test's sizes imply), launch expressions that cannot be evaluated there as
+    that alone (the reason can name a value of the sizes), anything else as its kind only (_hidden_diagnostic_message)."""
     if str(d.kind) == DiagnosticKind.LAUNCH_ERROR:
-        return M.LAUNCH_HIDDEN()
+        unevaluated = d.message is not None and d.message.code == M.INVALID_LAUNCH.code
+        return M.LAUNCH_EXPRESSION_HIDDEN() if unevaluated else M.LAUNCH_HIDDEN()
     stop = HIDDEN_STOPS.get(d.message.code) if d.message else None
     return stop() if stop is not None else _hidden_diagnostic_message(str(d.kind), translate)
 

@@ -85,7 +85,9 @@ def check_capacity(backend, cooperative: bool, launches: list[LaunchConfig], ref
     if not cooperative or cap is None:
         return
     for launch, refused in zip(launches, refusals):
+        if refused is not None:
+            continue
         threads = launch.blocks * launch.threads_per_block
-        if refused is None and threads > cap:
+        if threads > cap:
             raise UnsupportedLaunchError(f"the {backend.name} backend holds at most {cap} co-resident threads; this "
                                          f"cooperative launch has {threads} ({launch.blocks} blocks)")

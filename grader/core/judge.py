@@ -126,15 +126,9 @@ def judge(
     if refusal:
         return _refused(refusal, name)
 
-    exprs = launch_expressions(package, source, launch_choice)
-    launches: list[LaunchConfig] = []
-    try:
-        for test in package.tests:
-            launches.append(build_launch(*exprs, test.params, **package.launch.options()))
-    except LaunchExpressionError as exc:
-        return _refused(M.INVALID_LAUNCH(error=exc.message), name)
-    except LaunchConfigError as exc:  # raised elsewhere without a message: quoted as its English text
-        return _refused(M.INVALID_LAUNCH(error=str(exc)), name)
+    launches, unevaluated, refusal = evaluate_launches(package, launch_expressions(package, source, launch_choice))
+    if refusal is not None:
+        return _refused(refusal, name)
 
     progress("compiling", 0, len(package.tests))
     # Backends without a ptxas report (the emulator) get one before any harness call, collected at the end
@@ -172,8 +166,8 @@ def judge(
         gpu = _target_gpu(target_cc, target_gpu)
         registers = build.resources.registers if build.resources else None
         static = build.resources.shared_static_bytes if build.resources else None
-        refusals = [launch_problem(launch, target_cc) or cooperative_launch_problem(launch, gpu, registers, static)
-                    for launch in launches]
+        refusals = [why or launch_problem(launch, target_cc) or cooperative_launch_problem(launch, gpu, registers, static)
+                    for launch, why in zip(launches, unevaluated)]
         coresidency.check_capacity(backend, package.launch.cooperative, launches, refusals)
         # Every call into harness.py happens here, on this thread, with no thread of the judge's
         # beside it: a fork from another thread (a sandboxed nvcc as root: `user=` rules out vfork,
@@ -225,7 +219,7 @@ def judge(
             result.writemaps = writemap_run(package, backend, build, mapped, limit, budget)
         if build.resources is None and report is not None:
             build.resources = report.wait()
-        result.resources = judged_resources(build, launches[0], target_cc)
+        result.resources = judged_resources(build, _card_launch(package, launches), target_cc)
         result.limits = budget.report(package.time_limit_s, backend.time_limit_clock)
         result.verdict = submission_verdict(result.tests, result.diagnostics)
         result.message = submission_summary(result)
@@ -234,6 +228,41 @@ def judge(
     finally:
         _close(report)
         backend.close(build)
+
+
+def evaluate_launches(package: ProblemPackage, exprs: tuple[str, str, str]) -> tuple[list, list, M.Message | None]:
+    """Each test case's launch from the (block, grid, shared_bytes) expressions `exprs` (launch_expressions):
+    (launches, unevaluated, refusal). An expression that cannot be evaluated for a test leaves that test's
+    launch None and its reason in `unevaluated` (M.INVALID_LAUNCH). `refusal` (the first such reason, else
+    None) refuses the whole submission before compiling, for free (no attempt), only where that says
+    nothing a student may not know: the expressions fail on a sample test (whose sizes are public) or on
+    every test. Failing only on hidden tests is those tests' RUNTIME_ERROR, as a launch CUDA refuses there:
+    a free refusal would be a free probe of the hidden sizes (`1 << (n - K)` fails while n < K)."""
+    launches: list[LaunchConfig | None] = []
+    unevaluated: list[M.Message | None] = []
+    for test in package.tests:
+        try:
+            launches.append(build_launch(*exprs, test.params, **package.launch.options()))
+            unevaluated.append(None)
+        except LaunchExpressionError as exc:
+            launches.append(None)
+            unevaluated.append(M.INVALID_LAUNCH(error=exc.message))
+        except LaunchConfigError as exc:  # raised elsewhere without a message: quoted as its English text
+            launches.append(None)
+            unevaluated.append(M.INVALID_LAUNCH(error=str(exc)))
+    failed = [(test, why) for test, why in zip(package.tests, unevaluated) if why is not None]
+    free = next((why for test, why in failed if test.sample), None)
+    if free is None and failed and len(failed) == len(package.tests):
+        free = failed[0][1]
+    return launches, unevaluated, free
+
+
+def _card_launch(package: ProblemPackage, launches: list) -> LaunchConfig | None:
+    """The launch the resource card describes (threads per block, dynamic shared memory, occupancy): the
+    first sample test's, else the first test's that could be evaluated. A sample's: a hidden test's
+    launch follows from its sizes, which a student does not see."""
+    evaluated = [(test, launch) for test, launch in zip(package.tests, launches) if launch is not None]
+    return next((launch for test, launch in evaluated if test.sample), evaluated[0][1] if evaluated else None)
 
 
 def _close(report: PtxasReport | None) -> None:
@@ -262,10 +291,10 @@ def _run_case(package, backend, build: Build, case: Case, result: JudgeResult, s
     started = time.monotonic()
     test, launch = case.test, case.launch
     refused = case.refused
-    if refused:
-        diag = Diagnostic(kind=DiagnosticKind.LAUNCH_ERROR, message=refused, test=test.name,
-                          detail={"grid": list(launch.grid), "block": list(launch.block),
-                                  "shared_bytes": launch.shared_bytes})
+    if refused:  # a launch CUDA would refuse, or expressions that cannot be evaluated for it (launch None)
+        detail = {"grid": list(launch.grid), "block": list(launch.block), "shared_bytes": launch.shared_bytes} \
+            if launch is not None else {}
+        diag = Diagnostic(kind=DiagnosticKind.LAUNCH_ERROR, message=refused, test=test.name, detail=detail)
         _add_diagnostics(result, [diag], test.name)
         return TestResult(name=test.name, sample=test.sample, verdict=Verdict.RUNTIME_ERROR, message=refused,
                           params=dict(test.params)), None

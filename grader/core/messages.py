@@ -312,6 +312,10 @@ LAUNCH_REASONS = tuple(LAUNCH_REASON.values())
 # block or shared memory that the test's sizes imply (gridDim.y = 102500 says n), so only the fact is said.
 LAUNCH_HIDDEN = gettext_noop("The launch does not fit a hidden test case: CUDA would refuse it with that test's "
                              "sizes (which are not shown). Make the launch expressions hold for every size.")
+# ... and in place of launch expressions that cannot be evaluated for a hidden test case (judge.evaluate_launches:
+# a division by zero, a negative shift at that test's sizes).
+LAUNCH_EXPRESSION_HIDDEN = gettext_noop("The launch expressions cannot be evaluated for a hidden test case (its sizes "
+                                        "are not shown). Make them hold for every size.")
 
 # ---- validate_problem: warnings for a package's author ----
 

@@ -109,11 +109,12 @@ def nvrtc_compiler(sandbox=None, cache_root=None):
     return _compilers[key]
 
 
-def judged_resources(build: Build, launch: LaunchConfig, target_cc: str):
-    """The build's resource report with the occupancy of the judged launch, when registers are known."""
+def judged_resources(build: Build, launch: LaunchConfig | None, target_cc: str):
+    """The build's resource report with the occupancy of the judged launch, when registers are known
+    (None without a report; without a launch, the report alone)."""
     res = build.resources
-    if res is None:
-        return None
+    if res is None or launch is None:
+        return res
     res.threads_per_block = launch.threads_per_block
     res.shared_dynamic_bytes = launch.shared_bytes
     # Occupancy is the target GPU's (a course's, or the site's default), whatever the build ran on:

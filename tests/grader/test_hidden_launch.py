@@ -142,3 +142,76 @@ def test_a_sample_tests_refusal_reads_as_before(judged, choosing, alice, alice_c
     assert "1025000" not in english and "Test tail: The launch does not fit a hidden test case" in english
     korean = page(alice_client, submission, "ko")
     assert "gridDim.y = 300000" in korean and "1025000" not in korean
+
+
+# Launch expressions that cannot be evaluated at a hidden test's sizes: 1 / (n - 1025) divides by zero
+# at the hidden n = 1025 only (C division: 0 * (1 / -1020) is 0 for the samples n = 5 and 300).
+HIDDEN_EXPRESSION = "// launch: block=256 grid=ceil_div(n, 256) + 0 * (1 / (n - 1025))\n" + FILES["solution.cu"]
+# ... at the sample mid's (n = 300).
+SAMPLE_EXPRESSION = "// launch: block=256 grid=ceil_div(n, 256) + 0 * (1 / (n - 300))\n" + FILES["solution.cu"]
+
+
+def test_expressions_failing_only_on_a_hidden_test_are_graded_not_refused(judged):
+    """No free refusal (a compile error costs no attempt) that would tell a hidden size apart: the source
+    compiles, the samples run and pass, the hidden test is a RUNTIME_ERROR whose stored reason (for staff)
+    is the expression's error."""
+    result = judged(HIDDEN_EXPRESSION)
+    assert result.compile.ok
+    assert result.verdict is Verdict.RUNTIME_ERROR
+    assert [(t.name, t.verdict) for t in result.tests] == [
+        ("small", Verdict.ACCEPTED), ("tail", Verdict.RUNTIME_ERROR), ("mid", Verdict.ACCEPTED)]
+    (diag,) = result.diagnostics
+    assert diag.test == "tail" and diag.detail == {}
+    assert diag.message.code == M.INVALID_LAUNCH.code
+    assert "division by zero" in str(diag.message)
+
+
+def test_expressions_failing_on_a_sample_or_on_every_test_are_still_refused_for_free(judged):
+    """A sample's sizes are public, and failing everywhere says nothing of one test: refused before compiling."""
+    for source in (SAMPLE_EXPRESSION, "// launch: block=256 grid=ceil_div(m, 256)\n" + FILES["solution.cu"]):
+        result = judged(source)
+        assert result.verdict is Verdict.COMPILE_ERROR and not result.tests
+        assert result.message.code == M.INVALID_LAUNCH.code
+
+
+def test_submitting_checks_only_what_the_judge_would_refuse_for_free(choosing):
+    """validate_submission (before anything is saved) lets the hidden-only failure through to be graded,
+    and refuses the sample's with the expression's reason."""
+    from grader.actions import validate_submission
+    from grader.core.errors import LaunchConfigError
+
+    validate_submission(choosing, HIDDEN_EXPRESSION, None)
+    with pytest.raises(LaunchConfigError, match="division by zero"):
+        validate_submission(choosing, SAMPLE_EXPRESSION, None)
+
+
+def test_student_reads_that_the_expressions_fail_on_a_hidden_test_without_its_sizes(
+        judged, choosing, alice, alice_client, instructor, make_submission):
+    """The student's page (English and Korean) and API say the expressions cannot be evaluated for a hidden
+    test case, without the expression's reason (which, beside the student's own expression, tells the
+    hidden size); staff read the reason."""
+    submission = make_submission(alice, choosing, judged(HIDDEN_EXPRESSION), source=HIDDEN_EXPRESSION)
+    english, korean = page(alice_client, submission, "en"), page(alice_client, submission, "ko")
+    assert "The launch expressions cannot be evaluated for a hidden test case" in english
+    assert "숨겨진 테스트 케이스에서는 실행 구성 식을 계산할 수 없습니다" in korean
+    body = api_json(alice, submission)
+    assert json.loads(body)["message_params"]["reason"]["template"] == M.LAUNCH_EXPRESSION_HIDDEN
+    for text in (english, korean, body):
+        # The student's own source spells n - 1025; the reason would confirm it is the hidden size.
+        assert "division by zero" not in text and "0으로 나눴습니다" not in text
+    staff = json.loads(api_json(instructor, submission))
+    assert "division by zero" in staff["message"]
+
+
+def test_the_resource_card_describes_a_sample_tests_launch(emulator):
+    """The card's threads per block come from the first sample test's launch, not from a hidden test
+    listed first (block = min(n, 1024) is 1024 at the hidden n = 1025, 5 at the first sample)."""
+    yaml = CHOOSING_YAML.replace("  - {name: small, params: {n: 5}, seed: 1, sample: true}\n", "").replace(
+        "  - {name: tail, params: {n: 1025}, seed: 2}\n",
+        "  - {name: tail, params: {n: 1025}, seed: 2}\n  - {name: small, params: {n: 5}, seed: 1, sample: true}\n")
+    package = parse_package(dict(FILES, **{"problem.yaml": yaml}))
+    assert [t.name for t in package.tests][0] == "tail"
+    source = "// launch: block=min(n, 1024) grid=ceil_div(n, min(n, 1024))\n" + FILES["solution.cu"]
+    result = judge(package, source, emulator, run_checks=False)
+    assert result.verdict is Verdict.ACCEPTED
+    assert result.resources.threads_per_block == 5
