@@ -269,7 +269,17 @@ def main() -> int:
         worker_env = dict(env, CELERY_POLLING_INTERVAL=os.environ.get("CELERY_POLLING_INTERVAL", "0.1"))
         if args.stages:
             worker_env["WARPDRILL_STAGE_LOG"] = str(stage_log)
-        print(f"c{concurrency}: starting the worker at {time.monotonic() - began:.1f} s", flush=True)
+        # Messages a previous run left on a shared broker (its budget ran out before the queue drained) name
+        # another database's submissions: the new worker would spend its first moments on them.
+        from config.celery import app as celery_app
+
+        with celery_app.connection_for_write() as conn:
+            try:
+                dropped = conn.default_channel.queue_purge(grading_queue()) or 0
+            except Exception:  # a queue never declared on this broker: nothing to drop
+                dropped = 0
+        print(f"c{concurrency}: starting the worker at {time.monotonic() - began:.1f} s"
+              f"{f' ({dropped} old messages purged)' if dropped else ''}", flush=True)
         worker = start_worker(worker_env, grading_queue(), concurrency, log_path)
         print(f"c{concurrency}: worker ready at {time.monotonic() - began:.1f} s", flush=True)
         part: dict = {}

@@ -427,6 +427,10 @@ WARPDRILL_JUDGE = {
         "shared_children": env("WARPDRILL_GPU_SHARED_CHILDREN", default="off"),
         "shared_dir": env("WARPDRILL_GPU_SHARED_DIR", default="") or None,
         "shared_instances": env.int("WARPDRILL_GPU_SHARED_INSTANCES", default=4),
+        # The check pass runs memcheck again where memcheck already located a test case's fault (1: as
+        # before, for comparisons; grader/core/gpu/sanitizer_pass.py). WARPDRILL_GPU_MEMCHECK_ON_ERROR
+        # (kernel|context), read by the judge and the children, is what memcheck ends on a precise error.
+        "recheck_located_faults": env.bool("WARPDRILL_GPU_RECHECK_FAULTS", default=False),
     },
 }
 # Mixed into hidden test seeds so that hidden inputs cannot be reproduced from the package.

@@ -111,6 +111,21 @@ def test_memcheck_finds_the_out_of_bounds_line(gpu):
     assert oob and oob[0].line == 4 and oob[0].block == (3, 0, 0)
 
 
+def test_the_memcheck_child_serves_on_after_an_out_of_bounds_access(gpu):
+    """memcheck ends only the faulting kernel (--destroy-on-device-error kernel; the child's context then
+    passes its probe): the same warm child checks the next submissions, each with its own report."""
+    from grader.core.gpu.sanitizer import Tool
+
+    first = run(gpu, kernel("    y[i] = x[i];\n"), n=1000, check=True)
+    assert any(d.kind is DiagnosticKind.OUT_OF_BOUNDS and d.line == 4 for d in first.diagnostics)
+    child = gpu.pool.sanitizer_child(Tool.MEMCHECK)
+    clean = run(gpu, kernel("    if (i < n) y[i] = x[i];\n"), n=1000, check=True)
+    assert not any(d.kind is DiagnosticKind.OUT_OF_BOUNDS for d in clean.diagnostics)
+    second = run(gpu, kernel("    if (i <= n) y[i] = x[i];\n"), n=1000, check=True)
+    assert [d.line for d in second.diagnostics if d.kind is DiagnosticKind.OUT_OF_BOUNDS][:1] == [4]
+    assert gpu.pool.sanitizer_child(Tool.MEMCHECK) is child and child.alive()
+
+
 def test_racecheck_finds_a_neighbour_read_without_barrier(gpu):
     out = run(gpu, kernel("    __shared__ float s[256];\n    s[t] = x[i];\n    y[i] = s[(t + 1) % 256];\n"), check=True)
     assert any(d.kind is DiagnosticKind.RACE and d.line in (5, 6) for d in out.diagnostics)

@@ -256,6 +256,38 @@ def test_racecheck_runs_only_on_kernels_with_shared_memory(static, dynamic, ran)
     assert sorted(seen) == ran
 
 
+@pytest.mark.parametrize("located, recheck, ran", [
+    (False, False, ["memcheck", "racecheck", "synccheck"]),
+    (True, False, ["racecheck", "synccheck"]),  # memcheck already named the faulting access
+    (True, True, ["memcheck", "racecheck", "synccheck"]),  # WARPDRILL_GPU_RECHECK_FAULTS=1: as before
+])
+def test_memcheck_is_left_out_of_the_check_pass_once_it_located_a_fault(located, recheck, ran):
+    """A test case that faulted had memcheck name its access (where_it_faulted): a second faulting run under
+    memcheck in the check pass would cost its child again for a verdict already MEMORY_ERROR."""
+    backend = GpuBackend(arch="sm_90", pool=ChildPool(factory=lambda tool: Child(tool, fake=True)),
+                         recheck_located_faults=recheck)
+    seen = []
+    backend.sanitizers._sanitize = lambda tools, job, arrays, limit_s: (seen.extend(str(t) for t in tools), ({}, ""))[1]
+    build = fake_build("copy")
+    build.handle.shared_static_bytes = 1024
+    build.handle.faults_located = located
+    assert backend.run(build, check_request(("memcheck", "racecheck", "synccheck"))).status is RunStatus.OK
+    assert sorted(seen) == ran
+
+
+def test_a_worker_runs_only_its_own_tools_of_a_problems_checks():
+    """WARPDRILL_GPU_CHECKS names the tools a worker runs: a problem's check outside them is not run there,
+    and none at all leaves no check pass."""
+    for checks, ran in (("memcheck", ["memcheck"]), ("", [])):
+        backend = GpuBackend(arch="sm_90", pool=ChildPool(factory=lambda tool: Child(tool, fake=True)), checks=checks)
+        seen = []
+        backend.sanitizers._sanitize = lambda tools, job, arrays, limit_s: (seen.extend(str(t) for t in tools), ({}, ""))[1]
+        build = fake_build("copy")
+        build.handle.shared_static_bytes = 1024
+        assert backend.run(build, check_request(("memcheck", "racecheck", "synccheck"))).status is RunStatus.OK
+        assert seen == ran
+
+
 # ---- long-lived sanitizer children (fake ones write compute-sanitizer's records themselves) ----
 
 

@@ -90,7 +90,8 @@ class GpuBackend(Backend):
                  memcheck_on_fault: bool = True, compiler: str = "auto", cache_root: str | Path | None = None,
                  sandbox: Sandbox | dict | None = None, start_timeout_s: float = START_TIMEOUT_S,
                  sanitizer_jobs: int = SANITIZER_JOBS, nvcc_time_limit_s: float = COMPILE_LIMIT_S,
-                 shared_children: str = "off", shared_dir: str | Path | None = None, shared_instances: int = 4):
+                 shared_children: str = "off", shared_dir: str | Path | None = None, shared_instances: int = 4,
+                 recheck_located_faults: bool = False):
         """Every option comes from the shell (config/settings.py's WARPDRILL_JUDGE, from WARPDRILL_GPU_*):
 
         `arch` ("sm_90" or "9.0"; None: asked of the warm child); `cache` (default a CompileCache in
@@ -105,7 +106,8 @@ class GpuBackend(Backend):
         `shared_children` ("off": every pool process has its own children; "sanitizers": `shared_instances`
         children per sanitizer tool for all pool processes of the worker; "all": the main child too;
         gpu/shared.py), their run folder `shared_dir` (default: one per worker, named after the prefork parent's pid, in
-        the temporary folder). Raises ValueError for an unknown compiler, tool, architecture or
+        the temporary folder); `recheck_located_faults` (the check pass runs memcheck even after memcheck
+        located a test case's fault, as before: for comparisons; sanitizer_pass.py). Raises ValueError for an unknown compiler, tool, architecture or
         shared_children, and for a shared main child with fresh_child_per_submission.
         """
         self._arch = arch_of(arch) if arch else None
@@ -129,7 +131,7 @@ class GpuBackend(Backend):
             raise ValueError(f"the GPU backend's compiler must be auto, nvrtc or nvcc, not {compiler!r}")
         self.compiler = GpuCompiler(self.pool, self.cache, self.sandbox, nvcc_time_limit_s,
                                     use_nvrtc=compiler == "nvrtc" or (compiler == "auto" and nvrtc_available()))
-        self.sanitizers = SanitizerPass(self.pool, self.checks, self._deadline)
+        self.sanitizers = SanitizerPass(self.pool, self.checks, self._deadline, recheck_located_faults)
         atexit.register(self.pool.close)
 
     @property

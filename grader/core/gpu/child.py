@@ -55,6 +55,24 @@ SYNC_MODES = ("blocking", "spin", "yield", "auto")
 DEFAULT_SYNC = "blocking"
 
 
+# What memcheck does on a precise error (an out-of-bounds or misaligned access it caught): "kernel" ends
+# only that kernel and leaves the context working (compute-sanitizer --destroy-on-device-error kernel), so
+# the warm memcheck child serves on after a student's fault, checked by a probe of its context
+# (CudaRunner.context_works); "context" ends the context, and the child with it, as before (issue 17:
+# the successor's start under the tool, 0.5-1.4 s, was waited for by the jobs behind it). From
+# WARPDRILL_GPU_MEMCHECK_ON_ERROR, which both the judge (sanitizer.tool_options) and the child read.
+MEMCHECK_ON_ERROR_MODES = ("kernel", "context")
+
+
+def memcheck_on_error() -> str:
+    """"kernel" or "context" (MEMCHECK_ON_ERROR_MODES) from WARPDRILL_GPU_MEMCHECK_ON_ERROR (default
+    "kernel"). Raises ValueError for another value."""
+    mode = os.environ.get("WARPDRILL_GPU_MEMCHECK_ON_ERROR") or "kernel"
+    if mode not in MEMCHECK_ON_ERROR_MODES:
+        raise ValueError(f"WARPDRILL_GPU_MEMCHECK_ON_ERROR must be kernel or context, not {mode!r}")
+    return mode
+
+
 def context_flags(drv, mode: str | None) -> int:
     """PyCUDA's ctx_flags for the wait `mode` (one of SYNC_MODES; None or "": DEFAULT_SYNC).
     Raises ValueError for another mode."""
@@ -106,8 +124,12 @@ def _check(cu, err, call: str) -> None:
 class CudaRunner:
     """Runs jobs on device 0 (the worker's CUDA_VISIBLE_DEVICES picks the GPU) with PyCUDA."""
 
-    def __init__(self):
+    def __init__(self, keeps_context_on_error: bool = False):
+        """`keeps_context_on_error`: the child runs under memcheck with --destroy-on-device-error kernel
+        (memcheck_on_error), so a fault is sticky only if the context then fails a probe."""
         import pycuda.driver as drv  # imported here only: the judge's own process never loads CUDA
+
+        self.keeps_context_on_error = keeps_context_on_error
 
         self.drv = drv
         drv.init()
@@ -255,6 +277,18 @@ class CudaRunner:
             found = self._cooperative[key] = (module, function)
         return found[1]
 
+    def context_works(self) -> bool:
+        """Whether the context still runs work after an error: a sticky error fails every later call, so a
+        4-byte allocation, a memset and a synchronize that succeed say it was kept (False on any error)."""
+        try:
+            probe = self.drv.mem_alloc(4)
+            self.drv.memset_d32(probe, 0, 1)
+            self.context.synchronize()
+            probe.free()
+            return True
+        except Exception:
+            return False
+
     def _free(self, allocations) -> None:
         """Zero, then free, every buffer: the warm child serves the next submission, whose
         out-of-bounds reads must not find this one's (possibly hidden) test data."""
@@ -271,6 +305,8 @@ class CudaRunner:
         if is_platform_fault(message) or (err is None and phase == "setup"):
             return _result("internal", message=f"CUDA failed during {phase}: {message}"), {}, False
         sticky = err.sticky if err else True  # an error we do not know: do not trust the context
+        if sticky and self.keeps_context_on_error and phase == "run" and self.context_works():
+            sticky = False  # memcheck ended only the kernel: the context still runs work
         if not sticky:
             self._free(allocations)
         status = "launch_error" if phase == "launch" else "fault"
@@ -374,7 +410,7 @@ def main(argv: list[str] | None = None) -> int:
     capture = PrintfCapture()
     try:
         runner = (CompilerRunner() if args.compiler else FakeRunner(args.fake_log if args.sanitizer else None)
-                  if args.fake else CudaRunner())
+                  if args.fake else CudaRunner(args.sanitizer == "memcheck" and memcheck_on_error() == "kernel"))
     except Exception as exc:  # no GPU, no PyCUDA, driver error: the platform's fault
         message = f"{type(exc).__name__}: {exc}"
         if server is None:

@@ -32,7 +32,8 @@ CODE_PATH = "/opt/warpdrill"  # where the child's code appears inside the sandbo
 CHILD_MODULE = "grader.core.gpu.child"
 GPU_NODES = ("/dev/nvidiactl", "/dev/nvidia-uvm", "/dev/nvidia-uvm-tools", "/dev/nvidia-modeset")
 PASSED_ENV = ("CUDA_VISIBLE_DEVICES", "CUDA_DEVICE_ORDER", "NVIDIA_VISIBLE_DEVICES", "LD_LIBRARY_PATH", "CUDA_HOME",
-              "WARPDRILL_GPU_SYNC")  # the last: how a child waits for its kernel (child.py, SYNC_MODES)
+              # how a child waits for its kernel, what memcheck ends on a precise error (child.py)
+              "WARPDRILL_GPU_SYNC", "WARPDRILL_GPU_MEMCHECK_ON_ERROR")
 LOADER_CACHE = "/etc/ld.so.cache"
 # /usr/local/cuda is often a link through the alternatives system (/etc/alternatives/cuda).
 ETC_READ = (LOADER_CACHE, "/etc/alternatives")

@@ -25,6 +25,7 @@ from .. import messages as M
 from ..kernel import Check
 from ..results import Diagnostic
 from . import fence
+from .child import memcheck_on_error
 from ..verdicts import DiagnosticKind
 from .nvcc import STUDENT_FILE
 
@@ -34,7 +35,7 @@ from .nvcc import STUDENT_FILE
 Tool = Check
 
 
-# Records one job may print. memcheck's first fault ends the context (and the child); racecheck
+# Records one job may print. memcheck reports each faulting thread's access until the kernel is ended; racecheck
 # prints one analysis record per pair of racing instructions; synccheck one per thread at a
 # divergent barrier, so a few blocks' worth.
 JOB_RECORDS = {Tool.MEMCHECK: 100, Tool.RACECHECK: 100, Tool.SYNCCHECK: 1024}
@@ -62,6 +63,9 @@ def tool_options(tool: Tool, log_file: str, jobs: int = 1) -> list[str]:
     """compute-sanitizer's options for `tool`, writing its report to `log_file` (see print_limit)."""
     options = ["--tool", str(tool), "--log-file", log_file, "--print-limit", str(print_limit(tool, jobs)),
                "--show-backtrace", "no"]
+    if tool is Tool.MEMCHECK:
+        # A precise error ends the kernel only, not the context (child.memcheck_on_error): the warm child serves on.
+        options += ["--destroy-on-device-error", memcheck_on_error()]
     if tool is Tool.RACECHECK:
         # One record per pair of racing instructions with both lines ("analysis"), not one per
         # hazardous byte and thread pair ("all": thousands for one racy block, which would use

@@ -27,9 +27,12 @@ class SanitizerPass:
     worker runs (a check run's request naming others gets only these; one naming none gets all of
     them); `deadline(limit_s, arrays)`: when a job's answer is late."""
 
-    def __init__(self, pool: ChildPool, checks: tuple[Tool, ...], deadline):
+    def __init__(self, pool: ChildPool, checks: tuple[Tool, ...], deadline, recheck_located_faults: bool = False):
+        """`recheck_located_faults`: a check pass runs memcheck even where memcheck already located this
+        build's fault (where_it_faulted; False leaves it out there: see check)."""
         self.pool = pool
         self.checks = checks
+        self.recheck_located_faults = recheck_located_faults
         self._deadline = deadline
         self.last_check: dict = {}  # timings of the last pass, for benchmarks
 
@@ -108,6 +111,11 @@ class SanitizerPass:
         if Tool.RACECHECK in tools and handle.shared_static_bytes == 0 and not request.launch.shared_bytes:
             # racecheck looks for hazards on shared memory only: a kernel with none cannot have one.
             tools = tuple(t for t in tools if t is not Tool.RACECHECK)
+        if Tool.MEMCHECK in tools and handle.faults_located and not self.recheck_located_faults:
+            # A test case faulted and memcheck already named the access (where_it_faulted): the submission
+            # is a MEMORY_ERROR with its line whatever memcheck finds here, and a second faulting run
+            # under memcheck would only cost its child again (issue 17). The other tools still look.
+            tools = tuple(t for t in tools if t is not Tool.MEMCHECK)
         if not tools:
             return RunOutcome(status=RunStatus.OK)
         started = time.monotonic()
