@@ -164,10 +164,19 @@ class UtilSampler:
         self._stop.set()
         self._thread.join()
         gpu = []
-        if self._smi is not None:
+        if self._smi is not None:  # nvidia-smi may not answer a SIGTERM when the driver is busy: killed then
+            import subprocess
+
             self._smi.terminate()
-            out, _ = self._smi.communicate(timeout=10)
-            gpu = [float(x) for x in out.split() if x.strip().replace(".", "", 1).isdigit()]
+            try:
+                out, _ = self._smi.communicate(timeout=5)
+            except subprocess.TimeoutExpired:
+                self._smi.kill()
+                try:
+                    out, _ = self._smi.communicate(timeout=5)
+                except subprocess.TimeoutExpired:
+                    out = ""
+            gpu = [float(x) for x in (out or "").split() if x.strip().replace(".", "", 1).isdigit()]
         by_role: dict[str, float] = defaultdict(float)
         for pid, (role, ticks) in self.first.items():
             by_role[role] += (self.last[pid] - ticks) / os.sysconf("SC_CLK_TCK")
