@@ -410,8 +410,8 @@ WARPDRILL_JUDGE = {
         # refuses the source) or "nvcc" (for comparisons).
         "ptxas_compiler": env("WARPDRILL_PTXAS_COMPILER", default="auto"),
         # The GPU backend: sm_XX to compile for (empty: asked of the GPU), the sanitizer tools this worker
-        # runs (a problem's check left out is not run: for comparisons; WARPDRILL_GPU_SYNC, read by the
-        # children themselves, says how they wait for a kernel: grader/core/gpu/child.py), a fresh child per submission ("submission") or a warm one per worker ("worker"),
+        # runs (a problem's check left out is not run: for comparisons), a fresh child per submission
+        # ("submission") or a warm one per worker ("worker"),
         # NVRTC or nvcc ("auto", "nvrtc", "nvcc"), seconds a child may take to start, jobs a sanitizer
         # child serves before it is replaced, CPU seconds an nvcc compile may take (the wall clock stops it at
         # three times that plus 2 s; NVRTC's warm child answers within that many seconds), and which warm children
@@ -428,9 +428,12 @@ WARPDRILL_JUDGE = {
         "shared_dir": env("WARPDRILL_GPU_SHARED_DIR", default="") or None,
         "shared_instances": env.int("WARPDRILL_GPU_SHARED_INSTANCES", default=4),
         # The check pass runs memcheck again where memcheck already located a test case's fault (1: as
-        # before, for comparisons; grader/core/gpu/sanitizer_pass.py). WARPDRILL_GPU_MEMCHECK_ON_ERROR
-        # (kernel|context), read by the judge and the children, is what memcheck ends on a precise error.
+        # before, for comparisons; grader/core/gpu/sanitizer_pass.py); how the children wait for a kernel
+        # (blocking|spin|yield|auto) and what memcheck ends on a precise error (kernel|context):
+        # grader/core/gpu/child_settings.py.
         "recheck_located_faults": env.bool("WARPDRILL_GPU_RECHECK_FAULTS", default=False),
+        "sync": env("WARPDRILL_GPU_SYNC", default="blocking"),
+        "memcheck_on_error": env("WARPDRILL_GPU_MEMCHECK_ON_ERROR", default="kernel"),
     },
 }
 # Mixed into hidden test seeds so that hidden inputs cannot be reproduced from the package.

@@ -28,6 +28,7 @@ from .. import messages as M
 from ..errors import PlatformError
 from ..gpu import protocol
 from ..gpu.cache import CompileCache, default_cache_dir
+from ..gpu.child_settings import ChildSettings
 from ..gpu.cuda_errors import classify
 from ..gpu.isolation import compute_sanitizer, gpu_nodes
 from ..gpu.nvcc import TIME_LIMIT_S as COMPILE_LIMIT_S
@@ -91,7 +92,7 @@ class GpuBackend(Backend):
                  sandbox: Sandbox | dict | None = None, start_timeout_s: float = START_TIMEOUT_S,
                  sanitizer_jobs: int = SANITIZER_JOBS, nvcc_time_limit_s: float = COMPILE_LIMIT_S,
                  shared_children: str = "off", shared_dir: str | Path | None = None, shared_instances: int = 4,
-                 recheck_located_faults: bool = False):
+                 recheck_located_faults: bool = False, sync: str = "blocking", memcheck_on_error: str = "kernel"):
         """Every option comes from the shell (config/settings.py's WARPDRILL_JUDGE, from WARPDRILL_GPU_*):
 
         `arch` ("sm_90" or "9.0"; None: asked of the warm child); `cache` (default a CompileCache in
@@ -107,10 +108,13 @@ class GpuBackend(Backend):
         children per sanitizer tool for all pool processes of the worker; "all": the main child too;
         gpu/shared.py), their run folder `shared_dir` (default: one per worker, named after the prefork parent's pid, in
         the temporary folder); `recheck_located_faults` (the check pass runs memcheck even after memcheck
-        located a test case's fault, as before: for comparisons; sanitizer_pass.py). Raises ValueError for an unknown compiler, tool, architecture or
+        located a test case's fault, as before: for comparisons; sanitizer_pass.py); `sync` and
+        `memcheck_on_error` (how the children wait for a kernel, what memcheck ends on a precise error:
+        gpu/child_settings.py). Raises ValueError for an unknown compiler, tool, architecture or
         shared_children, and for a shared main child with fresh_child_per_submission.
         """
         self._arch = arch_of(arch) if arch else None
+        settings = ChildSettings(sync=sync, memcheck_on_error=memcheck_on_error)
         self.sandbox = Sandbox.of(sandbox)
         self.cache_root = Path(cache_root) if cache_root else None
         self.cache = cache or CompileCache(default_cache_dir(cache_root))
@@ -120,9 +124,9 @@ class GpuBackend(Backend):
         if pool is None:
             shared = SharedChildren(shared_dir or default_shared_dir(), shared_slots, jobs=sanitizer_jobs,
                                     box=self.sandbox, start_timeout_s=start_timeout_s,
-                                    instances=shared_instances) if shared_slots else None
+                                    instances=shared_instances, settings=settings) if shared_slots else None
             pool = ChildPool(sanitizer_jobs=sanitizer_jobs, sandbox=self.sandbox, start_timeout_s=start_timeout_s,
-                             shared=shared)
+                             shared=shared, settings=settings)
         self.pool = pool
         self.fresh_child_per_submission = fresh_child_per_submission
         self.checks = tools_of(checks)

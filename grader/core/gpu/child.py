@@ -1,6 +1,7 @@
 """The GPU child: a process that owns one CUDA context and runs kernels from cubins, one job at a time.
 
     python -m grader.core.gpu.child (--result-path FIFO | --listen SOCKET) [--sanitizer TOOL]
+                                    [--sync MODE] [--memcheck-on-error MODE]
                                     [--fake [--fake-log PATH] | --compiler]
 
 Started by the judge (pool.py) with `subprocess`, never forked from a process that touched CUDA.
@@ -35,6 +36,7 @@ import time
 import numpy as np
 
 from . import fence, protocol
+from .child_settings import MEMCHECK_ON_ERROR_MODES, SYNC_MODES, context_flags, context_works
 from .cuda_errors import classify, is_platform_fault
 from .fake_runner import FakeRunner
 from .protocol import result as _result
@@ -46,41 +48,6 @@ LOG_CAP = 16 * 1024  # bytes of the kernel's printf output returned per job
 MAX_MODULES = 16
 DEFAULT_DYNAMIC_SHARED_BYTES = 48 * 1024  # above this a kernel needs the opt-in attribute
 POISON_BYTE = 0xFF  # OUT buffers start as NaN / -1, as in the emulator
-# How the child's thread waits for its kernel (cuCtxSynchronize), from WARPDRILL_GPU_SYNC (isolation.py
-# passes it into the box): "blocking" sleeps until the GPU's interrupt wakes it (CU_CTX_SCHED_BLOCKING_SYNC),
-# "spin" keeps a core busy polling, "yield" polls and yields, "auto" is CUDA's default, which spins while a
-# process has fewer contexts than the machine has cores: every waiting child then holds a core, hung kernels
-# (for their whole limit) and every child queued behind another context's kernel alike (issue 17).
-SYNC_MODES = ("blocking", "spin", "yield", "auto")
-DEFAULT_SYNC = "blocking"
-
-
-# What memcheck does on a precise error (an out-of-bounds or misaligned access it caught): "kernel" ends
-# only that kernel and leaves the context working (compute-sanitizer --destroy-on-device-error kernel), so
-# the warm memcheck child serves on after a student's fault, checked by a probe of its context
-# (CudaRunner.context_works); "context" ends the context, and the child with it, as before (issue 17:
-# the successor's start under the tool, 0.5-1.4 s, was waited for by the jobs behind it). From
-# WARPDRILL_GPU_MEMCHECK_ON_ERROR, which both the judge (sanitizer.tool_options) and the child read.
-MEMCHECK_ON_ERROR_MODES = ("kernel", "context")
-
-
-def memcheck_on_error() -> str:
-    """"kernel" or "context" (MEMCHECK_ON_ERROR_MODES) from WARPDRILL_GPU_MEMCHECK_ON_ERROR (default
-    "kernel"). Raises ValueError for another value."""
-    mode = os.environ.get("WARPDRILL_GPU_MEMCHECK_ON_ERROR") or "kernel"
-    if mode not in MEMCHECK_ON_ERROR_MODES:
-        raise ValueError(f"WARPDRILL_GPU_MEMCHECK_ON_ERROR must be kernel or context, not {mode!r}")
-    return mode
-
-
-def context_flags(drv, mode: str | None) -> int:
-    """PyCUDA's ctx_flags for the wait `mode` (one of SYNC_MODES; None or "": DEFAULT_SYNC).
-    Raises ValueError for another mode."""
-    mode = mode or DEFAULT_SYNC
-    flags = {"blocking": "SCHED_BLOCKING_SYNC", "spin": "SCHED_SPIN", "yield": "SCHED_YIELD", "auto": "SCHED_AUTO"}
-    if mode not in flags:
-        raise ValueError(f"WARPDRILL_GPU_SYNC must be one of {', '.join(SYNC_MODES)}, not {mode!r}")
-    return getattr(drv.ctx_flags, flags[mode])
 
 
 def _die_with_parent() -> None:
@@ -124,17 +91,17 @@ def _check(cu, err, call: str) -> None:
 class CudaRunner:
     """Runs jobs on device 0 (the worker's CUDA_VISIBLE_DEVICES picks the GPU) with PyCUDA."""
 
-    def __init__(self, keeps_context_on_error: bool = False):
-        """`keeps_context_on_error`: the child runs under memcheck with --destroy-on-device-error kernel
-        (memcheck_on_error), so a fault is sticky only if the context then fails a probe."""
+    def __init__(self, sync: str = "blocking", keeps_context_on_error: bool = False):
+        """`sync`: how the thread waits for a kernel (child_settings.SYNC_MODES); `keeps_context_on_error`:
+        the child runs under memcheck with --destroy-on-device-error kernel, so a fault it is told of is
+        sticky only if the context then fails a probe (child_settings.context_works)."""
         import pycuda.driver as drv  # imported here only: the judge's own process never loads CUDA
 
         self.keeps_context_on_error = keeps_context_on_error
-
         self.drv = drv
         drv.init()
         self.device = drv.Device(0)
-        self.context = self.device.make_context(flags=context_flags(drv, os.environ.get("WARPDRILL_GPU_SYNC")))
+        self.context = self.device.make_context(flags=context_flags(drv, sync))
         self.modules: dict[str, object] = {}
         self._cooperative: dict[tuple[str, str], tuple] = {}  # (cubin digest, entry) -> (CUmodule, CUfunction)
         self._fence_out = None  # 4 bytes the fence kernels write to (allocated on first use)
@@ -277,18 +244,6 @@ class CudaRunner:
             found = self._cooperative[key] = (module, function)
         return found[1]
 
-    def context_works(self) -> bool:
-        """Whether the context still runs work after an error: a sticky error fails every later call, so a
-        4-byte allocation, a memset and a synchronize that succeed say it was kept (False on any error)."""
-        try:
-            probe = self.drv.mem_alloc(4)
-            self.drv.memset_d32(probe, 0, 1)
-            self.context.synchronize()
-            probe.free()
-            return True
-        except Exception:
-            return False
-
     def _free(self, allocations) -> None:
         """Zero, then free, every buffer: the warm child serves the next submission, whose
         out-of-bounds reads must not find this one's (possibly hidden) test data."""
@@ -305,7 +260,7 @@ class CudaRunner:
         if is_platform_fault(message) or (err is None and phase == "setup"):
             return _result("internal", message=f"CUDA failed during {phase}: {message}"), {}, False
         sticky = err.sticky if err else True  # an error we do not know: do not trust the context
-        if sticky and self.keeps_context_on_error and phase == "run" and self.context_works():
+        if sticky and self.keeps_context_on_error and phase == "run" and context_works(self.drv, self.context):
             sticky = False  # memcheck ended only the kernel: the context still runs work
         if not sticky:
             self._free(allocations)
@@ -393,6 +348,9 @@ def main(argv: list[str] | None = None) -> int:
     channel.add_argument("--listen", help="a unix socket to create: jobs and results on its connections")
     parser.add_argument("--sanitizer", choices=("memcheck", "racecheck", "synccheck"),
                         help="runs under this compute-sanitizer tool: fence its log after each job")
+    parser.add_argument("--sync", choices=SYNC_MODES, default="blocking", help="how to wait for a kernel (child_settings.py)")
+    parser.add_argument("--memcheck-on-error", choices=MEMCHECK_ON_ERROR_MODES, default="context",
+                        help="what memcheck was told to end on a precise error (child_settings.py)")
     parser.add_argument("--fake", action="store_true", help="run no GPU code (tests)")
     parser.add_argument("--fake-log", help="with --fake --sanitizer: write the tool's records here")
     parser.add_argument("--compiler", action="store_true", help="compile with NVRTC instead of running kernels")
@@ -410,7 +368,7 @@ def main(argv: list[str] | None = None) -> int:
     capture = PrintfCapture()
     try:
         runner = (CompilerRunner() if args.compiler else FakeRunner(args.fake_log if args.sanitizer else None)
-                  if args.fake else CudaRunner(args.sanitizer == "memcheck" and memcheck_on_error() == "kernel"))
+                  if args.fake else CudaRunner(args.sync, args.sanitizer == "memcheck" and args.memcheck_on_error == "kernel"))
     except Exception as exc:  # no GPU, no PyCUDA, driver error: the platform's fault
         message = f"{type(exc).__name__}: {exc}"
         if server is None:

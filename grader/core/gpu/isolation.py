@@ -31,9 +31,7 @@ PROJECT_ROOT = PACKAGE_DIR.parent.parent.parent
 CODE_PATH = "/opt/warpdrill"  # where the child's code appears inside the sandbox
 CHILD_MODULE = "grader.core.gpu.child"
 GPU_NODES = ("/dev/nvidiactl", "/dev/nvidia-uvm", "/dev/nvidia-uvm-tools", "/dev/nvidia-modeset")
-PASSED_ENV = ("CUDA_VISIBLE_DEVICES", "CUDA_DEVICE_ORDER", "NVIDIA_VISIBLE_DEVICES", "LD_LIBRARY_PATH", "CUDA_HOME",
-              # how a child waits for its kernel, what memcheck ends on a precise error (child.py)
-              "WARPDRILL_GPU_SYNC", "WARPDRILL_GPU_MEMCHECK_ON_ERROR")
+PASSED_ENV = ("CUDA_VISIBLE_DEVICES", "CUDA_DEVICE_ORDER", "NVIDIA_VISIBLE_DEVICES", "LD_LIBRARY_PATH", "CUDA_HOME")
 LOADER_CACHE = "/etc/ld.so.cache"
 # /usr/local/cuda is often a link through the alternatives system (/etc/alternatives/cuda).
 ETC_READ = (LOADER_CACHE, "/etc/alternatives")

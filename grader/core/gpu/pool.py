@@ -32,6 +32,7 @@ import numpy as np
 from ..escape import escape_untrusted
 from . import protocol
 from .isolation import child_launch, compute_sanitizer
+from .child_settings import DEFAULT as DEFAULT_SETTINGS, ChildSettings
 from .sanitizer import FENCE_RECORDS, MIN_REPORT_RECORDS, Tool, count_records, cut_job, drop_fences, print_limit, tool_options
 
 log = logging.getLogger(__name__)
@@ -55,11 +56,12 @@ class ChildStartError(Exception):
 
 
 def spawn(workdir: Path, args: list[str], tool: Tool | None, *, fake: bool, compiler: bool, jobs: int, box,
-          stdin, stderr) -> subprocess.Popen:
+          stdin, stderr, settings: ChildSettings = DEFAULT_SETTINGS) -> subprocess.Popen:
     """Start `python -m grader.core.gpu.child ARGS` (paths in ARGS name the work folder as "{box}") in
     `box` (a sandbox.Sandbox, None: the default), under compute-sanitizer's `tool` unless `fake`, in a new
-    session (its process group is its pid), with `stdin` and its output to the file `stderr`.
-    Raises ChildStartError without compute-sanitizer, SandboxUnavailableError without a sandbox."""
+    session (its process group is its pid), with `stdin` and its output to the file `stderr`, running as
+    `settings` say (child_settings.py). Raises ChildStartError without compute-sanitizer,
+    SandboxUnavailableError without a sandbox."""
     args = [*args, "--sanitizer", str(tool)] if tool is not None else list(args)
     if compiler:
         args.append("--compiler")
@@ -67,12 +69,14 @@ def spawn(workdir: Path, args: list[str], tool: Tool | None, *, fake: bool, comp
         args.append("--fake")
         if tool is not None:
             args += ["--fake-log", "{box}/sanitizer.log"]
+    else:
+        args += settings.child_args(str(tool) if tool is not None else None)
     prefix = None
     if tool is not None and not fake:
         sanitizer = compute_sanitizer()
         if sanitizer is None:
             raise ChildStartError("compute-sanitizer is not installed on this worker")
-        prefix = [sanitizer, *tool_options(tool, "{box}/sanitizer.log", jobs)]
+        prefix = [sanitizer, *tool_options(tool, "{box}/sanitizer.log", jobs, settings.memcheck_on_error)]
     launch = child_launch(workdir, args, prefix, gpu=not compiler, box=box)
     try:
         return subprocess.Popen(
@@ -162,9 +166,10 @@ class Child(ToolLog):
     """One child process and its channels. Not thread-safe; one job at a time."""
 
     def __init__(self, tool: Tool | None = None, *, fake: bool = False, compiler: bool = False,
-                 jobs: int = SANITIZER_JOBS, box=None, start_timeout_s: float = START_TIMEOUT_S):
+                 jobs: int = SANITIZER_JOBS, box=None, start_timeout_s: float = START_TIMEOUT_S,
+                 settings: ChildSettings = DEFAULT_SETTINGS):
         """`box`: the worker's sandbox.Sandbox (None: sandbox.box.DEFAULT); `start_timeout_s`: how long
-        wait_ready waits for the child's hello by default."""
+        wait_ready waits for the child's hello by default; `settings`: how it runs (child_settings.py)."""
         self.tool = tool
         self.start_timeout_s = start_timeout_s
         self.compiler = compiler
@@ -178,7 +183,8 @@ class Child(ToolLog):
         self._stderr = open(self.workdir / "stderr.txt", "w+b")
         try:
             self.proc = spawn(self.workdir, ["--result-path", "{box}/result.fifo"], tool, fake=fake,
-                              compiler=compiler, jobs=jobs, box=box, stdin=subprocess.PIPE, stderr=self._stderr)
+                              compiler=compiler, jobs=jobs, box=box, stdin=subprocess.PIPE, stderr=self._stderr,
+                              settings=settings)
         except BaseException:
             self._stderr.close()
             os.close(self.result_fd)
@@ -282,16 +288,18 @@ class ChildPool:
 
     def __init__(self, factory: Callable[[Tool | None], Child] | None = None,
                  compiler_factory: Callable[[], Child] | None = None, sanitizer_jobs: int = SANITIZER_JOBS,
-                 *, sandbox=None, start_timeout_s: float = START_TIMEOUT_S, shared=None):
+                 *, sandbox=None, start_timeout_s: float = START_TIMEOUT_S, shared=None,
+                 settings: ChildSettings = DEFAULT_SETTINGS):
         """`factory(tool)` and `compiler_factory()` start children (default: Child in `sandbox`, a
-        sandbox.Sandbox or None for the default, each waited for up to `start_timeout_s` seconds);
+        sandbox.Sandbox or None for the default, each waited for up to `start_timeout_s` seconds, running
+        as `settings` say);
         a sanitizer child serves `sanitizer_jobs` jobs before it is replaced. `shared`: a
         shared.SharedChildren whose slots' children serve every pool process of the worker (None:
         every child is this process's own)."""
         self.sanitizer_jobs = max(1, sanitizer_jobs)
         # By default a sanitizer child's print limit is sized for the jobs it will serve here.
         self._factory = factory or (lambda tool: Child(tool, jobs=self.sanitizer_jobs, box=sandbox,
-                                                       start_timeout_s=start_timeout_s))
+                                                       start_timeout_s=start_timeout_s, settings=settings))
         self._compiler_factory = compiler_factory or (lambda: Child(compiler=True, box=sandbox,
                                                                     start_timeout_s=start_timeout_s))
         self.children: dict[str, Child] = {}  # by slot: "main", "compiler", or a tool's name

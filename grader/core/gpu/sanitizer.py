@@ -25,7 +25,6 @@ from .. import messages as M
 from ..kernel import Check
 from ..results import Diagnostic
 from . import fence
-from .child import memcheck_on_error
 from ..verdicts import DiagnosticKind
 from .nvcc import STUDENT_FILE
 
@@ -59,13 +58,14 @@ def print_limit(tool: Tool, jobs: int = 1) -> int:
     return JOB_RECORDS[tool] + FENCE_RECORDS[tool] * max(1, jobs)
 
 
-def tool_options(tool: Tool, log_file: str, jobs: int = 1) -> list[str]:
-    """compute-sanitizer's options for `tool`, writing its report to `log_file` (see print_limit)."""
+def tool_options(tool: Tool, log_file: str, jobs: int = 1, memcheck_on_error: str = "kernel") -> list[str]:
+    """compute-sanitizer's options for `tool`, writing its report to `log_file` (see print_limit); memcheck
+    ends what `memcheck_on_error` says on a precise error ("kernel" or "context": child_settings.py)."""
     options = ["--tool", str(tool), "--log-file", log_file, "--print-limit", str(print_limit(tool, jobs)),
                "--show-backtrace", "no"]
     if tool is Tool.MEMCHECK:
-        # A precise error ends the kernel only, not the context (child.memcheck_on_error): the warm child serves on.
-        options += ["--destroy-on-device-error", memcheck_on_error()]
+        # "kernel": a precise error ends the kernel only, and the warm child serves on (child_settings.py).
+        options += ["--destroy-on-device-error", memcheck_on_error]
     if tool is Tool.RACECHECK:
         # One record per pair of racing instructions with both lines ("analysis"), not one per
         # hazardous byte and thread pair ("all": thousands for one racy block, which would use

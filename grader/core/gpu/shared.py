@@ -43,6 +43,7 @@ from pathlib import Path
 import numpy as np
 
 from . import protocol
+from .child_settings import DEFAULT as DEFAULT_SETTINGS, ChildSettings
 from .pool import POLL_S, SANITIZER_JOBS, START_TIMEOUT_S, ChildStartError, ToolLog, _count_restart, spawn
 from .sanitizer import Tool, print_limit
 
@@ -208,11 +209,11 @@ class SharedChildren:
 
     def __init__(self, run_dir: str | Path, slots: frozenset[str] | set[str], *, fake: bool = False,
                  jobs: int = SANITIZER_JOBS, box=None, start_timeout_s: float = START_TIMEOUT_S,
-                 lock_wait_s: float = LOCK_WAIT_S, instances: int = 1):
+                 lock_wait_s: float = LOCK_WAIT_S, instances: int = 1, settings: ChildSettings = DEFAULT_SETTINGS):
         """`slots`: which slots are shared ("main", tool names), `instances` children each (a job takes
         whichever is free); `fake`: fake children (tests); `jobs`:
         what a sanitizer child serves before it is replaced (sizes its print limit); `box`: the
-        worker's sandbox.Sandbox. Creates `run_dir` (mode 0700). Raises ValueError when its path is too
+        worker's sandbox.Sandbox; `settings`: how the children run (child_settings.py). Creates `run_dir` (mode 0700). Raises ValueError when its path is too
         long for the children's sockets, PermissionError when it is not this user's own folder."""
         self.run_dir = Path(run_dir)
         if len(str(self.run_dir)) + len("/synccheck.99-xxxxxxxx/" + SOCKET_NAME) > MAX_SOCKET_PATH:
@@ -224,7 +225,7 @@ class SharedChildren:
             raise PermissionError(f"{self.run_dir} is not a folder of this worker's user")
         self.slots = frozenset(slots)
         self.instances = max(1, int(instances))
-        self.fake, self.jobs, self.box = fake, jobs, box
+        self.fake, self.jobs, self.box, self.settings = fake, jobs, box, settings
         self.start_timeout_s, self.lock_wait_s = start_timeout_s, lock_wait_s
         self._held: dict[str, tuple[str, int]] = {}  # slot -> (its instance held, the lock's descriptor)
         self._children: dict[str, SocketChild | None] = {}  # slot -> its child as last seen here
@@ -341,7 +342,8 @@ class SharedChildren:
         with open(workdir / "stderr.txt", "w+b") as stderr:
             try:
                 proc = spawn(workdir, ["--listen", "{box}/" + SOCKET_NAME], tool, fake=self.fake, compiler=False,
-                             jobs=self.jobs, box=self.box, stdin=subprocess.DEVNULL, stderr=stderr)
+                             jobs=self.jobs, box=self.box, stdin=subprocess.DEVNULL, stderr=stderr,
+                             settings=self.settings)
             except BaseException:
                 shutil.rmtree(workdir, ignore_errors=True)
                 raise
