@@ -7,7 +7,8 @@ A producer (the judge, the backends, the launch checks, the rewriter, the nvcc w
 `Message(code, params)`; results carry it and store it as ``{"code": ..., "params": {...}}``. Text is
 made only at the edge: `Message.render(translate)` looks the code up in this catalogue, translates the
 English template (the msgid of the Korean catalogue, locale/ko) and fills in the parameters (line
-numbers, sizes, thread ids, CUDA error names, exactly as they are). A Message is also a `str`, its
+numbers, sizes, thread ids, CUDA error names, exactly as they are); a Korean particle written in both forms
+after a parameter ("%(name)s은(는)") is chosen there from the value (practice.core.korean.fill). A Message is also a `str`, its
 English text, so logs, the API's English `message` and `in` tests read it as it is.
 
 The catalogue is this module's upper-case constants: each is a `Template` (its English, a str) whose
@@ -34,6 +35,8 @@ and a template must write a literal percent sign as ``%%``.
 from __future__ import annotations
 
 from typing import Any, Callable
+
+from practice.core.korean import fill
 
 
 def gettext_noop(template: str) -> str:
@@ -118,7 +121,9 @@ class Message(str):
 def _fill(code: str, params: dict, translate: Callable[[str], str]) -> str:
     if code == VERBATIM:
         return str(params.get("text", ""))
-    return translate(CATALOGUE[code]) % {key: _render_value(value, translate) for key, value in params.items()}
+    # fill, not %: a Korean template's both-forms particle after a placeholder ("%(name)s은(는)") is chosen
+    # from the value filled in (practice/core/korean.py).
+    return fill(translate(CATALOGUE[code]), {key: _render_value(value, translate) for key, value in params.items()})
 
 
 def _dump(value: Any) -> Any:

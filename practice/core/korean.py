@@ -22,6 +22,10 @@ to code (`s[0]`을), so the sound is found by how a Korean reader says each:
 - Code (`s[0]`, `A[i]`, f(x), `__syncthreads()`) is read by its last name or number: `s[0]` ends in 영 → 을.
 
 A word none of these reads (a symbol, an empty string) gets both forms, "은(는)", as a last resort.
+
+A translated template (the Korean catalogue's msgstr) writes a particle after a placeholder in both forms,
+"%(name)s은(는)"; `fill` formats it and chooses the form from the value it fills in (the judge's messages,
+grader/core/messages.py). Both forms stay only where the value is unreadable: the last resort above.
 """
 from __future__ import annotations
 
@@ -149,3 +153,26 @@ def josa(word: object, which: str) -> str:
     josa("tile", "는") == "tile은", josa(24255, "과") == "24255와", josa("thread 255", "은") == "thread 255는"."""
     text = str(word)
     return text + particle(text, which)
+
+
+# Both forms of a particle as a translated template writes them after a placeholder, and the particle they name.
+BOTH_FORMS = {"은(는)": "은", "는(은)": "은", "이(가)": "이", "가(이)": "이", "을(를)": "을", "를(을)": "을",
+              "과(와)": "과", "와(과)": "과", "(으)로": "으로", "(이)나": "이나"}
+# A placeholder (%(name)s, %(n)d), what may stand between it and its particle without being read (closing quotes,
+# brackets, backticks and HTML end tags: '%(name)s'은(는), <code>%(file)s</code>은(는)), and the both-forms particle.
+PLACEHOLDER_PARTICLE = re.compile(
+    r"(?<!%)%\((\w+)\)([#0 +-]*\d*(?:\.\d+)?[sdifr])((?:[)\]'\"`’”]|</\w+>)*)("
+    + "|".join(re.escape(both) for both in BOTH_FORMS) + ")")
+
+
+def fill(template: str, params: dict[str, object]) -> str:
+    """`template % params`, where a particle written in both forms right after a placeholder ("%(n)d(으)로",
+    "'%(name)s'은(는)") becomes the form that follows the value filled in ("버전 3으로", "'printf'는"); a value
+    that cannot be read keeps both forms. A template without such a particle (English) is `template % params`.
+    Raises KeyError for a placeholder that `params` lacks, as % does."""
+    def choose(m: re.Match) -> str:
+        name, conversion, between, both = m.groups()
+        value = ("%" + conversion) % (params[name],)
+        return f"%({name}){conversion}{between}{particle(value, BOTH_FORMS[both])}"
+
+    return PLACEHOLDER_PARTICLE.sub(choose, template) % params

@@ -28,7 +28,7 @@ TOPIC_NAMES: dict[Topic, dict[str, str]] = {
     Topic.SYNCHRONIZATION: {"en": "Synchronization", "ko": "Synchronization (동기화)"},
     Topic.DIVERGENCE: {"en": "Warp divergence", "ko": "Warp divergence (분기)"},
     Topic.MEMORY: {"en": "Memory access", "ko": "Memory 접근"},
-    Topic.REDUCTION: {"en": "Reduction and scan", "ko": "Reduction과 scan"},
+    Topic.REDUCTION: {"en": "Reduction and scan", "ko": "리덕션과 scan"},
     Topic.PERFORMANCE: {"en": "Performance models", "ko": "성능 모델"},
     Topic.ATOMICS: {"en": "Atomics", "ko": "Atomic 연산"},
     Topic.PROGRAMMING_MODEL: {"en": "Programming model", "ko": "프로그래밍 모델"},

@@ -1,4 +1,4 @@
-"""The core is plain Python: grader/core (and the cores it uses, problems/core) import nothing from the
+"""The core is plain Python: grader/core (and the cores it uses, problems/core and practice/core) import nothing from the
 Django shells (django, DRF, Celery, the apps' models, views and tasks), read at the source with ast,
 imports inside functions and relative imports included."""
 import ast
@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
-CORES = ("grader/core", "problems/core")
+CORES = ("grader/core", "problems/core", "practice/core")
 # The shells: the framework and every app package outside its core.
 FRAMEWORKS = {"django", "rest_framework", "celery", "channels", "axes"}
 APPS = {p.parent.name for p in ROOT.glob("*/apps.py")}

@@ -6,13 +6,19 @@ Read here: every question family's Korean text (title, prompt, fields, choices, 
 difficulties. Three kinds of word are checked where a particle is glued to them: a number ("24255와", "warp 1이"),
 a code span ("`s[0]`을", "`<<<80, 256>>>`으로"), and the field terms the glossary keeps in English ("tile은",
 "block은", "warp는"); and no sentence keeps the both-forms fallback ("은(는)"), since the families know their words.
-A word followed by a parenthesis is not read: the particle there belongs to the word before the aside."""
+A word followed by a parenthesis is not read: the particle there belongs to the word before the aside.
+
+Read too: the Korean catalogue (locale/ko). A msgstr that writes a particle in both forms after a placeholder
+("버전 %(n)d(으)로", "'%(name)s'은(는)") showed them both on the page ("버전 3(으)로"). Only the judge's messages
+(grader/core/messages.py) are rendered by `practice.core.korean.fill`, which chooses the form from the value; every
+other entry is phrased so that no particle follows a value ("저장했습니다: 버전 3", "“%(title)s” 과제를")."""
 from __future__ import annotations
 
 import re
 
-from practice.core.korean import EXCEPTIONS, particle
+from practice.core.korean import BOTH_FORMS, EXCEPTIONS, PLACEHOLDER_PARTICLE, particle
 
+from .test_korean_catalogue_complete import PO, _entries
 from .test_korean_kernel_word import _korean_text
 
 PARTICLE = r"(은|는|이|가|을|를|과|와|으로|로)(?![\uac00-\ud7a3])"
@@ -59,3 +65,63 @@ def test_every_question_family_glues_the_right_particles():
                 for sentence in _korean_text(family.generate(seed, difficulty)):
                     found.update((family_id, difficulty, w) for w in wrong_particles(sentence))
     assert not found, f"choose the particle with practice.core.korean.josa: {sorted(found)}"
+
+
+# Catalogue entries outside the judge's messages that may still write a particle in both forms, each with why:
+# none now. An entry belongs here only if no wording without a particle after the value reads as Korean.
+BOTH_FORMS_ALLOWED: dict[str, str] = {}
+ANY_BOTH_FORMS = re.compile("|".join(re.escape(both) for both in BOTH_FORMS))
+
+
+def _catalogue_both_forms():
+    """(msgid, msgstr, the judge renders it) of each Korean entry that writes a particle in both forms."""
+    from grader.core.messages import CATALOGUE
+
+    judge = set(CATALOGUE.values())
+    return [(mid, mstr, mid in judge) for _ctx, mid, mstr in _entries(PO.read_text(encoding="utf-8"))
+            if ANY_BOTH_FORMS.search(mstr)]
+
+
+def test_no_page_shows_a_particle_in_both_forms():
+    """Outside the judge's messages no msgstr writes "은(는)", "(으)로", ...: a page, a form error or a flash
+    message formats it with %, which would show both forms after the value."""
+    found = [(mid, mstr) for mid, mstr, judge in _catalogue_both_forms() if not judge and mid not in BOTH_FORMS_ALLOWED]
+    assert not found, ("write the Korean with no particle after the value (\"문제 %(slug)s\", a trailing "
+                       f"\"...: %(slug)s\") or justify it in BOTH_FORMS_ALLOWED: {found}")
+    assert set(BOTH_FORMS_ALLOWED) <= {mid for _ctx, mid, _mstr in _entries(PO.read_text(encoding="utf-8"))}
+
+
+def test_the_cli_shows_no_particle_in_both_forms():
+    """The CLI fills its Korean sentences with str.format (cli/warpdrill_cli/messages.json), so none writes both
+    forms: "{username} 계정으로", "{slug} 문제를"."""
+    import json
+
+    root = PO.parents[3]
+    texts = json.loads((root / "cli" / "warpdrill_cli" / "messages.json").read_text(encoding="utf-8"))
+    korean = [words["ko"] for group in texts.values() if isinstance(group, dict) for words in group.values()]
+    assert len(korean) > 50
+    assert [text for text in korean if ANY_BOTH_FORMS.search(text)] == []
+
+
+def test_the_judges_particles_in_both_forms_follow_a_placeholder():
+    """A judge's message writes both forms only right after a placeholder (quotes, brackets and end tags between),
+    where Message.render's fill reaches them; anywhere else they would be shown as written."""
+    judged = [(mid, mstr) for mid, mstr, judge in _catalogue_both_forms() if judge]
+    assert len(judged) >= 20
+    stray = [(mid, mstr) for mid, mstr in judged
+             if len(ANY_BOTH_FORMS.findall(mstr)) != len(PLACEHOLDER_PARTICLE.findall(mstr))]
+    assert not stray, stray
+
+
+def test_the_judge_renders_the_particle_that_follows_the_value():
+    """Rendered in Korean, the judge's messages carry one form: "2048이 한도 1024를", "'printf'는"."""
+    import gettext
+
+    from grader.core import messages as M
+
+    with PO.with_suffix(".mo").open("rb") as f:
+        korean = gettext.GNUTranslations(f).gettext
+    text = M.LAUNCH_REASON["block_dimension"](axis="x", value=2048, limit=1024).render(korean)
+    assert "2048이 한도 1024를 넘습니다" in text, text
+    name = M.COMPILE_MESSAGE["not_a_kernel"](name="saxpy").render(korean)
+    assert name.startswith("'saxpy'는 ") and wrong_particles(text + name) == [], name

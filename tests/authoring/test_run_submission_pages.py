@@ -75,7 +75,7 @@ def _graded(user, version, verdict):
 @pytest.mark.parametrize("lang, words", [
     ("en", {"banner": "Rejudge preview against version 1", "crumb": "Rejudge scale-a against v1",
             "copy": "submission #{id}</a> by stu", "resubmit": "Edit and resubmit"}),
-    ("ko", {"banner": "버전 1 기준 재채점 미리 보기", "crumb": "scale-a을(를) v1 기준으로 재채점",
+    ("ko", {"banner": "버전 1 기준 재채점 미리 보기", "crumb": "scale-a 문제를 v1 기준으로 재채점",
             "copy": "stu의 <a href=\"/submissions/{id}/\">제출 #{id}</a>", "resubmit": "고쳐서 다시 제출"}),
 ])
 def test_a_rejudge_copys_page_leads_back_to_the_rejudge_and_its_original(client_for, problem, people, lang, words):

@@ -11,10 +11,10 @@ import pytest
 
 pytestmark = [pytest.mark.browser]
 
-ADDED = {"en": "Added synchronization.classify to the pool of zone 1", "ko": "synchronization.classify을(를) 1번 구역"}
-REFUSED = {"en": "Did you mean “memory.bank_conflicts”?", "ko": "“memory.bank_conflicts”을(를) 찾으셨나요?"}
+ADDED = {"en": "Added synchronization.classify to the pool of zone 1", "ko": "의 풀에 추가했습니다: synchronization.classify"}
+REFUSED = {"en": "Did you mean “memory.bank_conflicts”?", "ko": "혹시 “memory.bank_conflicts”인가요?"}
 TWICE = {"en": "The question family “indexing.limits” is already in zone 2 of the template at this difficulty",
-         "ko": "문제 유형 “indexing.limits”은(는) 이미 템플릿의 2번 구역에 같은 난이도로 있습니다"}
+         "ko": "템플릿의 2번 구역에 같은 난이도로 이미 있는 문제 유형입니다: “indexing.limits”"}
 MARKED = {"en": "· in the template: zone 2, difficulty 1", "ko": "· 템플릿에 있음: 2번 구역, 난이도 1"}
 
 

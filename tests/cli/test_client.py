@@ -238,7 +238,7 @@ def test_korean_output_and_accept_language(logged_in, warpdrill, kernel):
     run = warpdrill("submit", "tiny-add", str(kernel), "--watch", lang="ko")
     assert run.code == EXIT_REJECTED
     assert "결과: 오답" in run.out and "c[0]: 기댓값 3, 결과 -1 (다른 원소 5개)" in run.out
-    assert "[범위 밖 접근] (3번째 줄, 테스트 small)" in run.out and "tail (비공개): 오답" in run.out
+    assert "[범위 밖 접근] (3번째 줄, 테스트 small)" in run.out and "tail (숨김): 오답" in run.out
     assert all(r["headers"]["Accept-Language"] == "ko" for r in logged_in.requests)
 
 

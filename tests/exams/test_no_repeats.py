@@ -46,9 +46,9 @@ def published(kernel_problem):
             "difficulty",
             "zones[1].pool[2].kernel: kernel problem &#x27;tiny-add&#x27; is already in the template (zones[1].pool[0]): "
             "a student would get it twice; remove one of them"]),
-    ("ko", ["zones[1].pool[1].family: 문제 유형 &#x27;indexing.inverse&#x27;(난이도 2)은(는) 이미 템플릿에 있습니다"
-            "(zones[0].pool[0]): 한 학생이 같은 문제를 두 번 받을 수 있습니다. 하나를 지우거나 난이도를 바꾸세요",
-            "zones[1].pool[2].kernel: 커널 문제 &#x27;tiny-add&#x27;은(는) 이미 템플릿에 있습니다(zones[1].pool[0]): "
+    ("ko", ["zones[1].pool[1].family: 템플릿에 이미 있는 문제 유형입니다: &#x27;indexing.inverse&#x27;(난이도 2, "
+            "zones[0].pool[0]). 한 학생이 같은 문제를 두 번 받을 수 있습니다. 하나를 지우거나 난이도를 바꾸세요",
+            "zones[1].pool[2].kernel: 템플릿에 이미 있는 커널 문제입니다: &#x27;tiny-add&#x27;(zones[1].pool[0]). "
             "한 학생이 같은 문제를 두 번 받게 됩니다. 하나를 지우세요"]),
 ])
 def test_saving_a_template_with_an_item_twice_is_refused_in_the_readers_language(course, people, published,
@@ -64,7 +64,7 @@ def test_saving_a_template_with_an_item_twice_is_refused_in_the_readers_language
 @pytest.mark.parametrize("lang, words", [
     ("en", ["The kernel problem “tiny-add” is already in zone 2 of the template: a student would get it twice.",
             "Nothing was added."]),
-    ("ko", ["커널 문제 “tiny-add”은(는) 이미 템플릿의 2번 구역에 있습니다: 한 학생이 두 번 받게 됩니다.",
+    ("ko", ["템플릿의 2번 구역에 이미 있는 커널 문제입니다: “tiny-add”. 한 학생이 두 번 받게 됩니다.",
             "아무것도 추가하지 않았습니다."]),
 ])
 def test_the_picker_refuses_a_kernel_problem_the_template_has(course, people, published, lang, words):
@@ -117,7 +117,7 @@ def test_the_preview_of_a_stored_template_with_a_repeat_goes_back_to_the_editor(
     r = client_for(people["ivy"]).get(reverse("exams:template_preview", args=[course.pk, template.pk]), follow=True,
                                       HTTP_ACCEPT_LANGUAGE="ko")
     assert r.redirect_chain[-1][0] == reverse("exams:template_edit", args=[course.pk, template.pk])
-    assert "커널 문제 &#x27;tiny-add&#x27;은(는) 이미 템플릿에 있습니다(zones[0].pool[0])" in r.content.decode()
+    assert "템플릿에 이미 있는 커널 문제입니다: &#x27;tiny-add&#x27;(zones[0].pool[0])" in r.content.decode()
 
 
 def test_start_draws_again_rather_than_copy_a_stored_draw_that_repeats(exam, people):

@@ -109,4 +109,4 @@ def test_the_other_user_message_is_korean_on_a_korean_page(exam, people):
     c = client_for(people["alice"])
     c.cookies["django_language"] = "ko"
     page = c.get(reverse("exams:attempt", args=[exam.pk]), HTTP_ACCEPT_LANGUAGE="ko").content.decode()
-    assert "다른 탭에서 alice(으)로 다시 로그인하세요" in page
+    assert "다른 탭에서 alice 계정으로 다시 로그인하세요" in page

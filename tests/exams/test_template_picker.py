@@ -56,7 +56,7 @@ def test_a_kernel_goes_to_the_kernel_zone_and_the_chosen_zone_wins(course, peopl
 @pytest.mark.parametrize("lang, words", [("en", ["There is no question family “memory.bank_conflict”.",
                                                  "Did you mean “memory.bank_conflicts”?", "Nothing was added."]),
                                          ("ko", ["“memory.bank_conflict”라는 문제 유형이 없습니다.",
-                                                 "“memory.bank_conflicts”을(를) 찾으셨나요?", "아무것도 추가하지 않았습니다."])])
+                                                 "혹시 “memory.bank_conflicts”인가요?", "아무것도 추가하지 않았습니다."])])
 def test_a_misspelt_id_is_refused_before_anything_is_inserted(course, people, url, lang, words):
     ivy = client_for(people["ivy"])
     r = ivy.post(url, {"text": EXAMPLE, "add": "family", "family_id": "memory.bank_conflict", "zone": ""},
@@ -81,7 +81,7 @@ def test_without_the_script_the_page_comes_back_with_the_item_and_the_sentence(c
                  HTTP_ACCEPT_LANGUAGE="ko")
     html = r.content.decode()
     assert r.status_code == 200 and "- {family: indexing.limits}" in html
-    assert 'class="pick-status pick-added"' in html and "indexing.limits을(를) 1번 구역" in html
+    assert 'class="pick-status pick-added"' in html and "1번 구역(" in html and "풀에 추가했습니다: indexing.limits(" in html
     assert '<option value="0" selected>1. 점유율과 인덱스 계산</option>' in html
     r = ivy.post(url, {"text": EXAMPLE, "add": "family", "family_id": "indexing.limit"})
     assert r.status_code == 400 and b"pick-refused" in r.content and b"Did you mean" in r.content

@@ -89,7 +89,7 @@ def test_renaming_a_zone_writes_its_title_into_the_text(course, people, urls):
     korean = ivy.post(urls[1], {"text": EXAMPLE, "zone_op": "rename:1", "zone-1-title-en": "", "zone-1-title-ko": ""},
                       HTTP_ACCEPT_LANGUAGE="ko", **HTMX).content.decode()
     assert yaml.safe_load(new_text(korean))["zones"][1]["title"] == {"en": "Zone 2", "ko": "구역 2"}
-    assert "2번 구역의 이름을 “구역 2”(으)로 바꿨습니다." in korean
+    assert "2번 구역의 이름을 바꿨습니다: “구역 2”." in korean
 
 
 def test_the_list_follows_the_text_as_it_is_typed(course, people, urls):

@@ -95,7 +95,7 @@ def test_an_edit_is_checked_as_a_new_set_is(client_for, week, lang, message):
 @pytest.mark.parametrize("lang, words", [
     ("en", ["Delete the problem set “Week 3”?", "Its 2 items:", "Vector add", "Blocks per SM",
             "from now on they count as practice", "Delete the problem set"]),
-    ("ko", ["과제 “3주차”을(를) 삭제할까요?", "항목 2개:", "연습으로 셈하며", "과제 삭제"])])
+    ("ko", ["“3주차” 과제를 삭제할까요?", "항목 2개:", "연습으로 셈하며", "과제 삭제"])])
 def test_delete_asks_first_saying_what_is_lost_and_what_stays(client_for, week, lang, words):
     page = client_for("prof").get(reverse("homework:delete", args=["PP-A", week.pk]),
                                   HTTP_ACCEPT_LANGUAGE=lang).content.decode()

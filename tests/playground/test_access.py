@@ -146,7 +146,7 @@ def test_a_student_never_gets_a_hidden_tests_sizes_in_the_playground_staff_do(ba
         assert hidden not in page
     student.cookies["django_language"] = "ko"
     korean = student.get(url).content.decode()
-    assert "가장 작은 예제 테스트 ragged-both-ways의 실행 구성과 크기로 열었습니다" in korean
+    assert "가장 작은 예시 테스트 ragged-both-ways의 실행 구성과 크기로 열었습니다" in korean
     assert 'value="20x1"' not in korean and 'value="301"' not in korean
 
     ivy = User.objects.create_user("ivy")

@@ -35,7 +35,7 @@ def test_problem_list_shows_topic_names_in_english_and_korean(admin_client, prob
     assert sorted(topic_cells(html)) == ["Programming model", "Reduction and scan", "Thread indexing"]
     assert not re.search(r">\s*(programming_model|indexing|reduction)\s*<", html)
     korean = admin_client.get(PROBLEMS, HTTP_ACCEPT_LANGUAGE="ko").content.decode()
-    assert sorted(topic_cells(korean)) == sorted(["Thread indexing (인덱스 계산)", "프로그래밍 모델", "Reduction과 scan"])
+    assert sorted(topic_cells(korean)) == sorted(["Thread indexing (인덱스 계산)", "프로그래밍 모델", "리덕션과 scan"])
     assert "주제" in korean
     response = admin_client.get(PROBLEMS, {"o": "3"})  # the third column: the topic
     # Sorted as the topic filter lists the topics (Topic's order), not by key.
@@ -57,7 +57,7 @@ def test_problem_list_filters_by_topic_name_keeping_the_url(admin_client, proble
 
 def test_version_list_filters_by_its_problems_topic_name(admin_client, problems):
     html = admin_client.get(VERSIONS, HTTP_ACCEPT_LANGUAGE="ko").content.decode()
-    assert '<a href="?problem__topic__exact=reduction">Reduction과 scan</a>' in html
+    assert '<a href="?problem__topic__exact=reduction">리덕션과 scan</a>' in html
     filtered = admin_client.get(VERSIONS, {"problem__topic__exact": "reduction"})
     assert [v.problem.slug for v in filtered.context["cl"].result_list] == ["tree"]
 

@@ -2,7 +2,7 @@
 the families wrote "tile는", "i = n − 1 = 24255과", "thread 255은(는)" and "`s[0]`를"."""
 import pytest
 
-from practice.core.korean import Final, final_sound, josa, particle
+from practice.core.korean import Final, fill, final_sound, josa, particle
 
 TABLE = [
     # Hangul: by the last syllable's 받침 (ㄹ takes 로, not 으로).
@@ -54,3 +54,14 @@ def test_a_word_read_nowhere_gets_both_forms():
 def test_josa_glues_the_particle_to_any_value():
     assert josa(24255, "과") == "24255와" and josa("tile", "는") == "tile은" and josa("`s[0]`", "를") == "`s[0]`을"
     assert josa(256, "로") == "256으로" and josa("이나", "나") == "이나나"
+
+
+def test_fill_chooses_the_particle_written_in_both_forms_after_a_placeholder():
+    """A translated template's "은(는)" after a placeholder becomes the form its value takes; quotes, brackets and
+    end tags between them are not read; an unreadable value keeps both forms; English is plain %."""
+    assert fill("버전 %(n)d(으)로, 버전 %(m)d(으)로", {"n": 3, "m": 2}) == "버전 3으로, 버전 2로"
+    assert fill("'%(name)s'은(는) 안 됩니다", {"name": "printf"}) == "'printf'는 안 됩니다"
+    assert fill("<code>%(file)s</code>은(는) lane %(a)s이(가)", {"file": "a.cu", "a": "0-15"}) == "<code>a.cu</code>는 lane 0-15가"
+    assert fill("%(value)s이(가) 한도 %(limit)s을(를) 넘고 %(x)s와(과) 100%%", {"value": 2048, "limit": 1024, "x": "x²"}) \
+        == "2048이 한도 1024를 넘고 x²과(와) 100%"
+    assert fill("version %(n)d is %(name)s", {"n": 7, "name": "a"}) == "version 7 is a"
