@@ -367,7 +367,8 @@ def reset_item(item_id: int, by) -> ExamItem:
     """Give one student a fresh variant of one question: new seed (or the kernel's current version),
     saved answer cleared, kernel attempts reset (earlier submissions are detached). Logged.
 
-    Raises ExamError (reset_refused_error), changing nothing, for an attempt closed because its student
+    Raises ExamError, changing nothing, when no new variant can be drawn (the template or its problems changed
+    since: "cannot_redraw"), and (reset_refused_error) for an attempt closed because its student
     was removed from the course (ExamAttempt.closed_for_removal, the rule the attempt's page hides the
     button by): a crafted POST is refused as the page would be."""
     with transaction.atomic():
@@ -376,8 +377,14 @@ def reset_item(item_id: int, by) -> ExamItem:
         if attempt.closed_for_removal:
             raise reset_refused_error(attempt)
         others = [o.data for o in attempt.items.exclude(pk=item.pk)]  # a fresh variant repeats none of them
-        new = redraw_item(spec_of(attempt.exam), item.data, attempt.exam.secret, attempt.user_id,
-                          DbCatalogue(attempt.exam.course), attempt.exam.course.target_cc, others)
+        try:
+            new = redraw_item(spec_of(attempt.exam), item.data, attempt.exam.secret, attempt.user_id,
+                              DbCatalogue(attempt.exam.course), attempt.exam.course.target_cc, others)
+        except DrawError as exc:  # the template or its problems changed since the draw: nothing is changed
+            log.warning("exam %s: cannot redraw item %s of attempt %s: %s", attempt.exam_id, item.key, attempt.pk, exc)
+            raise ExamError(_("Question %(n)d cannot be drawn again: what it was drawn from is no longer in the exam's "
+                              "template or the course. Nothing was changed.") % {"n": item.number},
+                            code="cannot_redraw", status=409) from None
         old = {"generation": item.data.get("generation", 0),
                "seed": item.data.get("question", {}).get("seed"),
                "submissions": list(item.submissions.values_list("pk", flat=True))}
