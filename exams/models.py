@@ -181,6 +181,14 @@ class ExamAttempt(models.Model):
             return CloseReason(self.close_reason).label
         return self.get_state_display()
 
+    @property
+    def closed_for_removal(self) -> bool:
+        """Whether the attempt was closed because staff removed its student from the course, and nobody has
+        re-opened it since (an extension clears the reason). Staff cannot reset its questions then: the
+        student cannot answer a fresh variant. The attempt's page offers no reset and
+        exams.actions.attempts.reset_item refuses one, both by this rule."""
+        return self.state == AttemptState.CLOSED and self.close_reason == CloseReason.REMOVED
+
 
 class ExamItem(models.Model):
     """One drawn item of an attempt, stored in full (`data`: exams.core.draw's item dict), with the

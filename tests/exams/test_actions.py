@@ -192,3 +192,23 @@ def test_course_page_lists_open_exams(exam, people):
     assert [(i.title, i.kind, i.url) for i in items] == [(exam.title, "exam", reverse("exams:exam", args=[exam.pk]))]
     html = client_for(people["alice"]).get(reverse("courses:course", args=[exam.course.code])).content.decode()
     assert reverse("exams:exam", args=[exam.pk]) in html and reverse("exams:course", args=[exam.course_id]) in html
+
+
+def test_a_reset_that_cannot_draw_again_is_refused_and_changes_nothing(exam, people, kernel_problem):
+    """The kernel item's problem has no current version any more (its course withdrew it after the draw): staff
+    read why, in their language, and the item keeps its variant, answer and submissions (it was a 500)."""
+    from django.utils import translation
+
+    a = start_attempt(exam, people["alice"])
+    k = a.items.get(kind="kernel")
+    before = dict(k.data)
+    kernel_problem.current_version = None
+    kernel_problem.save(update_fields=["current_version"])
+    for language, text in (("en", "cannot be drawn again"), ("ko", "다시 뽑을 수 없습니다")):
+        with translation.override(language), pytest.raises(ExamError) as refused:
+            reset_item(k.pk, people["tom"])
+        assert refused.value.code == "cannot_redraw" and refused.value.status == 409
+        assert text in str(refused.value) and f"{k.number}" in str(refused.value)
+    k.refresh_from_db()
+    assert k.data == before
+    assert not a.events.filter(kind=EventKind.RESET).exists()

@@ -1,6 +1,8 @@
 """An attempt closed because the student was removed from the course is named so wherever its state
 shows: the staff results, the live monitor, the attempt's page, the student's own pages and the admin
-say "Closed: removed from the course" (Korean: 종료됨: 강좌에서 제외됨), not "Closed at the deadline"."""
+say "Closed: removed from the course" (Korean: 종료됨: 강좌에서 제외됨), not "Closed at the deadline".
+Staff can neither extend it nor reset its questions until the student is back in the course (and, for a
+reset, the attempt re-opened by an extension): each is refused on the server, saying so, changing nothing."""
 from __future__ import annotations
 
 import html as html_lib
@@ -151,3 +153,118 @@ def test_the_migration_reads_the_reason_from_older_timelines(exam, people, ended
     importlib.import_module("exams.migrations.0005_attempt_close_reason").from_timelines(apps, None)
     assert dict(ExamAttempt.objects.values_list("user__username", "close_reason")) == {"alice": CloseReason.REMOVED,
                                                                                        "bob": ""}
+
+
+# ---- resetting a question of the removed student's attempt ---------------------------------------
+
+RESET_REFUSED = {
+    "en": "alice is not in this course, so their questions cannot be reset: add them to the course again first, "
+          "then extend their time and reset the question.",
+    "ko": "alice 학생은 이 강좌에 없어 문항을 초기화할 수 없습니다. 먼저 강좌에 다시 추가한 뒤 시간을 연장하고 문항을 "
+          "초기화하세요."}
+RESET_REFUSED_BACK = {
+    "en": "alice's attempt was closed when they were removed from the course, so its questions cannot be reset: "
+          "extend their time first, which re-opens it.",
+    "ko": "alice 학생의 응시는 강좌에서 제외되어 종료되었으므로 문항을 초기화할 수 없습니다. 먼저 시간을 연장해 응시를 "
+          "다시 여세요."}
+RESET_DONE = {"en": "was reset with a new variant.", "ko": "새 변형으로 초기화했습니다."}
+
+
+@pytest.fixture
+def removed_with_answers(exam, people):
+    """alice answers every question right and is then removed from the course mid-exam (her attempt is
+    closed and graded with them); bob's attempt, with the same answers, stays open."""
+    from courses.models import Membership
+    from exams.actions.attempts import save_answers
+
+    from .conftest import right_answers
+
+    attempts = {}
+    for name in ("alice", "bob"):
+        a = attempts[name] = start_attempt(exam, people[name])
+        save_answers(a.pk, people[name], {q.key: right_answers(q) for q in a.items.filter(kind="question")})
+    remove_member(exam.course, people["ivy"], Membership.objects.get(course=exam.course, user=people["alice"]).pk)
+    for a in attempts.values():
+        a.refresh_from_db()
+    assert attempts["alice"].closed_for_removal and attempts["alice"].total > 0
+    return attempts
+
+
+def _snapshot(attempt):
+    """Everything a reset would change: the attempt's state and score, each item, and its timeline."""
+    from exams.models import ExamItem
+
+    attempt = ExamAttempt.objects.get(pk=attempt.pk)
+    items = list(ExamItem.objects.filter(attempt=attempt).order_by("pk")
+                 .values("pk", "data", "answer", "saved_at", "points", "status"))
+    submissions = sorted(attempt.items.values_list("submissions__pk", flat=True), key=str)
+    return ((attempt.state, attempt.close_reason, attempt.deadline, attempt.ended_at, attempt.total), items,
+            submissions, list(attempt.events.values_list("kind", flat=True)))
+
+
+@pytest.mark.parametrize("staff", ["ivy", "tom"])
+@pytest.mark.parametrize("lang", ["en", "ko"])
+def test_a_crafted_reset_is_refused_while_the_student_is_out_of_the_course(exam, people, removed_with_answers,
+                                                                         staff, lang):
+    """The attempt's page offers no reset for the removed student (test_removed_statistics); a POST made by
+    hand, by the instructor or a TA, is refused with the reason on the attempt's page, in English and
+    Korean, and changes nothing: the same variants, answers, scores and timeline."""
+    alice = removed_with_answers["alice"]
+    before = _snapshot(alice)
+    for item in alice.items.all():  # a question and the kernel item alike
+        response = client_for(people[staff]).post(reverse("exams:reset", args=[item.pk]), HTTP_ACCEPT_LANGUAGE=lang,
+                                                  follow=True)
+        assert response.redirect_chain[-1][0] == reverse("exams:attempt_detail", args=[alice.pk])
+        page = html_lib.unescape(response.content.decode())
+        assert RESET_REFUSED[lang] in page and RESET_DONE[lang] not in page
+    assert _snapshot(alice) == before
+
+
+def test_reset_item_refuses_the_removed_students_attempt(exam, people, removed_with_answers):
+    """The write path itself refuses (not only the view): code "not_in_course", 409, nothing changed."""
+    from exams.actions.attempts import reset_item
+    from exams.errors import ExamError
+
+    alice = removed_with_answers["alice"]
+    before = _snapshot(alice)
+    with pytest.raises(ExamError) as refused:
+        reset_item(alice.items.filter(kind="question").first().pk, people["ivy"])
+    assert (str(refused.value), refused.value.code, refused.value.status) == (RESET_REFUSED["en"], "not_in_course", 409)
+    assert _snapshot(alice) == before
+
+
+@pytest.mark.parametrize("lang", ["en", "ko"])
+def test_re_added_the_reset_waits_for_the_extension_that_re_opens_the_attempt(exam, people, removed_with_answers,
+                                                                             lang):
+    """Back in the course, alice's attempt is still the one closed for her removal (the page still offers no
+    reset): the refusal says to extend her time first. Once extended, the reset works."""
+    alice = removed_with_answers["alice"]
+    enrol(people["alice"], exam.course, "student")
+    item = alice.items.filter(kind="question").first()
+    before = _snapshot(alice)
+    client = client_for(people["tom"])
+    page = html_lib.unescape(client.post(reverse("exams:reset", args=[item.pk]), HTTP_ACCEPT_LANGUAGE=lang,
+                                         follow=True).content.decode())
+    assert RESET_REFUSED_BACK[lang] in page and 'class="inline-form reset-form"' not in page
+    assert _snapshot(alice) == before
+    extend_attempt(alice.pk, 10, people["ivy"])
+    page = html_lib.unescape(client.post(reverse("exams:reset", args=[item.pk]), HTTP_ACCEPT_LANGUAGE=lang,
+                                         follow=True).content.decode())
+    assert RESET_DONE[lang] in page and 'class="inline-form reset-form"' in page
+    item.refresh_from_db()
+    assert item.answer == {} and item.data["generation"] == 1
+
+
+@pytest.mark.parametrize("staff", ["ivy", "tom"])
+def test_the_reset_still_works_for_a_student_in_the_course(exam, people, removed_with_answers, staff):
+    """bob, still in the course, gets a fresh variant from the same button: answer cleared, logged."""
+    from exams.models import EventKind
+
+    bob = removed_with_answers["bob"]
+    item = bob.items.filter(kind="question").first()
+    old_seed = item.data["question"]["seed"]
+    response = client_for(people[staff]).post(reverse("exams:reset", args=[item.pk]), follow=True)
+    assert RESET_DONE["en"] in html_lib.unescape(response.content.decode())
+    item.refresh_from_db()
+    assert (item.answer, item.data["generation"]) == ({}, 1) and item.data["question"]["seed"] != old_seed
+    assert bob.events.filter(kind=EventKind.RESET, by=people[staff]).exists()
