@@ -55,7 +55,7 @@ def test_a_kernel_goes_to_the_kernel_zone_and_the_chosen_zone_wins(course, peopl
 
 @pytest.mark.parametrize("lang, words", [("en", ["There is no question family “memory.bank_conflict”.",
                                                  "Did you mean “memory.bank_conflicts”?", "Nothing was added."]),
-                                         ("ko", ["“memory.bank_conflict”라는 문제 유형이 없습니다.",
+                                         ("ko", ["“memory.bank_conflict” 문제 유형이 없습니다.",
                                                  "혹시 “memory.bank_conflicts”인가요?", "아무것도 추가하지 않았습니다."])])
 def test_a_misspelt_id_is_refused_before_anything_is_inserted(course, people, url, lang, words):
     ivy = client_for(people["ivy"])

@@ -342,8 +342,8 @@ def test_a_plain_visit_says_which_launch_the_last_submission_chose(choose_proble
     assert f'<a href="{url}?from={last.pk}#submit-form">Reopen #{last.pk} with its launch</a>' in html
 
     korean = alice_client.get(url, HTTP_ACCEPT_LANGUAGE="ko").content.decode()
-    assert f"마지막 제출(#{last.pk})은 <code>block=32 grid=ceil_div(n, 32)</code>를 썼습니다." in korean
-    assert f'<a href="{url}?from={last.pk}#submit-form">#{last.pk}를 그 실행 구성으로 다시 열기</a>' in korean
+    assert f"마지막 제출(#{last.pk})의 실행 구성: <code>block=32 grid=ceil_div(n, 32)</code>." in korean
+    assert f'<a href="{url}?from={last.pk}#submit-form">제출 #{last.pk}의 실행 구성으로 다시 열기</a>' in korean
 
     # Reopened, the fields hold that launch: no such note (the note of a reopened submission instead).
     reopened = alice_client.get(url, {"from": last.pk}).content.decode()
