@@ -69,6 +69,35 @@ def exam_question_in_progress(user, problem, now: datetime | None = None) -> Exa
     return ExamQuestion(exam, item.number, reverse("exams:kernel", args=[exam.pk, item.number]))
 
 
+def exam_question_of(submission, now: datetime | None = None) -> ExamQuestion | None:
+    """The kernel question `submission` answers, while its student's attempt is open at `now` (before
+    its deadline): where that student fixes and resubmits it. None for practice work, for a submission
+    a reset detached from its item, and once the attempt is submitted, closed or past its deadline."""
+    from .models import ExamItem
+
+    if not submission.exam_item_id:
+        return None
+    now = now or timezone.now()
+    item = (ExamItem.objects.filter(pk=submission.exam_item_id, kind="kernel", attempt__user_id=submission.user_id,
+                                    attempt__state=AttemptState.OPEN, attempt__deadline__gt=now)
+            .select_related("attempt__exam").first())
+    if item is None:
+        return None
+    exam = item.attempt.exam
+    return ExamQuestion(exam, item.number, reverse("exams:kernel", args=[exam.pk, item.number]))
+
+
+def exam_url_of(submission) -> str | None:
+    """The page of the exam `submission` was made in (exams:exam), or None for practice work or an exam
+    that is gone."""
+    from .models import ExamItem
+
+    exam_id = submission.exam_id or (ExamItem.objects.filter(pk=submission.exam_item_id)
+                                     .values_list("attempt__exam_id", flat=True).first()
+                                     if submission.exam_item_id else None)
+    return reverse("exams:exam", args=[exam_id]) if exam_id else None
+
+
 def hidden_from_student(submission, now: datetime | None = None) -> bool:
     """True when the student who made this exam submission may not see its result yet: the exam gives
     less than full feedback (for the item's zone) and the results are not released. A submission a

@@ -200,8 +200,22 @@ def submission_detail(request, pk):
     origin = run_origin(submission)
     context = {**submission_context(submission, request.user), "launch_used": launch_used(submission),
                "is_owner": is_owner, "others_submissions": not is_owner or origin is not None,
-               "run_origin": origin}
+               "run_origin": origin, **_exam_links(submission, is_owner)}
     return render(request, "grader/submission.html", context)
+
+
+def _exam_links(submission, is_owner: bool) -> dict:
+    """Where the owner of an exam submission goes from its page. A practice submission of the same
+    problem would not count for the exam, so "Edit and resubmit" leads back to the exam's question
+    while the attempt is open (exam_question), and once it is not, to the exam's page (exam_url).
+    The playground, which runs code outside the exam, is not offered while the attempt is open, as
+    the exam's own pages do not offer it."""
+    if not submission.is_exam_work:
+        return {"exam_question": None, "exam_url": None}
+    from exams.services import exam_question_of, exam_url_of
+
+    question = exam_question_of(submission) if is_owner else None
+    return {"exam_question": question, "exam_url": None if question else exam_url_of(submission)}
 
 
 def submission_live(request, pk):
