@@ -142,6 +142,18 @@ def as_percent(value):
 
 
 @register.filter
+def plural_count(value) -> int:
+    """The whole number that picks the plural form for an amount that may be fractional, for
+    `{% blocktranslate count %}` (gettext wants an integer): 1 -> 1 ("1 point"), 2.0 -> 2, and any
+    fraction -> 2, since English says "0.5 points" and "1.5 points" (Korean has one form)."""
+    try:
+        number = float(value)
+    except (TypeError, ValueError):
+        return 2
+    return int(number) if number.is_integer() else 2
+
+
+@register.filter
 def milliseconds(seconds):
     try:
         return f"{float(seconds) * 1000:.1f} ms"
