@@ -31,6 +31,7 @@ from .exports import Layout, export_file, students
 from .forms import AccommodationForm, ExamForm, ExtendForm, TemplateForm
 from .kernel_rows import kernel_draft, submission_rows
 from .models import CloseReason, Exam, ExamAttempt, ExamItem, ExamTemplate
+from .release import held_for_staff
 from .template_messages import localize
 from .timeline import item_titles, timeline
 from practice.rendering import lang
@@ -203,7 +204,8 @@ def exam_edit(request, course_id: int, pk: int | None = None):
         else:
             messages.success(request, _("Exam saved."))
             return redirect("exams:results", pk=exam.pk)
-    return render(request, "exams/exam_form.html", {"course": course, "exam": exam, "form": form},
+    return render(request, "exams/exam_form.html", {"course": course, "exam": exam, "form": form,
+                                                    "held": held_for_staff(exam) if exam else None},
                   status=400 if form.errors else 200)
 
 
@@ -277,6 +279,8 @@ def results(request, pk: int):
         "removed": sum(1 for a in attempts if a.close_reason == CloseReason.REMOVED),
         "instructor": (instructor := role(request.user, exam.course) == "instructor"),
         "moodle": moodle_match(students(exam)) if instructor else None,
+        # A release time that running attempts outlast: students see results only once they end (a warning).
+        "held": held_for_staff(exam),
     })
 
 
