@@ -22,7 +22,7 @@ from exams.core.template import TemplateError, dump_yaml
 
 from . import template_picker, template_zones
 from .access import is_staff, require_instructor, require_staff, role
-from .actions.attempts import close_expired, extend_attempt, refresh, reset_item
+from .actions.attempts import close_expired, extend_attempt, refresh, reset_item, reset_refusal
 from .actions.scheduling import (check_template, remove_accommodation, save_template, schedule_exam,
                                  set_accommodation, update_exam)
 from .catalogue import DbCatalogue
@@ -327,7 +327,8 @@ def attempt_detail(request, attempt_id: int):
             r["draft"] = kernel_draft(r["item"], r["submissions"])
     return render(request, "exams/result.html", {
         "exam": attempt.exam, "attempt": attempt, "rows": rows, "staff_view": True,
-        "events": timeline(attempt, item_titles(rows)), "extend_form": ExtendForm()})
+        "events": timeline(attempt, item_titles(rows)), "extend_form": ExtendForm(),
+        "can_reset": reset_refusal(attempt) is None})
 
 
 @login_required

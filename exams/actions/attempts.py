@@ -347,10 +347,14 @@ def extend_attempt(attempt_id: int, minutes: int, by) -> ExamAttempt:
     return attempt
 
 
-def reset_refused_error(attempt: ExamAttempt) -> ExamError:
-    """Why staff cannot reset a question of `attempt`, closed because its student was removed from the
-    course (ExamAttempt.closed_for_removal): while the student is out of the course, add them again
-    first (as for an extension); once back, extend their time first, which re-opens the attempt."""
+def reset_refusal(attempt: ExamAttempt) -> ExamError | None:
+    """Why staff cannot reset a question of `attempt` now, or None when they can. Refused: while its student
+    is not in the course, whatever the attempt's state (add them again first, as for an extension; a
+    submitted attempt's reset changed a released score of a removed student); once back, while the attempt
+    is still the one their removal closed (ExamAttempt.closed_for_removal: extend their time first, which
+    re-opens it); and once the student submitted it, since a fresh variant could not be answered any more
+    (no extension re-opens a submitted attempt) and would score nothing. The attempt's page offers the
+    reset buttons by this same rule (staff_views.attempt_detail)."""
     from ..access import is_member_of_exam_course
 
     student = attempt.user.get_username()
@@ -358,24 +362,31 @@ def reset_refused_error(attempt: ExamAttempt) -> ExamError:
         return ExamError(_("%(student)s is not in this course, so their questions cannot be reset: add them to the "
                            "course again first, then extend their time and reset the question.") % {"student": student},
                          code="not_in_course", status=409)
-    return ExamError(_("%(student)s's attempt was closed when they were removed from the course, so its questions "
-                       "cannot be reset: extend their time first, which re-opens it.") % {"student": student},
-                     code="removed", status=409)
+    if attempt.closed_for_removal:
+        return ExamError(_("%(student)s's attempt was closed when they were removed from the course, so its questions "
+                           "cannot be reset: extend their time first, which re-opens it.") % {"student": student},
+                         code="removed", status=409)
+    if attempt.state == AttemptState.SUBMITTED:
+        return ExamError(_("%(student)s submitted this attempt, so a question reset now could not be answered and "
+                           "would score nothing: their answers stand.") % {"student": student},
+                         code="submitted", status=409)
+    return None
 
 
 def reset_item(item_id: int, by) -> ExamItem:
     """Give one student a fresh variant of one question: new seed (or the kernel's current version),
     saved answer cleared, kernel attempts reset (earlier submissions are detached). Logged.
 
-    Raises ExamError, changing nothing, when no new variant can be drawn (the template or its problems changed
-    since: "cannot_redraw"), and (reset_refused_error) for an attempt closed because its student
-    was removed from the course (ExamAttempt.closed_for_removal, the rule the attempt's page hides the
-    button by): a crafted POST is refused as the page would be."""
+    Raises ExamError, changing nothing: as reset_refusal says (the student not in the course, the attempt
+    closed by their removal, or submitted: the rule the attempt's page offers the buttons by, so a crafted
+    POST is refused as the page would be), or when no new variant can be drawn (the template or its problems
+    changed since: "cannot_redraw")."""
     with transaction.atomic():
         item = ExamItem.objects.select_for_update().select_related("attempt__exam").get(pk=item_id)
         attempt = item.attempt
-        if attempt.closed_for_removal:
-            raise reset_refused_error(attempt)
+        refusal = reset_refusal(attempt)
+        if refusal is not None:
+            raise refusal
         others = [o.data for o in attempt.items.exclude(pk=item.pk)]  # a fresh variant repeats none of them
         try:
             new = redraw_item(spec_of(attempt.exam), item.data, attempt.exam.secret, attempt.user_id,
