@@ -22,7 +22,8 @@ from exams.core.template import TemplateError, dump_yaml
 
 from . import template_picker, template_zones
 from .access import is_staff, require_instructor, require_staff, role
-from .actions.attempts import close_expired, extend_attempt, refresh, reset_item, reset_refusal
+from .actions.attempts import close_expired, extend_attempt, refresh
+from .actions.resets import reset_item, reset_refusal
 from .actions.scheduling import (check_template, remove_accommodation, save_template, schedule_exam,
                                  set_accommodation, update_exam)
 from .catalogue import DbCatalogue

@@ -8,7 +8,8 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone
 
-from exams.actions.attempts import reset_item, start_attempt, submit_attempt, submit_kernel
+from exams.actions.attempts import start_attempt, submit_attempt, submit_kernel
+from exams.actions.resets import reset_item
 from exams.models import Feedback
 from grader import actions as grader_actions
 from grader import grading as grader_grading

@@ -222,7 +222,7 @@ def test_a_crafted_reset_is_refused_while_the_student_is_out_of_the_course(exam,
 
 def test_reset_item_refuses_the_removed_students_attempt(exam, people, removed_with_answers):
     """The write path itself refuses (not only the view): code "not_in_course", 409, nothing changed."""
-    from exams.actions.attempts import reset_item
+    from exams.actions.resets import reset_item
     from exams.errors import ExamError
 
     alice = removed_with_answers["alice"]
@@ -278,7 +278,8 @@ def test_a_crafted_reset_of_a_submitted_attempt_is_refused(exam, people, languag
     lowered a released score from 11 to 6)."""
     from django.utils import translation
 
-    from exams.actions.attempts import reset_item, save_answers, submit_attempt
+    from exams.actions.attempts import save_answers, submit_attempt
+    from exams.actions.resets import reset_item
     from exams.errors import ExamError
 
     a = start_attempt(exam, people["alice"])
