@@ -185,8 +185,7 @@ class ExamAttempt(models.Model):
     def closed_for_removal(self) -> bool:
         """Whether the attempt was closed because staff removed its student from the course, and nobody has
         re-opened it since (an extension clears the reason). Staff cannot reset its questions then: the
-        student cannot answer a fresh variant. The attempt's page offers no reset and
-        exams.actions.attempts.reset_item refuses one, both by this rule."""
+        student cannot answer a fresh variant (exams.actions.resets.reset_refusal, one of its rules)."""
         return self.state == AttemptState.CLOSED and self.close_reason == CloseReason.REMOVED
 
 

@@ -100,7 +100,8 @@ def exam_url_of(submission) -> str | None:
 
 def hidden_from_student(submission, now: datetime | None = None) -> bool:
     """True when the student who made this exam submission may not see its result yet: the exam gives
-    less than full feedback (for the item's zone) and the results are not released. A submission a
+    less than full feedback (for the item's zone) and the results are not visible to students
+    (exams.release.results_visible: released, and no attempt still running). A submission a
     reset detached from its item (exam_item None, exam kept) is held to the exam's strictest feedback.
     Practice submissions are never hidden; neither is one whose exam was deleted (nothing to keep)."""
     from .models import Exam, ExamItem
@@ -112,8 +113,9 @@ def hidden_from_student(submission, now: datetime | None = None) -> bool:
         Exam.objects.filter(pk=submission.exam_id).first() if submission.exam_id else None)
     if exam is None:
         return False
-    now = now or timezone.now()
-    if exam.results_release_at is not None and now >= exam.results_release_at:
+    from .release import results_visible
+
+    if results_visible(exam, now):
         return False
     zones = exam.spec.get("zones", [])
     if item is not None:

@@ -22,7 +22,8 @@ from exams.core.template import TemplateError, dump_yaml
 
 from . import template_picker, template_zones
 from .access import is_staff, require_instructor, require_staff, role
-from .actions.attempts import close_expired, extend_attempt, refresh, reset_item
+from .actions.attempts import close_expired, extend_attempt, refresh
+from .actions.resets import reset_item, reset_refusal
 from .actions.scheduling import (check_template, remove_accommodation, save_template, schedule_exam,
                                  set_accommodation, update_exam)
 from .catalogue import DbCatalogue
@@ -31,6 +32,7 @@ from .exports import Layout, export_file, students
 from .forms import AccommodationForm, ExamForm, ExtendForm, TemplateForm
 from .kernel_rows import kernel_draft, submission_rows
 from .models import CloseReason, Exam, ExamAttempt, ExamItem, ExamTemplate
+from .release import held_for_staff
 from .template_messages import localize
 from .timeline import item_titles, timeline
 from practice.rendering import lang
@@ -203,7 +205,8 @@ def exam_edit(request, course_id: int, pk: int | None = None):
         else:
             messages.success(request, _("Exam saved."))
             return redirect("exams:results", pk=exam.pk)
-    return render(request, "exams/exam_form.html", {"course": course, "exam": exam, "form": form},
+    return render(request, "exams/exam_form.html", {"course": course, "exam": exam, "form": form,
+                                                    "held": held_for_staff(exam) if exam else None},
                   status=400 if form.errors else 200)
 
 
@@ -277,6 +280,8 @@ def results(request, pk: int):
         "removed": sum(1 for a in attempts if a.close_reason == CloseReason.REMOVED),
         "instructor": (instructor := role(request.user, exam.course) == "instructor"),
         "moodle": moodle_match(students(exam)) if instructor else None,
+        # A release time that running attempts outlast: students see results only once they end (a warning).
+        "held": held_for_staff(exam),
     })
 
 
@@ -323,7 +328,8 @@ def attempt_detail(request, attempt_id: int):
             r["draft"] = kernel_draft(r["item"], r["submissions"])
     return render(request, "exams/result.html", {
         "exam": attempt.exam, "attempt": attempt, "rows": rows, "staff_view": True,
-        "events": timeline(attempt, item_titles(rows)), "extend_form": ExtendForm()})
+        "events": timeline(attempt, item_titles(rows)), "extend_form": ExtendForm(),
+        "can_reset": reset_refusal(attempt) is None})
 
 
 @login_required

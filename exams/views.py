@@ -25,15 +25,10 @@ from .actions.scheduling import window
 from .errors import ExamError
 from .kernel_rows import submission_rows, zone_feedback
 from .models import AttemptState, CloseReason, Exam, ExamAttempt, ExamItem, Feedback
+from .release import release_state
 from practice.rendering import blocks_html, lang
 
 MAX_SAVE_BYTES = 256 * 1024
-
-
-def released(exam: Exam, now=None) -> bool:
-    """Results (scores, answer keys, worked solutions) are visible to students from the release time on."""
-    now = now or timezone.now()
-    return exam.results_release_at is not None and now >= exam.results_release_at
 
 
 def _exam_for_student(request, pk: int) -> Exam:
@@ -106,7 +101,8 @@ def exam_page(request, pk: int):
     now = timezone.now()
     return render(request, "exams/exam.html", {
         "exam": exam, "attempt": attempt, "opens": opens, "closes": closes, "extra": extra, "now": now,
-        "is_open": opens <= now < closes, "released": released(exam, now), "staff": is_staff(request.user, exam.course),
+        "is_open": opens <= now < closes, "release": release_state(exam, now),
+        "staff": is_staff(request.user, exam.course),
     })
 
 
@@ -117,7 +113,7 @@ def _removed_exam_page(request, attempt: ExamAttempt):
     opens, closes, extra = window(exam, request.user)
     return render(request, "exams/exam.html", {
         "exam": exam, "attempt": attempt, "opens": opens, "closes": closes, "extra": extra, "now": timezone.now(),
-        "is_open": False, "released": False, "staff": False, "removed": True,
+        "is_open": False, "release": None, "staff": False, "removed": True,
     })
 
 
@@ -311,14 +307,18 @@ def submit(request, pk: int):
 
 @login_required
 def result(request, pk: int):
-    """The student's own result, with keys and worked solutions, from the release time on."""
+    """The student's own result, with keys and worked solutions, once the results are visible to
+    students (exams.release: released, and no attempt of the exam still running)."""
     exam = _page_exam(request, pk)
     if exam is None:
         return _outside(request, pk)
     attempt = _own_attempt(request, exam)
     if attempt.is_open:
         return redirect("exams:attempt", pk=exam.pk)
-    if not released(exam):  # the exam page says when results come out
+    release = release_state(exam)
+    if release.held:  # released, but others still answer the same questions: the exam page says until when
+        return redirect("exams:exam", pk=exam.pk)
+    if not release.visible:  # the exam page says when results come out
         messages.info(request, _("Your result is not released yet."))
         return redirect("exams:exam", pk=exam.pk)
     la = lang()
@@ -330,3 +330,4 @@ def result(request, pk: int):
             r["submissions"] = submission_rows(r["item"])
             r["show_full"] = zone_feedback(exam, r["item"]) == Feedback.FULL
     return render(request, "exams/result.html", {"exam": exam, "attempt": attempt, "rows": rows, "staff_view": False})
+

@@ -11,18 +11,16 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from accounts.timezones import when
-from exams.core.draw import DrawError, redraw_item
+from exams.core.draw import DrawError
 from exams.core.kernel_state import item_feedback, kernel_state
-from grader import live
 
 from .. import clock, drawing
-from ..catalogue import DbCatalogue
 from ..errors import ExamError
 from ..models import AttemptEvent, AttemptState, CloseReason, EventKind, Exam, ExamAttempt, ExamItem
 from .events import log_event
 from .grading import grade_attempt, kernel_outcomes
 from .passwords import check_password
-from .scheduling import deadline_for, spec_of
+from .scheduling import deadline_for
 
 log = logging.getLogger(__name__)
 MAX_ANSWER_CHARS = 200  # per field, as practice's parser accepts
@@ -345,54 +343,3 @@ def extend_attempt(attempt_id: int, minutes: int, by) -> ExamAttempt:
         clock.changed(attempt.pk)
         log_event(attempt, EventKind.EXTENDED, by=by, minutes=minutes, deadline=attempt.deadline.isoformat())
     return attempt
-
-
-def reset_refused_error(attempt: ExamAttempt) -> ExamError:
-    """Why staff cannot reset a question of `attempt`, closed because its student was removed from the
-    course (ExamAttempt.closed_for_removal): while the student is out of the course, add them again
-    first (as for an extension); once back, extend their time first, which re-opens the attempt."""
-    from ..access import is_member_of_exam_course
-
-    student = attempt.user.get_username()
-    if not is_member_of_exam_course(attempt.user, attempt.exam_id):
-        return ExamError(_("%(student)s is not in this course, so their questions cannot be reset: add them to the "
-                           "course again first, then extend their time and reset the question.") % {"student": student},
-                         code="not_in_course", status=409)
-    return ExamError(_("%(student)s's attempt was closed when they were removed from the course, so its questions "
-                       "cannot be reset: extend their time first, which re-opens it.") % {"student": student},
-                     code="removed", status=409)
-
-
-def reset_item(item_id: int, by) -> ExamItem:
-    """Give one student a fresh variant of one question: new seed (or the kernel's current version),
-    saved answer cleared, kernel attempts reset (earlier submissions are detached). Logged.
-
-    Raises ExamError, changing nothing, when no new variant can be drawn (the template or its problems changed
-    since: "cannot_redraw"), and (reset_refused_error) for an attempt closed because its student
-    was removed from the course (ExamAttempt.closed_for_removal, the rule the attempt's page hides the
-    button by): a crafted POST is refused as the page would be."""
-    with transaction.atomic():
-        item = ExamItem.objects.select_for_update().select_related("attempt__exam").get(pk=item_id)
-        attempt = item.attempt
-        if attempt.closed_for_removal:
-            raise reset_refused_error(attempt)
-        others = [o.data for o in attempt.items.exclude(pk=item.pk)]  # a fresh variant repeats none of them
-        try:
-            new = redraw_item(spec_of(attempt.exam), item.data, attempt.exam.secret, attempt.user_id,
-                              DbCatalogue(attempt.exam.course), attempt.exam.course.target_cc, others)
-        except DrawError as exc:  # the template or its problems changed since the draw: nothing is changed
-            log.warning("exam %s: cannot redraw item %s of attempt %s: %s", attempt.exam_id, item.key, attempt.pk, exc)
-            raise ExamError(_("Question %(n)d cannot be drawn again: what it was drawn from is no longer in the exam's "
-                              "template or the course. Nothing was changed.") % {"n": item.number},
-                            code="cannot_redraw", status=409) from None
-        old = {"generation": item.data.get("generation", 0),
-               "seed": item.data.get("question", {}).get("seed"),
-               "submissions": list(item.submissions.values_list("pk", flat=True))}
-        item.submissions.update(exam_item=None)
-        live.changed(*old["submissions"])
-        item.data, item.answer, item.saved_at, item.points, item.status = new, {}, None, None, ""
-        item.save(update_fields=["data", "answer", "saved_at", "points", "status"])
-        log_event(attempt, EventKind.RESET, by=by, item=item.key, old=old)
-        if not attempt.is_open:
-            grade_attempt(attempt)
-    return item

@@ -47,6 +47,9 @@
     clearInterval(syncTimer);
     failEl.hidden = true;
     root.querySelectorAll("input, textarea, select, button[data-exam-control]").forEach((el) => { el.disabled = true; });
+    // Not "Saving…" for ever: what was typed after the last save is not saved, and says so.
+    if (dirty.size) setStatus(d.textNotSaved, "save-failed");
+    else statusEl.textContent = "";
     closedEl.textContent = message;
     closedEl.hidden = false;
     setTimeout(() => { window.location.href = d.examUrl; }, 4000);

@@ -8,7 +8,7 @@ from django.contrib.auth.models import User
 from django.urls import reverse
 from django.utils import timezone
 
-from exams.actions.attempts import save_answers, start_attempt, submit_kernel
+from exams.actions.attempts import save_answers, start_attempt, submit_attempt, submit_kernel
 from exams.models import ExamAttempt
 from tests.exams.conftest import (  # noqa: F401  (fixtures)
     PASSWORD,
@@ -173,6 +173,8 @@ def test_exam_submission_details_hidden_until_release_unless_full_feedback(exam,
     exam.feedback = "none"
     exam.results_release_at = timezone.now() - timedelta(seconds=1)
     exam.save()
+    assert c.get(sub.get_absolute_url()).status_code == 404  # released, but her attempt still runs (exams.release)
+    submit_attempt(a.pk, people["alice"])
     assert c.get(sub.get_absolute_url()).status_code == 200
 
 

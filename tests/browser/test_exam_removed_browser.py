@@ -32,6 +32,7 @@ def _ends_with_the_removal(page, exam, live_server):
     page.wait_for_timeout(1500)
     assert page.locator("#timer").text_content() == stopped  # the clock stopped
     assert page.locator("input[name^='answer-']").first.is_disabled()
+    assert "Saving" not in (page.locator("#save-status").text_content() or "")  # not "Saving…" for ever
     # The exam's page follows (read-only), with the attempt's state and the same sentence.
     page.wait_for_url(f"{live_server.url}/exams/{exam.pk}/", timeout=10000)
     expect(page.locator("#attempt-state")).to_have_text("Closed: removed from the course")

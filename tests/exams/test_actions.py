@@ -4,7 +4,8 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from exams.actions.attempts import (close_expired, extend_attempt, reset_item, save_answers, start_attempt,
+from exams.actions.resets import reset_item
+from exams.actions.attempts import (close_expired, extend_attempt, save_answers, start_attempt,
                                     submit_attempt)
 from exams.actions.regrades import apply_regrade, preview_regrade
 from exams.actions.scheduling import set_accommodation

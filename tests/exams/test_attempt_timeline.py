@@ -7,7 +7,8 @@ import re
 import pytest
 from django.urls import reverse
 
-from exams.actions.attempts import extend_attempt, reset_item, save_answers, start_attempt, submit_attempt, submit_kernel
+from exams.actions.attempts import extend_attempt, save_answers, start_attempt, submit_attempt, submit_kernel
+from exams.actions.resets import reset_item
 from exams.errors import ExamError
 from grader import actions as grader_actions
 from grader import grading as grader_grading

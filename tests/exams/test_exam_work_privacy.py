@@ -8,7 +8,8 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone
 
-from exams.actions.attempts import reset_item, start_attempt, submit_kernel
+from exams.actions.attempts import start_attempt, submit_attempt, submit_kernel
+from exams.actions.resets import reset_item
 from exams.models import Feedback
 from grader import actions as grader_actions
 from grader import grading as grader_grading
@@ -97,7 +98,8 @@ def test_a_reset_keeps_detached_submissions_out_of_practice(wrong_in_exam, peopl
 
 def test_released_results_open_the_submission_page_but_practice_lists_still_leave_it_out(
         wrong_in_exam, exam, people, kernel_problem):
-    _, sub = wrong_in_exam
+    item, sub = wrong_in_exam
+    submit_attempt(item.attempt_id, people["alice"])  # results show once no attempt runs (exams.release)
     exam.results_release_at = timezone.now() - timedelta(minutes=1)
     exam.save(update_fields=["results_release_at"])
     alice = client_for(people["alice"])
@@ -214,3 +216,18 @@ def test_an_exam_with_submissions_cannot_be_deleted(wrong_in_exam, exam, people)
         page.content.decode()
     sub.refresh_from_db()
     assert sub.exam_id == exam.pk and type(exam).objects.filter(pk=exam.pk).exists()
+
+
+def test_released_results_keep_the_verdict_hidden_while_another_attempt_runs(wrong_in_exam, exam, people):
+    """Released while bob still answers (exams.release): alice's exam submission stays hidden from her, on
+    its page and in the API, until bob's attempt ends."""
+    item, sub = wrong_in_exam
+    submit_attempt(item.attempt_id, people["alice"])
+    bob = start_attempt(exam, people["bob"])
+    exam.results_release_at = timezone.now() - timedelta(minutes=1)
+    exam.save(update_fields=["results_release_at"])
+    alice = client_for(people["alice"])
+    assert alice.get(reverse("grader:submission", args=[sub.pk])).status_code == 404
+    assert alice.get(f"/api/v1/submissions/{sub.pk}").status_code == 404
+    submit_attempt(bob.pk, people["bob"])
+    assert alice.get(reverse("grader:submission", args=[sub.pk])).status_code == 200

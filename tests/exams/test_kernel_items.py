@@ -72,7 +72,7 @@ def test_no_attempts_left(exam, people, sent_tasks):
 def test_reset_of_a_kernel_item_resets_its_attempt_count(exam, people, sent_tasks):
     """A TA's reset of a kernel item with every attempt used (3 wrong answers) gives the student all 3
     attempts again: the earlier submissions leave the item (kept, detached) and the reset is logged."""
-    from exams.actions.attempts import reset_item
+    from exams.actions.resets import reset_item
     from exams.actions.grading import kernel_outcomes
     from exams.core.scoring import attempts_left
     from exams.models import EventKind

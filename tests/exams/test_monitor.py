@@ -88,7 +88,9 @@ def test_a_submitted_attempt_and_one_past_its_deadline(exam, people, language):
     t = TEXTS[language]
     assert counts(html) == {"not_started": 0, "in_progress": 1, "submitted": 1, "closed": 0}
     done = row_of(html, "alice")
-    assert t["submitted"] in done and t["extend"] not in done and t["reset"] in done and t["nothing"] in done
+    # A submitted attempt can be neither extended nor reset (a fresh variant could not be answered).
+    assert t["submitted"] in done and t["extend"] not in done and t["reset"] not in done and t["nothing"] in done
+    assert t["reset"] in row_of(html, "bob")
     assert 'data-phase="time_up"' in row_of(html, "bob")
     assert ("Time is up (closing)" if language == "en" else "시간 종료(마감 처리 중)") in row_of(html, "bob")
     assert html.index('data-student="bob"') < html.index('data-student="alice"')  # in progress first

@@ -222,7 +222,7 @@ def test_a_crafted_reset_is_refused_while_the_student_is_out_of_the_course(exam,
 
 def test_reset_item_refuses_the_removed_students_attempt(exam, people, removed_with_answers):
     """The write path itself refuses (not only the view): code "not_in_course", 409, nothing changed."""
-    from exams.actions.attempts import reset_item
+    from exams.actions.resets import reset_item
     from exams.errors import ExamError
 
     alice = removed_with_answers["alice"]
@@ -268,3 +268,31 @@ def test_the_reset_still_works_for_a_student_in_the_course(exam, people, removed
     item.refresh_from_db()
     assert (item.answer, item.data["generation"]) == ({}, 1) and item.data["question"]["seed"] != old_seed
     assert bob.events.filter(kind=EventKind.RESET, by=people[staff]).exists()
+
+
+@pytest.mark.parametrize("language, text", [("en", "submitted this attempt, so a question reset now could not be answered"),
+                                            ("ko", "이미 응시를 제출했으므로")])
+def test_a_crafted_reset_of_a_submitted_attempt_is_refused(exam, people, language, text):
+    """A submitted attempt cannot be re-opened, so a fresh variant would score nothing: the reset is refused,
+    through the view as through reset_item, and the question keeps its variant and answer (a tester's reset
+    lowered a released score from 11 to 6)."""
+    from django.utils import translation
+
+    from exams.actions.attempts import save_answers, submit_attempt
+    from exams.actions.resets import reset_item
+    from exams.errors import ExamError
+
+    a = start_attempt(exam, people["alice"])
+    q = a.items.filter(kind="question").first()
+    save_answers(a.pk, people["alice"], {q.key: {k: str(v) for k, v in q.data["question"]["answer"].items()}})
+    submit_attempt(a.pk, people["alice"])
+    q.refresh_from_db()
+    before = (dict(q.data), dict(q.answer), q.points)
+    response = client_for(people["ivy"]).post(reverse("exams:reset", args=[q.pk]), HTTP_ACCEPT_LANGUAGE=language,
+                                              follow=True)
+    assert text in response.content.decode()
+    with translation.override(language), pytest.raises(ExamError) as refused:
+        reset_item(q.pk, people["ivy"])
+    assert refused.value.code == "submitted" and refused.value.status == 409
+    q.refresh_from_db()
+    assert (q.data, q.answer, q.points) == before

@@ -65,15 +65,16 @@ def test_without_removals_the_note_says_nothing_of_them(exam, people):
     assert ENDED["en"] in note and "removed" not in note
 
 
-def test_the_monitor_offers_no_reset_for_a_removed_student(exam, people, alice_submitted_bob_removed):
+def test_the_monitor_offers_no_reset_for_a_removed_or_submitted_student(exam, people, alice_submitted_bob_removed):
+    """A submitted attempt's fresh variant could not be answered (reset_refusal): neither row offers a reset."""
     html = client_for(people["ivy"]).get(reverse("exams:monitor_live", args=[exam.pk])).content.decode()
     rows = dict(re.findall(r'<tr data-student="(\w+)" data-phase="\w+">(.*?)</tr>', html, re.S))
-    assert "Reset a question…" in rows["alice"] and "Reset a question…" not in rows["bob"]
+    assert "Reset a question…" not in rows["alice"] and "Reset a question…" not in rows["bob"]
 
 
-def test_the_attempt_page_offers_no_reset_for_a_removed_student(exam, people, alice_submitted_bob_removed):
+def test_the_attempt_page_offers_no_reset_for_a_removed_or_submitted_student(exam, people, alice_submitted_bob_removed):
     ivy = client_for(people["ivy"])
     pages = {name: ivy.get(reverse("exams:attempt_detail", args=[a.pk])).content.decode()
              for name, a in alice_submitted_bob_removed.items()}
-    assert 'class="inline-form reset-form"' in pages["alice"]
+    assert 'class="inline-form reset-form"' not in pages["alice"]
     assert 'class="inline-form reset-form"' not in pages["bob"] and LABEL["en"] in pages["bob"]

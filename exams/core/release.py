@@ -1,0 +1,52 @@
+"""When students see an exam's results (scores, answer keys, worked solutions, full kernel verdicts).
+
+Two conditions, both needed: the release time has come, and no attempt of the exam can still be
+answered. An instructor who releases while a student with extra time (an extension or an
+accommodation) is still answering would otherwise show the others the keys to the questions that
+student is answering; the results wait, held, until the last running attempt's deadline.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Sequence
+
+
+@dataclass(frozen=True)
+class ResultsRelease:
+    """What students may see of an exam's results at one moment (results_release)."""
+
+    released: bool  # the exam's release time is set and has come
+    running: int  # attempts still running: started, not ended, before their deadline
+    last_ends_at: datetime | None  # the latest deadline of those attempts; None when none runs
+
+    @property
+    def held(self) -> bool:
+        """Released, but kept from students until the running attempts end."""
+        return self.released and self.running > 0
+
+    @property
+    def visible(self) -> bool:
+        """Students may see their results now."""
+        return self.released and self.running == 0
+
+
+def results_release(release_at: datetime | None, running_deadlines: Sequence[datetime], now: datetime
+                    ) -> ResultsRelease:
+    """The results' state at `now` (aware). `release_at`: the exam's release time (None: not released);
+    `running_deadlines`: the deadline of every attempt still open (not submitted, not closed; its
+    deadline includes extensions and accommodations). A deadline at or before `now` has ended."""
+    deadlines = [d for d in running_deadlines if d > now]
+    return ResultsRelease(released=release_at is not None and now >= release_at, running=len(deadlines),
+                          last_ends_at=max(deadlines, default=None))
+
+
+def held_after(release_at: datetime | None, running_deadlines: Sequence[datetime], now: datetime
+               ) -> ResultsRelease | None:
+    """For staff setting a release time: the running attempts that end after `release_at` (a
+    ResultsRelease of them, as results_release would count them at that time), or None when the
+    release is not set or no running attempt outlasts it (students will see results at it)."""
+    if release_at is None:
+        return None
+    state = results_release(release_at, running_deadlines, max(now, release_at))
+    return state if state.running else None
