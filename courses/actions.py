@@ -263,8 +263,8 @@ def import_roster(course: Course, by, data: bytes | str) -> RosterReport:
     A row whose username is new creates an account with that email and name, with an unusable
     password (its owner sets one through a one-time link, `password_links`). A row matching an
     existing active account by username AND email (case-insensitively) enrols that account. Every
-    other row is reported with its reason; rows already in the course are listed and their
-    membership left as it is. A row's student ID is stored on its account (new, linked or already a
+    other row is reported with its reason; rows naming an account already in the course are listed as
+    such, whatever their email, and the membership left as it is. A row's student ID is stored on its account (new, linked or already a
     member) only where the account has none: an account's own different ID is kept and the row
     listed in `student_id_conflicts`. One transaction: a failure part-way takes nothing.
     """
@@ -284,16 +284,20 @@ def import_roster(course: Course, by, data: bytes | str) -> RosterReport:
     with transaction.atomic():
         for row in parsed.rows:
             user = by_username.get(row.username.lower())
+            if user is not None and user.is_active and user.pk in members:
+                # Already in the course, whatever its email (the demo student has none): nothing to take. Its
+                # student ID is filled from the row only when the row's email is the account's.
+                report.already.append((row, members[user.pk]))
+                if (user.email or "").lower() == row.email:
+                    _store_student_id(report, row, user)
+                continue
             if user is not None:
                 problem = _existing_user_problem(row, user)
                 if problem is not None:
                     report.problems.append(problem)
                     continue
-                if user.pk in members:
-                    report.already.append((row, members[user.pk]))
-                else:
-                    Membership.objects.create(course=course, user=user, role=Role.STUDENT)
-                    report.linked.append(row)
+                Membership.objects.create(course=course, user=user, role=Role.STUDENT)
+                report.linked.append(row)
                 _store_student_id(report, row, user)
                 continue
             if by_email.get(row.email):

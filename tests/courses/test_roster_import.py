@@ -50,6 +50,17 @@ def test_members_already_in_the_course_are_listed_and_left_alone(people, courses
     assert Membership.objects.get(course=courses["A"], user=people["tara"]).role == Role.TA
 
 
+def test_a_member_whose_email_differs_is_listed_as_already_in_the_course(people, courses):
+    """The demo student has no email: a roster row for them with one is "already in the course", not "an account
+    with this username exists with a different email" (a tester read that as a refusal). Its student ID is not
+    stored from a row whose email is not the account's."""
+    stu = people["stu"]
+    User.objects.filter(pk=stu.pk).update(email="")
+    report = actions.import_roster(courses["A"], people["prof"], with_ids("stu,stu@uni.example,2026777"))
+    assert [(r.username, role) for r, role in report.already] == [("stu", "student")] and report.problems == []
+    assert student_id_of(User.objects.get(pk=stu.pk)) == "" and report.student_ids_stored == 0
+
+
 def test_every_database_reason_a_row_is_refused(people, courses):
     """Existing username with another email (or none), an email of another account, a deactivated account."""
     User.objects.create_user("noemail")

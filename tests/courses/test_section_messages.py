@@ -28,7 +28,7 @@ def _top(page: str) -> str:
     return page[page.index("</header>"):page.index('<main id="main"')]
 
 
-@pytest.mark.parametrize("lang, created", [("en", r"Invite [A-Z0-9]+ created\."), ("ko", r"초대 [A-Z0-9]+을\(를\) 만들었습니다\.")])
+@pytest.mark.parametrize("lang, created", [("en", r"Invite [A-Z0-9]+ created\."), ("ko", r"초대를 만들었습니다\(코드 [A-Z0-9]+\)\.")])
 def test_create_invite_says_so_in_the_invites_section(people, courses, lang, created):
     prof = _client(people["prof"], lang)
     response = prof.post(reverse("courses:invite-create", args=["PP-A"]), {"role": "student", "days": "14"})
