@@ -10,7 +10,7 @@ from datetime import datetime
 from django.utils import timezone
 
 from .core.release import ResultsRelease, held_after, results_release
-from .models import AttemptState, Exam
+from .models import Accommodation, AttemptState, Exam
 
 
 def _running_deadlines(exam: Exam, now: datetime) -> list[datetime]:
@@ -19,10 +19,24 @@ def _running_deadlines(exam: Exam, now: datetime) -> list[datetime]:
     return list(exam.attempts.filter(state=AttemptState.OPEN, deadline__gt=now).values_list("deadline", flat=True))
 
 
+def _unstarted_closes(exam: Exam, now: datetime) -> list[datetime]:
+    """When the windows of the course's students who have not started `exam` close (their accommodation's
+    own close, else the exam's), those still open at `now`. Three queries whatever the number of students."""
+    from courses.models import Membership, Role
+
+    if exam.closes_at <= now and not exam.accommodations.filter(closes_at__gt=now).exists():
+        return []
+    started = exam.attempts.values("user_id")
+    students = Membership.objects.filter(course_id=exam.course_id, role=Role.STUDENT) \
+        .exclude(user_id__in=started).values_list("user_id", flat=True)
+    own = dict(Accommodation.objects.filter(exam=exam, closes_at__isnull=False).values_list("user_id", "closes_at"))
+    return [close for close in (own.get(user_id) or exam.closes_at for user_id in students) if close > now]
+
+
 def release_state(exam: Exam, now: datetime | None = None) -> ResultsRelease:
     """The exam's results as students may see them at `now` (default: the current time)."""
     now = now or timezone.now()
-    return results_release(exam.results_release_at, _running_deadlines(exam, now), now)
+    return results_release(exam.results_release_at, _running_deadlines(exam, now), now, _unstarted_closes(exam, now))
 
 
 def results_visible(exam: Exam, now: datetime | None = None) -> bool:
@@ -32,7 +46,9 @@ def results_visible(exam: Exam, now: datetime | None = None) -> bool:
 
 
 def held_for_staff(exam: Exam, now: datetime | None = None) -> ResultsRelease | None:
-    """For the instructor's pages: the attempts running past the exam's release time, which hold the
-    results from students until the last of them ends; None when nothing holds them."""
+    """For the instructor's pages: the attempts running, and the windows of students not started yet
+    still open, past the exam's release time, which hold the results from students until the last of
+    them ends; None when nothing holds them."""
     now = now or timezone.now()
-    return held_after(exam.results_release_at, _running_deadlines(exam, now), now)
+    later = max(now, exam.results_release_at) if exam.results_release_at else now
+    return held_after(exam.results_release_at, _running_deadlines(exam, now), now, _unstarted_closes(exam, later))

@@ -175,6 +175,9 @@ def test_exam_submission_details_hidden_until_release_unless_full_feedback(exam,
     exam.save()
     assert c.get(sub.get_absolute_url()).status_code == 404  # released, but her attempt still runs (exams.release)
     submit_attempt(a.pk, people["alice"])
+    # ... and bob, who has not started, still may while the window is open (exams.release): then it closes.
+    assert c.get(sub.get_absolute_url()).status_code == 404
+    type(exam).objects.filter(pk=exam.pk).update(closes_at=timezone.now() - timedelta(seconds=1))
     assert c.get(sub.get_absolute_url()).status_code == 200
 
 

@@ -35,3 +35,14 @@ def test_held_after_counts_the_attempts_that_outlast_the_release_time():
     assert later.running == 1 and later.last_ends_at == ends[1]
     now = held_after(NOW - timedelta(minutes=5), ends, NOW)
     assert now.running == 2 and now.last_ends_at == ends[1]
+
+
+def test_a_student_who_may_still_start_holds_released_results_until_their_window_closes():
+    """Nobody is answering, but carol has not started and her window (an accommodation's, to 06:00) is open:
+    the keys would reach her before she starts. The results wait for her window, then show."""
+    window = NOW + timedelta(hours=2)
+    held = results_release(NOW - timedelta(minutes=1), [], NOW, [window])
+    assert held.held and not held.visible and held.waiting == 1 and held.running == 0 and held.last_ends_at == window
+    assert results_release(NOW - timedelta(minutes=1), [], window, [window]).visible
+    later = held_after(NOW + timedelta(minutes=30), [], NOW, [window, NOW + timedelta(minutes=10)])
+    assert later.waiting == 1 and later.last_ends_at == window

@@ -17,7 +17,7 @@ from grader.core.results import JudgeResult
 from grader.core.verdicts import Verdict
 from grader.models import Submission
 
-from .conftest import client_for
+from .conftest import client_for, release_results
 
 pytestmark = pytest.mark.django_db
 SOURCE = "__global__ void add(const float* a, const float* b, float* c, int n) { /* exam-source-marker */ }\n"
@@ -100,8 +100,7 @@ def test_released_results_open_the_submission_page_but_practice_lists_still_leav
         wrong_in_exam, exam, people, kernel_problem):
     item, sub = wrong_in_exam
     submit_attempt(item.attempt_id, people["alice"])  # results show once no attempt runs (exams.release)
-    exam.results_release_at = timezone.now() - timedelta(minutes=1)
-    exam.save(update_fields=["results_release_at"])
+    release_results(exam)
     alice = client_for(people["alice"])
     assert alice.get(reverse("grader:submission", args=[sub.pk])).status_code == 200
     assert alice.get(f"/api/v1/submissions/{sub.pk}").json()["verdict"] == "WRONG_ANSWER"
@@ -224,8 +223,7 @@ def test_released_results_keep_the_verdict_hidden_while_another_attempt_runs(wro
     item, sub = wrong_in_exam
     submit_attempt(item.attempt_id, people["alice"])
     bob = start_attempt(exam, people["bob"])
-    exam.results_release_at = timezone.now() - timedelta(minutes=1)
-    exam.save(update_fields=["results_release_at"])
+    release_results(exam)
     alice = client_for(people["alice"])
     assert alice.get(reverse("grader:submission", args=[sub.pk])).status_code == 404
     assert alice.get(f"/api/v1/submissions/{sub.pk}").status_code == 404

@@ -10,7 +10,7 @@ from django.utils import timezone
 
 from exams.actions.attempts import save_answers, start_attempt, submit_attempt
 
-from .conftest import client_for, right_answers
+from .conftest import client_for, right_answers, release_results
 
 pytestmark = pytest.mark.django_db
 
@@ -49,8 +49,7 @@ def test_an_ended_attempt_shows_its_scores_to_staff_and_to_the_student(exam, peo
     question = attempt.items.filter(kind="question").first()
     save_answers(attempt.pk, people["alice"], {question.key: right_answers(question)})
     submit_attempt(attempt.pk, people["alice"])
-    exam.results_release_at = timezone.now() - timedelta(minutes=1)
-    exam.save(update_fields=["results_release_at"])
+    release_results(exam)
     for who, url in (("ivy", reverse("exams:attempt_detail", args=[attempt.pk])),
                      ("alice", reverse("exams:result", args=[exam.pk]))):
         html = client_for(people[who]).get(url, HTTP_ACCEPT_LANGUAGE=language).content.decode()

@@ -13,7 +13,7 @@ from exams.actions.attempts import save_answers, start_attempt, submit_attempt
 from exams.actions.scheduling import save_template
 from exams.models import ExamAttempt, ExamTemplate
 
-from .conftest import TEMPLATE, client_for, right_answers
+from .conftest import TEMPLATE, client_for, right_answers, release_results
 
 pytestmark = pytest.mark.django_db
 
@@ -110,8 +110,7 @@ def test_result_only_after_release(exam, people):
     early = c.get(reverse("exams:result", args=[exam.pk]), follow=True)  # to the exam page, which says why
     assert early.redirect_chain[-1][0] == reverse("exams:exam", args=[exam.pk])
     assert "Your result is not released yet." in early.content.decode() and "Worked solution" not in early.content.decode()
-    exam.results_release_at = timezone.now() - timedelta(seconds=1)
-    exam.save()
+    release_results(exam)
     html = c.get(reverse("exams:result", args=[exam.pk])).content.decode()
     assert "Worked solution" in html and "Correct answer" in html
 

@@ -9,7 +9,7 @@ from django.utils import timezone
 from exams.actions.attempts import start_attempt, submit_attempt, submit_kernel
 from exams.models import Exam, Feedback
 
-from .conftest import client_for
+from .conftest import client_for, release_results
 from .test_kernel_items import SOURCE, grade
 from grader.core.verdicts import Verdict
 
@@ -23,7 +23,7 @@ def _released_result(exam, alice, feedback):
     sub = submit_kernel(attempt.items.get(kind="kernel"), alice, SOURCE)
     grade(sub, Verdict.WRONG_ANSWER, 1)
     submit_attempt(attempt.pk, alice)
-    Exam.objects.filter(pk=exam.pk).update(results_release_at=timezone.now() - timedelta(minutes=1))
+    release_results(exam)
     return sub, client_for(alice).get(reverse("exams:result", args=[exam.pk])).content.decode()
 
 

@@ -136,3 +136,23 @@ def test_a_release_time_after_every_attempt_ends_gives_no_warning(exam, people):
     exam.save(update_fields=["results_release_at"])
     page = client_for(people["ivy"]).get(reverse("exams:results", args=[exam.pk])).content.decode()
     assert 'id="results-held"' not in page
+
+
+@pytest.mark.parametrize("lang, words", [
+    ("en", "1 student has not started yet and may start until {t}; students will see results after that."),
+    ("ko", "아직 시작하지 않은 학생이 1명 있으며 {t}까지 시작할 수 있습니다. 학생들은 그 뒤에 결과를 봅니다.")])
+def test_a_student_who_has_not_started_holds_results_while_the_window_is_open(exam, people, lang, words):
+    """Released while the exam's window is open: alice has submitted, bob has not started and still may. Alice
+    is held (the keys would reach bob before he starts); staff read why and until when; once the window
+    closes, alice sees her result."""
+    submit_attempt(start_attempt(exam, people["alice"]).pk, people["alice"])
+    release_now(exam)
+    assert not results_visible(exam) and release_state(exam).waiting == 1
+    alice = client_for(people["alice"])
+    held = alice.get(reverse("exams:result", args=[exam.pk]), follow=True)
+    assert held.redirect_chain[-1][0] == reverse("exams:exam", args=[exam.pk])
+    assert "Worked solution" not in held.content.decode()
+    page = client_for(people["ivy"]).get(reverse("exams:results", args=[exam.pk]), HTTP_ACCEPT_LANGUAGE=lang)
+    assert words.format(t=when(exam.closes_at)) in page.content.decode().replace("&#x27;", "'")
+    type(exam).objects.filter(pk=exam.pk).update(closes_at=timezone.now() - timedelta(seconds=1))
+    assert "Worked solution" in alice.get(reverse("exams:result", args=[exam.pk])).content.decode()

@@ -11,7 +11,7 @@ from django.utils import timezone
 from exams.actions.attempts import start_attempt, submit_attempt
 from exams.core.draw import question_variant
 
-from .conftest import client_for
+from .conftest import client_for, release_results
 
 pytestmark = pytest.mark.django_db
 
@@ -24,8 +24,7 @@ def test_the_review_renders_the_worked_solution(exam, people):
     for item in (first, second):
         item.save(update_fields=["data"])
     submit_attempt(attempt.pk, people["alice"])
-    exam.results_release_at = timezone.now() - timedelta(seconds=1)
-    exam.save(update_fields=["results_release_at"])
+    release_results(exam)
     c = client_for(people["alice"])
     en = c.get(reverse("exams:result", args=[exam.pk])).content.decode()
     ko = c.get(reverse("exams:result", args=[exam.pk]), HTTP_ACCEPT_LANGUAGE="ko").content.decode()
