@@ -195,15 +195,17 @@ def judge(
                 result.tests.append(spent_before(case.test, budget, package.time_limit_s))
                 hung = result.tests[-1]
                 break
-            test_result, coresident = _run_case(package, backend, build, case, result, source, explainer,
-                                                gpu, _resources_of(build, report), budget)
+            test_result, coresident, stopped = _run_case(package, backend, build, case, result, source, explainer,
+                                                         gpu, _resources_of(build, report), budget)
             resident = resident or coresident
             if writemaps and writemap_wanted(backend, test_result, mapped):
                 mapped = case  # its inputs stay: the write-map run below reuses them
             cases[k] = None  # its inputs and expected outputs are no longer needed
             result.tests.append(test_result)
-            if test_result.verdict in HANGS:
-                hung = test_result  # the remaining cases would only wait for the same hang
+            if stopped or test_result.verdict in HANGS:
+                # The remaining cases would only wait for the same hang: also when the explainer found
+                # what made it hang (a divergent barrier: the case is a SYNC_ERROR, the run still hung).
+                hung = test_result
                 break
         progress("running", len(result.tests), len(package.tests))
         if hung is not None:
@@ -282,11 +284,12 @@ def _resources_of(build: Build, report: PtxasReport | None) -> Callable[[], Reso
 def _run_case(package, backend, build: Build, case: Case, result: JudgeResult, source: str,
               explainer: HangExplainer | None, gpu=None,
               resources: Callable[[], Resources | None] = lambda: None,
-              budget: RunBudget | None = None) -> tuple[TestResult, LaunchConfig | None]:
-    """One test case's row, and the co-resident launch when its blocks needed one to complete (an
+              budget: RunBudget | None = None) -> tuple[TestResult, LaunchConfig | None, bool]:
+    """One test case's row; the co-resident launch when its blocks needed one to complete (an
     inter-block spin barrier whose grid fits on `gpu` at once: a SYNC_ERROR, coresidency.py, which
-    asks `resources()` for the registers only then), else None. The run gets the per-test limit or
-    what is left of `budget` if less, and its seconds are charged to it."""
+    asks `resources()` for the registers only then), else None; and whether the run was stopped at its
+    limit or proven deadlocked (True whatever verdict the explainer then gave it). The run gets the
+    per-test limit or what is left of `budget` if less, and its seconds are charged to it."""
     budget = budget or RunBudget.for_limit(package.time_limit_s, None)
     started = time.monotonic()
     test, launch = case.test, case.launch
@@ -297,7 +300,7 @@ def _run_case(package, backend, build: Build, case: Case, result: JudgeResult, s
         diag = Diagnostic(kind=DiagnosticKind.LAUNCH_ERROR, message=refused, test=test.name, detail=detail)
         _add_diagnostics(result, [diag], test.name)
         return TestResult(name=test.name, sample=test.sample, verdict=Verdict.RUNTIME_ERROR, message=refused,
-                          params=dict(test.params)), None
+                          params=dict(test.params)), None, False
     limit, cut = budget.limit(package.time_limit_s)
     request = RunRequest(launch=launch, inputs=case.inputs, time_limit_s=limit, test_name=test.name)
     outcome = backend.run(build, request)
@@ -321,7 +324,8 @@ def _run_case(package, backend, build: Build, case: Case, result: JudgeResult, s
     seconds = outcome.cpu_s if outcome.cpu_s is not None else (outcome.time_s or time.monotonic() - started)
     return TestResult(name=test.name, sample=test.sample, verdict=verdict, message=case_message(message, outcome),
                       mismatch=mismatch, time_s=round(seconds, 4),
-                      params=dict(test.params), output_log=outcome.log, time_limit_s=package.time_limit_s), resident
+                      params=dict(test.params), output_log=outcome.log, time_limit_s=package.time_limit_s), \
+        resident, outcome.status in (RunStatus.TIMEOUT, RunStatus.DEADLOCK)
 
 
 def _check_pass(package, backend: Backend, build: Build, test: TestCaseSpec, launch: LaunchConfig, inputs: dict,

@@ -265,6 +265,8 @@ ERROR_PREFIXED = gettext_noop("%(error)s: %(message)s")
 NOT_RUN_AFTER = {
     "TIME_LIMIT": gettext_noop("Skipped because test %(test)s ran past the time limit."),
     "DEADLOCK": gettext_noop("Skipped because test %(test)s deadlocked."),
+    # a run stopped at the limit that the emulator then explained (a divergent barrier): SYNC_ERROR
+    "SYNC_ERROR": gettext_noop("Skipped because test %(test)s hung."),
 }
 NOT_RUN_BUDGET = gettext_noop("Skipped because the submission's time budget ran out on test %(test)s.")
 
