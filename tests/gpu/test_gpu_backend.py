@@ -163,6 +163,10 @@ def test_every_shipped_problem_gets_its_declared_verdict_on_the_gpu(gpu, folder,
                                                                    if f"wrong/{w.name}" == path)
     got = judge(package, source, gpu, explainer=hang_explainer(gpu)).verdict
     allowed = {want, Verdict.TIME_LIMIT} if want is Verdict.DEADLOCK else {want}
+    if want is Verdict.TIME_LIMIT and path != "solution.cu":
+        # A hang recorded where no emulator was there to explain it: a worker with one (g++ and Boost, as
+        # the GPU image has) grades it what the emulator proves, the source's own verdict.
+        allowed.add(next(w.verdict for w in package.wrong if f"wrong/{w.name}" == path))
     assert got in allowed
 
 
