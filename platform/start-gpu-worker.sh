@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # GPU worker: one Celery worker per visible GPU, each consuming queue "gpu" with
 # CUDA_VISIBLE_DEVICES set to its GPU, prefetch 1 and late acks (config/settings.py).
-# GPU_WORKER_CONCURRENCY pool processes per GPU (default 2, the best measured on an H200); each
-# holds its own warm children (a CUDA context, NVRTC, one child per sanitizer tool). More is not
-# faster: 16 graded 89.7 per minute against 136-151 with 2 (docs/gpu-validation.md, "Issue 17"),
-# since their 64 CUDA contexts time-slice the GPU. WARPDRILL_GPU_SHARED_CHILDREN=all shares a few warm
-# children per worker among its pool processes instead (8 processes: 229 a minute against 173).
+# GPU_WORKER_CONCURRENCY pool processes per GPU (default 2). Unshared, each holds its own warm
+# children (a CUDA context, NVRTC, one child per sanitizer tool) and more is not faster: 16 graded
+# 89.7 per minute against 136-151 with 2, their 64 CUDA contexts time-slicing the GPU. With
+# WARPDRILL_GPU_SHARED_CHILDREN=all they share 4 warm children per slot (WARPDRILL_GPU_SHARED_INSTANCES):
+# 16 processes graded 637 a minute on a 16-core H100, every check included, and docker-compose.yml
+# runs that (docs/gpu-validation.md, "Issue 17: 600 gradings a minute").
 # If any worker exits, the others are stopped and the script fails, so the container restarts.
 set -euo pipefail
 
