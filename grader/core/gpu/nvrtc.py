@@ -9,9 +9,9 @@ ended by killing that child, exactly as a hung kernel ends a GPU child.
 
 The translation unit is nvcc.translation_unit's (the student's lines as kernel.cu, then the
 signature check), compiled with ``--gpu-architecture=sm_XX -lineinfo --ptxas-options=-v``; the
-ptxas report arrives in NVRTC's program log, in nvcc's format. NVRTC has no host headers, so
-the headers students include out of habit (<cstdio>, <cuda_runtime.h>, ...) are given to it
-empty: printf and the math functions are built into NVRTC's device compilation.
+ptxas report arrives in NVRTC's program log, in nvcc's format. NVRTC has no host headers: what
+nvcc's implicit ones give a kernel (INFINITY, INT_MAX, M_PI), the headers students include out of
+habit are given to it as nvrtc_headers.py says.
 
 When NVRTC refuses a source (any compile error, a header it cannot find, host code it will not
 take in JIT mode) or its log lacks the kernel's ptxas report, the judge compiles the source again
@@ -30,6 +30,7 @@ import time
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Callable
 
+from . import nvrtc_headers
 from .cache import CompileCache, cache_key
 from .ptxas import find_entry, parse_ptxas
 
@@ -37,9 +38,6 @@ if TYPE_CHECKING:
     from ..kernel import KernelSpec
     from .nvcc import CubinResult
 
-# Headers a kernel file includes for host-side habits; NVRTC provides what a kernel uses from them.
-EMPTY_HEADERS = ("cstdio", "stdio.h", "cuda_runtime.h", "cuda_runtime_api.h", "cuda.h",
-                 "device_launch_parameters.h", "cuda_device_runtime_api.h")
 PROGRAM_NAME = "tu.cu"
 
 
@@ -81,12 +79,13 @@ def compile_in_process(tu: str, arch: str) -> NvrtcReply:
 
     started = time.perf_counter()
     _, major, minor = nvrtc.nvrtcVersion()
-    err, prog = nvrtc.nvrtcCreateProgram(tu.encode(), PROGRAM_NAME.encode(), len(EMPTY_HEADERS),
-                                         [b""] * len(EMPTY_HEADERS), [h.encode() for h in EMPTY_HEADERS])
+    given = nvrtc_headers.headers()
+    err, prog = nvrtc.nvrtcCreateProgram(tu.encode(), PROGRAM_NAME.encode(), len(given),
+                                         [text.encode() for text in given.values()], [h.encode() for h in given])
     if err != nvrtc.nvrtcResult.NVRTC_SUCCESS:
         return NvrtcReply(False, f"nvrtcCreateProgram: {err.name}", None, err.name, f"{major}.{minor}", 0.0)
     try:
-        opts = [o.encode() for o in options(arch)]
+        opts = [o.encode() for o in options(arch) + nvrtc_headers.extra_options(tu)]
         (result,) = nvrtc.nvrtcCompileProgram(prog, len(opts), opts)
         _, size = nvrtc.nvrtcGetProgramLogSize(prog)
         buf = b" " * size
@@ -130,7 +129,8 @@ def compile_with_nvrtc(source: str, spec: KernelSpec, arch: str, compiler: Compi
 
     started = time.monotonic()
     tu = translation_unit(source, spec)
-    key = cache_key(tu, "nvrtc " + " ".join(options(arch)), version, spec.name)
+    key = cache_key(tu, "nvrtc " + " ".join(options(arch) + nvrtc_headers.extra_options(tu)), version, spec.name,
+                    nvrtc_headers.digest())
     if cache is not None and (hit := cache.get(key)):
         meta, cubin = hit
         result = _from_meta(meta, cubin, arch)
