@@ -1,6 +1,7 @@
 """Scores back to the LMS through Assignment and Grade Services (pylti1p3's AssignmentsGradesService).
 
-A link to an exam sends each student's attempt total once the exam's results are released; a link to
+A link to an exam sends each student's attempt total once the exam's results are released and shown to
+students (exams.release: not while an attempt runs or a student may still start); a link to
 a problem set sends the number of items solved (on time, or late while late work counts). Scores go to
 the platform's line item for the link when its launch named one (Canvas, Moodle with a grade item),
 else to a line item WarpDrill finds or creates by tag ("warpdrill-exam-<id>", "warpdrill-set-<id>").
@@ -18,7 +19,9 @@ from pylti1p3.grade import Grade
 from pylti1p3.lineitem import LineItem
 from pylti1p3.service_connector import ServiceConnector
 
+from accounts.timezones import when
 from courses.models import Membership, Role
+from exams.release import release_state, results_visible
 
 from .models import LtiUser, ResourceLink
 from .toolconf import registration_of
@@ -64,7 +67,7 @@ def scores(link: ResourceLink, now=None) -> tuple[list[Score], float, str]:
         attempts = list(exam.attempts.filter(user_id__in=subs, total__isnull=False).exclude(state="open"))
         maximum = max([a.max_total for a in attempts] or [0.0]) or 1.0
         label = exam.title_in(lang)
-        if exam.results_release_at is None or exam.results_release_at > now:
+        if not results_visible(exam, now):  # not released, or held while a student may still answer
             return [], maximum, label
         return [Score(subs[a.user_id], float(a.total), float(a.max_total or maximum)) for a in attempts], maximum, label
     if link.problem_set_id:
@@ -89,6 +92,13 @@ def sync_link(link: ResourceLink, requests_session=None, now=None) -> SyncReport
     now = now or timezone.now()
     if not link.graded:
         raise SyncError(_("This LMS link does not take grades (it opens a course, or the LMS gave no score scope)."))
+    if link.exam_id and (state := release_state(link.exam, now)).held:
+        # The LMS shows students their scores: they wait with the results (exams.release), and the
+        # release sweep sends them once nothing holds them (no time recorded: the link stays due).
+        said = _("Not sent: the exam's results are held until every student's time ends (%(time)s); "
+                 "the scores are sent then.") % {"time": when(state.last_ends_at)}
+        _record(link, None, said)
+        raise SyncError(said)
     items, maximum, label = scores(link, now)
     service = AssignmentsGradesService(ServiceConnector(registration_of(link.platform), requests_session), link.ags)
     report = SyncReport()

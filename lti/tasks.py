@@ -27,13 +27,16 @@ def sync_link_grades(link_id: int) -> int:
 
 @shared_task
 def sync_released_exams() -> int:
-    """Every exam link whose results were released since its last sending: send its scores (beat runs
-    this every WARPDRILL_LTI_SYNC_EVERY_S). Returns the number of links sent."""
+    """Every exam link whose results were released since its last sending and are shown to students (not
+    held while an attempt runs or a student may still start): send its scores (beat runs this every
+    WARPDRILL_LTI_SYNC_EVERY_S). Returns the number of links sent."""
     from .grades import SyncError, links_due_for_release, sync_link
+
+    from exams.release import release_state
 
     done = 0
     for link in links_due_for_release():
-        if not link.graded:
+        if not link.graded or release_state(link.exam).held:  # held: due again at a later sweep
             continue
         try:
             sync_link(link)

@@ -118,6 +118,29 @@ def test_releasing_the_results_sends_them_once(lms, exam_link, exam):
     assert sync_released_exams() == 1
 
 
+def test_scores_wait_while_the_results_are_held_from_students(lms, exam_link, exam):
+    """Released while a student with extra time still answers: the students do not see results yet
+    (exams.release), and the LMS, which shows students their scores, gets none until that attempt ends;
+    the instructor's "Send grades" says why, and the release sweep sends them once it has ended."""
+    from lti.tasks import sync_released_exams
+
+    link, _teacher = exam_link
+    now = timezone.now()
+    extra = User.objects.create_user("extra-time")
+    running = ExamAttempt.objects.create(exam=exam, user=extra, state="open", started_at=now - timedelta(minutes=50),
+                                         deadline=now + timedelta(minutes=25))
+    release(exam)
+    assert sync_released_exams() == 0 and not lms.scores
+    with pytest.raises(SyncError, match="held until every student's time ends"):
+        sync_link(link)
+    link.refresh_from_db()
+    assert link.last_synced_at is None and "held" in link.last_sync_report and not lms.scores
+    running.state, running.ended_at, running.total, running.max_total = "submitted", timezone.now(), 4.0, 20.0
+    running.save()
+    assert sync_released_exams() == 1
+    assert sorted(s["userId"] for s in lms.scores[lms.lineitems[0]["id"]]) == ["stu-1", "stu-2"]
+
+
 def test_scores_go_to_the_platforms_own_line_item_when_the_launch_names_one(lms, registration, course):
     from homework.models import ProblemSet, ProblemSetItem
     from problems.core.package import parse_package
