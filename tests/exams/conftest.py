@@ -26,6 +26,20 @@ def fast_password_hasher(settings):
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 
 
+def _no_send(submission_id: int, priority: int | None = None, exam: bool = False, queue: str = "") -> None:
+    """Stands in for grader.actions._send, with its signature, so that a call it would refuse fails here too."""
+
+
+@pytest.fixture
+def not_sent(monkeypatch):
+    """Grading task messages are dropped instead of sent to Celery: submissions stay QUEUED until a test
+    grades them itself (grader.grading). Request it, or mark a module with
+    `pytest.mark.usefixtures("not_sent")`; tests/conftest.py's sent_tasks records the messages instead."""
+    from grader import actions as grader_actions
+
+    monkeypatch.setattr(grader_actions, "_send", _no_send)
+
+
 def make_course(code: str = "GPU101", name: str = "GPU Programming"):
     from courses.models import Course
 
@@ -94,3 +108,39 @@ def release_results(exam) -> None:
     now = timezone.now()
     Exam.objects.filter(pk=exam.pk).update(results_release_at=now - timedelta(seconds=1), closes_at=now - timedelta(seconds=1))
     exam.refresh_from_db()
+
+
+# The source of `wrong_in_exam`'s submission; the marker lets a test look for the source on a page.
+EXAM_SOURCE = "__global__ void add(const float* a, const float* b, float* c, int n) { /* exam-source-marker */ }\n"
+
+
+@pytest.fixture
+def exam_feedback():
+    """The feedback of the exam `wrong_in_exam` is submitted in: none until the results are released. A test
+    module overrides this fixture to choose another."""
+    from exams.models import Feedback
+
+    return Feedback.NONE
+
+
+@pytest.fixture
+def wrong_in_exam(exam, people, kernel_problem, exam_feedback, not_sent):
+    """(item, submission): Alice's submission of EXAM_SOURCE to her attempt's kernel item, graded
+    WRONG_ANSWER, in `exam` with `exam_feedback`; the kernel problem is published, so that its practice
+    pages exist beside the exam."""
+    from exams.actions.attempts import start_attempt, submit_kernel
+    from grader import grading as grader_grading
+    from grader.core.results import JudgeResult
+    from grader.core.verdicts import Verdict
+    from grader.models import Submission
+
+    exam.feedback = exam_feedback
+    exam.save(update_fields=["feedback"])
+    kernel_problem.is_published = True
+    kernel_problem.save(update_fields=["is_published"])
+    attempt = start_attempt(exam, people["alice"])
+    item = attempt.items.get(kind="kernel")
+    sub = submit_kernel(item, people["alice"], EXAM_SOURCE)
+    grader_grading.start_grading(sub.pk, "emulator")
+    grader_grading.finish_grading(sub.pk, JudgeResult(verdict=Verdict.WRONG_ANSWER))
+    return item, Submission.objects.get(pk=sub.pk)

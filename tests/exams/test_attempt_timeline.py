@@ -10,20 +10,14 @@ from django.urls import reverse
 from exams.actions.attempts import extend_attempt, save_answers, start_attempt, submit_attempt, submit_kernel
 from exams.actions.resets import reset_item
 from exams.errors import ExamError
-from grader import actions as grader_actions
 from grader import grading as grader_grading
 from grader.core.results import JudgeResult
 from grader.core.verdicts import Verdict
 
 from .conftest import client_for
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("not_sent")]
 SOURCE = "__global__ void add(const float* a, const float* b, float* c, int n) { }\n"
-
-
-@pytest.fixture(autouse=True)
-def not_sent(monkeypatch):
-    monkeypatch.setattr(grader_actions, "_send", lambda *args, **kwargs: None)
 
 
 @pytest.fixture

@@ -6,7 +6,6 @@ from django.urls import reverse
 
 from exams.actions.attempts import start_attempt
 from exams.models import Feedback
-from grader import actions as grader_actions
 from grader import grading as grader_grading
 from grader.core.results import CompileMessage, CompileResult, JudgeResult
 from grader.core.verdicts import Verdict
@@ -14,14 +13,9 @@ from grader.models import Submission
 
 from .conftest import client_for
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("not_sent")]
 BROKEN = "__global__ void add(const float* a, const float* b, float* c, int n) {\n    c[i] = a[i] + b[i];\n}\n"
 COMPILER_SAYS = "identifier \"i\" is undefined"
-
-
-@pytest.fixture(autouse=True)
-def sent(monkeypatch):
-    monkeypatch.setattr(grader_actions, "_send", lambda pk, priority=None, exam=False, queue="": None)
 
 
 def compile_error(sub):

@@ -17,30 +17,10 @@ from grader.core.results import JudgeResult
 from grader.core.verdicts import Verdict
 from grader.models import Submission
 
-from .conftest import client_for, release_results
+from .conftest import EXAM_SOURCE, client_for, release_results
 
-pytestmark = pytest.mark.django_db
-SOURCE = "__global__ void add(const float* a, const float* b, float* c, int n) { /* exam-source-marker */ }\n"
-
-
-@pytest.fixture(autouse=True)
-def not_sent(monkeypatch):
-    monkeypatch.setattr(grader_actions, "_send", lambda *args, **kwargs: None)
-
-
-@pytest.fixture
-def wrong_in_exam(exam, people, kernel_problem):
-    """Alice's exam kernel submission, graded WRONG_ANSWER, in an exam that gives no feedback."""
-    exam.feedback = Feedback.NONE
-    exam.save(update_fields=["feedback"])
-    kernel_problem.is_published = True
-    kernel_problem.save(update_fields=["is_published"])
-    attempt = start_attempt(exam, people["alice"])
-    item = attempt.items.get(kind="kernel")
-    sub = submit_kernel(item, people["alice"], SOURCE)
-    grader_grading.start_grading(sub.pk, "emulator")
-    grader_grading.finish_grading(sub.pk, JudgeResult(verdict=Verdict.WRONG_ANSWER))
-    return item, Submission.objects.get(pk=sub.pk)
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("not_sent")]
+SOURCE = EXAM_SOURCE  # `wrong_in_exam`'s (conftest), which has a marker to look for on pages
 
 
 def assert_nowhere_outside_the_exam(client, sub, problem):

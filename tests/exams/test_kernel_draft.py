@@ -8,17 +8,11 @@ import pytest
 from django.urls import reverse
 
 from exams.actions.attempts import autosave, save_answers, start_attempt, submit_attempt, submit_kernel
-from grader import actions as grader_actions
 
 from .conftest import client_for
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("not_sent")]
 DRAFT = "__global__ void add(const float* a, const float* b, float* c, int n) {\n  // i < n && ...\n}\n"
-
-
-@pytest.fixture(autouse=True)
-def not_sent(monkeypatch):
-    monkeypatch.setattr(grader_actions, "_send", lambda *args, **kwargs: None)
 
 
 def kernel_item(attempt):

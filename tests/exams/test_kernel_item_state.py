@@ -6,7 +6,6 @@ from django.urls import reverse
 
 from exams.actions.attempts import start_attempt, submit_kernel
 from exams.models import Feedback
-from grader import actions as grader_actions
 from grader import grading as grader_grading
 from grader.core.results import JudgeResult
 from grader.core.results import TestResult as CaseResult
@@ -15,7 +14,7 @@ from grader.models import Submission
 
 from .conftest import client_for
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("not_sent")]
 SOURCE = "__global__ void add(const float* a, const float* b, float* c, int n) { }\n"
 
 # The fixture's kernel has partial credit, which "verdict only" keeps back: attempt 1 (worth 10) may
@@ -24,11 +23,6 @@ SOLVED = {"en": ["Solved: attempt 2 was accepted.", "At least 7 of 10 points", "
           "ko": ["해결: 2번째 시도가 정답입니다.", "10점 중 최소 7점", "최대 5점"]}
 OVERVIEW = {"en": ["Solved", "Attempt 2 was accepted:", "at least 7 of 10 points."],
             "ko": ["해결", "2번째 시도가 정답입니다:", "10점 중 최소 7점."]}
-
-
-@pytest.fixture(autouse=True)
-def sent(monkeypatch):
-    monkeypatch.setattr(grader_actions, "_send", lambda pk, priority=None, exam=False, queue="": None)
 
 
 def graded(item, user, verdict, passed=0, total=4):

@@ -9,7 +9,6 @@ from django.utils import timezone
 
 from exams.actions.attempts import start_attempt, submit_kernel
 from exams.actions.scheduling import save_template, schedule_exam
-from grader import actions as grader_actions
 from grader.models import Submission
 from problems.core.package import read_package_dir
 from tests.exams.conftest import client_for
@@ -20,8 +19,7 @@ BANK = Path(__file__).resolve().parents[2] / "problems" / "bank"
 
 
 @pytest.fixture
-def variant_exam(course, people, monkeypatch):
-    monkeypatch.setattr(grader_actions, "_send", lambda pk, priority=None, exam=False, queue="": None)
+def variant_exam(course, people, not_sent):
     import_files(read_package_dir(BANK / "segment-sum"))
     template = save_template(course, people["ivy"], {"zones": [{"pool": [{"kernel": "segment-sum"}]}]})
     now = timezone.now()

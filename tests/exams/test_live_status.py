@@ -5,7 +5,6 @@ from django.urls import reverse
 
 from exams.actions.attempts import start_attempt, submit_kernel
 from exams.models import Feedback
-from grader import actions as grader_actions
 from grader import grading as grader_grading
 from grader.core.results import JudgeResult
 from grader.core.results import TestResult as CaseResult
@@ -18,12 +17,7 @@ SOURCE = "__global__ void add(const float* a, const float* b, float* c, int n) {
 
 
 @pytest.fixture
-def sent(monkeypatch):
-    monkeypatch.setattr(grader_actions, "_send", lambda pk, priority=None, exam=False, queue="": None)
-
-
-@pytest.fixture
-def submitted(exam, people, sent):
+def submitted(exam, people, not_sent):
     """Alice's attempt with one kernel submission, QUEUED: (item, submission)."""
     attempt = start_attempt(exam, people["alice"])
     item = attempt.items.get(kind="kernel")
@@ -91,7 +85,7 @@ def test_korean_live_row(submitted, people):
     assert "Waiting for a grader" not in html and "#" in html
 
 
-def test_the_submitted_note_is_part_of_the_live_row_and_goes_with_the_verdict(exam, people, sent):
+def test_the_submitted_note_is_part_of_the_live_row_and_goes_with_the_verdict(exam, people, not_sent):
     """After a submit the "being graded" note is inside the submission's live row (not a page banner
     that outlives the verdict); the graded row no longer carries it. Rows read "Attempt n" (the
     item's own count), the site-wide id only as a small label."""

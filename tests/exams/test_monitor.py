@@ -14,7 +14,6 @@ from django.utils import timezone
 
 from exams.actions.attempts import save_answers, start_attempt, submit_attempt, submit_kernel
 from exams.models import ExamAttempt
-from grader import actions as grader_actions
 from grader import grading as grader_grading
 from grader.core.results import JudgeResult
 from grader.core.verdicts import Verdict
@@ -37,11 +36,6 @@ TEXTS = {
 }
 
 
-@pytest.fixture
-def sent(monkeypatch):
-    monkeypatch.setattr(grader_actions, "_send", lambda pk, priority=None, exam=False, queue="": None)
-
-
 def counts(html: str) -> dict:
     return {k: int(n) for k, n in re.findall(r'data-count="(\w+)"><strong>(\d+)</strong>', html)}
 
@@ -51,7 +45,7 @@ def row_of(html: str, username: str) -> str:
 
 
 @pytest.mark.parametrize("language", ["en", "ko"])
-def test_staff_follow_each_student_of_a_running_exam(exam, people, sent, language):
+def test_staff_follow_each_student_of_a_running_exam(exam, people, not_sent, language):
     alice = start_attempt(exam, people["alice"])
     question = alice.items.filter(kind="question").first()
     save_answers(alice.pk, people["alice"], {question.key: right_answers(question)})
@@ -123,7 +117,7 @@ def test_the_results_page_links_the_monitor(exam, people):
         assert f'href="{reverse("exams:monitor", args=[exam.pk])}" id="monitor-link">{label}</a>' in html
 
 
-def test_a_refresh_is_a_fixed_handful_of_queries_for_50_students(exam, people, course, sent,
+def test_a_refresh_is_a_fixed_handful_of_queries_for_50_students(exam, people, course, not_sent,
                                                                   django_assert_max_num_queries):
     """Session, user, the exam, the role, then two aggregate queries (attempts with their items and
     kernel submissions; the students who have not started): the same for 3 started students as for 50."""

@@ -5,7 +5,6 @@ from django.urls import reverse
 
 from exams.actions.attempts import start_attempt, submit_kernel
 from exams.actions.scheduling import save_template, schedule_exam
-from grader import actions as grader_actions
 from grader import grading as grader_grading
 from grader.core.results import JudgeResult
 from grader.core.verdicts import Verdict
@@ -25,12 +24,11 @@ ONE_POINT = {
 
 
 @pytest.fixture
-def one_point_attempt(course, people, kernel_problem, monkeypatch):
+def one_point_attempt(course, people, kernel_problem, not_sent):
     from datetime import timedelta
 
     from django.utils import timezone
 
-    monkeypatch.setattr(grader_actions, "_send", lambda *args, **kwargs: None)
     now = timezone.now()
     exam = schedule_exam(course, save_template(course, people["ivy"], ONE_POINT), opens_at=now - timedelta(minutes=5),
                          closes_at=now + timedelta(hours=1), duration_minutes=30)

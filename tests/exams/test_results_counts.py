@@ -8,7 +8,6 @@ from django.urls import reverse
 
 from exams.actions.attempts import save_answers, start_attempt, submit_attempt, submit_kernel
 from exams.core.stats import AttemptRow, ItemRow, histogram, histogram_svg, item_stats
-from grader import actions as grader_actions
 from grader import grading as grader_grading
 from grader.core.results import JudgeResult
 from grader.core.verdicts import Verdict
@@ -51,12 +50,7 @@ def test_fractional_totals_get_round_bins_from_zero():
     assert widths == {2.0} and sum(h.counts) == 2
 
 
-@pytest.fixture
-def sent(monkeypatch):
-    monkeypatch.setattr(grader_actions, "_send", lambda *args, **kwargs: None)
-
-
-def test_results_page_counts_kernel_submitters_not_drawers(exam, people, sent):
+def test_results_page_counts_kernel_submitters_not_drawers(exam, people, not_sent):
     """Alice submits the kernel twice, Bob never: Drawn 2, Answered 1, Submissions 2."""
     for name in ("alice", "bob"):
         a = start_attempt(exam, people[name])
@@ -84,7 +78,7 @@ def test_results_page_counts_kernel_submitters_not_drawers(exam, people, sent):
     ("en", "count the 1 ended attempt", "1 attempt still in progress is counted when it ends"),
     ("ko", "끝난 응시 1건", "진행 중인 응시 1건은 끝나면 셉니다"),
 ])
-def test_the_results_page_says_the_statistics_count_ended_attempts(exam, people, sent, lang, ended_words, open_words):
+def test_the_results_page_says_the_statistics_count_ended_attempts(exam, people, not_sent, lang, ended_words, open_words):
     """Alice submitted, Bob is still writing: Drawn says 1, and the page says why (the tester saw Drawn 4
     while 6 had started, with no note)."""
     ivy = client_for(people["ivy"])

@@ -26,14 +26,9 @@ from tests.packages import PROBLEM_YAML, tiny_package_files
 
 from .conftest import client_for
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("not_sent")]
 SLUG = "secret-add"
 SOURCE = "__global__ void add(const float* a, const float* b, float* c, int n) { }\n"
-
-
-@pytest.fixture(autouse=True)
-def not_sent(monkeypatch):
-    monkeypatch.setattr(grader_actions, "_send", lambda *args, **kwargs: None)
 
 
 def course_problem(course, slug=SLUG, published=True, topic="indexing"):

@@ -9,36 +9,21 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone
 
-from exams.actions.attempts import start_attempt, submit_attempt, submit_kernel
+from exams.actions.attempts import submit_attempt
 from exams.models import ExamAttempt, Feedback
 from grader import actions as grader_actions
-from grader import grading as grader_grading
-from grader.core.results import JudgeResult
-from grader.core.verdicts import Verdict
 
 from .conftest import client_for
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("not_sent")]
 SOURCE = "__global__ void add(const float* a, const float* b, float* c, int n) { }\n"
 
 
-@pytest.fixture(autouse=True)
-def not_sent(monkeypatch):
-    monkeypatch.setattr(grader_actions, "_send", lambda *args, **kwargs: None)
-
-
 @pytest.fixture
-def wrong_in_exam(exam, people):
-    """Alice's exam kernel submission, graded WRONG_ANSWER, in an exam that shows the full result (so
-    that its student may open the submission's page during the exam)."""
-    exam.feedback = Feedback.FULL
-    exam.save(update_fields=["feedback"])
-    attempt = start_attempt(exam, people["alice"])
-    item = attempt.items.get(kind="kernel")
-    sub = submit_kernel(item, people["alice"], SOURCE)
-    grader_grading.start_grading(sub.pk, "emulator")
-    grader_grading.finish_grading(sub.pk, JudgeResult(verdict=Verdict.WRONG_ANSWER))
-    return item, sub
+def exam_feedback():
+    """`wrong_in_exam` (conftest) in an exam that shows the full result, so that its student may open the
+    submission's page during the exam."""
+    return Feedback.FULL
 
 
 def page(user, sub, lang="en") -> str:
