@@ -112,6 +112,7 @@ class StartFacts:
 def start_facts(exam, user) -> StartFacts:
     """The student's attempt id, window and stored draw in one query (three subqueries on indexed
     (exam, user) pairs), where asking each would cost three round trips inside Start."""
+    from .actions.scheduling import window_with  # it imports this module
     from .models import Accommodation, Exam
 
     mine = {"exam": OuterRef("pk"), "user": user}
@@ -125,10 +126,9 @@ def start_facts(exam, user) -> StartFacts:
         draw_hash=Subquery(draw.values("spec_hash")[:1]), draw_cc=Subquery(draw.values("target_cc")[:1]),
     ).values("attempt_id", "acc_id", "acc_extra", "acc_opens", "acc_closes", "draw_items", "draw_hash",
              "draw_cc").get()
-    if row["acc_id"] is None:
-        window = (exam.opens_at, exam.closes_at, 0)
-    else:
-        window = (row["acc_opens"] or exam.opens_at, row["acc_closes"] or exam.closes_at, row["acc_extra"])
+    own = None if row["acc_id"] is None else Accommodation(
+        opens_at=row["acc_opens"], closes_at=row["acc_closes"], extra_minutes=row["acc_extra"])
+    window = window_with(exam, own)
     draw_row = (row["draw_items"], row["draw_hash"], row["draw_cc"]) if row["draw_hash"] is not None else None
     return StartFacts(row["attempt_id"], window, draw_row)
 

@@ -9,8 +9,9 @@ from datetime import datetime
 
 from django.utils import timezone
 
+from .actions.scheduling import windows
 from .core.release import ResultsRelease, held_after, results_release
-from .models import Accommodation, AttemptState, Exam
+from .models import AttemptState, Exam
 
 
 def _running_deadlines(exam: Exam, now: datetime) -> list[datetime]:
@@ -20,8 +21,9 @@ def _running_deadlines(exam: Exam, now: datetime) -> list[datetime]:
 
 
 def _unstarted_closes(exam: Exam, now: datetime) -> list[datetime]:
-    """When the windows of the course's students who have not started `exam` close (their accommodation's
-    own close, else the exam's), those still open at `now`. Three queries whatever the number of students."""
+    """When the windows of the course's students who have not started `exam` close (exams.actions.scheduling's
+    windows(): their accommodation's own close, else the exam's), those still open at `now`. Three queries
+    whatever the number of students."""
     from courses.models import Membership, Role
 
     if exam.closes_at <= now and not exam.accommodations.filter(closes_at__gt=now).exists():
@@ -29,8 +31,7 @@ def _unstarted_closes(exam: Exam, now: datetime) -> list[datetime]:
     started = exam.attempts.values("user_id")
     students = Membership.objects.filter(course_id=exam.course_id, role=Role.STUDENT) \
         .exclude(user_id__in=started).values_list("user_id", flat=True)
-    own = dict(Accommodation.objects.filter(exam=exam, closes_at__isnull=False).values_list("user_id", "closes_at"))
-    return [close for close in (own.get(user_id) or exam.closes_at for user_id in students) if close > now]
+    return [closes for _opens, closes, _extra in windows(exam, students).values() if closes > now]
 
 
 def release_state(exam: Exam, now: datetime | None = None) -> ResultsRelease:

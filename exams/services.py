@@ -8,6 +8,7 @@ from datetime import datetime
 from django.urls import reverse
 from django.utils import timezone
 
+from .actions.scheduling import window_with
 from .models import Accommodation, AttemptState, Exam, ExamAttempt
 # Course problems an exam keeps secret while it runs, for the problems, courses and homework pages.
 from .reservations import Reservation, closed_to, is_reserved, reservations_of, reserved_problem_ids  # noqa: F401
@@ -32,9 +33,7 @@ def open_exams(course, user, now: datetime | None = None) -> list[OpenExam]:
     attempts = {a.exam_id: a for a in ExamAttempt.objects.filter(exam__in=exams, user=user)}
     out = []
     for exam in exams:
-        acc = accs.get(exam.pk)
-        opens = (acc and acc.opens_at) or exam.opens_at
-        closes = (acc and acc.closes_at) or exam.closes_at
+        opens, closes, _extra = window_with(exam, accs.get(exam.pk))
         attempt = attempts.get(exam.pk)
         if attempt is not None:
             if attempt.state != AttemptState.OPEN or attempt.deadline <= now:

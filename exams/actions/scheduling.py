@@ -89,12 +89,26 @@ def spec_of(exam: Exam) -> ExamTemplateSpec:
 
 # ---- windows and deadlines --------------------------------------------------------------------
 
-def window(exam: Exam, user) -> tuple[datetime, datetime, int]:
-    """(opens, closes, extra minutes) for this student: the exam's, or their accommodation's."""
-    acc = Accommodation.objects.filter(exam=exam, user=user).first()
+def window_with(exam: Exam, acc: Accommodation | None) -> tuple[datetime, datetime, int]:
+    """(opens, closes, extra minutes) of a student whose accommodation of `exam` is `acc` (None: they have
+    none): the accommodation's own open and close where it sets them, else the exam's. The one statement
+    of the rule; window() and windows() read the accommodations and ask it. No database work."""
     if acc is None:
         return exam.opens_at, exam.closes_at, 0
     return acc.opens_at or exam.opens_at, acc.closes_at or exam.closes_at, acc.extra_minutes
+
+
+def window(exam: Exam, user) -> tuple[datetime, datetime, int]:
+    """(opens, closes, extra minutes) for this student: the exam's, or their accommodation's (window_with)."""
+    return window_with(exam, Accommodation.objects.filter(exam=exam, user=user).first())
+
+
+def windows(exam: Exam, user_ids) -> dict[int, tuple[datetime, datetime, int]]:
+    """window() of many students at once: {user id: (opens, closes, extra minutes)} for each of `user_ids`
+    (a list of ids, or a values_list(..., flat=True) queryset of them, used as a subquery). Two queries
+    at most, whatever the number of students: the ids (a queryset's), and the exam's accommodations of them."""
+    own = {acc.user_id: acc for acc in Accommodation.objects.filter(exam=exam, user_id__in=user_ids)}
+    return {user_id: window_with(exam, own.get(user_id)) for user_id in user_ids}
 
 
 def deadline_for(exam: Exam, user, started_at: datetime, known_window: tuple | None = None) -> datetime:
