@@ -5,14 +5,15 @@ test cases keep only their name, verdict and time (TestResult.public_dict), and 
 found on hidden cases lose their kind-specific details (addresses, indices, sizes).
 
 The judge's messages are messages.Message values (a code and its parameters), made into text here,
-at the edge (`edge`): the page passes `translate=gettext` and reads every message in the request's
-language; the API keeps `message` in English (stable for scripts) and passes the template and
-parameters on, so a client can render them itself. A result stored before templates existed has
-only English text: it is shown as it is.
+at the edge (`edge`): the page and the API both pass `translate=gettext`, so every message reads in
+the request's language (the API's: Korean with `Accept-Language: ko`, English without it). The API
+also passes the English template and the parameters on, the stable part a script can match on or
+render itself. A result stored before templates existed has only English text: it is shown as it is.
 """
 from __future__ import annotations
 
 from django.urls import reverse
+from django.utils.translation import gettext
 from rest_framework import serializers
 
 from grader.core import messages as M
@@ -204,8 +205,10 @@ def public_result(result: JudgeResult | None, full: bool, translate=None) -> dic
 
 
 def submission_payload(submission: Submission, full: bool, request=None) -> dict:
-    """The API's JSON for one submission."""
-    result = public_result(submission.judge_result(), full)
+    """The API's JSON for one submission, its messages ("message" of the summary, the tests, the
+    diagnostics and the compile messages) in the active language (LocaleMiddleware's, from the
+    request's Accept-Language); "message_template" and "message_params" stay as stored, in English."""
+    result = public_result(submission.judge_result(), full, translate=gettext)
     api_url = reverse("api:submission", args=[submission.pk])
     html_url = submission.get_absolute_url()
     if request is not None:

@@ -26,6 +26,12 @@ fi
 # Fail fast when this machine cannot grade: nvcc, PyCUDA, a context, the sandbox, a kernel run.
 CUDA_VISIBLE_DEVICES="${gpus[0]}" python manage.py gpu_worker_check
 
+# The emulator that explains a hung kernel (judge.explain_hang: a divergent barrier, a deadlock) needs its
+# runtime built: now, once per cache volume (21-23 s on an H100 host's 16 cores, 2026-12-06), not inside
+# the grading of the first hang a worker meets. Without g++ or Boost, hangs stay TIME_LIMIT.
+python manage.py prepare_judge --backend emulator \
+  || echo "start-gpu-worker: the emulator cannot be built here; GPU hangs stay TIME_LIMIT" >&2
+
 pids=()
 stop() { kill -TERM "${pids[@]}" 2>/dev/null || true; wait || true; }
 trap stop TERM INT

@@ -23,6 +23,8 @@ from typing import Sequence
 from courses.core.spreadsheet import csv_text
 from practice.core.answers import Field, FieldKind
 
+from .points import format_points
+
 
 @dataclass(frozen=True)
 class StudentTotal:
@@ -50,7 +52,8 @@ class LongRow:
 
 
 def _fmt(x: float | None) -> str:
-    return "" if x is None else f"{x:g}"
+    """Points as a cell: at most two decimals, no trailing zeros (exams.core.points); "" for None."""
+    return format_points(x)
 
 
 def _csv(rows: Sequence[Sequence[str]]) -> str:

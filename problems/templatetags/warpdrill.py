@@ -2,6 +2,8 @@
 from django import template
 from django.utils.translation import gettext_lazy as _
 
+from exams.core.points import format_points, points_plural
+
 register = template.Library()
 
 # A label per verdict, translated; badge colours come from `verdict-<name>` classes in app.css.
@@ -143,14 +145,18 @@ def as_percent(value):
 
 @register.filter
 def plural_count(value) -> int:
-    """The whole number that picks the plural form for an amount that may be fractional, for
-    `{% blocktranslate count %}` (gettext wants an integer): 1 -> 1 ("1 point"), 2.0 -> 2, and any
-    fraction -> 2, since English says "0.5 points" and "1.5 points" (Korean has one form)."""
-    try:
-        number = float(value)
-    except (TypeError, ValueError):
-        return 2
-    return int(number) if number.is_integer() else 2
+    """The whole number that picks the plural form for an amount of points, for
+    `{% blocktranslate count %}` (gettext wants an integer), from the amount as the `points` filter
+    writes it: 1 -> 1 ("1 point"), 2.0 -> 2, and any fraction -> 2, since English says "0.5 points"
+    and "1.5 points" (Korean has one form). See exams.core.points.points_plural."""
+    return points_plural(value)
+
+
+@register.filter
+def points(value) -> str:
+    """An amount of points with at most two decimals and no trailing zeros: 2.5 -> "2.5", 3.0 -> "3",
+    0.333333 -> "0.33" ("" for None). See exams.core.points.format_points."""
+    return format_points(value)
 
 
 @register.filter

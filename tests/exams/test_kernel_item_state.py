@@ -113,7 +113,7 @@ def test_full_feedback_shows_the_points_so_far_with_partial_credit(exam, people)
     item = start_attempt(exam, people["alice"]).items.get(kind="kernel")
     graded(item, people["alice"], Verdict.WRONG_ANSWER, 3)
     html = kernel_page(client_for(people["alice"]), exam, item).content.decode()
-    assert "So far: 7.50 of 10 points." in html and 'id="item-solved"' not in html
+    assert "So far: 7.5 of 10 points." in html and 'id="item-solved"' not in html
 
 
 def test_the_submit_row_is_fetched_again_when_a_verdict_arrives(exam, people):

@@ -1,5 +1,6 @@
-"""The exam pages say "1 point" and "2.50 points" (a plural chosen by the amount, fractions included),
-and Korean "1점" (one form): the attempt page showed "1 points" for a 1-point question."""
+"""The exam pages say "1 point" and "2.5 points" (a plural chosen by the amount, fractions included; no
+trailing zeros: the pages said "2.50 points"), and Korean "1점" (one form): the attempt page showed
+"1 points" for a 1-point question."""
 import pytest
 from django.urls import reverse
 
@@ -36,18 +37,19 @@ def one_point_attempt(course, people, kernel_problem, not_sent):
 
 
 @pytest.mark.parametrize("value, count", [(1, 1), (1.0, 1), (2, 2), (0, 0), (2.5, 2), (0.5, 2), (1.5, 2),
-                                          (None, 2), ("x", 2)])
+                                          (1.001, 1), (None, 2), ("x", 2)])
 def test_plural_count(value, count):
     """Whole amounts count as themselves; any fraction picks the plural ("0.5 points")."""
     assert plural_count(value) == count
 
 
-@pytest.mark.parametrize("lang, one, fraction", [("en", "1 point<", "2.50 points<"), ("ko", "1점<", "2.50점<")])
+@pytest.mark.parametrize("lang, one, fraction", [("en", "1 point<", "2.5 points<"), ("ko", "1점<", "2.5점<")])
 def test_attempt_page_points(one_point_attempt, people, lang, one, fraction):
+    """The attempt page's questions: "1 point" and "2.5 points" (Korean "1점", "2.5점")."""
     html = client_for(people["alice"]).get(reverse("exams:attempt", args=[one_point_attempt.exam_id]),
                                            HTTP_ACCEPT_LANGUAGE=lang).content.decode()
     assert one in html and fraction in html
-    assert "1 points" not in html
+    assert "1 points" not in html and "2.50 points" not in html and "2.50점" not in html
 
 
 @pytest.mark.parametrize("lang, text", [("en", "1 of 1 point."), ("ko", "1점 중 1점.")])

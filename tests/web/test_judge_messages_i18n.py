@@ -112,7 +112,7 @@ def test_old_result_without_templates_shows_english(problem, alice, alice_client
 def test_hidden_diagnostic_params_never_reach_a_student(problem, alice, alice_client, alice_api, make_submission,
                                                         emulator):
     """The hidden test's out-of-bounds index (1025) is in its parameters: neither the Korean page nor the
-    API shows it, and the API keeps English messages with their templates."""
+    Korean API answer shows it; the API's messages are Korean there, their templates English."""
     result = judge(problem.current_version.package(), SOURCE, emulator, run_checks=False)
     assert any(d.test == "tail" and "1025" in d.message for d in result.diagnostics)
     submission = make_submission(alice, problem, result)
@@ -120,10 +120,40 @@ def test_hidden_diagnostic_params_never_reach_a_student(problem, alice, alice_cl
     page = _page(alice_client, submission)
     assert "1025" not in page.replace("n=1025", "")
     data = alice_api.get(f"/api/v1/submissions/{submission.pk}", HTTP_ACCEPT_LANGUAGE="ko").json()
-    assert "1025" not in str(data["diagnostics"]) and data["message"].startswith("Test small: out-of-bounds")
+    assert "1025" not in str(data["diagnostics"]) and data["message"].startswith("테스트 small: 전역 버퍼")
     assert data["message_template"] == M.SUMMARY_TEST_AT_LINE
     sample = next(d for d in data["diagnostics"] if d["test"] == "small")
-    assert sample["message_template"] in M.RUNTIME_FAULTS and sample["message"].startswith("out-of-bounds")
+    assert sample["message_template"] in M.RUNTIME_FAULTS and sample["message"].startswith("전역 버퍼 '")
+
+
+@pytest.mark.parametrize("language", [None, "en", "ko"])
+def test_api_messages_in_the_requests_language(problem, alice, alice_api, make_submission, language):
+    """GET /api/v1/submissions/<id> renders the judge's messages (the summary, the test's message, the
+    diagnostic, the judge's own compile message) in the Accept-Language's language: Korean for `ko`,
+    English for `en` and without the header. The templates and parameters are the same in every language."""
+    def run(source, spec, request):
+        return _gpu_timeout(source, spec, request)
+
+    timeout = make_submission(alice, problem, judge(problem.current_version.package(), SOURCE, DummyBackend(run_fn=run)))
+    empty = make_submission(alice, problem, judge(problem.current_version.package(), "   \n", DummyBackend()))
+    headers = {"HTTP_ACCEPT_LANGUAGE": language} if language else {}
+
+    data = alice_api.get(f"/api/v1/submissions/{timeout.pk}", **headers).json()
+    refused = alice_api.get(f"/api/v1/submissions/{empty.pk}", **headers).json()
+
+    small = next(t for t in data["tests"] if t["name"] == "small")
+    texts = [data["message"], small["message"], data["diagnostics"][0]["message"]]
+    compile_texts = [refused["message"]] + [m["message"] for m in refused["compile"]["messages"]]
+    if language == "ko":
+        assert data["message"] == "테스트 small: 커널이 제한 시간 5초를 넘겨 중단되었습니다."
+        assert all("커널이 제한 시간 5초를 넘겨 중단되었습니다." in text for text in texts)
+        assert any("소스가 비어 있습니다." in text for text in compile_texts)
+    else:
+        assert data["message"] == "Test small: The kernel ran past the 5 s limit and was stopped."
+        assert all("The kernel ran past the 5 s limit and was stopped." in text for text in texts)
+        assert any("The source is empty." in text for text in compile_texts)
+    assert data["message_template"] == M.SUMMARY_TEST
+    assert data["message_params"]["test"] == "small"
 
 
 def test_diagnostic_labels_are_translated():

@@ -9,6 +9,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from ..points import format_points, points_plural
+
 # key -> {language: text}, from labels.json beside this module.
 LABELS: dict[str, dict[str, str]] = json.loads(Path(__file__).with_name("labels.json").read_text(encoding="utf-8"))
 
@@ -20,8 +22,8 @@ def label(key: str, lang: str, **params) -> str:
 
 
 def points_text(points: float, lang: str) -> str:
-    """'5 points' / '5점'; 2.5 stays 2.5, 5.0 prints 5."""
-    shown = int(points) if float(points).is_integer() else points
-    if shown == 1 and lang != "ko":
+    """'5 points' / '5점', '1 point', '2.5 points': the amount as exams.core.points writes it (at most
+    two decimals, no trailing zeros), the plural form chosen from the amount as written."""
+    if points_plural(points) == 1 and lang != "ko":
         return label("point", lang)
-    return label("points", lang, points=shown)
+    return label("points", lang, points=format_points(points))
