@@ -194,7 +194,7 @@ def public_result(result: JudgeResult | None, full: bool, translate=None) -> dic
         "tests": [localized(t.to_dict() if full else t.public_dict(), translate) for t in result.tests],
         "diagnostics": diagnostics,
         "compile": compile_result,
-        "resources": result.resources.to_dict() if result.resources else None,
+        "resources": _localized_resources(result.resources.to_dict(), translate) if result.resources else None,
         **edge(summary, translate),
         "backend": result.backend,  # what graded it: "emulator" or "gpu"
         "device": result.device,  # the GPU's name on the gpu backend ("" on the emulator)
@@ -202,6 +202,21 @@ def public_result(result: JudgeResult | None, full: bool, translate=None) -> dic
         # staff: their sum carries the hidden tests' times, which a student does not see.
         "limits": {k: v for k, v in result.limits.items() if full or k != "used_s"},
     }
+
+
+def _localized_resources(resources: dict, translate) -> dict:
+    """The resource card's dict with the occupancy working's sentences (steps[].text) in the active
+    language when `translate` is given (the stored text is English)."""
+    from django.utils.translation import get_language
+
+    from problems.core.occupancy.model import step_text
+
+    occupancy = resources.get("occupancy")
+    if translate is None or not isinstance(occupancy, dict) or not isinstance(occupancy.get("steps"), list):
+        return resources
+    lang = "ko" if (get_language() or "en").startswith("ko") else "en"
+    steps = [dict(step, text=step_text(step, lang)) if isinstance(step, dict) else step for step in occupancy["steps"]]
+    return {**resources, "occupancy": {**occupancy, "steps": steps}}
 
 
 def submission_payload(submission: Submission, full: bool, request=None) -> dict:

@@ -145,6 +145,9 @@ def test_template_preview_names_a_kernel_item_by_its_problems_title(course, peop
     assert heading and heading.group(1) == title, html[html.find("sample-1"):][:3000]
     assert "<code>tiny-add</code>" in heading.group(2) and ("version 1" if lang == "en" else "버전 1") in heading.group(2)
     assert "tiny-add (v" not in html
+    # Its worth with the unit, as the attempt page writes it (a tester read a bare "2.5")
+    pill = re.search(r'<span class="pill">([^<]*)</span>\s*$', heading.group(2).strip()).group(1)
+    assert re.fullmatch(r"[\d.]+ points?" if lang == "en" else r"[\d.]+점", pill), pill
 
 
 def test_schedule_form(course, people, kernel_problem):

@@ -85,4 +85,4 @@ def test_the_new_skip_reason_reads_in_korean():
 
     with translation.override("ko"):
         said = M.NOT_RUN_AFTER["SYNC_ERROR"](test="small").render(translation.gettext)
-    assert said == "테스트 small에서 커널이 멈춰 실행하지 않았습니다."
+    assert said == "앞의 테스트 small에서 커널이 멈춰 이 테스트는 실행하지 않았습니다."

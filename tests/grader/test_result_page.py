@@ -234,7 +234,7 @@ def test_not_run_rows_on_the_page_in_both_languages(judged, three_tests, alice, 
     korean = rows(page(alice_client, submission, "ko"))
     assert korean["small"].endswith("> 1초")
     for name in ("tail", "mid"):
-        assert "실행 안 됨 테스트 small에서 제한 시간을 넘겨 실행하지 않았습니다." in korean[name]
+        assert "실행 안 됨 앞의 테스트 small에서 제한 시간을 넘겨 이 테스트는 실행하지 않았습니다." in korean[name]
 
 
 # ---- a sync error's row: the finding is the reason, the mismatch only follows ----

@@ -156,6 +156,27 @@ def test_api_messages_in_the_requests_language(problem, alice, alice_api, make_s
     assert data["message_params"]["test"] == "small"
 
 
+@pytest.mark.parametrize("language", ["en", "ko"])
+def test_api_occupancy_working_in_the_requests_language(problem, alice, alice_api, make_submission, language):
+    """The resource card's occupancy working (resources.occupancy.steps[].text) reads in the request's
+    language too, like every other sentence of the API; its codes, values and formulas stay as stored."""
+    from grader.core.results import Resources
+    from problems.core.occupancy import occupancy
+
+    result = judge(problem.current_version.package(), SOURCE, DummyBackend())
+    working = occupancy("9.0", 256, 32, 1024)
+    result.resources = Resources(registers=32, shared_static_bytes=1024, threads_per_block=256,
+                                 compute_capability="9.0", occupancy=working.to_dict(), source="ptxas")
+    submission = make_submission(alice, problem, result)
+    steps = alice_api.get(f"/api/v1/submissions/{submission.pk}",
+                          HTTP_ACCEPT_LANGUAGE=language).json()["resources"]["occupancy"]["steps"]
+    assert [s["text"] for s in steps] == working.explain(language)
+    assert [(s["code"], s["formula"]) for s in steps] == [(s.code, s.formula) for s in working.steps]
+    if language == "ko":
+        assert any("워프" in s["text"] or "블록" in s["text"] or "warp" in s["text"] for s in steps)
+        assert steps[0]["text"] != working.steps[0].text("en")
+
+
 def test_diagnostic_labels_are_translated():
     """The labels on diagnostics (pills) and the topic names have Korean forms."""
     from django.utils import translation

@@ -53,6 +53,22 @@ class Step:
                 "resource": str(self.resource) if self.resource else None, "text": self.text("en")}
 
 
+def step_text(stored: dict, lang: str) -> str:
+    """A step as to_dict stored it ({"code", "values", ..., "text"}), as a sentence in `lang` ("en", "ko");
+    the stored (English) text where its code or values are not ours (an older or altered result)."""
+    from .text import STEP_TEXT
+
+    try:
+        values = dict(stored.get("values") or {})
+        if isinstance(values.get("limiter"), str) and values["limiter"] in Limiter._value2member_map_:
+            values["limiter"] = Limiter(values["limiter"])
+        if stored.get("code") not in STEP_TEXT:
+            return str(stored.get("text", ""))
+        return Step(stored["code"], values).text(lang)
+    except (KeyError, IndexError, ValueError, TypeError, AttributeError):
+        return str(stored.get("text", ""))
+
+
 @dataclass(frozen=True)
 class OccupancyResult:
     """Blocks per SM, occupancy and the working for one launch configuration on one compute capability."""
