@@ -351,9 +351,10 @@ def _check_pass(package, backend: Backend, build: Build, test: TestCaseSpec, lau
 
 def _not_run(test: TestCaseSpec, hung: TestResult) -> TestResult:
     """The row of a test case not run because `hung` (an earlier case) hung: it names that case."""
+    why = M.NOT_RUN_BUDGET if hung.message.code == "RUN_BUDGET_SPENT" \
+        else M.NOT_RUN_AFTER.get(str(hung.verdict), M.NOT_RUN_AFTER["SYNC_ERROR"])  # any other: "… hung"
     return TestResult(name=test.name, sample=test.sample, verdict=NOT_RUN, params=dict(test.params),
-                      message=(M.NOT_RUN_BUDGET if hung.message.code == "RUN_BUDGET_SPENT"
-                               else M.NOT_RUN_AFTER[str(hung.verdict)])(test=hung.name))
+                      message=why(test=hung.name))
 
 
 def _add_diagnostics(result: JudgeResult, diagnostics: list[Diagnostic], test_name: str) -> None:

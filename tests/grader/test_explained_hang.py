@@ -86,3 +86,14 @@ def test_the_new_skip_reason_reads_in_korean():
     with translation.override("ko"):
         said = M.NOT_RUN_AFTER["SYNC_ERROR"](test="small").render(translation.gettext)
     assert said == "앞의 테스트 small에서 커널이 멈춰 이 테스트는 실행하지 않았습니다."
+
+
+def test_a_row_after_any_other_stopped_verdict_says_the_case_hung():
+    """Whatever verdict a stopped case was given, the rows after it read a reason (never a missing key)."""
+    from grader.core.judge import _not_run
+    from grader.core.results import TestResult
+    from problems.core.package.model import TestCaseSpec
+
+    hung = TestResult(name="small", sample=True, verdict=Verdict.RUNTIME_ERROR, message=M.Message.verbatim("x"))
+    row = _not_run(TestCaseSpec(name="tail", params={"n": 1025}, seed=2, sample=False), hung)
+    assert row.verdict is NOT_RUN and row.message == "Skipped because test small hung."
