@@ -9,11 +9,8 @@ from __future__ import annotations
 import pytest
 
 from grader.core.backends.base import ArgRole, ArgSpec, KernelSpec
-from grader.core.backends.gpu import GpuBackend
 from grader.core.gpu import nvrtc_headers
-from grader.core.gpu.cache import CompileCache
-from grader.core.gpu.pool import Child, ChildPool
-from tests.gpu.test_nvrtc import _nvrtc_loads
+from tests.gpu.test_nvrtc import _nvrtc_loads, backend  # noqa: F401 (backend: test_nvrtc's fixture)
 
 pytestmark = pytest.mark.skipif(not _nvrtc_loads(), reason="NVRTC (cuda-bindings, nvidia-cuda-nvrtc) is not installed")
 
@@ -69,15 +66,6 @@ extern "C" __global__ void row_max(const float* x, float* y, int n)
     }
 }
 """
-
-
-@pytest.fixture
-def backend(child_sandbox, tmp_path):
-    b = GpuBackend(arch="sm_90", pool=ChildPool(factory=lambda tool: Child(tool, fake=True)),
-                   cache=CompileCache(tmp_path / "cache"), compiler="nvrtc")
-    b.prepare()
-    yield b
-    b.shutdown()
 
 
 def test_infinity_and_m_pi_without_an_include_compile_with_nvrtc(backend):
