@@ -70,7 +70,8 @@ def stage_table(stage_log: Path, ids: set[int]) -> dict:
         x["pickup"] = x["started"] - created[x["id"]].timestamp()
         x["rest"] = x["total_s"] - sum(x.get(k, 0.0) for k in STAGES if k not in ("pickup", "rest", "kernel"))
     table = {"n": len(lines)}
-    for stage in (*STAGES, "total_s"):
+    parts = sorted({k for x in lines for k in x if k.startswith("compile_")})  # the backend's compile parts
+    for stage in (*STAGES, *parts, "total_s"):
         values = [x.get(stage, 0.0) for x in lines]
         table[stage] = {"mean_s": round(statistics.fmean(values), 4) if values else None,
                         "p50_s": round(percentile(values, 0.5), 4) if values else None}

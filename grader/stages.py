@@ -23,6 +23,8 @@ class StageClock:
     runs (backend.run of the test cases, round trip), kernel (the part of `runs` the backend reports
     as the kernel's own time), checks (backend.run of the check pass), progress (record_progress:
     database writes), judge_rest (the judge's own work: verdicts, resources), save (finish_grading).
+    Parts of compile a backend reports (Build.stages; the GPU backend's): compile_child (its warm main
+    child asked for), compile_call (the compiler, round trip), compile_nvrtc (NVRTC's own time in it).
     """
 
     def __init__(self, submission_id: int):
@@ -96,6 +98,9 @@ class TimedBackend:
         with timed("compile"):
             build = self._backend.compile(source, spec)
         clock = getattr(_clock, "value", None)
+        if clock is not None:
+            for part, seconds in (getattr(build, "stages", None) or {}).items():  # the backend's compile_* parts
+                clock.add(part, seconds)
         self._compiled_at = time.monotonic()
         self._progress_at_compile = clock.figures.get("progress", 0.0) if clock is not None else 0.0
         return build

@@ -77,6 +77,8 @@ class Build:
     resources: Resources | None = None
     handle: Any = None
     workdir: Path | None = None
+    # Where the backend's compile time went, in seconds by part (the stage log's compile_* figures, issue 17).
+    stages: dict[str, float] = field(default_factory=dict)
 
 
 class Backend(abc.ABC):

@@ -187,16 +187,21 @@ class GpuBackend(Backend):
 
         Raises PlatformError (no GPU child, no nvcc, no sandbox): the submission is retried.
         """
+        started = time.monotonic()
         self.pool.main_child()  # start the child now: its context is created while the compiler runs
         arch = self.arch()
+        asked = time.monotonic()
         result = self.compiler.compile(source, spec, arch)
+        stages = {"compile_child": asked - started, "compile_call": time.monotonic() - asked}
+        if result.compiler_s is not None:
+            stages["compile_nvrtc"] = result.compiler_s
         resources = resources_of(result)
         if not result.compile.ok:
-            return Build(compile=result.compile, resources=None)
+            return Build(compile=result.compile, resources=None, stages=stages)
         handle = GpuHandle(source=source, spec=spec, cubin=np.frombuffer(result.cubin, dtype=np.uint8),
                            entry=result.entry, compiler=result.compiler,
                            shared_static_bytes=resources.shared_static_bytes if resources.source else None)
-        return Build(compile=result.compile, resources=resources, handle=handle)
+        return Build(compile=result.compile, resources=resources, handle=handle, stages=stages)
 
     def close(self, build: Build) -> None:
         """A submission is over. With a fresh child per submission (the fresh_child_per_submission option)

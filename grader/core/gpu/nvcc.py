@@ -56,6 +56,7 @@ class CubinResult:
     entry: str | None = None  # the kernel's symbol in the cubin (mangled unless extern "C")
     functions: dict[str, FunctionReport] = field(default_factory=dict)  # ptxas -v, every function
     compiler: str = "nvcc"  # "nvcc" or "nvrtc" (gpu/nvrtc.py)
+    compiler_s: float | None = None  # the compiler's own seconds (NVRTC's, as its child timed it); None: not known
 
     @property
     def kernel(self) -> FunctionReport | None:
