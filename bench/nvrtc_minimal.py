@@ -20,6 +20,9 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
+# As in the compiler child (gpu/isolation.py): NVRTC's own cache off, or a repeated compile (and one whose source
+# differs only in comments) is served from it and the figures are not the compiler's.
+os.environ["CUDA_CACHE_DISABLE"] = "1"
 sys.path.insert(0, str(ROOT))
 
 from bench.nvrtc_fallbacks import bank_sources  # noqa: E402
