@@ -89,6 +89,8 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",  # request.htmx: partial responses for htmx requests
+    # Exam mode: a student whose attempt is in progress is sent back to it from every other page (exams/middleware.py).
+    "exams.middleware.ExamLockdownMiddleware",
     # A user-safe error a page's view raised: its own status and headers (a platform fault: 503, Retry-After).
     "grader.middleware.ErrorAnswerMiddleware",
     "django_prometheus.middleware.PrometheusAfterMiddleware",
@@ -125,6 +127,7 @@ TEMPLATES = [
                 "django.template.context_processors.i18n",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
+                "exams.context_processors.exam_lock",  # the menu during an exam that closes the site
             ],
         },
     },

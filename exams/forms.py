@@ -72,7 +72,7 @@ class ExamForm(forms.ModelForm):
     class Meta:
         model = Exam
         fields = ["template", "title", "opens_at", "closes_at", "duration_minutes", "password", "honour_code",
-                  "feedback", "results_release_at"]
+                  "feedback", "results_release_at", "lockdown"]
         widgets = {"opens_at": DATETIME, "closes_at": DATETIME, "results_release_at": DATETIME,
                    "honour_code": forms.Textarea(attrs={"rows": 3})}
 

@@ -79,6 +79,12 @@ class Exam(models.Model):
                                 default=Feedback.VERDICT)
     results_release_at = models.DateTimeField(_("results released at"), null=True, blank=True,
                                               help_text=_("Empty: results are not released yet."))
+    # Exam mode (exams.lockdown): while a student's attempt is in progress, the pages outside the exam are closed.
+    lockdown = models.BooleanField(_("close the rest of the site during an attempt"), default=True,
+                                   help_text=_("While a student's attempt is in progress, the other pages of the "
+                                               "site (problems, practice, the occupancy calculator, the "
+                                               "playground, courses, other exams, submissions) are closed to them. "
+                                               "Course staff are never locked out."))
     secret = models.CharField(max_length=64, default=new_secret, editable=False,
                               help_text="Seeds every student's variant; never shown.")
     created_at = models.DateTimeField(_("created at"), auto_now_add=True)

@@ -8,8 +8,11 @@ from datetime import datetime
 from django.urls import reverse
 from django.utils import timezone
 
+from .actions.attempts import in_progress
 from .actions.scheduling import window_with
 from .models import Accommodation, AttemptState, Exam, ExamAttempt
+# Exam mode for the JSON API (grader.api): the 403 a student's attempt in progress answers it with, or None.
+from .lockdown import api_refusal as lockdown_refusal  # noqa: F401
 # Course problems an exam keeps secret while it runs, for the problems, courses and homework pages.
 from .reservations import Reservation, closed_to, is_reserved, reservations_of, reserved_problem_ids  # noqa: F401
 
@@ -160,12 +163,12 @@ def attempts_in_progress(course, now: datetime | None = None) -> int:
     """How many attempts at the course's exams are being taken at `now` (started, not ended, before
     their deadline): the course's settings keep its target GPU while any is."""
     now = now or timezone.now()
-    return ExamAttempt.objects.filter(exam__course=course, state=AttemptState.OPEN, deadline__gt=now).count()
+    return ExamAttempt.objects.filter(in_progress(now), exam__course=course).count()
 
 
 def member_attempts_in_progress(course, user, now: datetime | None = None) -> list[ExamAttempt]:
     """`user`'s attempts at the course's exams being taken at `now` (open, before their deadline), each
     with its exam, soonest deadline first: what removing them from the course would close."""
     now = now or timezone.now()
-    return list(ExamAttempt.objects.filter(exam__course=course, user=user, state=AttemptState.OPEN,
-                                           deadline__gt=now).select_related("exam").order_by("deadline"))
+    return list(ExamAttempt.objects.filter(in_progress(now), exam__course=course, user=user)
+                .select_related("exam").order_by("deadline"))

@@ -71,6 +71,17 @@ class WarpDrillAPIView(APIView):
     # Named here, not only in settings: ObtainAuthToken (the token view) sets DRF's plain JSON parser.
     parser_classes = [DepthLimitedJSONParser, FormParser, MultiPartParser]
 
+    def initial(self, request, *args, **kwargs):
+        """DRF's authentication, permissions and throttles, then exam mode: a student whose exam attempt
+        closes the rest of the site gets 403 {"error", "code": "exam_in_progress", "exam_url"} from every
+        endpoint (exams.lockdown; the token's user is known only here, not to the site's middleware)."""
+        super().initial(request, *args, **kwargs)
+        from exams.services import lockdown_refusal
+
+        refused = lockdown_refusal(request.user)
+        if refused is not None:
+            raise refused
+
     def handle_exception(self, exc):
         if isinstance(exc, WarpDrillError):
             return error_response(exc)

@@ -7,6 +7,7 @@ from datetime import datetime, timedelta
 from typing import Mapping
 
 from django.db import IntegrityError, transaction
+from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -67,6 +68,14 @@ def start_attempt(exam: Exam, user, *, password: str = "", accept_honour_code: b
     except IntegrityError:  # a second request of the same student created it first
         return ExamAttempt.objects.get(exam=exam, user=user)
     return attempt
+
+
+def in_progress(now: datetime, prefix: str = "") -> Q:
+    """The rule for an attempt being taken at `now`, as a filter: open (started, not submitted or
+    closed) and before its deadline (which already holds the student's window, deadline_for). An
+    open attempt past its deadline is not in progress: refresh() closes it at its next access.
+    `prefix`: the path to the attempt from the model filtered ("attempt__" for its items)."""
+    return Q(**{f"{prefix}state": AttemptState.OPEN, f"{prefix}deadline__gt": now})
 
 
 def refresh(attempt: ExamAttempt, now: datetime | None = None) -> ExamAttempt:

@@ -33,7 +33,7 @@ def save_template(course, user, data, template: ExamTemplate | None = None) -> E
 
 def schedule_exam(course, template: ExamTemplate, *, opens_at, closes_at, duration_minutes: int, title: str = "",
                   **options) -> Exam:
-    """Schedule `template` for `course`. `options`: password, honour_code, feedback, results_release_at.
+    """Schedule `template` for `course`. `options`: password, honour_code, feedback, results_release_at, lockdown.
     Raises ExamError for a window that closes before it opens; TemplateError if the template no longer validates."""
     if template.course_id != course.pk:
         raise ExamError(_("This template belongs to another course."))

@@ -160,6 +160,10 @@ def test_exam_submission_details_hidden_until_release_unless_full_feedback(exam,
     from grader import actions as grader_actions
 
     monkeypatch.setattr(grader_actions, "_send", lambda pk, priority=None, exam=False, queue="": None)
+    # The API and the lists during the attempt: an exam that leaves the site open (with Exam.lockdown on
+    # they are closed altogether, tests/exams/test_lockdown.py).
+    exam.lockdown = False
+    exam.save(update_fields=["lockdown"])
     a = start_attempt(exam, people["alice"])
     sub = submit_kernel(a.items.get(kind="kernel"), people["alice"], "__global__ void add() {}")
     c = client_for(people["alice"])

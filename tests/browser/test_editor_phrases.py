@@ -16,8 +16,7 @@ def test_the_fold_marker_tooltip_is_in_the_pages_language(exam_for_alice, live_s
     item = attempt.items.get(kind="kernel")
     context = browser.new_context(viewport={"width": 1280, "height": 900}, locale=locale)
     page = context.new_page()
-    log_in(page, "alice")
-    page.goto(f"{live_server.url}/exams/{exam.pk}/attempt/kernel/{item.number}/")
+    log_in(page, "alice", next_path=f"/exams/{exam.pk}/attempt/kernel/{item.number}/")
     marker = page.locator(".cm-foldGutter span[title]").first
     marker.wait_for(state="attached", timeout=10000)  # drawn hidden until the pointer is over the gutter
     assert page.evaluate("document.documentElement.lang") == locale[:2]

@@ -30,8 +30,7 @@ def test_the_submit_row_follows_the_verdicts(started_exam, live_server, browser,
     broken = submit_kernel(item, attempt.user, "__global__ void add(const float* a) { int i = 0 }\n")
 
     page = browser.new_page(viewport={"width": 1280, "height": 900})
-    log_in(page, "alice")
-    page.goto(f"{live_server.url}/exams/{exam.pk}/attempt/kernel/{item.number}/")
+    log_in(page, "alice", next_path=f"/exams/{exam.pk}/attempt/kernel/{item.number}/")
     page.locator("#editor .cm-content").wait_for()
     assert page.locator("#submit-button").is_disabled()  # the one attempt is held while it is graded
 

@@ -15,8 +15,7 @@ def test_the_last_attempt_asks_first(started_exam, live_server, browser, log_in)
     item = attempt.items.get(kind="kernel")
 
     page = browser.new_page(viewport={"width": 1280, "height": 900})
-    log_in(page, "alice")
-    page.goto(f"{live_server.url}/exams/{exam.pk}/attempt/kernel/{item.number}/")
+    log_in(page, "alice", next_path=f"/exams/{exam.pk}/attempt/kernel/{item.number}/")
     page.locator("#editor .cm-content").wait_for()
     assert page.locator("#last-attempt").is_visible()
 

@@ -45,7 +45,7 @@ def test_a_save_after_the_removal_closes_the_page_with_the_reason(started_exam, 
 
     exam, attempt = started_exam({"zones": [{"pool": ["indexing.global_index"]}]})
     page = browser.new_page()
-    log_in(page, "alice")
+    log_in(page, "alice", next_path=f"/exams/{exam.pk}/attempt/")  # the exam closes the rest of the site
     page.goto(f"{live_server.url}/exams/{exam.pk}/attempt/")
     item = attempt.items.get()
     name = item.data["question"]["fields"][0]["name"]
@@ -62,7 +62,7 @@ def test_the_clock_poll_after_the_removal_closes_the_page_with_the_reason(starte
                                                                          log_in):
     exam, _attempt = started_exam({"zones": [{"pool": ["indexing.global_index"]}]})
     page = browser.new_page()
-    log_in(page, "alice")
+    log_in(page, "alice", next_path=f"/exams/{exam.pk}/attempt/")  # the exam closes the rest of the site
     page.clock.install()
     page.goto(f"{live_server.url}/exams/{exam.pk}/attempt/")
     expect(page.locator("#timer")).to_have_text(re.compile(r"0:2\d:\d\d"))

@@ -25,8 +25,7 @@ def test_logging_out_and_in_again_in_another_tab_keeps_the_exam_open(exam_for_al
     base = live_server.url
     context = browser.new_context(viewport={"width": 1280, "height": 900})
     page = context.new_page()
-    log_in(page, "alice")
-    page.goto(f"{base}/exams/{exam.pk}/attempt/")
+    log_in(page, "alice", next_path=f"/exams/{exam.pk}/attempt/")  # the exam closes the rest of the site
     item = attempt.items.filter(kind="question").order_by("number").first()
     field = next(f for f in item.data["question"]["fields"] if f["kind"] != "choice")["name"]
     box = f"#answer-{item.number}-{field}"
@@ -39,7 +38,8 @@ def test_logging_out_and_in_again_in_another_tab_keeps_the_exam_open(exam_for_al
     expect(page.locator("#save-failed")).to_contain_text("You are logged out", timeout=10000)
     assert page.locator(box).is_enabled() and page.locator("#exam-closed").is_hidden()
 
-    log_in(other, "alice")  # a new session and a new CSRF token; the page still holds the old one
+    # A new session and a new CSRF token; the page still holds the old one. (The site sends alice to her attempt.)
+    log_in(other, "alice", next_path=f"/exams/{exam.pk}/attempt/")
     expect(page.locator("#save-status")).to_contain_text("Saved at", timeout=20000)
     assert page.locator(box).is_enabled() and page.locator("#exam-closed").is_hidden()
     item.refresh_from_db()
@@ -57,8 +57,7 @@ def test_submitting_a_kernel_right_after_typing_asks_nothing(exam_for_alice, liv
     exam, attempt = exam_for_alice
     kernel = attempt.items.get(kind="kernel")
     page = browser.new_page(viewport={"width": 1280, "height": 900})
-    log_in(page, "alice")
-    page.goto(f"{live_server.url}/exams/{exam.pk}/attempt/kernel/{kernel.number}/")
+    log_in(page, "alice", next_path=f"/exams/{exam.pk}/attempt/kernel/{kernel.number}/")
     page.locator("#editor .cm-content").click()
     dialogs: list[str] = []
     page.on("dialog", lambda dialog: (dialogs.append(dialog.type), dialog.dismiss()))
@@ -87,8 +86,7 @@ def test_a_log_in_as_another_user_and_a_lost_connection_say_so_and_times_read_as
     base = live_server.url
     context = browser.new_context(viewport={"width": 1280, "height": 900}, locale="en-US", timezone_id="Asia/Seoul")
     page = context.new_page()
-    log_in(page, "alice")
-    page.goto(f"{base}/exams/{exam.pk}/attempt/")
+    log_in(page, "alice", next_path=f"/exams/{exam.pk}/attempt/")
     item = attempt.items.filter(kind="question").order_by("number").first()
     field = next(f for f in item.data["question"]["fields"] if f["kind"] != "choice")["name"]
     box = f"#answer-{item.number}-{field}"
@@ -124,8 +122,7 @@ def test_failed_autosave_warns_loudly_and_retries(started_exam, live_server, bro
 
     exam, attempt = started_exam({"zones": [{"pool": ["indexing.global_index"]}]})
     page = browser.new_page()
-    log_in(page, "alice")
-    page.goto(f"{live_server.url}/exams/{exam.pk}/attempt/")
+    log_in(page, "alice", next_path=f"/exams/{exam.pk}/attempt/")
     item = attempt.items.get()
     name = item.data["question"]["fields"][0]["name"]
     saves = re.compile(r"/attempt/save/")  # the page's save URL carries its signature as a query

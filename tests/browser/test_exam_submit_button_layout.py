@@ -19,8 +19,7 @@ def test_submit_button_keeps_its_label_on_one_line(started_exam, live_server, br
     item = attempt.items.get(kind="kernel")
     page = browser.new_page(viewport={"width": 1280, "height": 900}, locale=lang,
                             extra_http_headers={"Accept-Language": lang})
-    log_in(page, "alice")
-    page.goto(f"{live_server.url}/exams/{exam.pk}/attempt/kernel/{item.number}/")
+    log_in(page, "alice", next_path=f"/exams/{exam.pk}/attempt/kernel/{item.number}/")
     page.locator("#editor .cm-content").wait_for()
     if SHOTS:
         page.screenshot(path=os.path.join(SHOTS, f"exam-submit-row-{lang}.png"), full_page=True)

@@ -22,12 +22,15 @@ def test_a_browser_in_seoul_reads_and_writes_kst(live_server, browser, log_in, s
     context = browser.new_context(viewport={"width": 1280, "height": 900}, locale=lang, timezone_id="Asia/Seoul",
                                   extra_http_headers={"Accept-Language": lang})
     page = context.new_page()
-    log_in(page, "alice")
+    log_in(page, "alice", next_path=f"/exams/{exam.pk}/attempt/")  # the exam closes the rest of the site
     assert {c["name"]: c["value"] for c in context.cookies()}.get("wd_tz") == "Asia/Seoul"
     closes = format_when(exam.closes_at, ZoneInfo("Asia/Seoul"))
     assert closes.endswith(" KST")
     page.goto(f"{live_server.url}/exams/{exam.pk}/")
     assert closes in page.inner_text("#exam-page")
+    # The menu, which offers only the exam, says when the attempt ends.
+    assert format_when(attempt.deadline, ZoneInfo("Asia/Seoul")) in page.inner_text("#nav-exam-until")
+    type(exam).objects.filter(pk=exam.pk).update(lockdown=False)  # the course page: an exam that leaves the site open
     page.goto(f"{live_server.url}/courses/{exam.course.code}/")  # lists alice's own deadline
     assert format_when(attempt.deadline, ZoneInfo("Asia/Seoul")) in page.inner_text("main")
 

@@ -23,6 +23,15 @@ pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("not_sent")]
 SOURCE = EXAM_SOURCE  # `wrong_in_exam`'s (conftest), which has a marker to look for on pages
 
 
+@pytest.fixture
+def site_left_open(exam):
+    """The exam leaves the rest of the site open during an attempt (Exam.lockdown off), so that its pages
+    can be read while the attempt runs; with it on (the default) they are closed altogether
+    (test_lockdown.py)."""
+    exam.lockdown = False
+    exam.save(update_fields=["lockdown"])
+
+
 def assert_nowhere_outside_the_exam(client, sub, problem):
     """Every page and endpoint a student can reach outside the exam leaves the submission out."""
     page = client.get(reverse("problems:detail", args=[problem.slug])).content.decode()
@@ -42,6 +51,7 @@ def assert_nowhere_outside_the_exam(client, sub, problem):
     assert client.get(reverse("playground:home") + f"?from={sub.pk}").status_code == 404
 
 
+@pytest.mark.usefixtures("site_left_open")
 def test_no_feedback_exam_submission_shows_nowhere_outside_the_exam(wrong_in_exam, people, kernel_problem):
     item, sub = wrong_in_exam
     alice = client_for(people["alice"])
@@ -65,6 +75,7 @@ def test_a_practice_submission_is_still_listed(wrong_in_exam, people, kernel_pro
     assert [s["id"] for s in alice.get("/api/v1/submissions").json()["submissions"]] == [practice.pk]
 
 
+@pytest.mark.usefixtures("site_left_open")
 def test_a_reset_keeps_detached_submissions_out_of_practice(wrong_in_exam, people, kernel_problem):
     """A TA's reset detaches the item's submissions (exam_item None): they stay exam work, hidden."""
     item, sub = wrong_in_exam
@@ -120,6 +131,7 @@ def test_migration_marks_attached_and_detached_exam_submissions(wrong_in_exam, p
                                                                     third.pk: exam_id}
 
 
+@pytest.mark.usefixtures("site_left_open")
 def test_practising_the_exams_problem_during_the_attempt_is_refused(wrong_in_exam, exam, people, kernel_problem):
     """While the attempt is open, the bank problem that is its kernel question takes no practice
     submission (its verdict would tell what the exam keeps back): the page says where to answer it,

@@ -16,7 +16,8 @@ pytestmark = pytest.mark.django_db
 # the draw stored ahead), the drawn kernel version still current, then in one transaction (2): the
 # attempt, its items, the "started" event. Drawing at Start (no stored draw) reads the catalogue instead
 # of checking the version: the same count.
-START_QUERIES = 11
+# Plus exam mode's check (exams.lockdown: the user's attempts in progress, one query).
+START_QUERIES = 12
 # session, user, the student's membership of the exam's course, then in one transaction (2): the
 # attempt's UPDATE (checks open and in time, and locks it), the listed items' field names, one UPDATE
 # per item, the "saved" event.

@@ -64,6 +64,9 @@ def exam(course, people, kernel_problem):
 
 
 def test_korean_exam_pages_say_keoneol(exam, people):
+    # The site's other pages during the attempt: an exam that leaves them open (Exam.lockdown off).
+    exam.lockdown = False
+    exam.save(update_fields=["lockdown"])
     attempt = start_attempt(exam, people["alice"])
     kernel = attempt.items.get(kind="kernel")
     pages = {

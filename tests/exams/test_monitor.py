@@ -119,8 +119,9 @@ def test_the_results_page_links_the_monitor(exam, people):
 
 def test_a_refresh_is_a_fixed_handful_of_queries_for_50_students(exam, people, course, not_sent,
                                                                   django_assert_max_num_queries):
-    """Session, user, the exam, the role, then two aggregate queries (attempts with their items and
-    kernel submissions; the students who have not started): the same for 3 started students as for 50."""
+    """Session, user, exam mode's check (exams.lockdown), the exam, the role, then two aggregate queries
+    (attempts with their items and kernel submissions; the students who have not started): the same for 3
+    started students as for 50."""
     live = reverse("exams:monitor_live", args=[exam.pk])
     ivy = client_for(people["ivy"])
 
@@ -144,7 +145,7 @@ def test_a_refresh_is_a_fixed_handful_of_queries_for_50_students(exam, people, c
     with CaptureQueriesContext(connection) as few:
         assert ivy.get(live).status_code == 200
     start(3, 50)
-    with django_assert_max_num_queries(6):
+    with django_assert_max_num_queries(7):
         html = ivy.get(live).content.decode()
     assert html.count("<tr data-student=") == 50
     with CaptureQueriesContext(connection) as many:

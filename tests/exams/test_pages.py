@@ -217,6 +217,8 @@ def test_an_exam_under_its_templates_title_reads_in_the_students_language(exam, 
     """An exam scheduled under its template's title shows the template's Korean title on Korean pages (the
     exam page, the attempt, the course's open items), as its printed forms do; a title the instructor typed
     is shown as typed in every language."""
+    exam.lockdown = False  # the course page during the attempt: an exam that leaves the site open
+    exam.save(update_fields=["lockdown"])
     assert exam.title == "Midterm"
     assert (exam.title_in("en"), exam.title_in("ko")) == ("Midterm", "중간고사")
     c, _attempt = start(exam, people["alice"])
