@@ -198,7 +198,7 @@ def public_result(result: JudgeResult | None, full: bool, translate=None) -> dic
                   for t in result.tests],
         "diagnostics": diagnostics,
         "compile": compile_result,
-        "resources": _localized_resources(result.resources.to_dict(), translate) if result.resources else None,
+        "resources": localized_resources(result.resources.to_dict(), translate) if result.resources else None,
         **edge(hidden_names.renamed(summary, names), translate),
         "backend": result.backend,  # what graded it: "emulator" or "gpu"
         "device": result.device,  # the GPU's name on the gpu backend ("" on the emulator)
@@ -208,7 +208,7 @@ def public_result(result: JudgeResult | None, full: bool, translate=None) -> dic
     }
 
 
-def _localized_resources(resources: dict, translate) -> dict:
+def localized_resources(resources: dict, translate) -> dict:
     """The resource card's dict with the occupancy working's sentences (steps[].text) in the active
     language when `translate` is given (the stored text is English)."""
     from django.utils.translation import get_language
