@@ -22,7 +22,7 @@ from exams.core.template import TemplateError, dump_yaml
 
 from . import template_picker, template_zones
 from .access import is_staff, require_instructor, require_staff, role
-from .actions.attempts import close_expired, extend_attempt, refresh
+from .actions.attempts import close_expired, extend_attempt, extend_refusal, refresh
 from .actions.resets import reset_item, reset_refusal
 from .actions.scheduling import (check_template, remove_accommodation, save_template, schedule_exam,
                                  set_accommodation, update_exam)
@@ -329,7 +329,7 @@ def attempt_detail(request, attempt_id: int):
     return render(request, "exams/result.html", {
         "exam": attempt.exam, "attempt": attempt, "rows": rows, "staff_view": True,
         "events": timeline(attempt, item_titles(rows)), "extend_form": ExtendForm(),
-        "can_reset": reset_refusal(attempt) is None})
+        "extend_refusal": extend_refusal(attempt), "can_reset": reset_refusal(attempt) is None})
 
 
 @login_required

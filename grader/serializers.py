@@ -16,6 +16,7 @@ from django.urls import reverse
 from django.utils.translation import gettext
 from rest_framework import serializers
 
+from grader.core import hidden_names
 from grader.core import messages as M
 from grader.core.judge import LaunchChoice
 from grader.core.results import Diagnostic, JudgeResult, stored_message
@@ -153,7 +154,8 @@ CATALOGUE_WITHOUT_LINE = {M.SUMMARY_TEST_AT_LINE.code: M.SUMMARY_TEST, M.SUMMARY
 
 
 def public_result(result: JudgeResult | None, full: bool, translate=None) -> dict:
-    """The parts of a result a viewer may see. `full` (instructors) keeps hidden cases' details.
+    """The parts of a result a viewer may see. `full` (instructors) keeps hidden cases' details and names;
+    students read a hidden test's name as its place in the list, "#3" (core/hidden_names.py).
 
     For students, a diagnostic found on a hidden test keeps its kind and test name; its message,
     line, thread ids and details (which carry indices and sizes) are dropped or replaced, and it is
@@ -167,6 +169,7 @@ def public_result(result: JudgeResult | None, full: bool, translate=None) -> dic
         return {"tests": [], "diagnostics": [], "compile": None, "resources": None, "message": "",
                 "message_template": "", "message_params": {}, "verdict": "", "backend": "", "device": "", "limits": {}}
     hidden = {t.name for t in result.tests if not t.sample}
+    names = {} if full else hidden_names.aliases(result.tests)  # a hidden test's name says its sizes: "#3"
     summary = result.message
     # A note that says nothing of its test's data (printf truncation) is shown as it is, hidden test or not.
     # A note about the platform (a check that could not be built) is not about the student's code: staff only.
@@ -185,17 +188,18 @@ def public_result(result: JudgeResult | None, full: bool, translate=None) -> dic
             item.update(message=_hidden_message(d, translate).to_dict(), line=None, block=None,
                         thread=None, detail={})
         shown_kinds.add(d.kind)
-        diagnostics.append(localized(item, translate))
+        diagnostics.append(localized(hidden_names.renamed_item(item, names), translate))
     compile_result = result.compile.to_dict() if result.compile else None
     if compile_result:
         compile_result["messages"] = [localized(m, translate) for m in compile_result["messages"]]
     return {
         "verdict": str(result.verdict),
-        "tests": [localized(t.to_dict() if full else t.public_dict(), translate) for t in result.tests],
+        "tests": [localized(t.to_dict() if full else hidden_names.renamed_item(t.public_dict(), names), translate)
+                  for t in result.tests],
         "diagnostics": diagnostics,
         "compile": compile_result,
-        "resources": _localized_resources(result.resources.to_dict(), translate) if result.resources else None,
-        **edge(summary, translate),
+        "resources": localized_resources(result.resources.to_dict(), translate) if result.resources else None,
+        **edge(hidden_names.renamed(summary, names), translate),
         "backend": result.backend,  # what graded it: "emulator" or "gpu"
         "device": result.device,  # the GPU's name on the gpu backend ("" on the emulator)
         # The time limits it was judged under ({} in older results); the seconds its runs used only for
@@ -204,7 +208,7 @@ def public_result(result: JudgeResult | None, full: bool, translate=None) -> dic
     }
 
 
-def _localized_resources(resources: dict, translate) -> dict:
+def localized_resources(resources: dict, translate) -> dict:
     """The resource card's dict with the occupancy working's sentences (steps[].text) in the active
     language when `translate` is given (the stored text is English)."""
     from django.utils.translation import get_language

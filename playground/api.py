@@ -11,6 +11,7 @@ GET /api/v1/playground/runs/<key>
 from __future__ import annotations
 
 from django.urls import reverse
+from django.utils.translation import gettext
 from django.utils.translation import gettext as _
 from rest_framework import status
 from rest_framework.response import Response
@@ -22,9 +23,27 @@ from . import actions
 from .views import visible_run
 
 
+def api_result(run) -> dict | None:
+    """The run's result as the API gives it (None before it is DONE): every message (the findings, the
+    compiler's messages) at the edge as the submission API gives them ("message" in the request's language,
+    "message_template" and "message_params"), the occupancy working's sentences in that language too."""
+    from grader.serializers import localized, localized_resources
+
+    result = run.playground_result()
+    if result is None:
+        return None
+    data = result.to_dict()
+    data["diagnostics"] = [localized(d, gettext) for d in data["diagnostics"]]
+    if data["compile"]:
+        data["compile"]["messages"] = [localized(m, gettext) for m in data["compile"]["messages"]]
+    if data["resources"]:
+        data["resources"] = localized_resources(data["resources"], gettext)
+    return data
+
+
 def run_payload(run, request) -> dict:
-    """The API's JSON for one run: what was asked, its state and (when DONE) the result, with every
-    message in English plus its template and parameters, as the submission API gives them."""
+    """The API's JSON for one run: what was asked, its state and (when DONE) the result (api_result), in
+    the request's language (Accept-Language) like the submission API."""
     return {
         "key": run.key,
         "url": request.build_absolute_uri(reverse("api:playground-run", args=[run.key])),
@@ -34,7 +53,7 @@ def run_payload(run, request) -> dict:
         "kernel": run.kernel,
         "launch": {"grid": run.launch_grid, "block": run.launch_block, "shared_bytes": run.launch_shared_bytes},
         "args": run.args,
-        "result": run.result,
+        "result": api_result(run),
         "error": run.error or None,
         "created_at": run.created_at.isoformat() if run.created_at else None,
         "finished_at": run.finished_at.isoformat() if run.finished_at else None,

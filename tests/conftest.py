@@ -177,6 +177,20 @@ class SentTasks(list):
         return self[before:]
 
 
+def _no_send(submission_id: int, priority: int | None = None, exam: bool = False, queue: str = "") -> None:
+    """Stands in for grader.actions._send, with its signature, so that a call it would refuse fails here too."""
+
+
+@pytest.fixture
+def not_sent(monkeypatch):
+    """Grading task messages are dropped instead of sent to Celery: submissions stay QUEUED until a test
+    grades them itself (grader.grading). Request it, or mark a module with
+    `pytest.mark.usefixtures("not_sent")`; sent_tasks records the messages instead."""
+    from grader import actions as grader_actions
+
+    monkeypatch.setattr(grader_actions, "_send", _no_send)
+
+
 @pytest.fixture
 def sent_tasks(monkeypatch, django_capture_on_commit_callbacks) -> SentTasks:
     """Record grading task messages instead of sending them (see SentTasks)."""

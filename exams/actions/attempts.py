@@ -324,23 +324,31 @@ def submit_kernel(item: ExamItem, user, source: str, choice=None, now: datetime 
     return submission
 
 
-def extend_attempt(attempt_id: int, minutes: int, by) -> ExamAttempt:
-    """Give one student more time while the attempt runs (or re-open a closed one, which clears its
-    close_reason). Raises ExamError for a submitted attempt, and while the student is not in the
-    exam's course (removed from it, which closed the attempt): re-opening it would let an outsider
-    answer, so staff re-add them first."""
+def extend_refusal(attempt: ExamAttempt) -> ExamError | None:
+    """Why staff cannot extend `attempt` now, or None when they can: refused once the student submitted it,
+    and while the student is not in the exam's course (removed from it, which closed the attempt):
+    re-opening it would let an outsider answer, so staff re-add them first. The attempt's page offers the
+    extension by this same rule (staff_views.attempt_detail)."""
     from ..access import is_member_of_exam_course
 
+    if attempt.state == AttemptState.SUBMITTED:
+        return ExamError(_("The student has submitted; their attempt cannot be extended."))
+    if not is_member_of_exam_course(attempt.user, attempt.exam_id):
+        return ExamError(_("%(student)s is not in this course, so their attempt cannot be extended: add them to "
+                           "the course again first, then extend their time.") % {"student": attempt.user.username},
+                         code="not_in_course", status=409)
+    return None
+
+
+def extend_attempt(attempt_id: int, minutes: int, by) -> ExamAttempt:
+    """Give one student more time while the attempt runs (or re-open a closed one, which clears its
+    close_reason). Raises ExamError for 0 or more than 1440 minutes, and where extend_refusal says why not."""
     if minutes <= 0 or minutes > 24 * 60:
         raise ExamError(_("Extend by 1 to 1440 minutes."))
     with transaction.atomic():
         attempt = ExamAttempt.objects.select_for_update().get(pk=attempt_id)
-        if attempt.state == AttemptState.SUBMITTED:
-            raise ExamError(_("The student has submitted; their attempt cannot be extended."))
-        if not is_member_of_exam_course(attempt.user, attempt.exam_id):
-            raise ExamError(_("%(student)s is not in this course, so their attempt cannot be extended: add them to "
-                              "the course again first, then extend their time.") % {"student": attempt.user.username},
-                            code="not_in_course", status=409)
+        if (refusal := extend_refusal(attempt)) is not None:
+            raise refusal
         now = timezone.now()
         base = max(attempt.deadline, now) if attempt.state == AttemptState.CLOSED else attempt.deadline
         attempt.deadline = base + timedelta(minutes=minutes)

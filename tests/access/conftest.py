@@ -28,6 +28,7 @@ WRONG_CANARY = "canary-wrong-solution-91bd"
 HARNESS_CANARY = "canary-harness-c0de"
 HIDDEN_N = 48611  # the hidden test's size: no student page or JSON may contain it
 HIDDEN_SEED = 9172634  # the hidden test's seed in problem.yaml
+HIDDEN_NAME = "canary-big-n48611"  # the hidden test's name: it says its size, so it is staff-only too
 # What the printf_on_hidden kernel prints on the hidden test only (not a literal of its source).
 PRINTF_CANARY = f"v={HIDDEN_N * 3 + 7}"
 
@@ -51,7 +52,7 @@ limits: {{time_s: 5}}
 tolerance: {{atol: 1.0e-6, rtol: 1.0e-6}}
 tests:
   - {{name: small, params: {{n: 5}}, seed: 1, sample: true}}
-  - {{name: big, params: {{n: {HIDDEN_N}}}, seed: {HIDDEN_SEED}}}
+  - {{name: {HIDDEN_NAME}, params: {{n: {HIDDEN_N}}}, seed: {HIDDEN_SEED}}}
 """
 
 CANARY_FILES = tiny_package_files(**{
@@ -75,7 +76,8 @@ SOURCES = {
 }
 
 # What a student may never receive, in any page or JSON.
-NEVER_FOR_STUDENTS = [SOLUTION_CANARY, WRONG_CANARY, HARNESS_CANARY, str(HIDDEN_N), str(HIDDEN_SEED), PRINTF_CANARY]
+NEVER_FOR_STUDENTS = [SOLUTION_CANARY, WRONG_CANARY, HARNESS_CANARY, str(HIDDEN_N), str(HIDDEN_SEED), PRINTF_CANARY,
+                      HIDDEN_NAME]
 # What nobody receives through the site (instructors read packages elsewhere).
 NEVER_FOR_ANYONE = [SOLUTION_CANARY, WRONG_CANARY, HARNESS_CANARY, str(HIDDEN_SEED)]
 

@@ -154,12 +154,9 @@ def test_ta_of_course_a_has_no_rights_in_course_b(exam, people, kernel_problem):
     assert tom.get(reverse("exams:results", args=[exam.pk])).status_code == 200
 
 
-def test_exam_submission_details_hidden_until_release_unless_full_feedback(exam, people, monkeypatch):
+def test_exam_submission_details_hidden_until_release_unless_full_feedback(exam, people, not_sent):
     """With 'verdict' feedback the student's own exam submission has no result page or API detail, and
     it is not in their submission lists, until the results are released; 'full' shows the page."""
-    from grader import actions as grader_actions
-
-    monkeypatch.setattr(grader_actions, "_send", lambda pk, priority=None, exam=False, queue="": None)
     # The API and the lists during the attempt: an exam that leaves the site open (with Exam.lockdown on
     # they are closed altogether, tests/exams/test_lockdown.py).
     exam.lockdown = False
@@ -185,13 +182,10 @@ def test_exam_submission_details_hidden_until_release_unless_full_feedback(exam,
     assert c.get(sub.get_absolute_url()).status_code == 200
 
 
-def test_exam_submission_page_for_the_exam_course_staff_only(exam, people, monkeypatch):
+def test_exam_submission_page_for_the_exam_course_staff_only(exam, people, not_sent):
     """The exam course's TA reads a student's exam submission; a site instructor of another course does not."""
     from django.contrib.auth.models import Group
 
-    from grader import actions as grader_actions
-
-    monkeypatch.setattr(grader_actions, "_send", lambda pk, priority=None, exam=False, queue="": None)
     a = start_attempt(exam, people["alice"])
     sub = submit_kernel(a.items.get(kind="kernel"), people["alice"], "__global__ void add() {}")
     other = User.objects.create_user("ob", "ob@example.org", PASSWORD)

@@ -12,7 +12,7 @@ import pytest
 
 from practice import actions as practice
 
-from .conftest import HIDDEN_N, NEVER_FOR_ANYONE, NEVER_FOR_STUDENTS, PRINTF_CANARY, body, leaks
+from .conftest import HIDDEN_N, HIDDEN_NAME, NEVER_FOR_ANYONE, NEVER_FOR_STUDENTS, PRINTF_CANARY, body, leaks
 
 pytestmark = pytest.mark.django_db
 
@@ -37,10 +37,10 @@ def test_the_canaries_are_in_the_stored_results(graded, api):
     assert {name: s.verdict for name, s in graded.items()} == {
         "wrong_on_hidden": "WRONG_ANSWER", "out_of_bounds_on_hidden": "MEMORY_ERROR", "printf_on_hidden": "ACCEPTED"}
     full = {name: api("ivy").get(f"/api/v1/submissions/{s.pk}").json() for name, s in graded.items()}
-    big = {name: next(t for t in data["tests"] if t["name"] == "big") for name, data in full.items()}
+    big = {name: next(t for t in data["tests"] if t["name"] == HIDDEN_NAME) for name, data in full.items()}
     assert all(t["params"] == {"n": HIDDEN_N} for t in big.values())
     assert big["wrong_on_hidden"]["mismatch"]["index"] == [1000]
-    oob = [d for d in full["out_of_bounds_on_hidden"]["diagnostics"] if d["test"] == "big"]
+    oob = [d for d in full["out_of_bounds_on_hidden"]["diagnostics"] if d["test"] == HIDDEN_NAME]
     assert oob and str(HIDDEN_N) in oob[0]["message"], oob
     assert PRINTF_CANARY in big["printf_on_hidden"]["output_log"]
 
@@ -57,14 +57,14 @@ def test_student_sees_the_hidden_finding_by_kind_only(graded, api):
     the hidden test's time is not shown: the student's code chooses its line and its time, so either could
     carry the hidden inputs out (issue 13)."""
     data = api("alice").get(f"/api/v1/submissions/{graded['out_of_bounds_on_hidden'].pk}").json()
-    hidden = [d for d in data["diagnostics"] if d["test"] == "big"]
+    hidden = [d for d in data["diagnostics"] if d["test"] == "#2"]  # its place in the list, not its name
     assert hidden and hidden[0]["line"] is None
     assert hidden[0]["block"] is None and hidden[0]["thread"] is None and hidden[0]["detail"] == {}
-    big = next(t for t in data["tests"] if t["name"] == "big")
+    big = next(t for t in data["tests"] if t["name"] == "#2")
     assert set(big) == {"name", "sample", "verdict", "time_s"} and big["time_s"] is None
     instructor = api("ivy").get(f"/api/v1/submissions/{graded['out_of_bounds_on_hidden'].pk}").json()
-    assert [d["line"] for d in instructor["diagnostics"] if d["test"] == "big"] == [4]
-    assert next(t for t in instructor["tests"] if t["name"] == "big")["time_s"] is not None
+    assert [d["line"] for d in instructor["diagnostics"] if d["test"] == HIDDEN_NAME] == [4]
+    assert next(t for t in instructor["tests"] if t["name"] == HIDDEN_NAME)["time_s"] is not None
 
 
 def test_instructors_never_receive_solutions_or_seeds_through_the_site(graded, page, api):

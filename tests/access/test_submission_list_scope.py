@@ -26,13 +26,10 @@ pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
-def world(exam, people, kernel_problem, monkeypatch):
+def world(exam, people, kernel_problem, not_sent):
     """Course GPU101 (ivy, tom; alice in its exam), a course problem of GPU101 with a validation run,
     the bank's tiny-add practised by bob; prof of course GPU303 is a site instructor too."""
     from authoring import actions as authoring
-    from grader import actions as grader_actions
-
-    monkeypatch.setattr(grader_actions, "_send", lambda *a, **k: None)
     attempt = start_attempt(exam, people["alice"])
     exam_sub = submit_kernel(attempt.items.get(kind="kernel"), people["alice"], "__global__ void add() {}")
     own = authoring.create_problem(exam.course, people["ivy"], "ivy-secret", "Secret", "비밀")

@@ -99,10 +99,11 @@ def started_exam(transactional_db, monkeypatch):
     from grader import actions as grader_actions
     from problems.core.package import parse_package
     from problems.services import import_package
+    from tests.conftest import _no_send
     from tests.exams.conftest import TEMPLATE, enrol, make_course
     from tests.packages import tiny_package_files
 
-    monkeypatch.setattr(grader_actions, "_send", lambda pk, priority=None, exam=False, queue="": None)
+    monkeypatch.setattr(grader_actions, "_send", _no_send)
     import_package(parse_package(tiny_package_files()))
     course = make_course()
     ivy = User.objects.create_user("ivy", "ivy@example.org", PASSWORD)

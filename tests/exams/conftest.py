@@ -26,20 +26,6 @@ def fast_password_hasher(settings):
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 
 
-def _no_send(submission_id: int, priority: int | None = None, exam: bool = False, queue: str = "") -> None:
-    """Stands in for grader.actions._send, with its signature, so that a call it would refuse fails here too."""
-
-
-@pytest.fixture
-def not_sent(monkeypatch):
-    """Grading task messages are dropped instead of sent to Celery: submissions stay QUEUED until a test
-    grades them itself (grader.grading). Request it, or mark a module with
-    `pytest.mark.usefixtures("not_sent")`; tests/conftest.py's sent_tasks records the messages instead."""
-    from grader import actions as grader_actions
-
-    monkeypatch.setattr(grader_actions, "_send", _no_send)
-
-
 def make_course(code: str = "GPU101", name: str = "GPU Programming"):
     from courses.models import Course
 

@@ -129,6 +129,20 @@ def test_extend_time_on_the_attempt_page_says_to_re_add_the_student_first(exam, 
     assert (alice.state, alice.close_reason) == ("closed", "removed")
 
 
+@pytest.mark.parametrize("lang", ["en", "ko"])
+def test_the_attempt_page_offers_no_extension_while_the_student_is_out_and_says_why(exam, people, ended, lang):
+    """The page shows the reason in place of the Extend form (extend_refusal, the rule extend_attempt applies),
+    and the form again once the student is back in the course."""
+    alice, _bob = ended
+    client = client_for(people["tom"])
+    html = html_lib.unescape(client.get(reverse("exams:attempt_detail", args=[alice.pk]),
+                                        HTTP_ACCEPT_LANGUAGE=lang).content.decode())
+    assert 'id="extend-button"' not in html and 'id="extend-refusal"' in html and REFUSED[lang] in html
+    enrol(people["alice"], exam.course, "student")
+    html = client.get(reverse("exams:attempt_detail", args=[alice.pk])).content.decode()
+    assert 'id="extend-button"' in html and 'id="extend-refusal"' not in html
+
+
 def test_an_extension_reopens_without_the_old_reason_once_re_added(exam, people, ended):
     """Re-added to the course, the removed student's attempt may be re-opened; it loses the old reason,
     and closed again at its deadline, it says so."""

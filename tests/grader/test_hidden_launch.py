@@ -139,7 +139,7 @@ def test_a_sample_tests_refusal_reads_as_before(judged, choosing, alice, alice_c
     submission = make_submission(alice, choosing, judged(SAMPLE_TOO), source=SAMPLE_TOO)
     english = page(alice_client, submission)
     assert "cudaErrorInvalidConfiguration: gridDim.y = 300000 exceeds 65535" in english
-    assert "1025000" not in english and "Test tail: The launch does not fit a hidden test case" in english
+    assert "1025000" not in english and "Test #2: The launch does not fit a hidden test case" in english
     korean = page(alice_client, submission, "ko")
     assert "gridDim.y = 300000" in korean and "1025000" not in korean
 

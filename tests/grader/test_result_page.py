@@ -152,11 +152,12 @@ def test_summary_of_a_hidden_failure_quotes_no_values(judged):
 def test_hidden_failure_summary_on_the_page_in_both_languages(judged, three_tests, alice, alice_client,
                                                               make_submission):
     """The page's summary of a hidden failure says its inputs and expected outputs are hidden, not 'its
-    details', in English and in Korean."""
+    details', in English and in Korean; the hidden test is named by its place in the list (its name is
+    staff-only)."""
     submission = make_submission(alice, three_tests, judged("hidden_wrong"), source=KERNELS["hidden_wrong"])
     for language, expected in (
-            ("en", "Test tail failed (a hidden test: its inputs and expected outputs are not shown)."),
-            ("ko", "테스트 tail에서 실패했습니다(숨겨진 테스트라 입력과 기대 출력은 보여 주지 않습니다).")):
+            ("en", "Test #2 failed (a hidden test: its inputs and expected outputs are not shown)."),
+            ("ko", "테스트 #2에서 실패했습니다(숨겨진 테스트라 입력과 기대 출력은 보여 주지 않습니다).")):
         html = page(alice_client, submission, language)
         summary = " ".join(re.search(r'<p class="verdict-message">(.*?)</p>', html, re.S).group(1).split())
         assert summary == expected
@@ -226,14 +227,14 @@ def test_not_run_rows_on_the_page_in_both_languages(judged, three_tests, alice, 
     submission = make_submission(alice, three_tests, judged("hang"), source=KERNELS["hang"])
     assert submission.progress_done == 1  # the tests that ran, not the rows
     english = rows(page(alice_client, submission))
-    assert list(english) == ["small", "tail", "mid"]
+    assert list(english) == ["small", "#2", "mid"]  # the hidden test by its place in the list
     assert "Time limit" in english["small"] and english["small"].endswith("> 1 s") and "ms" not in english["small"]
-    for name in ("tail", "mid"):
+    for name in ("#2", "mid"):
         assert "Not run Skipped because test small ran past the time limit." in english[name]
         assert english[name].endswith("—") and "ms" not in english[name]
     korean = rows(page(alice_client, submission, "ko"))
     assert korean["small"].endswith("> 1초")
-    for name in ("tail", "mid"):
+    for name in ("#2", "mid"):
         assert "실행 안 됨 앞의 테스트 small에서 제한 시간을 넘겨 이 테스트는 실행하지 않았습니다." in korean[name]
 
 
@@ -304,8 +305,8 @@ def test_time_limit_row_shows_the_limit_exceeded(judged, three_tests, alice, ali
     assert result.tests[1].public_dict()["time_limit_s"] == 1.0
     submission = make_submission(alice, three_tests, result, source=hidden_hang)
     english = rows(page(alice_client, submission))
-    assert english["tail"].endswith("Time limit > 1 s") and english["small"].endswith(" ms")
-    assert rows(page(alice_client, submission, "ko"))["tail"].endswith("> 1초")
+    assert english["#2"].endswith("Time limit > 1 s") and english["small"].endswith(" ms")
+    assert rows(page(alice_client, submission, "ko"))["#2"].endswith("> 1초")
 
 
 # ---- a finding of the check pass: the rows do not show it, the summary says where it comes from ----

@@ -11,18 +11,12 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone
 
-from grader import actions as grader_actions
 from grader import tasks
 from grader.models import Submission
 from grader.tasks import course_target_cc
 from homework import actions
 
-pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture(autouse=True)
-def not_sent(monkeypatch):
-    monkeypatch.setattr(grader_actions, "_send", lambda *args, **kwargs: None)
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("not_sent")]
 
 
 @pytest.fixture

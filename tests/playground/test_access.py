@@ -191,3 +191,33 @@ def test_the_live_part_answers_304_while_nothing_changed_and_never_for_someone_e
     assert client_for(other).get(url, HTTP_IF_NONE_MATCH=first["ETag"]).status_code == 404
     actions.start_run(run.pk, "emulator")
     assert client_for(owner).get(url, HTTP_IF_NONE_MATCH=first["ETag"]).status_code == 200  # now COMPILING
+
+
+@pytest.mark.parametrize("lang", ["en", "ko"])
+def test_the_api_gives_a_finished_runs_messages_in_the_requests_language(people, lang):
+    """GET /api/v1/playground/runs/<key>: a finding's and a compiler message's "message" in the language of
+    Accept-Language, their English "message_template" and "message_params" beside it, as the submission
+    API gives them (the stored result keeps messages as codes and parameters)."""
+    from grader.core import messages as M
+    from grader.core.results import CompileMessage, CompileResult, Diagnostic
+    from grader.core.verdicts import DiagnosticKind
+    from playground.core.run import PlaygroundResult
+
+    owner, _ = people
+    run = actions.create_run(owner, SOURCE, "", ROWS, "1", "8")
+    race = Diagnostic(DiagnosticKind.RACE, M.NOT_RUN_AFTER["DEADLOCK"](test="small"), line=1)
+    warning = CompileMessage(1, None, "warning", M.COMPILATION_FAILED_AT(line=1))
+    actions.start_run(run.pk, "emulator")
+    actions.finish_run(run.pk, PlaygroundResult("ok", compile=CompileResult(ok=True, messages=[warning]),
+                                                diagnostics=[race], backend="emulator"))
+    client = APIClient()
+    client.force_authenticate(owner)
+    result = client.get(reverse("api:playground-run", args=[run.key]), HTTP_ACCEPT_LANGUAGE=lang).json()["result"]
+    finding, message = result["diagnostics"][0], result["compile"]["messages"][0]
+    assert finding["message_template"] == "Skipped because test %(test)s deadlocked."
+    assert finding["message_params"] == {"test": "small"}
+    english = {"en": True, "ko": False}[lang]
+    assert (finding["message"] == "Skipped because test small deadlocked.") == english
+    assert ("Compilation failed" in message["message"]) == english
+    if lang == "ko":
+        assert "small" in finding["message"] and any("\uac00" <= ch <= "\ud7a3" for ch in finding["message"])

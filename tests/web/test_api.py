@@ -221,14 +221,16 @@ def test_hidden_diagnostics_are_generalised_and_deduplicated(problem, alice, ali
     assert HIDDEN_MARKER not in response.content.decode()
     body = response.json()
     assert [(d["kind"], d["line"], d["test"]) for d in body["diagnostics"]] == [
-        ("out_of_bounds", 3, "small"), ("race", None, "tail (check)")]  # a hidden test's line is not shown
+        ("out_of_bounds", 3, "small"), ("race", None, "#2 (check)")]  # a hidden test's line and name are not shown
     assert body["diagnostics"][0]["message"] == "out-of-bounds read at index 5"
     assert body["diagnostics"][1]["block"] is None and "hidden test" in body["diagnostics"][1]["message"]
     assert "hidden test" in body["message"] and body["message"].endswith("(line 3)")
-    assert body["message"].startswith("Test tail: Out of bounds on a hidden test")
+    assert body["message"].startswith("Test #2: Out of bounds on a hidden test")
+    assert [t["name"] for t in body["tests"]] == ["small", "#2"]
+    assert "tail" not in body["message"] and not any("tail" in d["test"] for d in body["diagnostics"])
     # A summary stored as plain English (before messages had codes) that quotes it gives way to the
     # hidden test's own summary: its words cannot be taken apart.
     result.message = f"1/2 test cases passed. {hidden_message} (line 3)"
     old = make_submission(alice, problem, result)
     body = alice_api.get(f"/api/v1/submissions/{old.pk}").json()
-    assert HIDDEN_MARKER not in str(body) and body["message"].startswith("Test tail failed (a hidden test")
+    assert HIDDEN_MARKER not in str(body) and body["message"].startswith("Test #2 failed (a hidden test")

@@ -126,7 +126,8 @@ def test_graded_page_shows_tests_mismatch_diagnostics_printf_resources(problem, 
     """The page lists tests, the sample's printf output, diagnostics with the quoted source line and resources."""
     submission = make_submission(alice, problem, graded_result())
     html = alice_client.get(submission.get_absolute_url()).content.decode()
-    assert "<code>small</code>" in html and "<code>tail</code>" in html
+    assert "<code>small</code>" in html and "<code>#2</code>" in html  # a hidden test's name is staff-only
+    assert "<code>tail</code>" not in html
     assert "sample" in html and "hidden" in html
     assert "hello from thread 0" in html  # printf of the sample test
     assert "Data race" in html and "Two threads write c[i] without a barrier." in html
@@ -154,6 +155,7 @@ def test_instructor_sees_hidden_details(problem, alice, instructor, make_submiss
     response = client.get(submission.get_absolute_url())
     assert response.status_code == 200
     assert HIDDEN_MARKER in response.content.decode()
+    assert "<code>tail</code>" in response.content.decode()  # and hidden tests' names
 
 
 def test_compile_error_lists_lines_and_highlights_source(problem, alice, alice_client, make_submission):
