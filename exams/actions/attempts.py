@@ -87,7 +87,9 @@ def removed_error() -> ExamError:
 
 
 def _clean_answers(item: ExamItem, raw, field_names=None) -> dict:
-    """The answer to store for `item` from the JSON sent: known fields only, as text. `field_names`:
+    """The answer to store for `item` from the JSON sent: known fields only (others are dropped), as text.
+    A field's value is text, a number (stored as its text) or null (""); anything else (a list, an
+    object, true/false) is refused with ExamError (code bad_answer), nothing stored. `field_names`:
     the question's field names when the caller read them without the item's data."""
     if not isinstance(raw, Mapping):
         raise ExamError(_("An answer must be a set of fields."), code="bad_answer")
@@ -101,6 +103,8 @@ def _clean_answers(item: ExamItem, raw, field_names=None) -> dict:
     for name, value in raw.items():
         if name not in names:
             continue
+        if value is not None and (isinstance(value, bool) or not isinstance(value, (str, int, float))):
+            raise ExamError(_("An answer field must be text."), code="bad_answer")
         text = "" if value is None else str(value)
         if len(text) > MAX_ANSWER_CHARS:
             raise ExamError(_("An answer is longer than %(n)d characters.") % {"n": MAX_ANSWER_CHARS}, code="bad_answer")
