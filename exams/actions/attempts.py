@@ -96,7 +96,9 @@ def removed_error() -> ExamError:
 
 
 def _clean_answers(item: ExamItem, raw, field_names=None) -> dict:
-    """The answer to store for `item` from the JSON sent: known fields only, as text. `field_names`:
+    """The answer to store for `item` from the JSON sent: known fields only (others are dropped), as text.
+    A field's value is text, a number (stored as its text) or null (""); anything else (a list, an
+    object, true/false) is refused with ExamError (code bad_answer), nothing stored. `field_names`:
     the question's field names when the caller read them without the item's data."""
     if not isinstance(raw, Mapping):
         raise ExamError(_("An answer must be a set of fields."), code="bad_answer")
@@ -110,6 +112,8 @@ def _clean_answers(item: ExamItem, raw, field_names=None) -> dict:
     for name, value in raw.items():
         if name not in names:
             continue
+        if value is not None and (isinstance(value, bool) or not isinstance(value, (str, int, float))):
+            raise ExamError(_("An answer field must be text."), code="bad_answer")
         text = "" if value is None else str(value)
         if len(text) > MAX_ANSWER_CHARS:
             raise ExamError(_("An answer is longer than %(n)d characters.") % {"n": MAX_ANSWER_CHARS}, code="bad_answer")
@@ -325,11 +329,14 @@ def submit_kernel(item: ExamItem, user, source: str, choice=None, now: datetime 
 
 
 def extend_refusal(attempt: ExamAttempt) -> ExamError | None:
-    """Why staff cannot extend `attempt` now, or None when they can: refused once the student submitted it,
-    and while the student is not in the exam's course (removed from it, which closed the attempt):
-    re-opening it would let an outsider answer, so staff re-add them first. The attempt's page offers the
-    extension by this same rule (staff_views.attempt_detail)."""
+    """Why staff cannot extend `attempt` now, or None when they can: refused once the student submitted it;
+    while the student is not in the exam's course (removed from it, which closed the attempt): re-opening
+    it would let an outsider answer, so staff re-add them first; and once students see the exam's results
+    (exams.release.results_visible: the answer keys and worked solutions are out), since the attempt, closed
+    by then, would re-open to be answered after them. The attempt's page offers the extension by this same
+    rule (staff_views.attempt_detail); the monitor too (monitor_views)."""
     from ..access import is_member_of_exam_course
+    from ..release import results_visible
 
     if attempt.state == AttemptState.SUBMITTED:
         return ExamError(_("The student has submitted; their attempt cannot be extended."))
@@ -337,6 +344,11 @@ def extend_refusal(attempt: ExamAttempt) -> ExamError | None:
         return ExamError(_("%(student)s is not in this course, so their attempt cannot be extended: add them to "
                            "the course again first, then extend their time.") % {"student": attempt.user.username},
                          code="not_in_course", status=409)
+    if results_visible(attempt.exam):
+        return ExamError(_("Students already see this exam's results and answer keys, so no attempt can be re-opened "
+                           "or extended: it could be answered after the keys. To give more time anyway, hold the "
+                           "results first (clear the exam's \"results released at\")."),
+                         code="results_released", status=409)
     return None
 
 

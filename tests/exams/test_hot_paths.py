@@ -68,6 +68,31 @@ def test_autosave_of_an_unknown_slot_changes_nothing(exam, people):
     assert attempt.saves == 0 and attempt.last_saved_at is None
 
 
+@pytest.mark.parametrize("lang, why", [("en", "An answer field must be text."), ("ko", "답 칸에는 글자만 넣을 수 있습니다.")])
+def test_autosave_of_a_field_that_is_not_text_is_refused_and_stores_nothing(exam, people, lang, why):
+    """A field sent as a list or an object (never the page's own) is a 400 saying why, on the signed path
+    and the authenticated one, and nothing is stored: not its text as Python would write it ("{'a': [1]}"),
+    nor the other fields' loss. A number is taken as its text."""
+    attempt = start_attempt(exam, people["alice"])
+    question = attempt.items.filter(kind="question").first()
+    field = question.data["question"]["fields"][0]["name"]
+    alice = client_for(people["alice"])
+    alice.post(reverse("exams:save", args=[exam.pk]), json.dumps({"answers": {question.key: {field: "7"}}}),
+               content_type="application/json")
+    for url in (_signed_save_url(alice, exam), reverse("exams:save", args=[exam.pk])):
+        for value in ({"a": [1, 2, 3]}, [1], True):
+            response = alice.post(url, json.dumps({"answers": {question.key: {field: value}}}),
+                                  content_type="application/json", HTTP_ACCEPT_LANGUAGE=lang)
+            assert response.status_code == 400 and response.json()["code"] == "bad_answer"
+            assert response.json()["error"] == why
+    question.refresh_from_db()
+    assert question.answer == {field: "7"}
+    alice.post(reverse("exams:save", args=[exam.pk]), json.dumps({"answers": {question.key: {field: 42}}}),
+               content_type="application/json")
+    question.refresh_from_db()
+    assert question.answer == {field: "42"}
+
+
 def test_autosave_without_an_attempt_is_a_404(exam, people):
     response = client_for(people["bob"]).post(reverse("exams:save", args=[exam.pk]),
                                               json.dumps({"answers": {}}), content_type="application/json")

@@ -310,3 +310,49 @@ def test_a_crafted_reset_of_a_submitted_attempt_is_refused(exam, people, languag
     assert refused.value.code == "submitted" and refused.value.status == 409
     q.refresh_from_db()
     assert (q.data, q.answer, q.points) == before
+
+
+RELEASED = {"en": "Students already see this exam's results and answer keys, so no attempt can be re-opened or "
+                  "extended: it could be answered after the keys. To give more time anyway, hold the results first "
+                  "(clear the exam's \"results released at\").",
+            "ko": "학생들이 이미 이 시험의 결과와 정답을 보고 있어 응시를 다시 열거나 연장할 수 없습니다. 정답을 본 뒤에 "
+                  "답할 수 있기 때문입니다. 그래도 시간을 더 주려면 먼저 결과 공개를 보류하세요(시험의 \"결과 공개 시각\"을 "
+                  "비우세요)."}
+
+
+@pytest.mark.parametrize("lang", ["en", "ko"])
+def test_no_attempt_re_opens_once_students_see_the_results(exam, people, ended, lang):
+    """Once the results (the keys, the worked solutions) are out, neither the re-added student's attempt nor
+    one closed at its deadline can be extended, which would re-open it to be answered after the keys: the
+    page says why instead of the form, and a forged extension is refused with nothing changed. Held again
+    (no release time), the extension is offered and re-opens the attempt."""
+    from exams.errors import ExamError
+    from exams.models import Exam
+    from exams.release import results_visible
+
+    alice, bob = ended
+    enrol(people["alice"], exam.course, "student")  # back in the course: only the release refuses now
+    now = timezone.now()
+    Exam.objects.filter(pk=exam.pk).update(results_release_at=now - timedelta(seconds=1),
+                                           closes_at=now - timedelta(seconds=1))
+    assert results_visible(Exam.objects.get(pk=exam.pk))
+    for attempt in (alice, bob):
+        with pytest.raises(ExamError) as refused:
+            extend_attempt(attempt.pk, 10, people["ivy"])
+        assert refused.value.code == "results_released"
+        html = html_lib.unescape(client_for(people["tom"]).get(reverse("exams:attempt_detail", args=[attempt.pk]),
+                                                                HTTP_ACCEPT_LANGUAGE=lang).content.decode())
+        assert 'id="extend-button"' not in html and RELEASED[lang] in html
+    assert ExamAttempt.objects.get(pk=bob.pk).state == "closed"
+    Exam.objects.filter(pk=exam.pk).update(results_release_at=None)
+    extend_attempt(bob.pk, 10, people["ivy"])
+    assert ExamAttempt.objects.get(pk=bob.pk).state == "open"
+
+
+def test_the_monitor_offers_no_extension_for_a_removed_students_attempt(exam, people, ended):
+    """The live monitor's row of the removed student's attempt has neither "Extend time…" nor "Reset a
+    question…"; the attempt's page says how (re-add, then extend)."""
+    html = client_for(people["ivy"]).get(reverse("exams:monitor", args=[exam.pk])).content.decode()
+    rows = dict(re.findall(r'<tr[^>]*data-student="(\w+)"[^>]*>(.*?)</tr>', html, re.S))
+    assert "Extend time…" not in rows["alice"] and "Reset a question…" not in rows["alice"]
+    assert "Extend time…" in rows["bob"]

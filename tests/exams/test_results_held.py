@@ -57,14 +57,24 @@ def test_the_result_waits_for_the_last_running_attempt_then_shows(exam, people):
     assert 'id="see-result"' in alice.get(reverse("exams:exam", args=[exam.pk])).content.decode()
 
 
-def test_an_extension_holds_released_results_again(exam, people):
-    """Bob's attempt closed at its deadline and the results showed; staff extend bob until later: the
-    results are held from every student again until his new deadline."""
+def test_an_extension_waits_for_the_results_to_be_held_and_keeps_them_held(exam, people):
+    """Bob's attempt closed at its deadline and the results showed: re-opening it now would let him answer
+    after the keys were out, so the extension is refused (exams.actions.attempts.extend_refusal). Staff hold
+    the results (no release time), extend bob, and release again: the results stay held from every student
+    until his new deadline."""
+    from exams.errors import ExamError
+
     bob = alice_done_bob_running(exam, people)
     end(bob)
     release_now(exam)
     assert results_visible(exam)
+    with pytest.raises(ExamError) as refused:
+        extend_attempt(bob.pk, 15, people["ivy"])
+    assert refused.value.code == "results_released"
+    exam.results_release_at = None
+    exam.save(update_fields=["results_release_at"])
     bob = extend_attempt(bob.pk, 15, people["ivy"])
+    release_now(exam)
     alice = client_for(people["alice"])
     page = alice.get(reverse("exams:result", args=[exam.pk]), follow=True).content.decode()
     assert HELD_EN in page and when(bob.deadline) in page and "Worked solution" not in page

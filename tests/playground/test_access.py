@@ -221,3 +221,21 @@ def test_the_api_gives_a_finished_runs_messages_in_the_requests_language(people,
     assert ("Compilation failed" in message["message"]) == english
     if lang == "ko":
         assert "small" in finding["message"] and any("\uac00" <= ch <= "\ud7a3" for ch in finding["message"])
+
+
+@pytest.mark.parametrize("lang", ["en", "ko"])
+def test_the_apis_refusal_of_an_argument_is_in_the_requests_language(people, lang):
+    """POST /api/v1/playground/runs with an array too large: a 400 naming the field, its text in the language
+    of Accept-Language (as the page says it); nothing is saved."""
+    owner, _ = people
+    client = APIClient()
+    client.force_authenticate(owner)
+    body = {"source": SOURCE, "launch": {"grid": "1", "block": "8"},
+            "args": [{"name": "out", "kind": "output", "dtype": "int32", "size": "99999999", "init": "zeros"},
+                     {"name": "n", "kind": "scalar", "dtype": "int32", "value": "8"}]}
+    response = client.post("/api/v1/playground/runs", body, format="json", HTTP_ACCEPT_LANGUAGE=lang)
+    assert response.status_code == 400 and response.json()["field"] == "args.0.size"
+    error = response.json()["error"]
+    assert "99999999" in error
+    assert any("\uac00" <= ch <= "\ud7a3" for ch in error) == (lang == "ko")
+    assert not PlaygroundRun.objects.exists()
