@@ -68,3 +68,13 @@ def test_an_exam_that_leaves_the_site_open_locks_nothing_but_keeps_its_pages():
 
 def test_no_attempt_in_progress_closes_nothing():
     assert Lock().locking is None and allowed(route_of("playground:home"), Lock(), {})
+
+
+def test_an_exam_errors_status_is_the_one_shared_handlers_read():
+    """grader.core.errors.http_status_for (the API's and the middleware's handler) reads `http_status`: an
+    ExamError's own status, not 400 for every one."""
+    from exams.errors import ExamError
+    from grader.core.errors import http_status_for
+
+    assert http_status_for(ExamError("closed", code="closed", status=409)) == 409
+    assert http_status_for(ExamError("bad")) == 400
