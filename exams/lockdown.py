@@ -115,6 +115,25 @@ def _wants_json(request) -> bool:
     return request.get_preferred_type(["text/html", "application/json"]) == "application/json"
 
 
+# The page a login lands on (settings.LOGIN_REDIRECT_URL): sent on to the attempt without the message, which
+# would read as a refusal of something the student did not ask for.
+LANDING = "problems:list"
+
+
+def _say_closed(request) -> None:
+    """Queue the "closed" message for the attempt page, once however many closed pages were asked for
+    before it shows, and not for the landing page a login goes to."""
+    match = getattr(request, "resolver_match", None)
+    if match is not None and match.view_name == LANDING and not request.GET:
+        return
+    text = str(closed_message())
+    storage = messages.get_messages(request)
+    queued = any(str(m.message) == text for m in storage)
+    storage.used = False  # looking at the queue does not consume it
+    if not queued:
+        messages.info(request, text)
+
+
 def refusal(request, locking: InProgress) -> HttpResponse:
     """The answer to a closed page: a redirect to the attempt page with the message; 403 JSON for a
     script ({"ok": false, "error", "code": "exam_in_progress", "exam_url"}); 403 with HX-Redirect to
@@ -123,7 +142,7 @@ def refusal(request, locking: InProgress) -> HttpResponse:
     if _wants_json(request):
         error = ExamInProgressError(url)
         return JsonResponse({"ok": False, "error": str(error), **error.data()}, status=error.http_status)
-    messages.info(request, closed_message())
+    _say_closed(request)
     if getattr(request, "htmx", False):
         response = HttpResponse(status=403)
         response["HX-Redirect"] = url

@@ -283,3 +283,43 @@ def test_a_refusal_costs_the_session_the_user_and_the_check(attempt, people, dja
     alice = client_for(people["alice"])
     with django_assert_max_num_queries(3):
         assert alice.get(reverse("practice:calculator")).status_code == 302
+
+
+def test_the_message_shows_once_and_not_after_a_login(attempt, exam, people, kernel_problem):
+    """Three closed pages asked for before the attempt page shows: one message, not three. The page a login
+    lands on (the problem list) sends the student to the attempt without it: they asked for nothing closed."""
+    alice = client_for(people["alice"])
+    for _ in range(3):
+        alice.get(reverse("practice:home"))
+    page = alice.get(attempt_url(exam)).content.decode()
+    assert page.count(MESSAGE["en"]) == 1
+    landed = alice.get(reverse("problems:list"), follow=True)
+    assert landed.redirect_chain == [(attempt_url(exam), 302)] and MESSAGE["en"] not in landed.content.decode()
+
+
+def test_open_pages_link_to_no_closed_page(attempt, exam, people):
+    """The account page offers no token page, and a kernel submission's page links back to the exam, not to
+    My submissions, the problem or the occupancy calculator (each would send the student back)."""
+    from exams.actions.attempts import submit_kernel
+    from grader import grading
+    from tests.web.conftest import graded_result
+
+    exam.feedback = Feedback.FULL  # the student reads their kernel submission's page during the exam
+    exam.save(update_fields=["feedback"])
+    alice = client_for(people["alice"])
+    assert reverse("api_tokens") not in alice.get(reverse("account")).content.decode()
+    submission = submit_kernel(attempt.items.get(kind="kernel"), people["alice"], SOURCE)
+    grading.start_grading(submission.pk, "dummy")
+    grading.finish_grading(submission.pk, graded_result())
+    page = alice.get(submission.get_absolute_url()).content.decode()
+    assert f'href="{attempt_url(exam)}"' in page
+    for closed in (reverse("grader:list"), submission.problem_version.problem.get_absolute_url(),
+                   reverse("practice:calculator")):
+        assert f'href="{closed}' not in page, closed
+
+
+@pytest.mark.parametrize("lang, note", [("en", "the rest of the site is closed to you"),
+                                        ("ko", "사이트의 다른 페이지를 열 수 없고")])
+def test_the_exam_page_says_so_before_the_student_starts(exam, people, lang, note):
+    page = client_for(people["alice"]).get(reverse("exams:exam", args=[exam.pk]), HTTP_ACCEPT_LANGUAGE=lang)
+    assert 'id="lockdown-note"' in page.content.decode() and note in page.content.decode()

@@ -40,7 +40,7 @@ def test_the_form_offers_exam_mode_on_by_default(exam, people, language, label):
     new = ivy.get(reverse("exams:exam_new", args=[exam.course_id]), HTTP_ACCEPT_LANGUAGE=language).content.decode()
     assert f'<label for="id_lockdown">{label}</label>' in new
     assert re.search(r'<input type="checkbox" name="lockdown"[^>]* id="id_lockdown" checked>', new)
-    assert ("교수진은 제한되지 않습니다" if language == "ko" else "Course staff are never locked out") in new
+    assert ("교수자와 조교는 제한되지 않습니다" if language == "ko" else "Course staff are never locked out") in new
 
     def local(at):
         return timezone.localtime(at).strftime("%Y-%m-%dT%H:%M")
