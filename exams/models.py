@@ -145,6 +145,7 @@ class CloseReason(models.TextChoices):
     """Why a CLOSED attempt was closed before its deadline ("" on ExamAttempt: it was closed at the deadline)."""
 
     REMOVED = "removed", _("Closed: removed from the course")  # staff removed the student from the course
+    STAFF = "staff", _("Closed early by staff")  # staff ended the attempt (exams.actions.attempts.end_attempt)
 
 
 class ExamAttempt(models.Model):

@@ -22,7 +22,7 @@ from exams.core.template import TemplateError, dump_yaml
 
 from . import template_picker, template_zones
 from .access import is_staff, require_instructor, require_staff, role
-from .actions.attempts import close_expired, extend_attempt, extend_refusal, refresh
+from .actions.attempts import close_expired, end_attempt, extend_attempt, extend_refusal, refresh
 from .actions.resets import reset_item, reset_refusal
 from .actions.scheduling import (check_template, remove_accommodation, save_template, schedule_exam,
                                  set_accommodation, update_exam)
@@ -346,6 +346,24 @@ def extend(request, attempt_id: int):
             messages.error(request, str(exc))
     else:
         messages.error(request, _("Extend by 1 to 1440 minutes."))
+    return redirect("exams:attempt_detail", attempt_id=attempt.pk)
+
+
+@login_required
+@require_POST
+def end_now(request, attempt_id: int):
+    """Staff end one student's attempt now (exams.actions.attempts.end_attempt), once the form's box confirms it."""
+    attempt = get_object_or_404(ExamAttempt.objects.select_related("exam__course", "user"), pk=attempt_id)
+    require_staff(request.user, attempt.exam.course)
+    if request.POST.get("confirm") != "1":
+        messages.error(request, _("Tick the box to confirm that the attempt ends now."))
+        return redirect("exams:attempt_detail", attempt_id=attempt.pk)
+    try:
+        end_attempt(attempt.pk, request.user)
+        messages.success(request, _("%(student)s's attempt was ended; it is graded with the answers saved so far.")
+                         % {"student": attempt.user.get_username()})
+    except ExamError as exc:
+        messages.error(request, str(exc))
     return redirect("exams:attempt_detail", attempt_id=attempt.pk)
 
 

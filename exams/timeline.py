@@ -87,6 +87,8 @@ def timeline(attempt, refs: dict[str, QuestionRef]) -> list[TimelineRow]:
         dropped = data["keys"] - len(keys) if isinstance(data.get("keys"), int) else 0
         if e.kind == EventKind.CLOSED and data.get("reason") == "removed":
             row.label = _("Closed: the student was removed from the course")
+        elif e.kind == EventKind.CLOSED and data.get("reason") == "staff":
+            row.label = _("Closed early by staff")
         row.more_unknown = max(0, len(unknown) - MAX_UNKNOWN_KEYS) + max(0, dropped)
         if isinstance(data.get("submission"), int):
             row.submission_id = data["submission"]

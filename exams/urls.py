@@ -42,5 +42,6 @@ urlpatterns = [
     path("<int:pk>/print.pdf", print_views.print_pdf, name="print_pdf"),
     path("attempts/<int:attempt_id>/", staff_views.attempt_detail, name="attempt_detail"),
     path("attempts/<int:attempt_id>/extend/", staff_views.extend, name="extend"),
+    path("attempts/<int:attempt_id>/end/", staff_views.end_now, name="end_attempt"),
     path("items/<int:item_id>/reset/", staff_views.reset, name="reset"),
 ]

@@ -185,6 +185,9 @@ def save_answers(attempt_id: int, user, answers: Mapping[str, Mapping],
             close_attempt(attempt_id, AttemptState.CLOSED, now=now)
         elif attempt.close_reason == CloseReason.REMOVED:
             raise removed_error()
+        elif attempt.close_reason == CloseReason.STAFF:
+            raise ExamError(_("The course staff ended your attempt: this answer was not saved. Everything saved before "
+                              "then counts."), code="ended", status=409)
         elif attempt.state == AttemptState.SUBMITTED:
             raise ExamError(_("You have submitted this exam: answers can no longer change, and this one was not "
                               "saved. What you submitted counts."), code="submitted", status=409)
@@ -254,7 +257,8 @@ def submit_attempt(attempt_id: int, user, now: datetime | None = None) -> ExamAt
 def close_attempt(attempt_id: int, state: AttemptState, by=None, now: datetime | None = None,
                   reason: str = "") -> ExamAttempt:
     """End an open attempt (SUBMITTED by the student, CLOSED at the deadline or earlier for `reason`)
-    and grade it. Idempotent. `reason` ("" or a CloseReason: "removed", the student left the course)
+    and grade it. Idempotent. `reason` ("" or a CloseReason: "removed", the student left the course; "staff",
+    staff ended it: end_attempt)
     is stored on the attempt (`close_reason`, which names its state) and logged with the event."""
     now = now or timezone.now()
     with transaction.atomic():
@@ -270,6 +274,17 @@ def close_attempt(attempt_id: int, state: AttemptState, by=None, now: datetime |
                   **({"reason": reason} if reason else {}))
         grade_attempt(attempt)
     return attempt
+
+
+def end_attempt(attempt_id: int, by, now: datetime | None = None) -> ExamAttempt:
+    """Staff end one student's attempt now (a student caught cheating, an exam that must stop): CLOSED with
+    close_reason "staff", graded with what was saved, the student's pages and the site open to them at their
+    next request (exam mode ends with it). Raises ExamError (409) once the attempt has ended. An extension
+    re-opens it, as any closed attempt (extend_refusal)."""
+    attempt = ExamAttempt.objects.get(pk=attempt_id)
+    if not attempt.is_open or (now or timezone.now()) >= attempt.deadline:
+        raise ExamError(_("This attempt has already ended."), code="ended", status=409)
+    return close_attempt(attempt_id, AttemptState.CLOSED, by=by, now=now, reason=CloseReason.STAFF)
 
 
 def close_for_removed_member(course, user, by, now: datetime | None = None) -> list[ExamAttempt]:

@@ -21,6 +21,7 @@ class Phase(enum.StrEnum):
     SUBMITTED = "submitted"  # the student submitted
     CLOSED = "closed"  # the server closed it at its deadline
     REMOVED = "removed"  # closed early: staff removed the student from the course
+    ENDED = "ended"  # closed early: staff ended the attempt
 
 
 @dataclass(frozen=True)
@@ -51,7 +52,7 @@ class MonitorRow:
 
     @property
     def ended(self) -> bool:
-        return self.phase in (Phase.SUBMITTED, Phase.CLOSED, Phase.REMOVED)
+        return self.phase in (Phase.SUBMITTED, Phase.CLOSED, Phase.REMOVED, Phase.ENDED)
 
 
 @dataclass(frozen=True)
@@ -61,6 +62,7 @@ class Counts:
     submitted: int
     closed: int  # closed at the deadline
     removed: int = 0  # closed because the student was removed from the course
+    ended: int = 0  # closed early by staff
 
 
 @dataclass(frozen=True)
@@ -75,7 +77,7 @@ def _phase(f: AttemptFacts, now: datetime) -> Phase:
     if f.state == "submitted":
         return Phase.SUBMITTED
     if f.state == "closed":
-        return Phase.REMOVED if f.close_reason == "removed" else Phase.CLOSED
+        return {"removed": Phase.REMOVED, "staff": Phase.ENDED}.get(f.close_reason, Phase.CLOSED)
     return Phase.IN_PROGRESS if now < f.deadline else Phase.TIME_UP
 
 
@@ -97,7 +99,7 @@ def build_monitor(attempts: Sequence[AttemptFacts], not_started: Sequence[str], 
     rows.sort(key=lambda r: (r.ended, r.seconds_left if r.seconds_left is not None else -1, r.facts.username))
     counts = Counts(len(not_started), sum(1 for r in rows if not r.ended),
                     sum(1 for r in rows if r.phase is Phase.SUBMITTED), sum(1 for r in rows if r.phase is Phase.CLOSED),
-                    sum(1 for r in rows if r.phase is Phase.REMOVED))
+                    sum(1 for r in rows if r.phase is Phase.REMOVED), sum(1 for r in rows if r.phase is Phase.ENDED))
     live = now < window_closes or any(not r.ended or r.facts.grading for r in rows)
     return Monitor(rows, sorted(not_started), counts, live)
 
