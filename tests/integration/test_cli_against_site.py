@@ -70,4 +70,4 @@ def test_login_get_and_submit_a_correct_and_a_wrong_kernel(live_server, make_stu
     assert code == EXIT_REJECTED, (out, err)
     assert "결과: 오답" in out
     assert "c[" in out and "기댓값" in out  # the sample test's first mismatch
-    assert "tail (숨김): 오답" in out
+    assert "#2 (숨김): 오답" in out and "tail" not in out  # a hidden test by its place in the list
