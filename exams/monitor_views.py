@@ -2,15 +2,19 @@
 few seconds. Each refresh is two aggregate queries (exams.monitor), whatever the number of students."""
 from __future__ import annotations
 
+from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404
-from django.shortcuts import render
+from django.shortcuts import redirect, render
 from django.utils import timezone
-from django.views.decorators.http import require_GET
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
+from django.views.decorators.http import require_GET, require_POST
 
 from exams.core.monitor import clock_text
 
 from .access import require_staff
+from .actions.attempts import end_all_attempts
 from .monitor import ago_text, monitored_exam, read_monitor
 
 POLL_S = 5  # seconds between two refreshes of the monitor
@@ -39,6 +43,22 @@ def monitor(request, pk: int):
     """Who has started, how far each is, their time left and kernel verdicts; who has not started."""
     exam = _staff_exam(request, pk)
     return render(request, "exams/monitor.html", _context(exam))
+
+
+@login_required
+@require_POST
+def end_all(request, pk: int):
+    """End every running attempt of the exam now (exams.actions.attempts.end_all_attempts), once the form's box
+    confirms it; back to the monitor with how many were ended."""
+    exam = _staff_exam(request, pk)
+    if request.POST.get("confirm") != "1":
+        messages.error(request, _("Tick the box to confirm that every running attempt ends now."))
+    else:
+        ended = end_all_attempts(exam, request.user)
+        messages.success(request, ngettext("%(n)d running attempt was ended; it is graded with its saved answers.",
+                                           "%(n)d running attempts were ended; each is graded with its saved answers.",
+                                           len(ended)) % {"n": len(ended)})
+    return redirect("exams:monitor", pk=exam.pk)
 
 
 @login_required

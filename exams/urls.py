@@ -33,6 +33,7 @@ urlpatterns = [
     path("<int:pk>/results/", staff_views.results, name="results"),
     path("<int:pk>/monitor/", monitor_views.monitor, name="monitor"),
     path("<int:pk>/monitor/live/", monitor_views.monitor_live, name="monitor_live"),
+    path("<int:pk>/monitor/end-all/", monitor_views.end_all, name="end_all"),
     path("<int:pk>/regrade/", regrade_views.regrade, name="regrade"),
     path("<int:pk>/regrade/kernels/<int:regrade_id>/", regrade_views.kernel_regrade, name="kernel_regrade"),
     path("<int:pk>/regrade/kernels/<int:regrade_id>/<int:record_id>/old/", regrade_views.old_result,

@@ -287,6 +287,15 @@ def end_attempt(attempt_id: int, by, now: datetime | None = None) -> ExamAttempt
     return close_attempt(attempt_id, AttemptState.CLOSED, by=by, now=now, reason=CloseReason.STAFF)
 
 
+def end_all_attempts(exam: Exam, by, now: datetime | None = None) -> list[ExamAttempt]:
+    """Staff end every attempt of `exam` still running at `now` (an exam that must stop for everyone): each as
+    end_attempt does. Students who have not started can still start while the window is open: close the
+    window too (the exam's "closes at") to stop that. Returns the attempts ended."""
+    now = now or timezone.now()
+    running = ExamAttempt.objects.filter(in_progress(now), exam=exam).values_list("pk", flat=True)
+    return [close_attempt(pk, AttemptState.CLOSED, by=by, now=now, reason=CloseReason.STAFF) for pk in list(running)]
+
+
 def close_for_removed_member(course, user, by, now: datetime | None = None) -> list[ExamAttempt]:
     """Close every attempt `user` has open at an exam of `course`, because `by` removed them from the
     course: each is graded with the answers saved so far, and its timeline says why (reason

@@ -78,3 +78,31 @@ def test_only_the_courses_staff_may_end_an_attempt(exam, people):
     response = client_for(people["bob"]).post(reverse("exams:end_attempt", args=[attempt.pk]), {"confirm": "1"})
     assert response.status_code in (403, 404)
     assert ExamAttempt.objects.get(pk=attempt.pk).is_open
+
+
+@pytest.mark.parametrize("lang, said", [("en", "2 running attempts were ended"), ("ko", "진행 중이던 응시 2개를 끝냈습니다")])
+def test_staff_end_every_running_attempt_from_the_monitor(exam, people, lang, said):
+    """The monitor's "End every running attempt now…": every attempt still running ends as End now does;
+    a submitted one is left as it is; without the box ticked nothing happens."""
+    from exams.actions.attempts import submit_attempt
+
+    from django.contrib.auth.models import User
+
+    from .conftest import enrol
+
+    carol_user = User.objects.create_user("carol")
+    enrol(carol_user, exam.course, "student")
+    alice, bob = start_attempt(exam, people["alice"]), start_attempt(exam, people["bob"])
+    carol = start_attempt(exam, carol_user)
+    submit_attempt(carol.pk, carol_user)
+    staff = client_for(people["tom"])
+    url = reverse("exams:end_all", args=[exam.pk])
+    assert 'id="end-all-button"' in staff.get(reverse("exams:monitor", args=[exam.pk])).content.decode()
+    staff.post(url, {}, HTTP_ACCEPT_LANGUAGE=lang)
+    assert ExamAttempt.objects.filter(exam=exam, state=AttemptState.OPEN).count() == 2
+    page = staff.post(url, {"confirm": "1"}, HTTP_ACCEPT_LANGUAGE=lang, follow=True).content.decode()
+    assert said in page
+    assert sorted(ExamAttempt.objects.filter(exam=exam, close_reason="staff").values_list("pk", flat=True)) == \
+        sorted([alice.pk, bob.pk])
+    assert ExamAttempt.objects.get(pk=carol.pk).state == AttemptState.SUBMITTED
+    assert client_for(people["alice"]).post(url, {"confirm": "1"}).status_code in (403, 404)  # staff only
