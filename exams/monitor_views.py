@@ -55,6 +55,9 @@ def end_all(request, pk: int):
         messages.error(request, _("Tick the box to confirm that every running attempt ends now."))
     else:
         ended = end_all_attempts(exam, request.user)
+        if not ended:  # a stale page, or a second press: say so rather than "0 were ended"
+            messages.info(request, _("No attempt was running: nothing was ended."))
+            return redirect("exams:monitor", pk=exam.pk)
         messages.success(request, ngettext("%(n)d running attempt was ended; it is graded with its saved answers.",
                                            "%(n)d running attempts were ended; each is graded with its saved answers.",
                                            len(ended)) % {"n": len(ended)})

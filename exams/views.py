@@ -247,23 +247,32 @@ def state(request, pk: int):
     cache with no SQL: {"state", "deadline", "server_now"}. Otherwise, after login and ownership,
     the row's answer with "last_saved_at" as well.
 
-    An attempt closed because its student was removed from the course answers 409 with code "removed",
-    its state, deadline and the sentence to show ("error"), from the cache or, for a student no longer
-    in the course, from the row.
+    An attempt closed early answers 409 with its state, deadline and the sentence to show ("error"): code
+    "removed" where its student was removed from the course (from the cache or, for a student no longer
+    in the course, from the row), "ended" where staff ended it (exams.actions.attempts.end_attempt).
     """
     cached = clock.cached_clock(request, pk)
     if cached is not None:
-        if cached.get("close_reason") == CloseReason.REMOVED:
-            return _removed_state(cached["state"], cached["deadline"])
+        if cached.get("close_reason") in EARLY_CLOSES:
+            return _closed_early_state(cached["close_reason"], cached["state"], cached["deadline"])
         return JsonResponse({**cached, "server_now": timezone.now().isoformat()})
     return _state(request, pk)
 
 
-def _removed_state(state: str, deadline: str) -> JsonResponse:
-    """The clock poll's answer for an attempt closed for its student's removal from the course."""
-    exc = removed_error()
+def _staff_ended_error() -> ExamError:
+    return ExamError(_("Your attempt was ended early by the course staff; everything you saved before then counts."),
+                     code="ended", status=409)
+
+
+# Why an attempt was closed before its deadline -> the error its clock poll answers with.
+EARLY_CLOSES = {CloseReason.REMOVED.value: removed_error, CloseReason.STAFF.value: _staff_ended_error}
+
+
+def _closed_early_state(reason: str, state: str, deadline: str) -> JsonResponse:
+    """The clock poll's answer for an attempt closed early for `reason` (a key of EARLY_CLOSES)."""
+    exc = EARLY_CLOSES[reason]()
     return JsonResponse({"ok": False, "code": exc.code, "error": str(exc), "state": state,
-                         "close_reason": CloseReason.REMOVED.value, "deadline": deadline,
+                         "close_reason": reason, "deadline": deadline,
                          "server_now": timezone.now().isoformat()}, status=exc.status)
 
 
@@ -275,8 +284,8 @@ def _state(request, pk: int):
     if attempt is None:
         raise Http404
     clock.fill(attempt)
-    if attempt.close_reason == CloseReason.REMOVED:
-        return _removed_state(attempt.state, attempt.deadline.isoformat())
+    if attempt.close_reason in EARLY_CLOSES:
+        return _closed_early_state(attempt.close_reason, attempt.state, attempt.deadline.isoformat())
     return JsonResponse({"state": attempt.state, "deadline": attempt.deadline.isoformat(),
                          "server_now": timezone.now().isoformat(),
                          "last_saved_at": attempt.last_saved_at.isoformat() if attempt.last_saved_at else None})

@@ -80,7 +80,7 @@ def test_only_the_courses_staff_may_end_an_attempt(exam, people):
     assert ExamAttempt.objects.get(pk=attempt.pk).is_open
 
 
-@pytest.mark.parametrize("lang, said", [("en", "2 running attempts were ended"), ("ko", "진행 중이던 응시 2개를 끝냈습니다")])
+@pytest.mark.parametrize("lang, said", [("en", "2 running attempts were ended"), ("ko", "진행 중이던 응시 2건을 끝냈습니다")])
 def test_staff_end_every_running_attempt_from_the_monitor(exam, people, lang, said):
     """The monitor's "End every running attempt now…": every attempt still running ends as End now does;
     a submitted one is left as it is; without the box ticked nothing happens."""
@@ -106,3 +106,25 @@ def test_staff_end_every_running_attempt_from_the_monitor(exam, people, lang, sa
         sorted([alice.pk, bob.pk])
     assert ExamAttempt.objects.get(pk=carol.pk).state == AttemptState.SUBMITTED
     assert client_for(people["alice"]).post(url, {"confirm": "1"}).status_code in (403, 404)  # staff only
+
+
+@pytest.mark.parametrize("lang, said", [("en", "No attempt was running: nothing was ended."),
+                                        ("ko", "진행 중인 응시가 없어 아무것도 끝내지 않았습니다.")])
+def test_ending_every_attempt_when_none_runs_says_so(exam, people, lang, said):
+    page = client_for(people["tom"]).post(reverse("exams:end_all", args=[exam.pk]), {"confirm": "1"},
+                                          HTTP_ACCEPT_LANGUAGE=lang, follow=True).content.decode()
+    assert said in page
+
+
+@pytest.mark.parametrize("lang", ["en", "ko"])
+def test_the_attempt_pages_clock_says_staff_ended_it(exam, people, lang):
+    """The attempt page's clock poll (exams:state, from the live cache or the row) answers an attempt staff
+    ended with 409, code "ended" and the sentence the page shows, not "time is up"."""
+    attempt = start_attempt(exam, people["alice"])
+    alice = client_for(people["alice"])
+    alice.get(reverse("exams:state", args=[exam.pk]))  # the cache holds it open
+    end_attempt(attempt.pk, people["tom"])
+    response = alice.get(reverse("exams:state", args=[exam.pk]), HTTP_ACCEPT_LANGUAGE=lang)
+    body = response.json()
+    assert response.status_code == 409 and body["code"] == "ended" and body["state"] == "closed"
+    assert body["error"] == ENDED[lang] and body["close_reason"] == "staff"
