@@ -64,6 +64,10 @@ def test_student_sees_only_own_attempt(exam, people):
     item = a.items.filter(kind="question").first()
     assert bob.post(reverse("exams:reset", args=[item.pk])).status_code == 404
     assert bob.post(reverse("exams:extend", args=[a.pk]), {"minutes": 5}).status_code == 404
+    assert bob.post(reverse("exams:end_attempt", args=[a.pk]), {"confirm": "1"}).status_code == 404
+    assert bob.post(reverse("exams:end_all", args=[exam.pk]), {"confirm": "1"}).status_code == 404
+    assert client_for(people["eve"]).post(reverse("exams:end_all", args=[exam.pk]), {"confirm": "1"}).status_code == 404
+    assert ExamAttempt.objects.get(pk=a.pk).is_open
     # Bob's own attempt page is his: alice's answers are not in it.
     save_answers(a.pk, people["alice"], {item.key: {n: "31337" for n in right_answers(item)}})
     bob.post(reverse("exams:start", args=[exam.pk]))

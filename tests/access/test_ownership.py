@@ -130,6 +130,10 @@ ROUTES = {
     "exams:export": "instructors of the exam's course (others: 404)",
     "exams:attempt_detail": "TAs and instructors of the attempt's course (others: 404)",
     "exams:extend": "TAs and instructors of the attempt's course, POST (others: 404)",
+    "exams:end_attempt": "TAs and instructors of the attempt's course, POST with the box ticked (others: 404; "
+                         "tests/exams/test_end_attempt.py)",
+    "exams:end_all": "TAs and instructors of the exam's course, POST with the box ticked (others: 404; "
+                     "tests/exams/test_end_attempt.py)",
     "exams:reset": "TAs and instructors of the item's course, POST (others: 404)",
     "exams:print": "TAs and instructors of the exam's course (others: 404)",
     "exams:print_pdf": "TAs and instructors of the exam's course (others: 404)",
