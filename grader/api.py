@@ -17,6 +17,7 @@ from django.core.exceptions import RequestDataTooBig
 from django.http import Http404, JsonResponse
 from django.shortcuts import get_object_or_404
 from django.utils.decorators import method_decorator
+from django.utils.translation import gettext
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import cache_control
 from django.views.decorators.csrf import csrf_exempt
@@ -34,6 +35,7 @@ from accounts.tokens import TrackedBearerAuthentication, TrackedTokenAuthenticat
 from grader.parsers import DepthLimitedJSONParser
 from accounts.roles import is_instructor
 from grader import access, actions, live
+from grader.core import messages as M
 from grader.core.errors import WarpDrillError, http_status_for
 
 from .models import Submission
@@ -50,10 +52,24 @@ def _first_message(detail) -> str:
     return str(detail)
 
 
+def error_text(exc: WarpDrillError) -> str:
+    """The error's sentence in the active language: an error that carries a catalogue message (`message`, a
+    grader.core.messages.Message: a playground request's PlaygroundSpecError) rendered with gettext (its
+    English when the translation does not fit the parameters); any other error's text as it is (already
+    translated where it was raised)."""
+    message = getattr(exc, "message", None)
+    if isinstance(message, M.Message):
+        try:
+            return message.render(gettext)
+        except (KeyError, ValueError, TypeError):
+            return str(message)
+    return str(exc)
+
+
 def error_response(exc: WarpDrillError) -> Response:
-    """The JSON answer to a user-safe error: {"error": ..., **exc.data()} with the error's status and
-    headers (a rate limit's and a platform fault's `Retry-After`, a fixed launch's `fields`)."""
-    return Response({"error": str(exc), **exc.data()}, status=http_status_for(exc), headers=exc.headers())
+    """The JSON answer to a user-safe error: {"error": error_text(exc), **exc.data()} with the error's status
+    and headers (a rate limit's and a platform fault's `Retry-After`, a fixed launch's `fields`)."""
+    return Response({"error": error_text(exc), **exc.data()}, status=http_status_for(exc), headers=exc.headers())
 
 
 # `Token <key>` and `Bearer <key>`, each recording the key's last use (the account's token page).

@@ -20,7 +20,7 @@ from grader.api import WarpDrillAPIView, error_response
 from grader.core.errors import BadRequestError
 
 from . import actions
-from .views import user_message, visible_run
+from .views import visible_run
 
 
 def api_result(run) -> dict | None:
@@ -79,10 +79,8 @@ class PlaygroundRunsView(WarpDrillAPIView):
                 raise BadRequestError(_("source: a kernel's source (a string) is required."))
             run = actions.create_run(request.user, source, _text(data, "kernel"), data.get("args") or [],
                                      _text(launch, "grid"), _text(launch, "block"), _text(launch, "shared_bytes"))
-        except BadRequestError as exc:  # its text in the request's language (user_message), its field as it is
-            response = error_response(exc)
-            response.data["error"] = user_message(exc)
-            return response
+        except BadRequestError as exc:
+            return error_response(exc)
         body = {k: v for k, v in run_payload(run, request).items() if k in ("key", "url", "html_url", "state")}
         return Response(body, status=status.HTTP_201_CREATED, headers={"Location": body["url"]})
 

@@ -29,14 +29,11 @@ ENDING_CLASSES = {"ok": "verdict-accepted", "compile_error": "verdict-compile-er
 
 
 def user_message(exc: BadRequestError) -> str:
-    """The error in the reader's language: a PlaygroundSpecError's message rendered with gettext (its
-    English when the translation does not fit the parameters); any other error's text as it is."""
-    if isinstance(exc, PlaygroundSpecError):
-        try:
-            return exc.message.render(gettext)
-        except (KeyError, ValueError, TypeError):
-            return str(exc.message)
-    return str(exc)
+    """The error in the reader's language (grader.api.error_text: a PlaygroundSpecError's message rendered
+    with gettext; any other error's text as it is)."""
+    from grader.api import error_text
+
+    return error_text(exc)
 
 
 def visible_run(request, key: str, owner_only: bool = False) -> PlaygroundRun:

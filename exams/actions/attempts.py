@@ -281,8 +281,7 @@ def end_attempt(attempt_id: int, by, now: datetime | None = None) -> ExamAttempt
     close_reason "staff", graded with what was saved, the student's pages and the site open to them at their
     next request (exam mode ends with it). Raises ExamError (409) once the attempt has ended. An extension
     re-opens it, as any closed attempt (extend_refusal)."""
-    attempt = ExamAttempt.objects.get(pk=attempt_id)
-    if not attempt.is_open or (now or timezone.now()) >= attempt.deadline:
+    if not ExamAttempt.objects.filter(in_progress(now or timezone.now()), pk=attempt_id).exists():
         raise ExamError(_("This attempt has already ended."), code="ended", status=409)
     return close_attempt(attempt_id, AttemptState.CLOSED, by=by, now=now, reason=CloseReason.STAFF)
 
